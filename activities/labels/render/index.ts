@@ -1,0 +1,30 @@
+import { renderPdf } from './pdf.js';
+import type { LabelFormat, LabelInput } from './types.js';
+import { renderZpl } from './zpl.js';
+
+export { LABEL_FORMATS, type LabelFormat, type LabelInput } from './types.js';
+
+/**
+ * Renders a shipping label. Every format carries both addresses, carrier, service, reference,
+ * weight, date and the tracking number as text and as a Code 128 barcode; sandbox labels carry a
+ * "not for shipping" banner. The same input always gives the same bytes.
+ *
+ * Throws a RangeError when the tracking number is not printable ASCII (it could not be scanned
+ * back as itself); any other text is folded to what the label fonts can print.
+ */
+export async function renderLabel(input: LabelInput, format: LabelFormat): Promise<Uint8Array> {
+  switch (format) {
+    case 'pdf_6x4':
+      return renderPdf(input, 'label');
+    case 'pdf_a4':
+      return renderPdf(input, 'a4');
+    case 'zpl':
+      return renderZpl(input);
+    default:
+      throw new RangeError(`unknown label format ${JSON.stringify(format satisfies never)}`);
+  }
+}
+
+export function contentTypeFor(format: LabelFormat): 'application/pdf' | 'application/zpl' {
+  return format === 'zpl' ? 'application/zpl' : 'application/pdf';
+}

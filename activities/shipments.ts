@@ -1,0 +1,140 @@
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  findShipment,
+  insertEvent,
+  releaseKeysOfShipment,
+  updateShipment,
+  type Db,
+  type ShipmentRow,
+} from '../db/index.js';
+import { trackingEvents } from '../db/schema.js';
+import type { Scan } from '../carriers/types.js';
+import {
+  FAILURE,
+  priceService,
+  shipmentToJson,
+  type Address,
+  type EventType,
+  type Parcel,
+  type PricedServiceSource,
+} from '../domain/index.js';
+
+export interface ServiceCatalog {
+  findService(code: string): { carrier: { code: string; name: string }; service: PricedServiceSource } | undefined;
+}
+
+export interface PricedShipment {
+  carrier: string;
+  serviceName: string;
+  net: number;
+  vat: number;
+  gross: number;
+  currency: string;
+}
+
+type ShipmentChanges = Partial<
+  Pick<ShipmentRow, 'status' | 'trackingNumber' | 'trackingStatus' | 'lastVoidError' | 'failureCode' | 'failureMessage'>
+>;
+
+/** The read model and the event log: what the API reads and what webhooks deliver. */
+export function createShipmentActivities(deps: { db: Db; catalog: ServiceCatalog; now?: () => Date }) {
+  const now = deps.now ?? (() => new Date());
+  const { db } = deps;
+
+  return {
+    /** Prices the service with the quote's function and records the price on the shipment. */
+    async priceShipment(p: {
+      shipmentId: string;
+      serviceCode: string;
+      from: Address;
+      to: Address;
+      parcel: Parcel;
+      vatRateBp: number;
+      currency: string;
+    }): Promise<PricedShipment> {
+      const found = deps.catalog.findService(p.serviceCode);
+      const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
+      if (!found || !price) {
+        throw ApplicationFailure.nonRetryable(
+          `Service ${p.serviceCode} is not available for this parcel and route.`,
+          FAILURE.serviceNotAvailable,
+        );
+      }
+      await updateShipment(
+        db,
+        p.shipmentId,
+        {
+          carrier: found.carrier.code,
+          serviceName: found.service.name,
+          priceNet: price.net,
+          priceVat: price.vat,
+          priceGross: price.gross,
+        },
+        now(),
+      );
+      return { carrier: found.carrier.code, serviceName: found.service.name, ...price };
+    },
+
+    async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<void> {
+      await updateShipment(db, p.shipmentId, p.changes, now());
+    },
+
+    /** Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free. */
+    async failShipment(p: { shipmentId: string; code: string; message: string }): Promise<void> {
+      await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage: p.message }, now());
+      await releaseKeysOfShipment(db, p.shipmentId);
+    },
+
+    /**
+     * Stores an event once under the id the workflow made. The payload is the shipment as it is
+     * now, unless the workflow gives the object (tracking updates, balances).
+     */
+    async recordEvent(p: {
+      id: string;
+      type: EventType;
+      accountId: string;
+      livemode: boolean;
+      shipmentId: string | null;
+      createdAt: string;
+      object?: unknown;
+    }): Promise<boolean> {
+      let object = p.object;
+      if (object === undefined && p.shipmentId) {
+        const row = await findShipment(db, p.shipmentId);
+        object = row ? shipmentToJson(row) : null;
+      }
+      return insertEvent(db, {
+        id: p.id,
+        accountId: p.accountId,
+        livemode: p.livemode,
+        type: p.type,
+        shipmentId: p.shipmentId,
+        data: { object },
+        createdAt: new Date(p.createdAt),
+      });
+    },
+
+    /** Stores scans once each (by the carrier's scan id) and returns those that were new. */
+    async recordScans(p: { shipmentId: string; scans: Array<Scan & { trackingEventId: string }> }): Promise<string[]> {
+      const fresh: string[] = [];
+      for (const scan of p.scans) {
+        const inserted = await db
+          .insert(trackingEvents)
+          .values({
+            id: scan.trackingEventId,
+            shipmentId: p.shipmentId,
+            carrierScanId: scan.id,
+            occurredAt: new Date(scan.occurredAt),
+            status: scan.status,
+            description: scan.description,
+            location: scan.location,
+          })
+          .onConflictDoNothing()
+          .returning({ id: trackingEvents.carrierScanId });
+        if (inserted.length) fresh.push(scan.id);
+      }
+      return fresh;
+    },
+  };
+}
+export type ShipmentActivities = ReturnType<typeof createShipmentActivities>;

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Db } from '../db/index.js';
+import { makeId, type Config } from '../domain/index.js';
+import { createAuthenticator } from './auth.js';
+import { createValidatorCompiler } from './validation.js';
+import { errorHandler, sendProblem } from './problem.js';
+import { ApiError } from '../domain/index.js';
+import type { Catalog } from './catalog.js';
+import { healthRoutes } from './routes/health.js';
+import { quoteRoutes } from './routes/quotes.js';
+import { shipmentRoutes } from './routes/shipments.js';
+import { accountRoutes } from './routes/account.js';
+import { eventRoutes } from './routes/events.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  catalog: Catalog;
+  now?: () => Date;
+  logger?: Logger | boolean;
+}
+
+export type AppContext = Required<Omit<AppDeps, 'logger'>>;
+
+/** The HTTP API: authentication, validation and problem errors around thin route handlers. */
+export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  const ctx: AppContext = { now: () => new Date(), ...deps } as AppContext;
+  const app = Fastify({
+    ...(typeof deps.logger === 'object'
+      ? { loggerInstance: deps.logger as unknown as FastifyBaseLogger }
+      : { logger: deps.logger ?? false }),
+    bodyLimit: 64 * 1024,
+    genReqId: () => makeId('req', Date.now(), randomBytes(16)),
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+  });
+  app.addHook('preHandler', createAuthenticator({ db: ctx.db, now: ctx.now, trustedProxies: ctx.config.trustedProxies }));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Parcel Shipping API', version: '1' },
+      servers: [{ url: ctx.config.publicBaseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  await app.register(healthRoutes(ctx));
+  await app.register(
+    async (v1) => {
+      v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await v1.register(quoteRoutes(ctx));
+      await v1.register(shipmentRoutes(ctx));
+      await v1.register(accountRoutes(ctx));
+      await v1.register(eventRoutes(ctx));
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

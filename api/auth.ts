@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findKeyByHash, hashApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
+import { ApiError, ipAllowed, type Scope } from '../domain/index.js';
+
+export interface Caller {
+  key: ApiKeyRow;
+  account: AccountRow;
+  livemode: boolean;
+  /** The owner every query filters on: sandbox and live data never mix. */
+  owner: { accountId: string; livemode: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs; routes without one are public. */
+    scope?: Scope;
+  }
+}
+
+const KEY_SHAPE = /^Bearer (svc_(test|live)_[A-Za-z0-9]{20,100})$/;
+
+/** One 401 for every refusal, so a caller learns nothing about why (spec §5.3). */
+const unauthorized = () =>
+  new ApiError('unauthorized', 'A valid API key is required as Authorization: Bearer <key>.', {
+    headers: { 'www-authenticate': 'Bearer' },
+  });
+
+function looksLikeKeyInQuery(query: unknown): boolean {
+  if (!query || typeof query !== 'object') return false;
+  return Object.entries(query as Record<string, unknown>).some(
+    ([name, value]) =>
+      /^(api_?key|key|access_token|token|authorization)$/i.test(name) || (typeof value === 'string' && value.includes('svc_')),
+  );
+}
+
+/** The client's address: the socket's peer, or X-Forwarded-For's last untrusted hop via trusted proxies. */
+export function clientIp(request: FastifyRequest, trustedProxies: readonly string[]): string {
+  let ip = request.socket.remoteAddress ?? '';
+  const forwarded = request.headers['x-forwarded-for'];
+  if (!forwarded || !trustedProxies.length) return ip;
+  const hops = String(forwarded).split(',').map((h) => h.trim()).filter(Boolean);
+  while (hops.length && ipAllowed(ip, trustedProxies)) ip = hops.pop()!;
+  return ip;
+}
+
+export function createAuthenticator(deps: { db: Db; now: () => Date; trustedProxies: readonly string[] }) {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const scope = request.routeOptions.config?.scope;
+    if (!scope) return;
+    // A key in the query string is refused outright, even alongside a good header (spec §5.1).
+    if (looksLikeKeyInQuery(request.query)) throw unauthorized();
+    const match = KEY_SHAPE.exec(request.headers.authorization ?? '');
+    const found = await findKeyByHash(deps.db, hashApiKey(match?.[1] ?? 'no key'));
+    if (!match || !found) throw unauthorized();
+    const { key, account } = found;
+    const now = deps.now();
+    const livemode = match[2] === 'live';
+    if (key.revokedAt || (key.expiresAt && key.expiresAt <= now) || !account.apiEnabled || key.livemode !== livemode) {
+      throw unauthorized();
+    }
+    if (key.allowedIps?.length && !ipAllowed(clientIp(request, deps.trustedProxies), key.allowedIps)) {
+      throw new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.');
+    }
+    request.caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
+    request.log = request.log.child({ key_id: key.id, account_id: account.id });
+    if (!key.scopes.includes(scope)) {
+      throw new ApiError('insufficient_scope', `This key lacks the scope ${scope}.`);
+    }
+  };
+}
+
+/** The authenticated caller; routes with a scope always have one. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new ApiError('unauthorized', 'A valid API key is required.');
+  return request.caller;
+}

@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
+
+/** RFC 9457 problem details: the one shape of every error the API returns. */
+export function problemBody(code: ErrorCode, detail: string, requestId: string, extra: Record<string, unknown> = {}) {
+  const { status, title } = ERRORS[code];
+  return { type: `/api/v1/problems/${code}`, title, status, code, detail, request_id: requestId, ...extra };
+}
+
+export function sendProblem(reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(err.extra.headers ?? {})) reply.header(name, value);
+  const extra: Record<string, unknown> = { ...(err.extra.fields ?? {}) };
+  if (err.extra.errors) extra.errors = err.extra.errors;
+  return reply
+    .code(err.status)
+    .type('application/problem+json')
+    .send(problemBody(err.code, err.message, String(reply.request.id), extra));
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns schema-validation errors into the contract's `errors[]` with dotted paths. */
+export function fieldErrors(validation: AjvError[], context: string | undefined): FieldError[] {
+  const base = context === 'body' ? '' : `${context ?? ''}`;
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of validation) {
+    let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      path = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      path = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
+      message = 'is not a known field';
+    } else if (e.keyword === 'pattern') {
+      message = 'must be printable text without control characters, and not blank';
+    } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
+      continue; // the union's own message below says it better
+    }
+    if (!path) path = base || '(body)';
+    else if (base) path = `${base}.${path}`;
+    const key = `${path}|${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path, message });
+    }
+  }
+  const unions = validation.filter((e) => e.keyword === 'anyOf');
+  for (const e of unions) {
+    const path = [base, e.instancePath.replace(/^\//, '').replace(/\//g, '.')].filter(Boolean).join('.');
+    out.push({ path, message: 'is not one of the allowed values' });
+  }
+  return out;
+}
+
+/** Maps every thrown error to problem+json; nothing internal ever reaches the client. */
+export function errorHandler(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) return sendProblem(reply, error);
+  if (error.validation) {
+    const errors = fieldErrors(error.validation, error.validationContext);
+    return sendProblem(reply, new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors }));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendProblem(reply, new ApiError('unsupported_media_type', 'Send the body as application/json.'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendProblem(reply, new ApiError('payload_too_large', 'The body is over 64 KiB.'));
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return sendProblem(reply, new ApiError('invalid_json', 'The body is empty; send a JSON object.'));
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return sendProblem(reply, new ApiError('invalid_json', 'The body does not match its Content-Length.'));
+  }
+  if (error.statusCode === 400 && /JSON/i.test(error.message)) {
+    return sendProblem(reply, new ApiError('invalid_json', 'The body is not valid JSON.'));
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Anything else the HTTP layer refused (a malformed header, say): a client error, said plainly.
+    return sendProblem(reply, new ApiError('validation_failed', `The request could not be read: ${error.message}`));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, new ApiError('internal_error', 'Something went wrong on our side; it has been logged.'));
+}

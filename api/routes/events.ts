@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { findOwnEvent, listEvents, type EventRow } from '../../db/index.js';
+import { ApiError } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf } from '../auth.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { PageQuery } from '../schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The event as webhooks deliver it (contract: Webhooks, delivery body). */
+export function eventToJson(e: EventRow) {
+  return {
+    id: e.id,
+    object: 'event',
+    type: e.type,
+    created_at: e.createdAt.toISOString(),
+    livemode: e.livemode,
+    data: e.data,
+  };
+}
+
+const EventsQuery = Type.Object(
+  { ...PageQuery.properties, type: Type.Optional(Type.String({ maxLength: 50 })), shipment: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+
+export const eventRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Querystring: Static<typeof EventsQuery> }>(
+      '/events',
+      { config: { scope: 'shipments:read' }, schema: { querystring: EventsQuery, summary: 'List emitted events, newest first' } },
+      async (request) => {
+        const caller = callerOf(request);
+        const q = request.query;
+        const { rows, hasMore } = await listEvents(ctx.db, {
+          ...caller.owner,
+          type: q.type,
+          shipmentId: q.shipment,
+          before: q.cursor ? decodeCursor(q.cursor, 'evt') : undefined,
+          limit: q.limit ?? 20,
+        });
+        return {
+          object: 'list',
+          data: rows.map(eventToJson),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+        };
+      },
+    );
+    app.get<{ Params: { id: string } }>(
+      '/events/:id',
+      { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } },
+      async (request) => {
+        const row = await findOwnEvent(ctx.db, callerOf(request).owner, request.params.id);
+        if (!row) throw new ApiError('not_found', `No event ${request.params.id}.`);
+        return eventToJson(row);
+      },
+    );
+  };

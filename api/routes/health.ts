@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../app.js';
+import { ApiError } from '../../domain/index.js';
+
+/** `/healthz`: the process is up. `/readyz`: the database and Temporal answer. No authentication. */
+export const healthRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { hide: true } }, async () => {
+      try {
+        await ctx.db.execute(sql`select 1`);
+        await ctx.temporal.connection.workflowService.getSystemInfo({});
+      } catch {
+        throw new ApiError('service_unavailable', 'A dependency (database or Temporal) is not reachable.');
+      }
+      return { status: 'ready' };
+    });
+  };

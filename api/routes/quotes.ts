@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app.js';
+import { callerOf } from '../auth.js';
+import { normalizeAddresses, quote } from '../catalog.js';
+import { QuoteRequestSchema, type QuoteRequest } from '../schemas.js';
+
+export const quoteRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post<{ Body: QuoteRequest }>(
+      '/quotes',
+      { config: { scope: 'quotes:read' }, schema: { body: QuoteRequestSchema, summary: 'Price one parcel across services' } },
+      async (request) => {
+        const { account } = callerOf(request);
+        const { from, to } = normalizeAddresses(request.body.from, request.body.to);
+        return { object: 'list', data: quote(ctx.catalog, account, request.body.parcel, from, to) };
+      },
+    );
+  };

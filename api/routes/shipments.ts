@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import {
+  claimIdempotencyKey,
+  findOwnShipment,
+  insertShipment,
+  listShipments,
+  releaseIdempotencyKey,
+  saveIdempotentResponse,
+  type ShipmentRow,
+} from '../../db/index.js';
+import { ApiError, isErrorCode, makeId, shipmentToJson, type FundingSource } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf, type Caller } from '../auth.js';
+import { normalizeAddresses } from '../catalog.js';
+import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { startPurchase } from '../purchases.js';
+import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
+import { voidRoute } from './void.js';
+
+/** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
+export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'failureMessage'>): ApiError {
+  const code = isErrorCode(row.failureCode) ? row.failureCode : 'carrier_error';
+  return new ApiError(code, row.failureMessage ?? 'The purchase failed; nothing was bought or charged.', {
+    fields: { shipment_id: row.id },
+    headers: code === 'carrier_unavailable' ? { 'retry-after': '30' } : {},
+  });
+}
+
+export async function ownShipment(ctx: AppContext, caller: Caller, id: string): Promise<ShipmentRow> {
+  const row = await findOwnShipment(ctx.db, caller.owner, id);
+  if (!row) throw new ApiError('not_found', `No shipment ${id}.`);
+  return row;
+}
+
+export const shipmentRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post<{ Body: BuyRequest }>(
+      '/shipments',
+      { config: { scope: 'shipments:write' }, schema: { body: BuyRequestSchema, summary: 'Buy a label' } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const { from, to } = normalizeAddresses(request.body.from, request.body.to);
+        const key = idempotencyKeyOf(request);
+        const fingerprint = fingerprintOf(request);
+        const scope = { ...caller.owner, key: key ?? '' };
+
+        let shipmentId = makeId('shp', Date.now(), randomBytes(16));
+        let replayed = false;
+        if (key) {
+          const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, shipmentId, now: ctx.now() });
+          if (!claim.claimed) {
+            if (claim.row.fingerprint !== fingerprint) throw keyReused();
+            replayed = true;
+            reply.header('idempotency-replayed', 'true');
+            if (claim.row.responseStatus) return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
+            shipmentId = claim.row.shipmentId!;
+          }
+        }
+        const reference = request.body.reference?.trim() || null;
+        const account = caller.account;
+        if (!replayed) {
+          await insertShipment(ctx.db, {
+            id: shipmentId,
+            accountId: account.id,
+            livemode: caller.livemode,
+            status: 'pending',
+            reference,
+            serviceCode: request.body.service,
+            fromAddress: from,
+            toAddress: to,
+            parcel: request.body.parcel,
+            currency: account.currency,
+            chargedTo: account.fundingSource,
+            createdAt: ctx.now(),
+            updatedAt: ctx.now(),
+          });
+        }
+        request.log.info({ shipment_id: shipmentId, replayed }, 'purchase requested');
+        const waited = await startPurchase(
+          ctx.temporal,
+          {
+            shipmentId,
+            accountId: account.id,
+            livemode: caller.livemode,
+            fundingSource: account.fundingSource as FundingSource,
+            currency: account.currency,
+            vatRateBp: account.vatRateBp,
+            serviceCode: request.body.service,
+            from,
+            to,
+            parcel: request.body.parcel,
+            reference,
+            queuePrefix: ctx.config.taskQueuePrefix,
+            purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
+            tracking: { minPollMs: ctx.config.trackingPollMinMs, maxPollMs: ctx.config.trackingPollMaxMs },
+          },
+          key ?? String(request.id),
+          ctx.config.purchaseWaitMs,
+        );
+        const row = (await findOwnShipment(ctx.db, caller.owner, shipmentId))!;
+        if ('closed' in waited || waited.done) {
+          if (row.status === 'failed') {
+            if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+            throw failureError(row);
+          }
+          return answerPurchased(reply, row, key ? scope : undefined);
+        }
+        // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
+        return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
+      },
+    );
+
+    async function answerPurchased(reply: FastifyReply, row: ShipmentRow, scope?: { accountId: string; livemode: boolean; key: string }) {
+      if (row.status === 'pending') {
+        return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
+      }
+      const body = shipmentToJson(row);
+      if (scope) await saveIdempotentResponse(ctx.db, scope, 201, body);
+      return reply.code(201).send(body);
+    }
+
+    app.get<{ Params: { shipment: string } }>(
+      '/shipments/:shipment',
+      { config: { scope: 'shipments:read' }, schema: { params: ShipmentParams, summary: 'Read one shipment' } },
+      async (request) => shipmentToJson(await ownShipment(ctx, callerOf(request), request.params.shipment)),
+    );
+
+    app.get<{ Querystring: ListShipmentsQuery }>(
+      '/shipments',
+      { config: { scope: 'shipments:read' }, schema: { querystring: ListShipmentsQuery, summary: 'List shipments, newest first' } },
+      async (request) => {
+        const caller = callerOf(request);
+        const q = request.query;
+        const createdAfter = q.created_after ? new Date(q.created_after) : undefined;
+        const { rows, hasMore } = await listShipments(ctx.db, {
+          ...caller.owner,
+          status: q.status,
+          reference: q.reference,
+          createdAfter,
+          before: q.cursor ? decodeCursor(q.cursor, 'shp') : undefined,
+          limit: q.limit ?? 20,
+        });
+        return {
+          object: 'list',
+          data: rows.map(shipmentToJson),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+        };
+      },
+    );
+
+    await app.register(voidRoute(ctx));
+  };

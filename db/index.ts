@@ -1,0 +1,11 @@
+export * from './connection.js';
+export * from './embedded.js';
+export * as schema from './schema.js';
+export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow } from './schema.js';
+export * from './queries/accounts.js';
+export * from './queries/api-keys.js';
+export * from './queries/ledger.js';
+export * from './queries/shipments.js';
+export * from './queries/idempotency.js';
+export * from './queries/events.js';
+export * from './queries/labels.js';

@@ -1,0 +1,34 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../connection.js';
+import { accounts, type AccountRow } from '../schema.js';
+
+export async function insertAccount(db: Db, row: typeof accounts.$inferInsert): Promise<AccountRow> {
+  const [created] = await db.insert(accounts).values(row).returning();
+  return created;
+}
+
+export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}
+
+export async function updateAccount(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<AccountRow, 'apiEnabled' | 'lowBalanceThreshold' | 'creditLimit'>>,
+): Promise<AccountRow | undefined> {
+  const [row] = await db.update(accounts).set(changes).where(eq(accounts.id, id)).returning();
+  return row;
+}
+
+/** Spendable now: the wallet less holds, the credit still unused, or null for a card. */
+export function availableOf(account: Pick<AccountRow, 'fundingSource' | 'balance' | 'pending' | 'creditLimit'>): number | null {
+  switch (account.fundingSource) {
+    case 'wallet':
+      return account.balance - account.pending;
+    case 'credit_line':
+      return (account.creditLimit ?? 0) + account.balance - account.pending;
+    default:
+      return null;
+  }
+}

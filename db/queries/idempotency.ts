@@ -1,0 +1,50 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../connection.js';
+import { idempotencyKeys } from '../schema.js';
+
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+type Scope = { accountId: string; livemode: boolean; key: string };
+
+const where = (s: Scope) =>
+  and(eq(idempotencyKeys.accountId, s.accountId), eq(idempotencyKeys.livemode, s.livemode), eq(idempotencyKeys.key, s.key));
+
+/** Keys are kept 24 hours (contract: Idempotency). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * Claims the key for this request, or returns the record that already holds it. An expired record
+ * is removed first, so the key works anew after 24 hours.
+ */
+export async function claimIdempotencyKey(
+  db: Db,
+  s: Scope & { fingerprint: string; shipmentId?: string; now: Date },
+): Promise<{ claimed: true; row: IdempotencyRow } | { claimed: false; row: IdempotencyRow }> {
+  await db.delete(idempotencyKeys).where(and(where(s), lt(idempotencyKeys.createdAt, new Date(s.now.getTime() - IDEMPOTENCY_TTL_MS))));
+  const [inserted] = await db
+    .insert(idempotencyKeys)
+    .values({ accountId: s.accountId, livemode: s.livemode, key: s.key, fingerprint: s.fingerprint, shipmentId: s.shipmentId, createdAt: s.now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return { claimed: true, row: inserted };
+  const [existing] = await db.select().from(idempotencyKeys).where(where(s));
+  if (!existing) return claimIdempotencyKey(db, s); // released in between: try again
+  return { claimed: false, row: existing };
+}
+
+export async function saveIdempotentResponse(db: Db, s: Scope, status: number, body: unknown): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: status, responseBody: sql`${JSON.stringify(body)}::jsonb` })
+    .where(where(s));
+}
+
+/** Frees the key after a failed attempt, so the same key may run anew (contract rule 4). */
+export async function releaseIdempotencyKey(db: Db, s: Scope, fingerprint?: string): Promise<void> {
+  const cond = fingerprint ? and(where(s), eq(idempotencyKeys.fingerprint, fingerprint)) : where(s);
+  await db.delete(idempotencyKeys).where(cond);
+}
+
+/** Frees every key bound to a shipment whose purchase failed. */
+export async function releaseKeysOfShipment(db: Db, shipmentId: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, shipmentId));
+}

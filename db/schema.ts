@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+export const accounts = pgTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  fundingSource: text('funding_source').notNull(),
+  currency: text('currency').notNull(),
+  /** VAT rate in basis points of a percent (20% = 2000). */
+  vatRateBp: integer('vat_rate_bp').notNull(),
+  creditLimit: money('credit_limit'),
+  lowBalanceThreshold: money('low_balance_threshold'),
+  apiEnabled: boolean('api_enabled').notNull().default(false),
+  /** Sum of the account's ledger entries, kept in the same transaction as each entry. */
+  balance: money('balance').notNull().default(0),
+  /** Holds neither captured nor released. */
+  pending: money('pending').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    livemode: boolean('livemode').notNull(),
+    /** SHA-256 of the whole key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    expiresAt: ts('expires_at'),
+    allowedIps: text('allowed_ips').array(),
+    rateLimitCount: integer('rate_limit_count').notNull().default(100),
+    rateLimitSeconds: integer('rate_limit_seconds').notNull().default(10),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.keyHash), index('api_keys_account_idx').on(t.accountId)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: text('shipment_id'),
+    /** topup | hold | capture | release | refund */
+    kind: text('kind').notNull(),
+    /** Positive magnitude; how it moves balance and pending follows from kind. */
+    amount: money('amount').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // A retried activity can never move money twice for one shipment.
+    uniqueIndex('ledger_shipment_kind_idx')
+      .on(t.shipmentId, t.kind)
+      .where(sql`${t.shipmentId} is not null`),
+    index('ledger_account_idx').on(t.accountId),
+  ],
+);
+
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    livemode: boolean('livemode').notNull(),
+    status: text('status').notNull(),
+    reference: text('reference'),
+    serviceCode: text('service_code').notNull(),
+    carrier: text('carrier'),
+    serviceName: text('service_name'),
+    fromAddress: jsonb('from_address').notNull(),
+    toAddress: jsonb('to_address').notNull(),
+    parcel: jsonb('parcel').notNull(),
+    priceNet: money('price_net'),
+    priceVat: money('price_vat'),
+    priceGross: money('price_gross'),
+    currency: text('currency').notNull(),
+    chargedTo: text('charged_to').notNull(),
+    trackingNumber: text('tracking_number'),
+    trackingStatus: text('tracking_status'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    /** Why a void was refused, kept visible on the shipment. */
+    lastVoidError: text('last_void_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('shipments_account_idx').on(t.accountId, t.livemode, t.id),
+    index('shipments_tracking_idx').on(t.trackingNumber),
+    index('shipments_reference_idx').on(t.accountId, t.livemode, t.reference),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    /** The shipment bound to the key, for purchases: every retry drives the same workflow. */
+    shipmentId: text('shipment_id'),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.key] })],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    type: text('type').notNull(),
+    shipmentId: text('shipment_id'),
+    data: jsonb('data').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('events_account_idx').on(t.accountId, t.livemode, t.id)],
+);
+
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id').notNull(),
+    carrierScanId: text('carrier_scan_id').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    status: text('status').notNull(),
+    description: text('description').notNull(),
+    location: jsonb('location'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tracking_scan_idx').on(t.shipmentId, t.carrierScanId)],
+);
+
+export const labelFiles = pgTable(
+  'label_files',
+  {
+    shipmentId: text('shipment_id').notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ShipmentRow = typeof shipments.$inferSelect;
+export type EventRow = typeof events.$inferSelect;

@@ -1,0 +1,87 @@
+/**
+ * The one place configuration is read and validated. Entry points call `parseConfig(process.env)`
+ * and pass the plain object down; nothing else reads the environment. Fails fast and says why.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  publicBaseUrl: string;
+  purchaseWaitMs: number;
+  /** How long a purchase may keep trying an unreachable carrier before it fails cleanly. */
+  purchaseDeadlineMs: number;
+  labelUrlTtlSeconds: number;
+  webhookAllowPrivate: boolean;
+  logLevel: string;
+  carrierSimPort: number;
+  /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
+  carrierUrls: Record<string, string>;
+  carrierTimeoutMs: number;
+  cardProcessorUrl: string;
+  trustedProxies: string[];
+  taskQueuePrefix: string;
+  signingSecret: string;
+  /** Tracking poll intervals in ms: first poll after purchase, then growing to the maximum. */
+  trackingPollMinMs: number;
+  trackingPollMaxMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+export function parseConfig(env: Env): Config {
+  const port = int(env, 'PORT', 3000);
+  const carrierSimPort = int(env, 'CARRIER_SIM_PORT', 4010);
+  const simUrl = `http://127.0.0.1:${carrierSimPort}`;
+  const carrierUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^CARRIER_([A-Z0-9]+)_URL$/.exec(name);
+    if (m && value) carrierUrls[m[1].toLowerCase()] = value;
+  }
+  const level = env.LOG_LEVEL ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be a pino level, got "${level}"`);
+  }
+  const production = env.NODE_ENV === 'production';
+  const signingSecret = env.SIGNING_SECRET ?? (production ? '' : 'dev-only-signing-secret-change-me');
+  if (signingSecret.length < 16) throw new ConfigError('SIGNING_SECRET must be set (16 characters at least) in production');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: env.DATA_DIR ?? '.data',
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    purchaseWaitMs: int(env, 'PURCHASE_WAIT_MS', 20_000),
+    purchaseDeadlineMs: int(env, 'PURCHASE_DEADLINE_MS', 15 * 60_000, 1000),
+    labelUrlTtlSeconds: int(env, 'LABEL_URL_TTL_SECONDS', 300, 1),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    logLevel: level,
+    carrierSimPort,
+    carrierUrls,
+    carrierTimeoutMs: int(env, 'CARRIER_TIMEOUT_MS', 5000, 100),
+    cardProcessorUrl: env.CARD_PROCESSOR_URL ?? `${simUrl}/cardpay/v1`,
+    trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    taskQueuePrefix: env.TASK_QUEUE_PREFIX ?? '',
+    signingSecret,
+    trackingPollMinMs: int(env, 'TRACKING_POLL_MIN_MS', 15 * 60_000, 10),
+    trackingPollMaxMs: int(env, 'TRACKING_POLL_MAX_MS', 12 * 3600_000, 10),
+  };
+}
+
+/** The simulator's origin, for carriers whose URL is not overridden. */
+export function carrierSimUrl(config: Pick<Config, 'carrierSimPort'>): string {
+  return `http://127.0.0.1:${config.carrierSimPort}`;
+}

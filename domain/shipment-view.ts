@@ -1,0 +1,55 @@
+import { formatAmount } from './money.js';
+
+/** The fields of a stored shipment that its public JSON is made from. */
+export interface ShipmentRecord {
+  id: string;
+  livemode: boolean;
+  status: string;
+  reference: string | null;
+  serviceCode: string;
+  carrier: string | null;
+  serviceName: string | null;
+  priceNet: number | null;
+  priceVat: number | null;
+  priceGross: number | null;
+  currency: string;
+  chargedTo: string;
+  trackingNumber: string | null;
+  trackingStatus: string | null;
+  failureCode: string | null;
+  failureMessage: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const LABEL_FORMAT_LIST = ['pdf_6x4', 'pdf_a4', 'zpl'] as const;
+
+const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
+
+/** The shipment as customers see it (spec §2 and the contract's Resources). */
+export function shipmentToJson(s: ShipmentRecord) {
+  return {
+    id: s.id,
+    object: 'shipment',
+    livemode: s.livemode,
+    status: s.status,
+    reference: s.reference,
+    service: { code: s.serviceCode, carrier: s.carrier, name: s.serviceName },
+    price:
+      s.priceGross === null
+        ? null
+        : {
+            net: formatAmount(s.priceNet ?? 0),
+            vat: formatAmount(s.priceVat ?? 0),
+            gross: formatAmount(s.priceGross),
+            currency: s.currency,
+          },
+    charged_to: s.chargedTo,
+    tracking: { number: s.trackingNumber, status: s.trackingStatus },
+    label: LABELLED.has(s.status) ? { formats: [...LABEL_FORMAT_LIST], url: `/api/v1/shipments/${s.id}/label` } : null,
+    ...(s.failureCode ? { failure: { code: s.failureCode, message: s.failureMessage ?? '' } } : {}),
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}
+export type ShipmentJson = ReturnType<typeof shipmentToJson>;

@@ -1,0 +1,47 @@
+/**
+ * Names shared by the API, the workers and the workflows: task queues, workflow ids, updates,
+ * signals and search attributes. Never write these as literals elsewhere.
+ */
+export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
+export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
+
+export const UPDATE_PURCHASE = 'purchase';
+export const UPDATE_VOID = 'void';
+export const SIGNAL_SCANS = 'scans';
+export const QUERY_STATE = 'state';
+
+/** Task queues; a prefix isolates a test's workers from everyone else's on a shared server. */
+export function taskQueues(prefix = '') {
+  return {
+    shipments: `${prefix}shipments`,
+    webhooks: `${prefix}webhooks`,
+    carrier: (carrierCode: string) => `${prefix}carrier-${carrierCode}`,
+  };
+}
+
+export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;
+export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
+
+/** Typed search attributes registered on the Temporal namespace, for operators. */
+export const SEARCH_ATTRIBUTES = {
+  AccountId: 'Keyword',
+  ShipmentStatus: 'Keyword',
+  Carrier: 'Keyword',
+  Reference: 'Keyword',
+  TrackingNumber: 'Keyword',
+  Livemode: 'Bool',
+} as const;
+
+/** `type` of the non-retryable ApplicationFailures that cross from activities to workflows. */
+export const FAILURE = {
+  insufficientFunds: 'insufficient_funds',
+  cardDeclined: 'card_declined',
+  serviceNotAvailable: 'service_not_available',
+  /** The carrier refused definitively (a 4xx other than 409/429). */
+  carrierRefused: 'carrier_error',
+  /** The request may have been carried out; ask the carrier by reference before trying again. */
+  carrierAmbiguous: 'carrier_ambiguous',
+  /** A retryable carrier failure; the activity's retry policy handles it. */
+  carrierRetryable: 'carrier_retryable',
+  shipmentNotVoidable: 'shipment_not_voidable',
+} as const;

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import { request } from 'undici';
+import { inject } from 'vitest';
+import { createApp } from '../../api/app.js';
+import { checkLedger, openDatabase, type Database } from '../../db/index.js';
+import { parseConfig, type Config } from '../../domain/index.js';
+import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
+import { carrierRegistryFor } from '../../workers/activities.js';
+import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
+
+let runtimeInstalled = false;
+function quietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed in this process.
+  }
+}
+
+export interface TestStack {
+  url: string;
+  simUrl: string;
+  config: Config;
+  database: Database;
+  temporal: Client;
+  admin: ReturnType<typeof adminCommands>;
+  /** Starts (again) the workers of this stack's queues; `stopWorkers` stops them. */
+  startWorkers(): Promise<void>;
+  stopWorkers(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A whole service for one test file on the run's shared PostgreSQL, Temporal and simulator: its own
+ * API on a free port and its own workers on a private task-queue prefix.
+ */
+export async function startTestStack(
+  overrides: Partial<Config> = {},
+  options: { groups?: QueueGroup[]; workers?: boolean } = {},
+): Promise<TestStack> {
+  quietRuntime();
+  const simUrl = inject('carrierSimUrl');
+  const config: Config = {
+    ...parseConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn' }),
+    taskQueuePrefix: `t${randomBytes(4).toString('hex')}-`,
+    purchaseWaitMs: 15_000,
+    purchaseDeadlineMs: 60_000,
+    carrierTimeoutMs: 2_000,
+    ...overrides,
+  };
+  const database = openDatabase(inject('databaseUrl'), { max: 10 });
+  const address = inject('temporalAddress');
+  const connection = await Connection.connect({ address });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const registry = carrierRegistryFor(config);
+  const native = await NativeConnection.connect({ address });
+
+  let fleet: WorkerFleet | undefined;
+  let running: Promise<void> | undefined;
+  const startWorkers = async () => {
+    fleet = await createWorkers({
+      config,
+      db: database.db,
+      connection: native,
+      registry,
+      groups: options.groups ?? ['shipments', 'carriers', 'webhooks'],
+      workflowBundle: { codePath: inject('workflowBundlePath') },
+    });
+    running = fleet.run();
+  };
+  const stopWorkers = async () => {
+    await fleet?.shutdown();
+    await running;
+    fleet = undefined;
+  };
+  if (options.workers !== false) await startWorkers();
+
+  const app = await createApp({ config, db: database.db, temporal, catalog: registry });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  return {
+    url,
+    simUrl,
+    config,
+    database,
+    temporal,
+    admin: adminCommands(database.db),
+    startWorkers,
+    stopWorkers,
+    async stop() {
+      await app.close();
+      await stopWorkers();
+      await native.close();
+      await connection.close();
+      await database.close();
+    },
+  };
+}
+
+export interface TestAccount {
+  id: string;
+  /** Keys with every scope. */
+  testKey: string;
+  liveKey: string;
+}
+
+/** A fresh account with API access, a sandbox key and a live key: tests never share data. */
+export async function createAccount(
+  stack: TestStack,
+  o: Partial<CreateAccountOptions> & { topUp?: string } = {},
+): Promise<TestAccount> {
+  const { id } = await stack.admin.createAccount({ name: o.name ?? 'Test Ltd', funding: o.funding ?? 'wallet', ...o });
+  await stack.admin.enableApi(id);
+  if (o.topUp) await stack.admin.topUp(id, o.topUp);
+  const testKey = (await stack.admin.createKey(id, { mode: 'test' })).key;
+  const liveKey = (await stack.admin.createKey(id, { mode: 'live' })).key;
+  return { id, testKey, liveKey };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+/** A customer's HTTP call. */
+export async function call(
+  stack: { url: string },
+  method: string,
+  path: string,
+  o: { key?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | undefined = o.rawBody;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await request(`${stack.url}${path}`, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+/** The ledger invariant after every scenario: balance = Σ entries, pending = open holds. */
+export async function expectLedgerConsistent(stack: TestStack, accountId: string) {
+  const { account, entriesBalance, entriesPending } = await checkLedger(stack.database.db, accountId);
+  if (account.balance !== entriesBalance || account.pending !== entriesPending) {
+    throw new Error(
+      `ledger invariant broken for ${accountId}: balance ${account.balance} vs entries ${entriesBalance}, pending ${account.pending} vs holds ${entriesPending}`,
+    );
+  }
+  return account;
+}
+
+export const address = (over: Record<string, string> = {}) => ({
+  name: 'Ada Lovelace',
+  line1: '1 Main Street',
+  city: 'London',
+  postcode: 'N1 9GU',
+  country: 'GB',
+  ...over,
+});
+
+export const parcel = (over: Record<string, number> = {}) => ({
+  weight_g: 1200,
+  length_mm: 300,
+  width_mm: 200,
+  height_mm: 100,
+  ...over,
+});

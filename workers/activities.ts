@@ -1,0 +1,33 @@
+import { createCarrierActivities } from '../activities/carriers.js';
+import { createLabelActivities } from '../activities/labels/activities.js';
+import { createLedgerActivities } from '../activities/ledger.js';
+import { createPaymentActivities } from '../activities/payments.js';
+import { createShipmentActivities } from '../activities/shipments.js';
+import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
+import { createPostgresLabelStore, type Db } from '../db/index.js';
+import { carrierSimUrl, type Config } from '../domain/index.js';
+
+/** The carrier registry as configured: each carrier's URL, else its path on the simulator. */
+export function carrierRegistryFor(config: Config): CarrierRegistry {
+  return createCarrierRegistry({
+    baseUrls: { ...defaultCarrierBaseUrls(carrierSimUrl(config)), ...config.carrierUrls },
+    timeoutMs: config.carrierTimeoutMs,
+  });
+}
+
+/** Every activity of the `shipments` queue, built once from its dependencies. */
+export function shipmentQueueActivities(deps: { db: Db; config: Config; registry: CarrierRegistry }) {
+  const { db, config, registry } = deps;
+  return {
+    ...createShipmentActivities({ db, catalog: registry }),
+    ...createLedgerActivities({ db }),
+    ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
+    ...createLabelActivities({
+      db,
+      store: createPostgresLabelStore(db),
+      carrierName: (code) => registry.carrier(code)?.name ?? code,
+    }),
+    // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
+    ...createCarrierActivities(registry),
+  };
+}

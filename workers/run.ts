@@ -1,0 +1,75 @@
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createCarrierActivities } from '../activities/carriers.js';
+import type { CarrierRegistry } from '../carriers/index.js';
+import type { Db } from '../db/index.js';
+import { taskQueues, type Config } from '../domain/index.js';
+import { shipmentQueueActivities } from './activities.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
+export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${string}`;
+
+export interface WorkerFleet {
+  workers: Worker[];
+  run(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export async function createWorkers(deps: {
+  config: Config;
+  db: Db;
+  connection: NativeConnection;
+  registry: CarrierRegistry;
+  groups: QueueGroup[];
+  /** A prebuilt workflow bundle; without it, workflows are bundled from source at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}): Promise<WorkerFleet> {
+  const { config, connection, registry } = deps;
+  const queues = taskQueues(config.taskQueuePrefix);
+  const namespace = config.temporalNamespace;
+  const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
+  const workers: Worker[] = [];
+
+  for (const group of deps.groups) {
+    if (group === 'shipments') {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace,
+          taskQueue: queues.shipments,
+          ...workflows,
+          activities: shipmentQueueActivities({ db: deps.db, config, registry }),
+        }),
+      );
+    } else if (group === 'carriers' || group.startsWith('carrier-')) {
+      const codes = group === 'carriers' ? registry.definitions.map((d) => d.code) : [group.slice('carrier-'.length)];
+      for (const code of codes) {
+        const definition = registry.carrier(code);
+        if (!definition) throw new Error(`unknown carrier queue ${group}`);
+        workers.push(
+          await Worker.create({
+            connection,
+            namespace,
+            taskQueue: queues.carrier(code),
+            activities: createCarrierActivities(registry),
+            // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
+            maxTaskQueueActivitiesPerSecond: definition.rateLimitPerSecond,
+          }),
+        );
+      }
+    } else if (group !== 'webhooks') {
+      throw new Error(`unknown queue group "${group}"`);
+    }
+  }
+  return {
+    workers,
+    run: async () => {
+      await Promise.all(workers.map((w) => w.run()));
+    },
+    shutdown: async () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+  };
+}

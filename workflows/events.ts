@@ -1,0 +1,32 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { eventForStatus, type EventType, type ShipmentStatus } from '../domain/index.js';
+import { workflowId } from './event-ids.js';
+import type { PurchaseInput } from './purchase.js';
+import { shipmentActivities } from './proxies.js';
+
+export const SA = {
+  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
+  ShipmentStatus: defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD),
+  Carrier: defineSearchAttributeKey('Carrier', SearchAttributeType.KEYWORD),
+  Reference: defineSearchAttributeKey('Reference', SearchAttributeType.KEYWORD),
+  TrackingNumber: defineSearchAttributeKey('TrackingNumber', SearchAttributeType.KEYWORD),
+  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
+};
+
+/** Records an event once, under an id made here in the workflow. */
+export async function emitEvent(input: PurchaseInput, type: EventType, shipmentId: string | null, object?: unknown) {
+  await shipmentActivities().recordEvent({
+    id: workflowId('evt'),
+    type,
+    accountId: input.accountId,
+    livemode: input.livemode,
+    shipmentId,
+    createdAt: new Date(Date.now()).toISOString(),
+    object,
+  });
+}
+
+export async function emitStatusEvent(input: PurchaseInput, status: ShipmentStatus) {
+  const type = eventForStatus(status);
+  if (type) await emitEvent(input, type, input.shipmentId);
+}

@@ -1,0 +1,1 @@
+export { shipmentWorkflow } from './shipment.js';

@@ -1,0 +1,194 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  setCurrentDetails,
+  sleep,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Purchase } from '../carriers/types.js';
+import { FAILURE, type Address, type FundingSource, type Parcel } from '../domain/index.js';
+import type { PurchaseOutcome } from './definitions.js';
+import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
+
+export interface PurchaseInput {
+  shipmentId: string;
+  accountId: string;
+  livemode: boolean;
+  fundingSource: FundingSource;
+  currency: string;
+  vatRateBp: number;
+  serviceCode: string;
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+  reference: string | null;
+  queuePrefix: string;
+  /** How long the purchase may keep trying an unreachable carrier before failing cleanly. */
+  purchaseDeadlineMs: number;
+}
+
+export interface PurchaseResult {
+  outcome: PurchaseOutcome;
+  carrier: string | null;
+  trackingNumber: string | null;
+  lowBalance: { available: number } | null;
+  /** The purchase failed after an ambiguous carrier call: look for a stray label and cancel it. */
+  strayLabelCheck: boolean;
+}
+
+const failureType = (err: unknown): string | undefined => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+};
+const failureMessage = (err: unknown): string => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(err);
+};
+const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+
+/** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
+class PurchaseFailed extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The purchase saga (architecture.md, "A shipment's life"): price → reserve → buy at the carrier →
+ * capture. Each step that takes something pushes its compensation; a definitive failure runs them in
+ * reverse, so nothing stays held and no label stays bought.
+ */
+export async function purchase(input: PurchaseInput): Promise<PurchaseResult> {
+  const acts = shipmentActivities();
+  const pay = paymentActivities();
+  const compensations: Array<{ what: string; run: () => Promise<unknown> }> = [];
+  const money = { accountId: input.accountId, shipmentId: input.shipmentId };
+  // The sandbox never moves money (contract: Sandbox).
+  const movesMoney = input.livemode;
+  let carrier: string | null = null;
+  // Set once a carrier call may have bought a label we never heard about.
+  const unsure = { maybeBought: false };
+
+  try {
+    setCurrentDetails('pricing the service');
+    const price = await acts.priceShipment({ ...input });
+    carrier = price.carrier;
+
+    if (movesMoney) {
+      setCurrentDetails(`reserving ${price.gross} ${price.currency} (${input.fundingSource})`);
+      if (input.fundingSource === 'card') {
+        await pay.authorizeCard({ ...money, amount: price.gross, currency: price.currency });
+        compensations.push({ what: 'void the card authorization', run: () => pay.voidCard(money) });
+      }
+      await acts.holdFunds({ ...money, amount: price.gross });
+      compensations.push({ what: 'release the hold', run: () => acts.releaseFunds(money) });
+    }
+
+    const label = await buyAtCarrier(input, price.carrier, unsure);
+    compensations.length = 0; // bought: from now on we only move forward
+
+    let lowBalance: PurchaseResult['lowBalance'] = null;
+    if (movesMoney) {
+      setCurrentDetails('capturing the charge');
+      if (input.fundingSource === 'card') await pay.captureCard(money);
+      const captured = await acts.captureFunds(money);
+      const t = captured.lowBalanceThreshold;
+      if (
+        captured.captured &&
+        t !== null &&
+        captured.availableBefore !== null &&
+        captured.availableAfter !== null &&
+        captured.availableBefore >= t &&
+        captured.availableAfter < t
+      ) {
+        lowBalance = { available: captured.availableAfter };
+      }
+    }
+    setCurrentDetails('storing the label');
+    await acts.storeLabels({ shipmentId: input.shipmentId, trackingNumber: label.trackingNumber });
+    await acts.markShipment({
+      shipmentId: input.shipmentId,
+      changes: { status: 'purchased', trackingNumber: label.trackingNumber, trackingStatus: 'label_created' },
+    });
+    return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance, strayLabelCheck: false };
+  } catch (err) {
+    const failure =
+      err instanceof PurchaseFailed
+        ? err
+        : new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
+    log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
+    for (const step of compensations.reverse()) {
+      setCurrentDetails(`compensating: ${step.what}`);
+      await step.run();
+    }
+    await acts.failShipment({ shipmentId: input.shipmentId, code: failure.code, message: failure.message });
+    return {
+      outcome: { ok: false, code: failure.code, message: failure.message },
+      carrier,
+      trackingNumber: null,
+      lowBalance: null,
+      strayLabelCheck: unsure.maybeBought && carrier !== null,
+    };
+  }
+}
+
+/**
+ * Buys the label, settling ambiguous outcomes (a time-out or a lost answer) by asking the carrier
+ * for our reference before buying again. Never two labels for one shipment.
+ */
+async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { maybeBought: boolean }): Promise<Purchase> {
+  const deadline = workflowInfo().startTime.getTime() + input.purchaseDeadlineMs;
+  const request = {
+    reference: input.shipmentId,
+    serviceCode: input.serviceCode,
+    from: input.from,
+    to: input.to,
+    parcel: input.parcel,
+  };
+  const target = { carrier, livemode: input.livemode };
+  for (let attempt = 1; ; attempt++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
+    const calls = carrierActivities(input, carrier, remaining);
+    try {
+      setCurrentDetails(`buying the label from carrier ${carrier} (round ${attempt})`);
+      return await calls.buyLabel({ ...target, request });
+    } catch (err) {
+      if (isTimeout(err)) {
+        unsure.maybeBought = true; // the last attempt may have reached the carrier
+        throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
+      }
+      const type = failureType(err);
+      if (type === FAILURE.carrierRefused) throw new PurchaseFailed('carrier_error', failureMessage(err));
+      if (type !== FAILURE.carrierAmbiguous) throw err;
+      unsure.maybeBought = true;
+      log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: failureMessage(err) });
+    }
+    try {
+      setCurrentDetails(`asking carrier ${carrier} whether reference ${input.shipmentId} was bought`);
+      const found = await carrierActivities(input, carrier, Math.max(deadline - Date.now(), 1000)).findPurchase({
+        ...target,
+        reference: input.shipmentId,
+      });
+      if (found && !found.cancelled) return found;
+    } catch (err) {
+      if (isTimeout(err)) throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
+      throw err;
+    }
+    await sleep(1000);
+  }
+}
+
+/** After a failed purchase: if the carrier did make a label under our reference, cancel it. */
+export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<void> {
+  const calls = carrierActivities(input, carrier);
+  const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
+  // Keep asking until the carrier answers: a label left bought would be a label without a charge.
+  const found = await calls.findPurchase(target);
+  if (found && !found.cancelled) await calls.cancelLabel(target);
+}

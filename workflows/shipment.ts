@@ -1,0 +1,128 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  log,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Scan } from '../carriers/types.js';
+import { FAILURE, isTerminal, isVoidable, type ShipmentStatus } from '../domain/index.js';
+import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
+import { purchase, cancelStrayLabel, type PurchaseInput } from './purchase.js';
+import { emitEvent, emitStatusEvent, SA } from './events.js';
+import { followScans, type TrackingState } from './tracking.js';
+import { voidLabel } from './void.js';
+
+export interface ShipmentWorkflowInput extends PurchaseInput {
+  tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number };
+  /** Carried over by continue-as-new once the label is bought. */
+  resume?: { status: ShipmentStatus; carrier: string; trackingNumber: string; seenScanIds: string[]; pollMs: number };
+}
+
+/**
+ * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue: the purchase saga, then
+ * tracking until delivered, or a void. Reads top to bottom as the business process.
+ */
+export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ status: ShipmentStatus }> {
+  const state: TrackingState = {
+    status: input.resume?.status ?? 'pending',
+    carrier: input.resume?.carrier ?? null,
+    trackingNumber: input.resume?.trackingNumber ?? null,
+    seenScanIds: new Set(input.resume?.seenScanIds ?? []),
+    pushed: [],
+    pollMs: input.resume?.pollMs ?? input.tracking.minPollMs,
+    busy: false,
+  };
+  let purchaseOutcome: PurchaseOutcome | undefined = input.resume ? { ok: true } : undefined;
+
+  // The purchase update only waits for the saga, so every retry of the same request (same update
+  // id) and every duplicate request gets the one outcome.
+  setHandler(purchaseUpdate, async () => {
+    await condition(() => purchaseOutcome !== undefined);
+    return purchaseOutcome!;
+  });
+  setHandler(scansSignal, (scans: Scan[]) => {
+    state.pushed.push(...scans);
+  });
+  setHandler(stateQuery, () => ({
+    status: state.status,
+    trackingNumber: state.trackingNumber,
+    pollMs: state.pollMs,
+    scansSeen: state.seenScanIds.size,
+  }));
+  setHandler(voidUpdate, () => voidLabel(input, state), {
+    validator: () => {
+      // Validators run before the update is accepted: a refused void leaves no trace in history.
+      if (!isVoidable(state.status)) {
+        throw ApplicationFailure.nonRetryable(`A ${state.status} shipment cannot be voided.`, FAILURE.shipmentNotVoidable);
+      }
+    },
+  });
+
+  if (!input.resume) {
+    const result = await purchase(input);
+    state.carrier = result.carrier;
+    state.trackingNumber = result.trackingNumber;
+    state.status = result.outcome.ok ? 'purchased' : 'failed';
+    purchaseOutcome = result.outcome;
+    upsertSearchAttributes([
+      { key: SA.ShipmentStatus, value: state.status },
+      ...(result.carrier ? [{ key: SA.Carrier, value: result.carrier }] : []),
+      ...(result.trackingNumber ? [{ key: SA.TrackingNumber, value: result.trackingNumber }] : []),
+    ]);
+    if (!result.outcome.ok) {
+      setCurrentDetails(`failed: ${result.outcome.code}: ${result.outcome.message}`);
+      if (result.strayLabelCheck && result.carrier) {
+        setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
+        await cancelStrayLabel(input, result.carrier);
+      }
+      await condition(allHandlersFinished);
+      return { status: 'failed' };
+    }
+    await emitStatusEvent(input, 'purchased');
+    if (result.lowBalance) {
+      await emitEvent(input, 'wallet.low_balance', null, { balance_available: result.lowBalance.available });
+    }
+  }
+
+  let polls = 0;
+  while (!isTerminal(state.status)) {
+    setCurrentDetails(`${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s`);
+    const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs);
+    if (isTerminal(state.status)) break; // voided by the update handler
+    await condition(() => !state.busy); // a void in progress owns the scans
+    if (isTerminal(state.status)) break;
+    state.busy = true;
+    try {
+      await followScans(input, state, pushed ? 'pushed' : 'poll');
+    } finally {
+      state.busy = false;
+    }
+    polls++;
+    const limit = input.tracking.continueAsNewAfterPolls;
+    if (workflowInfo().continueAsNewSuggested || (limit !== undefined && polls >= limit)) {
+      // Weeks of polling: start a fresh history, after every handler has finished.
+      await condition(allHandlersFinished);
+      if (!isTerminal(state.status)) {
+        log.info('continuing as new to keep the history small', { polls });
+        await continueAsNew<typeof shipmentWorkflow>({
+          ...input,
+          resume: {
+            status: state.status,
+            carrier: state.carrier!,
+            trackingNumber: state.trackingNumber!,
+            seenScanIds: [...state.seenScanIds],
+            pollMs: state.pollMs,
+          },
+        });
+      }
+    }
+  }
+  setCurrentDetails(`${state.status}; finished`);
+  await condition(allHandlersFinished);
+  return { status: state.status };
+}

@@ -1,0 +1,78 @@
+import { upsertSearchAttributes } from '@temporalio/workflow';
+import type { Scan } from '../carriers/types.js';
+import { applyScan, isTerminal, type ShipmentStatus } from '../domain/index.js';
+import { workflowId } from './event-ids.js';
+import { emitEvent, emitStatusEvent, SA } from './events.js';
+import type { ShipmentWorkflowInput } from './shipment.js';
+import { carrierActivities, shipmentActivities } from './proxies.js';
+
+export interface TrackingState {
+  status: ShipmentStatus;
+  carrier: string | null;
+  trackingNumber: string | null;
+  seenScanIds: Set<string>;
+  pushed: Scan[];
+  pollMs: number;
+  /** A void holds the scans while it checks them, so the loop does not race it. */
+  busy: boolean;
+}
+
+/** Fetches the carrier's scans now (the void's scan check uses this too). */
+export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Scan[]> {
+  if (!state.carrier || !state.trackingNumber) return [];
+  return carrierActivities(input, state.carrier).fetchScans({
+    carrier: state.carrier,
+    livemode: input.livemode,
+    trackingNumber: state.trackingNumber,
+  });
+}
+
+/**
+ * Records scans not seen before, oldest first: each is stored once, raises `tracking.updated`, and
+ * moves the status through the state machine (with its own event) when it changes it.
+ */
+export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
+  const fresh = scans
+    .filter((s) => !state.seenScanIds.has(s.id))
+    .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+  if (!fresh.length) return 0;
+  const acts = shipmentActivities();
+  const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
+  await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
+  for (const scan of withIds) {
+    state.seenScanIds.add(scan.id);
+    const next = applyScan(state.status, scan.status);
+    const changed = next !== state.status && !isTerminal(state.status);
+    await acts.markShipment({
+      shipmentId: input.shipmentId,
+      changes: { trackingStatus: scan.status, ...(changed ? { status: next } : {}) },
+    });
+    await emitEvent(input, 'tracking.updated', input.shipmentId, {
+      tracking_number: state.trackingNumber,
+      shipment_id: input.shipmentId,
+      status: scan.status,
+      event: {
+        id: scan.trackingEventId,
+        occurred_at: scan.occurredAt,
+        status: scan.status,
+        description: scan.description,
+        location: scan.location,
+      },
+    });
+    if (changed) {
+      state.status = next;
+      upsertSearchAttributes([{ key: SA.ShipmentStatus, value: next }]);
+      await emitStatusEvent(input, next);
+    }
+  }
+  return fresh.length;
+}
+
+/** One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. */
+export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll') {
+  const scans = why === 'pushed' ? state.pushed.splice(0) : await pollScans(input, state);
+  const fresh = await applyScans(input, state, scans);
+  if (why === 'poll') {
+    state.pollMs = fresh ? input.tracking.minPollMs : Math.min(state.pollMs * 2, input.tracking.maxPollMs);
+  }
+}
