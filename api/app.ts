@@ -40,6 +40,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
 
+  // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>

@@ -66,11 +66,11 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     const errors = fieldErrors(error.validation, error.validationContext);
     return sendProblem(reply, new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors }));
   }
+  if (error.statusCode === 415) {
+    return sendProblem(reply, new ApiError('unsupported_media_type', 'Send the body as application/json.'));
+  }
+  if (error.statusCode === 413) return sendProblem(reply, new ApiError('payload_too_large', 'The body is over 64 KiB.'));
   switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return sendProblem(reply, new ApiError('unsupported_media_type', 'Send the body as application/json.'));
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return sendProblem(reply, new ApiError('payload_too_large', 'The body is over 64 KiB.'));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return sendProblem(reply, new ApiError('invalid_json', 'The body is empty; send a JSON object.'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -32,6 +32,23 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 
 export type Waited<T> = { done: true; outcome: T } | { done: false };
 
+function operationOptions(input: ShipmentWorkflowInput) {
+  return {
+    workflowId: shipmentWorkflowId(input.shipmentId),
+    taskQueue: taskQueues(input.queuePrefix).shipments,
+    args: [input] as [ShipmentWorkflowInput],
+    workflowIdConflictPolicy: 'USE_EXISTING' as const,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    staticSummary: `Shipment ${input.shipmentId}: ${input.serviceCode}${input.reference ? `, reference ${input.reference}` : ''}`,
+    typedSearchAttributes: [
+      { key: key.AccountId, value: input.accountId },
+      { key: key.ShipmentStatus, value: 'pending' },
+      { key: key.Livemode, value: input.livemode },
+      ...(input.reference ? [{ key: key.Reference, value: input.reference }] : []),
+    ],
+  };
+}
+
 /**
  * Starts the shipment workflow and its purchase update in one call (Update-With-Start). The update id
  * is the idempotency key or the request id, and an existing workflow is reused, so a duplicate request
@@ -43,32 +60,31 @@ export async function startPurchase(
   updateId: string,
   waitMs: number,
 ): Promise<Waited<PurchaseOutcome> | { closed: true }> {
-  const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, {
-    workflowId: shipmentWorkflowId(input.shipmentId),
-    taskQueue: taskQueues(input.queuePrefix).shipments,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    staticSummary: `Shipment ${input.shipmentId}: ${input.serviceCode}${input.reference ? `, reference ${input.reference}` : ''}`,
-    typedSearchAttributes: [
-      { key: key.AccountId, value: input.accountId },
-      { key: key.ShipmentStatus, value: 'pending' },
-      { key: key.Livemode, value: input.livemode },
-      ...(input.reference ? [{ key: key.Reference, value: input.reference }] : []),
-    ],
-  });
-  try {
+  const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input));
+  const started = (async () => {
     const handle = await temporal.workflow.startUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
       updateId,
       waitForStage: WorkflowUpdateStage.ACCEPTED,
       startWorkflowOperation: operation,
     });
-    const outcome = await within(handle.result(), waitMs);
-    return outcome === undefined ? { done: false } : { done: true, outcome };
+    return handle.result();
+  })();
+  try {
+    const outcome = await within(started, waitMs);
+    if (outcome !== undefined) return { done: true, outcome };
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { closed: true };
     throw err;
   }
+  // The update is accepted only once a worker runs the workflow; until then make sure the workflow
+  // itself exists, so that the 202 we answer is backed by a durable purchase.
+  started.catch(() => undefined);
+  try {
+    await temporal.workflow.start(SHIPMENT_WORKFLOW, operationOptions(input));
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return { done: false };
 }
 
 /** Sends the void update and waits up to `waitMs` for its outcome. */
@@ -79,10 +95,14 @@ export async function startVoid(
   waitMs: number,
 ): Promise<Waited<VoidOutcome>> {
   const handle = temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  const update = await handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, {
-    updateId,
-    waitForStage: WorkflowUpdateStage.ACCEPTED,
-  });
-  const outcome = await within(update.result(), waitMs);
+  const started = (async () => {
+    const update = await handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, {
+      updateId,
+      waitForStage: WorkflowUpdateStage.ACCEPTED,
+    });
+    return update.result();
+  })();
+  started.catch(() => undefined);
+  const outcome = await within(started, waitMs);
   return outcome === undefined ? { done: false } : { done: true, outcome };
 }

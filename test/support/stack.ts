@@ -62,6 +62,7 @@ export async function startTestStack(
   let fleet: WorkerFleet | undefined;
   let running: Promise<void> | undefined;
   const startWorkers = async () => {
+    if (fleet) return;
     fleet = await createWorkers({
       config,
       db: database.db,

@@ -1,0 +1,104 @@
+import { decodeArray, isRecord, isScanStatus, stringField } from '../decode.js';
+import { createCarrierHttpClient } from '../http-client.js';
+import { oldestFirst } from '../scan-order.js';
+import type { CarrierAdapter, HttpAdapterOptions, Purchase, Scan } from '../types.js';
+import { acmeDefinition } from './definition.js';
+
+/**
+ * Acme Express API v2: Stripe-like JSON, labels keyed by our `reference`, and an `Idempotency-Key`
+ * header on purchases, so a retried buy with the same key returns the same label.
+ */
+export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapter {
+  const definition = acmeDefinition;
+  const http = createCarrierHttpClient({
+    carrierCode: definition.code,
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    reasons: { already_scanned: 'already_scanned', label_not_found: 'not_found', tracking_number_not_found: 'not_found' },
+  });
+
+  function decodeLabel(value: unknown): Purchase | undefined {
+    if (!isRecord(value)) return undefined;
+    const reference = stringField(value, 'reference');
+    const trackingNumber = stringField(value, 'tracking_number');
+    const serviceCode = stringField(value, 'service');
+    const status = stringField(value, 'status');
+    if (!reference || !serviceCode || !trackingNumber || !definition.isTrackingNumber(trackingNumber)) return undefined;
+    if (status !== 'created' && status !== 'voided') return undefined;
+    return { reference, trackingNumber, serviceCode, cancelled: status === 'voided' };
+  }
+
+  return {
+    definition,
+
+    async buy(request) {
+      return http.call({
+        operation: 'buy',
+        method: 'POST',
+        path: '/labels',
+        // Our reference is the same on every retry of the step, so it is the natural key.
+        headers: { 'idempotency-key': request.reference },
+        body: {
+          service: request.serviceCode,
+          reference: request.reference,
+          from: request.from,
+          to: request.to,
+          parcel: request.parcel,
+        },
+        decode: decodeLabel,
+      });
+    },
+
+    async findPurchase(reference) {
+      const labels = await http.call({
+        operation: 'lookup',
+        method: 'GET',
+        path: '/labels',
+        query: { reference },
+        decode: (body) => (isRecord(body) ? decodeArray(body.data, decodeLabel) : undefined),
+      });
+      return labels.find((label) => label.reference === reference) ?? null;
+    },
+
+    async cancel(reference) {
+      await http.call({
+        operation: 'cancel',
+        method: 'POST',
+        path: '/labels/void',
+        body: { reference },
+        decode: decodeLabel,
+      });
+    },
+
+    async scans(trackingNumber) {
+      const scans = await http.call({
+        operation: 'track',
+        method: 'GET',
+        path: `/tracking/${encodeURIComponent(trackingNumber)}`,
+        decode: (body) => (isRecord(body) ? decodeArray(body.events, decodeEvent) : undefined),
+      });
+      // Acme promises oldest first; sorting keeps that true even if it slips.
+      return oldestFirst(scans);
+    },
+  };
+}
+
+function decodeEvent(value: unknown): Scan | undefined {
+  if (!isRecord(value)) return undefined;
+  const id = stringField(value, 'id');
+  const occurredAt = stringField(value, 'occurred_at');
+  const status = stringField(value, 'status');
+  if (!id || !occurredAt || Number.isNaN(Date.parse(occurredAt)) || !isScanStatus(status)) return undefined;
+  const location = isRecord(value.location) ? value.location : null;
+  return {
+    id,
+    occurredAt: new Date(occurredAt).toISOString(),
+    status,
+    description: stringField(value, 'description') ?? '',
+    location: location && {
+      city: stringField(location, 'city') ?? '',
+      postcode: stringField(location, 'postcode') ?? '',
+      country: stringField(location, 'country') ?? '',
+    },
+  };
+}

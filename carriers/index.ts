@@ -1,0 +1,22 @@
+/** The carriers folder's one door. The contract kit (vitest) is imported directly by tests only. */
+export * from './types.js';
+export { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls } from './registry.js';
+export type { CarrierRegistry, CarrierRegistryOptions } from './registry.js';
+export { quoteServices, serviceNet } from './quote.js';
+export type { ServiceQuote } from './quote.js';
+export { createSandboxAdapter } from './sandbox/index.js';
+export { acmeDefinition } from './acme/index.js';
+export { swiftpostDefinition } from './swiftpost/index.js';
+export {
+  createCarrierHttpClient,
+  parseRetryAfter,
+  readCommonError,
+  isReadOperation,
+  DEFAULT_TIMEOUT_MS,
+} from './http-client.js';
+export type { CarrierCall, CarrierHttpClient, CarrierHttpClientOptions, CarrierOperation } from './http-client.js';
+export { startCarrierSimulator } from './simulator/server.js';
+export type { CarrierSimulator, CarrierSimulatorOptions } from './simulator/server.js';
+export { bandPrice, isInternational } from './rate-card.js';
+export type { WeightBands } from './rate-card.js';
+export { digitsFromSeed, luhnCheckDigit } from './tracking-digits.js';

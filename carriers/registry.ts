@@ -1,0 +1,78 @@
+import { acmeCarrier } from './acme/index.js';
+import { createSandboxAdapter } from './sandbox/index.js';
+import { swiftpostCarrier } from './swiftpost/index.js';
+import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
+
+/** Every carrier we sell. Adding a carrier: its folder, plus one line here. */
+export const CARRIER_MODULES: readonly CarrierModule[] = [
+  acmeCarrier,
+  swiftpostCarrier,
+];
+
+export interface CarrierRegistryOptions {
+  /** Base URL of each carrier's live API, by carrier code. */
+  baseUrls: Record<string, string>;
+  /** Deadline of each carrier HTTP call (default 5000 ms). */
+  timeoutMs?: number;
+}
+
+export interface CarrierRegistry {
+  definitions: CarrierDefinition[];
+  carrier(code: string): CarrierDefinition | undefined;
+  findService(serviceCode: string): { carrier: CarrierDefinition; service: ServiceDefinition } | undefined;
+  /** The sandbox adapter (livemode false) or the live HTTP adapter of a carrier; one of each per registry. */
+  adapter(carrierCode: string, livemode: boolean): CarrierAdapter;
+}
+
+export function createCarrierRegistry(options: CarrierRegistryOptions, modules: readonly CarrierModule[] = CARRIER_MODULES): CarrierRegistry {
+  const byCode = new Map(modules.map((m) => [m.definition.code, m]));
+  if (byCode.size !== modules.length) throw new Error('carrier registry: two carriers share a code');
+  const definitions = modules.map((m) => m.definition);
+  const sandboxAdapters = new Map<string, CarrierAdapter>();
+  const liveAdapters = new Map<string, CarrierAdapter>();
+
+  function moduleFor(code: string): CarrierModule {
+    const found = byCode.get(code);
+    if (!found) throw new Error(`carrier registry: unknown carrier "${code}"`);
+    return found;
+  }
+
+  return {
+    definitions,
+    carrier: (code) => byCode.get(code)?.definition,
+    findService(serviceCode) {
+      for (const carrier of definitions) {
+        const service = carrier.services.find((s) => s.code === serviceCode);
+        if (service) return { carrier, service };
+      }
+      return undefined;
+    },
+    adapter(carrierCode, livemode) {
+      const carrierModule = moduleFor(carrierCode);
+      const cache = livemode ? liveAdapters : sandboxAdapters;
+      let adapter = cache.get(carrierCode);
+      if (!adapter) {
+        adapter = livemode ? createLiveAdapter(carrierModule, options) : createSandboxAdapter(carrierModule.definition);
+        cache.set(carrierCode, adapter);
+      }
+      return adapter;
+    },
+  };
+}
+
+function createLiveAdapter(module: CarrierModule, options: CarrierRegistryOptions): CarrierAdapter {
+  const baseUrl = options.baseUrls[module.definition.code];
+  // Fail loudly at first use: a live purchase must never fall back to somewhere else.
+  if (!baseUrl) throw new Error(`carrier registry: no base URL configured for carrier "${module.definition.code}"`);
+  return module.createHttpAdapter({ baseUrl, timeoutMs: options.timeoutMs });
+}
+
+/** Each simulated carrier's base URL on a carrier simulator at `simBaseUrl` (dev and tests). */
+export function defaultCarrierBaseUrls(simBaseUrl: string, modules: readonly CarrierModule[] = CARRIER_MODULES): Record<string, string> {
+  const root = simBaseUrl.replace(/\/+$/, '');
+  const urls: Record<string, string> = {};
+  for (const m of modules) {
+    if (m.simulatorPath) urls[m.definition.code] = root + m.simulatorPath;
+  }
+  return urls;
+}

@@ -1,0 +1,1 @@
+export { createSandboxAdapter } from './adapter.js';

@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request as the simulator's handlers see it. */
+export interface SimRequest {
+  method: string;
+  /** The path without the query: `/acme/v2/labels`. */
+  path: string;
+  query: URLSearchParams;
+  /** The route pattern's captured groups, decoded. */
+  params: string[];
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+}
+
+export interface SimReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SimRoute {
+  method: 'GET' | 'POST' | 'DELETE';
+  pattern: RegExp;
+  /** The operation faults name (`buy`, `track`); absent for control routes, which faults never touch. */
+  operation?: string;
+  handle(req: SimRequest): SimReply;
+}
+
+/** One simulated remote API: a carrier, the card processor, or the control API. */
+export interface SimApi {
+  /** The name faults use in their `carrier` field: `acme`, `swiftpost`, `cardpay`. */
+  code: string;
+  /** Whether GET /_sim/carriers lists it (the card processor is not a carrier). */
+  isCarrier: boolean;
+  operations: readonly string[];
+  routes: SimRoute[];
+  /** This API's own error body shape. */
+  errorBody(code: string, message: string): unknown;
+}
+
+/** Thrown by handlers to answer with an error in the API's own shape. */
+export class SimHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let acct: TestAccount;
+beforeAll(async () => {
+  stack = await startTestStack({}, { workers: false });
+  acct = await createAccount(stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const withoutRequestId = (body: any) => ({ ...body, request_id: undefined });
+
+describe('authentication (spec §5, contract: Authentication)', () => {
+  it('refuses every bad credential with one identical 401', async () => {
+    const revoked = await stack.admin.createKey(acct.id, { mode: 'test' });
+    await stack.admin.revokeKey(revoked.id);
+    const expired = await stack.admin.createKey(acct.id, { mode: 'test', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const wrong = acct.testKey.slice(0, -1) + (acct.testKey.endsWith('a') ? 'b' : 'a');
+    const cases: Array<{ name: string; headers?: Record<string, string>; path?: string }> = [
+      { name: 'missing' },
+      { name: 'malformed', headers: { authorization: 'Token abc' } },
+      { name: 'not bearer shape', headers: { authorization: 'Bearer svc_test_short' } },
+      { name: 'unknown', headers: { authorization: 'Bearer svc_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } },
+      { name: 'wrong', headers: { authorization: `Bearer ${wrong}` } },
+      { name: 'revoked', headers: { authorization: `Bearer ${revoked.key}` } },
+      { name: 'expired', headers: { authorization: `Bearer ${expired.key}` } },
+      { name: 'mode swapped', headers: { authorization: `Bearer ${acct.testKey.replace('svc_test_', 'svc_live_')}` } },
+      { name: 'key in query', headers: { authorization: `Bearer ${acct.testKey}` }, path: `/api/v1/account/balance?api_key=${acct.testKey}` },
+      { name: 'key only in query', path: `/api/v1/account/balance?key=${acct.testKey}` },
+    ];
+    const answers = [];
+    for (const c of cases) {
+      const a = await call(stack, 'GET', c.path ?? '/api/v1/account/balance', { headers: c.headers });
+      expect(a.status, c.name).toBe(401);
+      expect(a.headers['www-authenticate'], c.name).toBe('Bearer');
+      expect(a.headers['content-type'], c.name).toContain('application/problem+json');
+      expect(a.body.code).toBe('unauthorized');
+      expect(a.body.request_id).toMatch(/^req_/);
+      expect(a.headers['request-id']).toBe(a.body.request_id);
+      answers.push(JSON.stringify(withoutRequestId(a.body)));
+    }
+    expect(new Set(answers).size).toBe(1);
+  });
+
+  it('takes revocation into account on the very next request', async () => {
+    const k = await stack.admin.createKey(acct.id, { mode: 'test' });
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: k.key })).status).toBe(200);
+    await stack.admin.revokeKey(k.id);
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: k.key })).status).toBe(401);
+  });
+
+  it('refuses an endpoint whose scope the key lacks, naming the scope', async () => {
+    const k = await stack.admin.createKey(acct.id, { mode: 'test', scopes: 'quotes:read' });
+    const a = await call(stack, 'GET', '/api/v1/account/balance', { key: k.key });
+    expect(a.status).toBe(403);
+    expect(a.body.code).toBe('insufficient_scope');
+    expect(a.body.detail).toContain('account:read');
+    const q = await call(stack, 'POST', '/api/v1/quotes', { key: k.key, body: { from: address(), to: address(), parcel: parcel() } });
+    expect(q.status).toBe(200);
+  });
+
+  it('refuses a caller outside the key’s IP allowlist with 403 ip_not_allowed', async () => {
+    const outside = await stack.admin.createKey(acct.id, { mode: 'test', allowIp: '203.0.113.0/24' });
+    const a = await call(stack, 'GET', '/api/v1/account/balance', { key: outside.key });
+    expect(a.status).toBe(403);
+    expect(a.body.code).toBe('ip_not_allowed');
+    // X-Forwarded-For from an untrusted peer changes nothing.
+    const spoofed = await call(stack, 'GET', '/api/v1/account/balance', { key: outside.key, headers: { 'x-forwarded-for': '203.0.113.5' } });
+    expect(spoofed.status).toBe(403);
+    const inside = await stack.admin.createKey(acct.id, { mode: 'test', allowIp: '127.0.0.0/8,::1/128' });
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: inside.key })).status).toBe(200);
+  });
+
+  it('refuses keys of an account whose API access is not enabled', async () => {
+    const { id } = await stack.admin.createAccount({ name: 'Not enabled', funding: 'wallet' });
+    await expect(stack.admin.createKey(id, { mode: 'test' })).rejects.toThrow(/not enabled/);
+  });
+
+  it('serves health, readiness and the OpenAPI document without a key, with a request id', async () => {
+    const h = await call(stack, 'GET', '/healthz');
+    expect(h.status).toBe(200);
+    expect(h.headers['request-id']).toMatch(/^req_/);
+    expect((await call(stack, 'GET', '/readyz')).status).toBe(200);
+    const doc = await call(stack, 'GET', '/api/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    expect(doc.body.paths['/api/v1/shipments'].post.requestBody).toBeDefined();
+  });
+
+  it('answers unknown routes with a problem 404', async () => {
+    const a = await call(stack, 'GET', '/api/v1/nope', { key: acct.testKey });
+    expect(a.status).toBe(404);
+    expect(a.body.code).toBe('not_found');
+    expect(a.headers['content-type']).toContain('application/problem+json');
+  });
+});

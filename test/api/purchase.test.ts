@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAmount } from '../../domain/index.js';
+import { simControl } from '../support/sim.js';
+import {
+  address,
+  call,
+  createAccount,
+  expectLedgerConsistent,
+  parcel,
+  startTestStack,
+  type TestAccount,
+  type TestStack,
+} from '../support/stack.js';
+
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  stack = await startTestStack();
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const body = (over: Record<string, unknown> = {}) => ({
+  service: 'acme_ground',
+  from: address(),
+  to: address({ name: 'Grace Hopper', city: 'Leeds', postcode: 'LS1 4AP' }),
+  parcel: parcel(),
+  reference: 'order-1',
+  ...over,
+});
+const minor = (s: string) => parseAmount(s)!;
+const buy = (acct: TestAccount, b: unknown, headers: Record<string, string> = {}, live = true) =>
+  call(stack, 'POST', '/api/v1/shipments', { key: live ? acct.liveKey : acct.testKey, body: b, headers });
+const balance = async (acct: TestAccount) => (await call(stack, 'GET', '/api/v1/account/balance', { key: acct.liveKey })).body;
+
+describe('quotes', () => {
+  it('lists every eligible service cheapest first, with gross = net + vat', async () => {
+    const acct = await createAccount(stack);
+    const q = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address(), to: address(), parcel: parcel() } });
+    expect(q.status).toBe(200);
+    const items = q.body.data;
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(items.map((i: any) => i.service.carrier)).size).toBeGreaterThanOrEqual(2);
+    for (const item of items) {
+      expect(minor(item.price.gross)).toBe(minor(item.price.net) + minor(item.price.vat));
+      expect(item.price.currency).toBe('GBP');
+      expect(item.price.gross).toMatch(/^\d+\.\d{2}$/);
+      expect(item.estimated_delivery_days).toBeGreaterThan(0);
+    }
+    const grosses = items.map((i: any) => minor(i.price.gross));
+    expect([...grosses].sort((a, b) => a - b)).toEqual(grosses);
+  });
+
+  it('leaves out services a heavy parcel does not fit, and returns an empty list when none does', async () => {
+    const acct = await createAccount(stack);
+    const light = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address(), to: address(), parcel: parcel() } });
+    const heavy = await call(stack, 'POST', '/api/v1/quotes', {
+      key: acct.testKey,
+      body: { from: address(), to: address(), parcel: parcel({ weight_g: 28_000 }) },
+    });
+    expect(heavy.body.data.length).toBeLessThan(light.body.data.length);
+    const huge = await call(stack, 'POST', '/api/v1/quotes', {
+      key: acct.testKey,
+      body: { from: address(), to: address(), parcel: parcel({ weight_g: 69_000 }) },
+    });
+    expect(huge.status).toBe(200);
+    expect(huge.body.data).toEqual([]);
+  });
+});
+
+describe('buying a label', () => {
+  it('charges a live wallet exactly the quoted gross and returns the purchased shipment', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const q = await call(stack, 'POST', '/api/v1/quotes', { key: acct.liveKey, body: { from: address(), to: address(), parcel: parcel() } });
+    const quoted = q.body.data.find((i: any) => i.service.code === 'acme_ground');
+    const a = await buy(acct, body());
+    expect(a.status, a.text).toBe(201);
+    const s = a.body;
+    expect(s.id).toMatch(/^shp_/);
+    expect(s.status).toBe('purchased');
+    expect(s.livemode).toBe(true);
+    expect(s.reference).toBe('order-1');
+    expect(s.service).toEqual({ code: 'acme_ground', carrier: 'acme', name: quoted.service.name });
+    expect(s.price).toEqual(quoted.price);
+    expect(s.charged_to).toBe('wallet');
+    expect(s.tracking.number).toMatch(/^ACM\d{12}$/);
+    expect(s.tracking.status).toBe('label_created');
+    expect(s.label).toEqual({ formats: ['pdf_6x4', 'pdf_a4', 'zpl'], url: `/api/v1/shipments/${s.id}/label` });
+    expect(s.created_at).toMatch(/Z$/);
+    expect((await balance(acct)).available).toBe((5000 - minor(quoted.price.gross)) / 100 === 0 ? '0.00' : ((5000 - minor(quoted.price.gross)) / 100).toFixed(2));
+    expect((await sim.purchases(s.id)).length).toBe(1);
+    const read = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+    expect(read.body.id).toBe(s.id);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('leaves the balance untouched for a sandbox purchase, with a carrier-format tracking number', async () => {
+    const acct = await createAccount(stack, { topUp: '10.00' });
+    const a = await buy(acct, body({ service: 'swiftpost_standard' }), {}, false);
+    expect(a.status, a.text).toBe(201);
+    expect(a.body.livemode).toBe(false);
+    expect(a.body.tracking.number).toMatch(/^SP\d+GB$/);
+    expect((await balance(acct)).available).toBe('10.00');
+    expect(await sim.purchases(a.body.id)).toEqual([]);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('charges a credit line, reducing the credit still available', async () => {
+    const acct = await createAccount(stack, { funding: 'credit_line', creditLimit: '100.00' });
+    const a = await buy(acct, body());
+    expect(a.status, a.text).toBe(201);
+    expect(a.body.charged_to).toBe('credit_line');
+    const b = await balance(acct);
+    expect(b.funding_source).toBe('credit_line');
+    expect(b.credit_limit).toBe('100.00');
+    expect(minor(b.available)).toBe(10000 - minor(a.body.price.gross));
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('charges a card through the processor: authorized, then captured', async () => {
+    const acct = await createAccount(stack, { funding: 'card' });
+    const a = await buy(acct, body());
+    expect(a.status, a.text).toBe(201);
+    expect(a.body.charged_to).toBe('card');
+    const charges = await sim.cardCharges(a.body.id);
+    expect(charges.map((c) => c.status)).toEqual(['captured']);
+    expect(charges[0].amount).toBe(minor(a.body.price.gross));
+    expect((await balance(acct)).available).toBeNull();
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('answers 402 card_declined when the processor declines, buying nothing', async () => {
+    const acct = await createAccount(stack, { funding: 'card' });
+    await sim.fault({ carrier: 'cardpay', operation: 'authorize', mode: 'decline', match: acct.id });
+    const a = await buy(acct, body());
+    expect(a.status, a.text).toBe(402);
+    expect(a.body.code).toBe('card_declined');
+    expect(a.body.shipment_id).toMatch(/^shp_/);
+    expect(await sim.purchases(a.body.shipment_id)).toEqual([]);
+    const listed = await call(stack, 'GET', `/api/v1/shipments/${a.body.shipment_id}`, { key: acct.liveKey });
+    expect(listed.body.status).toBe('failed');
+    expect(listed.body.failure.code).toBe('card_declined');
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('answers 402 insufficient_funds, charges nothing, lists the shipment as failed, and frees the key', async () => {
+    const acct = await createAccount(stack, { topUp: '1.00' });
+    const key = randomUUID();
+    const a = await buy(acct, body(), { 'idempotency-key': key });
+    expect(a.status, a.text).toBe(402);
+    expect(a.body.code).toBe('insufficient_funds');
+    expect(a.headers['content-type']).toContain('application/problem+json');
+    const failedId = a.body.shipment_id;
+    const failed = await call(stack, 'GET', `/api/v1/shipments/${failedId}`, { key: acct.liveKey });
+    expect(failed.body.status).toBe('failed');
+    expect(await sim.purchases(failedId)).toEqual([]);
+    expect((await balance(acct)).available).toBe('1.00');
+    const list = await call(stack, 'GET', '/api/v1/shipments?status=failed', { key: acct.liveKey });
+    expect(list.body.data.map((s: any) => s.id)).toEqual([failedId]);
+
+    await stack.admin.topUp(acct.id, '50.00');
+    const again = await buy(acct, body(), { 'idempotency-key': key });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers['idempotency-replayed']).toBeUndefined();
+    expect(again.body.id).not.toBe(failedId);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('answers 422 service_not_available for an unknown service or one the parcel does not fit', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const unknown = await buy(acct, body({ service: 'no_such_service' }));
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.code).toBe('service_not_available');
+    expect(unknown.body.shipment_id).toMatch(/^shp_/);
+    const tooHeavy = await buy(acct, body({ service: 'acme_express', parcel: parcel({ weight_g: 25_000 }) }));
+    expect(tooHeavy.status).toBe(422);
+    expect(tooHeavy.body.code).toBe('service_not_available');
+    expect((await balance(acct)).available).toBe('50.00');
+    await expectLedgerConsistent(stack, acct.id);
+  });
+});
+
+describe('idempotency (contract: Idempotency)', () => {
+  it('replays the first answer for the same key and request, buying and charging once', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const key = randomUUID();
+    const first = await buy(acct, body(), { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    // Key order does not change the request.
+    const reordered = { reference: 'order-1', parcel: parcel(), to: body().to, from: address(), service: 'acme_ground' };
+    const again = await buy(acct, reordered, { 'idempotency-key': key });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await sim.purchases(first.body.id)).length).toBe(1);
+    expect(minor((await balance(acct)).available)).toBe(5000 - minor(first.body.price.gross));
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with a different request', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const key = randomUUID();
+    expect((await buy(acct, body(), { 'idempotency-key': key })).status).toBe(201);
+    const other = await buy(acct, body({ reference: 'order-2' }), { 'idempotency-key': key });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('keeps keys per account and mode', async () => {
+    const a = await createAccount(stack, { topUp: '50.00' });
+    const b = await createAccount(stack, { topUp: '50.00' });
+    const key = randomUUID();
+    const one = await buy(a, body(), { 'idempotency-key': key });
+    const two = await buy(b, body(), { 'idempotency-key': key });
+    const sandbox = await buy(a, body(), { 'idempotency-key': key }, false);
+    expect([one.status, two.status, sandbox.status]).toEqual([201, 201, 201]);
+    expect(new Set([one.body.id, two.body.id, sandbox.body.id]).size).toBe(3);
+    expect(two.headers['idempotency-replayed']).toBeUndefined();
+  });
+
+  it('ends ten concurrent identical requests in one purchase and one charge', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => buy(acct, body(), { 'idempotency-key': key })));
+    for (const a of answers) expect([201, 409], a.text).toContain(a.status);
+    const ok = answers.filter((a) => a.status === 201);
+    expect(ok.length).toBeGreaterThan(0);
+    expect(new Set(ok.map((a) => a.body.id)).size).toBe(1);
+    expect((await sim.purchases(ok[0].body.id)).length).toBe(1);
+    const list = await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey });
+    expect(list.body.data.length).toBe(1);
+    expect(minor((await balance(acct)).available)).toBe(5000 - minor(ok[0].body.price.gross));
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('charges exactly twenty prices for twenty concurrent purchases without keys', async () => {
+    const acct = await createAccount(stack, { topUp: '500.00' });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => buy(acct, body({ reference: `bulk-${i}` }))));
+    for (const a of answers) expect(a.status, a.text).toBe(201);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(20);
+    const spent = answers.reduce((sum, a) => sum + minor(a.body.price.gross), 0);
+    expect(minor((await balance(acct)).available)).toBe(50_000 - spent);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('refuses a malformed Idempotency-Key', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const a = await buy(acct, body(), { 'idempotency-key': 'x'.repeat(256) });
+    expect(a.status).toBe(422);
+    expect(a.body.code).toBe('validation_failed');
+  });
+});
+
+describe('reading shipments', () => {
+  it('lists newest first with filters and cursor pagination across pages', async () => {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const a = await buy(acct, body({ reference: i % 2 ? 'odd' : 'even' }), {}, false);
+      ids.push(a.body.id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: any = await call(stack, 'GET', `/api/v1/shipments?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: acct.testKey });
+      expect(page.status).toBe(200);
+      seen.push(...page.body.data.map((s: any) => s.id));
+      cursor = page.body.next_cursor;
+      expect(page.body.has_more).toBe(cursor !== null);
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...ids].reverse());
+
+    const odd = await call(stack, 'GET', '/api/v1/shipments?reference=odd', { key: acct.testKey });
+    expect(odd.body.data.map((s: any) => s.id)).toEqual([ids[3], ids[1]]);
+    const purchased = await call(stack, 'GET', '/api/v1/shipments?status=purchased&limit=100', { key: acct.testKey });
+    expect(purchased.body.data.length).toBe(5);
+    const none = await call(stack, 'GET', '/api/v1/shipments?status=voided', { key: acct.testKey });
+    expect(none.body).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    const after = await call(stack, 'GET', `/api/v1/shipments?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, {
+      key: acct.testKey,
+    });
+    expect(after.body.data).toEqual([]);
+    const live = await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey });
+    expect(live.body.data).toEqual([]);
+  });
+
+  it('refuses bad list parameters with 422', async () => {
+    const acct = await createAccount(stack);
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'status=shipped', 'created_after=yesterday', 'cursor=%%%', 'cursor=bm9wZQ', 'colour=red']) {
+      const a = await call(stack, 'GET', `/api/v1/shipments?${q}`, { key: acct.testKey });
+      expect(a.status, q).toBe(422);
+      expect(a.body.code, q).toBe('validation_failed');
+    }
+  });
+
+  it('answers 404 for another account’s or another mode’s shipment', async () => {
+    const owner = await createAccount(stack, { topUp: '50.00' });
+    const other = await createAccount(stack, { topUp: '50.00' });
+    const s = (await buy(owner, body())).body;
+    for (const key of [other.liveKey, other.testKey, owner.testKey]) {
+      const a = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key });
+      expect(a.status).toBe(404);
+      expect(a.body.code).toBe('not_found');
+    }
+    const missing = await call(stack, 'GET', '/api/v1/shipments/shp_nope', { key: owner.liveKey });
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('validation (contract: Errors)', () => {
+  const post = (acct: TestAccount, b: unknown) => buy(acct, b);
+
+  it('lists every invalid field with its path', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const a = await post(acct, {
+      service: 'acme_ground',
+      from: { ...address(), country: 'ZZ' },
+      to: { name: '   ', line1: '1 Main', city: 'X', postcode: 'Y' },
+      parcel: { weight_g: 0, length_mm: 2001, width_mm: 1.5, height_mm: '10' },
+      reference: 'r'.repeat(101),
+      colour: 'blue',
+    });
+    expect(a.status).toBe(422);
+    expect(a.body.code).toBe('validation_failed');
+    const paths = a.body.errors.map((e: any) => e.path);
+    for (const p of ['to.name', 'to.country', 'parcel.weight_g', 'parcel.length_mm', 'parcel.width_mm', 'parcel.height_mm', 'reference', 'colour']) {
+      expect(paths, p).toContain(p);
+    }
+    const country = await post(acct, { ...body(), from: { ...address(), country: 'ZZ' } });
+    expect(country.status).toBe(422);
+    expect(country.body.errors).toEqual([{ path: 'from.country', message: expect.any(String) }]);
+  });
+
+  it('requires every required field', async () => {
+    const acct = await createAccount(stack);
+    const a = await post(acct, {});
+    expect(a.status).toBe(422);
+    expect(a.body.errors.map((e: any) => e.path).sort()).toEqual(['from', 'parcel', 'service', 'to']);
+  });
+
+  it('trims strings and upper-cases the country', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const a = await buy(acct, body({ to: address({ name: '  Grace  ', country: ' gb ' }) }), {}, false);
+    expect(a.status, a.text).toBe(201);
+  });
+
+  it('answers 400 invalid_json, 415 unsupported_media_type and 413 payload_too_large', async () => {
+    const acct = await createAccount(stack);
+    const bad = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, rawBody: '{"from":', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid_json');
+    const text = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body.code).toBe('unsupported_media_type');
+    const big = await call(stack, 'POST', '/api/v1/quotes', {
+      key: acct.testKey,
+      body: { from: address(), to: address(), parcel: parcel(), pad: 'x'.repeat(70_000) },
+    });
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('payload_too_large');
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import {
+  acmeDefinition,
+  CARRIER_MODULES,
+  createCarrierRegistry,
+  defaultCarrierBaseUrls,
+  quoteServices,
+  swiftpostDefinition,
+} from '../../carriers/index.js';
+import { FROM, PARCEL, TO, TO_FRANCE } from './sim-helpers.js';
+
+describe('carrier registry', () => {
+  const registry = createCarrierRegistry({ baseUrls: { acme: 'http://127.0.0.1:1/acme/v2' } });
+
+  it('lists every carrier module and finds carriers and services', () => {
+    expect(registry.definitions.map((d) => d.code)).toEqual(CARRIER_MODULES.map((m) => m.definition.code));
+    expect(registry.carrier('acme')).toBe(acmeDefinition);
+    expect(registry.carrier('nobody')).toBeUndefined();
+    expect(registry.findService('swiftpost_nextday')).toMatchObject({ carrier: swiftpostDefinition, service: { code: 'swiftpost_nextday' } });
+    expect(registry.findService('acme_teleport')).toBeUndefined();
+  });
+
+  it('gives one cached adapter per carrier and mode: sandbox for test mode, HTTP for live', async () => {
+    const sandbox = registry.adapter('acme', false);
+    expect(registry.adapter('acme', false)).toBe(sandbox);
+    const live = registry.adapter('acme', true);
+    expect(live).not.toBe(sandbox);
+    expect(registry.adapter('acme', true)).toBe(live);
+    // The sandbox touches no network: its base URL (port 1) is never used.
+    const purchase = await sandbox.buy({ reference: 'shp_x', serviceCode: 'acme_ground', from: FROM, to: TO, parcel: PARCEL });
+    expect(purchase.trackingNumber).toBe(acmeDefinition.trackingNumberFor('shp_x'));
+  });
+
+  it('refuses unknown carriers, and live adapters without a configured URL', () => {
+    expect(() => registry.adapter('nobody', false)).toThrow(/unknown carrier/);
+    expect(() => registry.adapter('swiftpost', true)).toThrow(/no base URL/);
+    expect(registry.adapter('swiftpost', false).definition).toBe(swiftpostDefinition);
+  });
+
+  it('maps each carrier to its path on the simulator', () => {
+    expect(defaultCarrierBaseUrls('http://127.0.0.1:4010/')).toEqual({
+      acme: 'http://127.0.0.1:4010/acme/v2',
+      swiftpost: 'http://127.0.0.1:4010/swiftpost/api',
+    });
+  });
+});
+
+describe('quoteServices', () => {
+  const definitions = [acmeDefinition, swiftpostDefinition];
+
+  it('prices all four services distinctly for a typical domestic parcel, cheapest first', () => {
+    const quotes = quoteServices(definitions, PARCEL, FROM, TO);
+    expect(quotes.map((q) => [q.service.code, q.net])).toEqual([
+      ['acme_ground', 595],
+      ['swiftpost_standard', 665],
+      ['swiftpost_nextday', 1240],
+      ['acme_express', 1395],
+    ]);
+    expect(quotes.every((q) => Number.isInteger(q.net) && q.carrier.services.includes(q.service))).toBe(true);
+  });
+
+  it('prices distinctly in every weight band the four services share', () => {
+    for (const weight_g of [500, 1500, 4000, 9000]) {
+      const nets = quoteServices(definitions, { ...PARCEL, weight_g }, FROM, TO).map((q) => q.net);
+      expect(nets).toHaveLength(4);
+      expect(new Set(nets).size).toBe(4);
+    }
+  });
+
+  it('adds international surcharges and leaves out domestic-only services abroad', () => {
+    const quotes = quoteServices(definitions, PARCEL, FROM, TO_FRANCE);
+    expect(quotes.map((q) => [q.service.code, q.net])).toEqual([
+      ['swiftpost_standard', 1615],
+      ['acme_ground', 1795],
+      ['acme_express', 3195],
+    ]);
+  });
+
+  it('leaves out services whose bounds the parcel exceeds', () => {
+    const long = { weight_g: 2_000, length_mm: 1_100, width_mm: 100, height_mm: 100 };
+    expect(quoteServices(definitions, long, FROM, TO).map((q) => q.service.code)).toEqual(['acme_ground', 'swiftpost_standard']);
+    // Length plus girth for SwiftPost Standard: 1100 + 2 × (500 + 400) = 2900 fits the 3000 limit,
+    // 1150 + 2 × (500 + 500) = 3150 does not.
+    const bulky = { weight_g: 2_000, length_mm: 1_100, width_mm: 500, height_mm: 400 };
+    expect(quoteServices(definitions, bulky, FROM, TO).map((q) => q.service.code)).toEqual(['acme_ground', 'swiftpost_standard']);
+    const bulkier = { weight_g: 2_000, length_mm: 1_150, width_mm: 500, height_mm: 500 };
+    expect(quoteServices(definitions, bulkier, FROM, TO).map((q) => q.service.code)).toEqual(['acme_ground']);
+    const heavy = { ...PARCEL, weight_g: 40_000 };
+    expect(quoteServices(definitions, heavy, FROM, TO)).toEqual([]);
+  });
+
+  it('breaks price ties by service code', () => {
+    const flat = (code: string) => ({ code, name: code, bounds: { maxWeightG: 1000, maxSideMm: 1000 }, estimatedDeliveryDays: 1, rate: () => 500 });
+    const carrier = { ...acmeDefinition, services: [flat('acme_b'), flat('acme_a')] };
+    expect(quoteServices([carrier], { ...PARCEL, weight_g: 100 }, FROM, TO).map((q) => q.service.code)).toEqual(['acme_a', 'acme_b']);
+  });
+});
+
+describe('tracking-number formats', () => {
+  it('acme: ACM and 12 digits; swiftpost: SP, 11 digits, a Luhn check digit, GB', () => {
+    const acme = acmeDefinition.trackingNumberFor('shp_1');
+    expect(acme).toMatch(/^ACM\d{12}$/);
+    const sp = swiftpostDefinition.trackingNumberFor('shp_1');
+    expect(sp).toMatch(/^SP\d{12}GB$/);
+    expect(swiftpostDefinition.isTrackingNumber(sp)).toBe(true);
+    const wrongCheck = `${sp.slice(0, 13)}${(Number(sp[13]) + 1) % 10}GB`;
+    expect(swiftpostDefinition.isTrackingNumber(wrongCheck)).toBe(false);
+    expect(acmeDefinition.isTrackingNumber(sp)).toBe(false);
+    expect(swiftpostDefinition.isTrackingNumber(acme)).toBe(false);
+  });
+});

@@ -1,0 +1,178 @@
+import { request as rawRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acmeDefinition, startCarrierSimulator, swiftpostDefinition, type CarrierAdapter, type CarrierSimulator } from '../../carriers/index.js';
+import { addFault, FROM, httpAdapter, PARCEL, purchaseRequest, simCall, simPurchases, TO, TO_FRANCE, uniqueRef } from './sim-helpers.js';
+
+let sim: CarrierSimulator;
+let acme: CarrierAdapter;
+
+beforeAll(async () => {
+  sim = await startCarrierSimulator({ port: 0 });
+  acme = httpAdapter(sim.url, 'acme', 500);
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('simulator faults', () => {
+  it('apply only to requests whose path or body contains their match', async () => {
+    const hit = purchaseRequest('acme_ground');
+    const miss = purchaseRequest('acme_ground');
+    await addFault(sim.url, { carrier: 'acme', operation: 'buy', mode: 'error', match: hit.reference });
+    await expect(acme.buy(miss)).resolves.toMatchObject({ reference: miss.reference });
+    await expect(acme.buy(hit)).rejects.toMatchObject({ kind: 'retryable' });
+    // Used up (times defaults to 1): the next attempt goes through.
+    await expect(acme.buy(hit)).resolves.toMatchObject({ reference: hit.reference });
+  });
+
+  it('match also finds a tracking number in the path', async () => {
+    const { trackingNumber } = await acme.buy(purchaseRequest('acme_ground'));
+    const other = await acme.buy(purchaseRequest('acme_ground'));
+    await addFault(sim.url, { carrier: 'acme', operation: 'track', mode: 'error', status: 502, match: trackingNumber });
+    await expect(acme.scans(other.trackingNumber)).resolves.toEqual([]);
+    await expect(acme.scans(trackingNumber)).rejects.toMatchObject({ details: { status: 502 } });
+  });
+
+  it('count down `times`, and -1 lasts until cleared by match', async () => {
+    const twice = uniqueRef();
+    const forever = uniqueRef();
+    await addFault(sim.url, { carrier: 'acme', operation: 'lookup', mode: 'error', times: 2, match: twice });
+    await addFault(sim.url, { carrier: 'acme', operation: 'lookup', mode: 'error', times: -1, match: forever });
+    await expect(acme.findPurchase(twice)).rejects.toMatchObject({ kind: 'retryable' });
+    await expect(acme.findPurchase(twice)).rejects.toMatchObject({ kind: 'retryable' });
+    await expect(acme.findPurchase(twice)).resolves.toBeNull();
+    for (let i = 0; i < 3; i++) await expect(acme.findPurchase(forever)).rejects.toMatchObject({ kind: 'retryable' });
+
+    const cleared = await simCall(sim.url, 'DELETE', `/_sim/faults?match=${encodeURIComponent(forever)}`);
+    expect(cleared).toEqual({ status: 200, body: { deleted: 1 } });
+    await expect(acme.findPurchase(forever)).resolves.toBeNull();
+  });
+
+  it('DELETE without match clears every fault', async () => {
+    await addFault(sim.url, { carrier: 'swiftpost', operation: 'quote', mode: 'error', times: -1 });
+    await addFault(sim.url, { carrier: 'cardpay', operation: 'authorize', mode: 'decline', times: -1 });
+    expect((await simCall(sim.url, 'GET', '/_sim/faults')).body.data.length).toBeGreaterThanOrEqual(2);
+    expect((await simCall(sim.url, 'DELETE', '/_sim/faults')).status).toBe(200);
+    expect((await simCall(sim.url, 'GET', '/_sim/faults')).body.data).toEqual([]);
+  });
+
+  it('answer 201 with the fault, defaults filled in', async () => {
+    const res = await simCall(sim.url, 'POST', '/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', match: 'only-this' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ carrier: 'acme', operation: 'buy', mode: 'error', status: 500, times: 1, match: 'only-this' });
+    await simCall(sim.url, 'DELETE', '/_sim/faults?match=only-this');
+  });
+
+  it('refuse malformed faults with a 400 and a JSON error', async () => {
+    for (const bad of [
+      { carrier: 'nobody', operation: 'buy', mode: 'error' },
+      { carrier: 'acme', operation: 'authorize', mode: 'error' },
+      { carrier: 'acme', operation: 'buy', mode: 'explode' },
+      { carrier: 'acme', operation: 'buy', mode: 'error', times: 0 },
+      { carrier: 'acme', operation: 'buy', mode: 'error', status: 200 },
+      { carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 'soon' },
+      { carrier: 'acme', operation: 'buy', mode: 'error', match: '' },
+      [1, 2, 3],
+    ]) {
+      const res = await simCall(sim.url, 'POST', '/_sim/faults', bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.error.code).toMatch(/^invalid_(fault|request)$/);
+    }
+    expect((await simCall(sim.url, 'GET', '/_sim/faults')).body.data).toEqual([]);
+  });
+
+  it('a held (timeout) request does not keep the simulator from closing', async () => {
+    const own = await startCarrierSimulator({ port: 0 });
+    await addFault(own.url, { carrier: 'acme', operation: 'lookup', mode: 'timeout' });
+    const held = fetch(`${own.url}/acme/v2/labels?reference=x`).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await own.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await held).toBeInstanceOf(Error);
+  });
+});
+
+describe('simulator control API and robustness', () => {
+  it('lists carriers', async () => {
+    expect(await simCall(sim.url, 'GET', '/_sim/carriers')).toEqual({ status: 200, body: { data: ['acme', 'swiftpost'] } });
+  });
+
+  it('lists purchases by reference, and counts buy requests with their times', async () => {
+    const request = purchaseRequest('acme_express');
+    const before = (await simCall(sim.url, 'GET', '/_sim/stats')).body;
+    const purchase = await acme.buy(request);
+    expect(await simPurchases(sim.url, request.reference)).toEqual([
+      expect.objectContaining({ carrier: 'acme', reference: request.reference, tracking_number: purchase.trackingNumber, service: 'acme_express', cancelled: false }),
+    ]);
+    const after = (await simCall(sim.url, 'GET', '/_sim/stats')).body;
+    expect(after.buy_requests.acme).toBe(before.buy_requests.acme + 1);
+    expect(after.buy_requests.swiftpost).toBe(before.buy_requests.swiftpost);
+    expect(after.buy_timestamps.acme).toHaveLength(after.buy_requests.acme);
+    expect(after.buy_timestamps.acme.at(-1)).toBeGreaterThan(Date.now() - 10_000);
+  });
+
+  it('records scans with stable ids and times, and refuses unknown tracking numbers or statuses', async () => {
+    const { trackingNumber } = await acme.buy(purchaseRequest('acme_ground'));
+    const res = await simCall(sim.url, 'POST', '/_sim/scans', { tracking_number: trackingNumber, status: 'in_transit', description: 'Collected' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ tracking_number: trackingNumber, status: 'in_transit', description: 'Collected', location: null, carrier: 'acme' });
+    const scans = await acme.scans(trackingNumber);
+    expect(scans).toEqual([{ id: res.body.id, occurredAt: res.body.occurred_at, status: 'in_transit', description: 'Collected', location: null }]);
+
+    expect((await simCall(sim.url, 'POST', '/_sim/scans', { tracking_number: 'ACM000000000000', status: 'delivered' })).status).toBe(404);
+    expect((await simCall(sim.url, 'POST', '/_sim/scans', { tracking_number: trackingNumber, status: 'lost' })).status).toBe(400);
+  });
+
+  it('the quote endpoints answer the rate cards', async () => {
+    const acmeQuote = await simCall(sim.url, 'POST', '/acme/v2/quotes', { from: FROM, to: TO_FRANCE, parcel: PARCEL });
+    expect(acmeQuote.status).toBe(200);
+    expect(acmeQuote.body.data).toEqual(
+      acmeDefinition.services.map((s) => ({
+        service: s.code,
+        amount: s.rate(PARCEL, FROM, TO_FRANCE),
+        currency: 'GBP',
+        estimated_days: s.estimatedDeliveryDays,
+      })).sort((a, b) => a.amount! - b.amount!),
+    );
+
+    const sp = (a: typeof FROM) => ({ contactName: a.name, addressLine1: a.line1, town: a.city, postcode: a.postcode, countryCode: a.country });
+    const item = { weightGrams: PARCEL.weight_g, lengthMm: PARCEL.length_mm, widthMm: PARCEL.width_mm, heightMm: PARCEL.height_mm };
+    const domestic = await simCall(sim.url, 'POST', '/swiftpost/api/rates', { sender: sp(FROM), recipient: sp(TO), item });
+    expect(domestic.body.rates.map((r: any) => [r.productCode, r.priceMinor])).toEqual(
+      swiftpostDefinition.services.map((s) => [s.code, s.rate(PARCEL, FROM, TO)]),
+    );
+    const abroad = await simCall(sim.url, 'POST', '/swiftpost/api/rates', { sender: sp(FROM), recipient: sp(TO_FRANCE), item });
+    expect(abroad.body.rates.map((r: any) => r.productCode)).toEqual(['swiftpost_standard']);
+  });
+
+  it('answers bad input with a 400 JSON error and keeps running', async () => {
+    expect((await simCall(sim.url, 'POST', '/acme/v2/labels', '{not json')).status).toBe(400);
+    expect((await simCall(sim.url, 'POST', '/acme/v2/labels', '[]')).status).toBe(400);
+    const missing = await simCall(sim.url, 'POST', '/acme/v2/labels', { service: 'acme_ground' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toMatch(/from/);
+    const sp = await simCall(sim.url, 'POST', '/swiftpost/api/consignments', { productCode: 7 });
+    expect(sp.status).toBe(400);
+    expect(sp.body.errors[0].errorCode).toBe('INVALID_REQUEST');
+    expect((await simCall(sim.url, 'POST', '/_sim/scans', 'null')).status).toBe(400);
+    expect((await simCall(sim.url, 'GET', '/acme/v2/tracking/%E0%A4%A')).status).toBe(400);
+    expect((await simCall(sim.url, 'GET', '/nowhere')).status).toBe(404);
+    expect((await simCall(sim.url, 'DELETE', '/acme/v2/labels')).status).toBe(405);
+    expect((await simCall(sim.url, 'POST', '/_sim/faults', 'x'.repeat(1024 * 1024 + 10))).status).toBe(413);
+    expect((await simCall(sim.url, 'GET', '/_sim/carriers')).status).toBe(200);
+  });
+
+  it('survives a client that hangs up mid-body', async () => {
+    await new Promise<void>((resolve) => {
+      const req = rawRequest(`${sim.url}/acme/v2/labels`, { method: 'POST', headers: { 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"service":');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    expect((await simCall(sim.url, 'GET', '/_sim/carriers')).status).toBe(200);
+  });
+});
