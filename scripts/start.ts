@@ -1,0 +1,111 @@
+/**
+ * `npm start`: the whole service on one machine with embedded defaults — PostgreSQL, the Temporal
+ * dev server with its UI, migrations, the carrier simulator, every worker and the API — then a
+ * sandbox key of a demo account to try. Ctrl-C stops it all. DATABASE_URL and TEMPORAL_ADDRESS
+ * switch to external services.
+ */
+import path from 'node:path';
+import { startCarrierSimulator } from '../carriers/index.js';
+import { createApp } from '../api/app.js';
+import { SEARCH_ATTRIBUTES } from '../domain/index.js';
+import { carrierRegistryFor } from '../workers/activities.js';
+import { createWorkers } from '../workers/run.js';
+import { adminCommands } from './admin/commands.js';
+import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig } from './runtime.js';
+import { startDevServer } from './temporal/cli.js';
+
+const config = loadConfig();
+const log = createLogger(config, 'start');
+const stops: Array<() => Promise<unknown>> = [];
+
+async function main() {
+  log.info({ dataDir: path.resolve(config.dataDir) }, 'starting PostgreSQL');
+  const database = await connectDatabase(config, log);
+  stops.push(() => database.stopEmbedded(), () => database.close());
+
+  let temporalAddress = config.temporalAddress;
+  let uiUrl = '(external Temporal: see its own UI)';
+  if (!temporalAddress) {
+    log.info('starting the Temporal dev server (the first run builds the CLI, which takes minutes)');
+    const server = await startDevServer({
+      dataDir: path.resolve(config.dataDir),
+      port: 7233,
+      uiPort: 8233,
+      namespace: config.temporalNamespace,
+      searchAttributes: { ...SEARCH_ATTRIBUTES },
+      log: (msg) => log.info(msg),
+    });
+    stops.push(() => server.stop());
+    temporalAddress = server.address;
+    uiUrl = server.uiUrl;
+  }
+
+  const sim = await startCarrierSimulator({ port: config.carrierSimPort, host: '127.0.0.1' });
+  stops.push(() => sim.close());
+
+  const native = await connectNative(temporalAddress);
+  const fleet = await createWorkers({
+    config,
+    db: database.db,
+    connection: native,
+    registry: carrierRegistryFor(config),
+    groups: ['shipments', 'carriers', 'webhooks'],
+  });
+  const running = fleet.run();
+  stops.push(async () => {
+    await fleet.shutdown();
+    await running;
+    await native.close();
+  });
+
+  const temporal = await connectTemporal(config, temporalAddress);
+  const app = await createApp({
+    config,
+    db: database.db,
+    temporal: temporal.client,
+    catalog: carrierRegistryFor(config),
+    logger: log,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  stops.push(() => temporal.connection.close(), () => app.close());
+
+  const admin = adminCommands(database.db);
+  const account = await admin.createAccount({ name: 'Demo account', funding: 'wallet' });
+  await admin.enableApi(account.id);
+  await admin.topUp(account.id, '100.00');
+  const key = await admin.createKey(account.id, { mode: 'test' });
+
+  const api = `http://localhost:${config.port}/api/v1`;
+  process.stdout.write(
+    [
+      '',
+      'Parcel shipping is running.',
+      `  API             ${api}   (OpenAPI: ${api}/openapi.json)`,
+      `  Temporal UI     ${uiUrl}`,
+      `  Carrier sim     ${sim.url}`,
+      `  Sandbox key     ${key.key}   (account ${account.id})`,
+      '',
+      'Try:',
+      `  curl -s -X POST ${api}/quotes -H "Authorization: Bearer ${key.key}" -H "Content-Type: application/json" \\`,
+      `    -d '{"from":{"name":"A","line1":"1 High St","city":"London","postcode":"N1 9GU","country":"GB"},"to":{"name":"B","line1":"2 Low Rd","city":"Leeds","postcode":"LS1 4AP","country":"GB"},"parcel":{"weight_g":1200,"length_mm":300,"width_mm":200,"height_mm":100}}'`,
+      '',
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+let stopping = false;
+async function stopAll(code: number) {
+  if (stopping) return;
+  stopping = true;
+  log.info('stopping');
+  for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.warn({ err }, 'stop step failed'));
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+main().catch((err: unknown) => {
+  log.error({ err }, 'start failed');
+  void stopAll(1);
+});
