@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  findAccount,
   findShipment,
   insertEvent,
   releaseKeysOfShipment,
@@ -10,6 +11,7 @@ import {
 import { trackingEvents } from '../db/schema.js';
 import type { Scan } from '../carriers/types.js';
 import {
+  balanceToJson,
   FAILURE,
   priceService,
   shipmentToJson,
@@ -99,7 +101,10 @@ export function createShipmentActivities(deps: { db: Db; catalog: ServiceCatalog
       object?: unknown;
     }): Promise<boolean> {
       let object = p.object;
-      if (object === undefined && p.shipmentId) {
+      if (object === undefined && p.type === 'wallet.low_balance') {
+        const account = await findAccount(db, p.accountId);
+        object = account ? balanceToJson(account, p.livemode) : null;
+      } else if (object === undefined && p.shipmentId) {
         const row = await findShipment(db, p.shipmentId);
         object = row ? shipmentToJson(row) : null;
       }

@@ -177,3 +177,75 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    url: text('url').notNull(),
+    /** Event types subscribed to; null means all. */
+    events: text('events').array(),
+    /** The signing secret, encrypted at rest (AES-256-GCM under a configured key). */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_account_idx').on(t.accountId, t.livemode, t.id)],
+);
+
+/** One row per delivery attempt of an event to an endpoint. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    /** succeeded | failed (this attempt) */
+    outcome: text('outcome').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    latencyMs: integer('latency_ms'),
+    /** Set on the last attempt of a delivery that gave up. */
+    final: boolean('final').notNull().default(false),
+    attemptedAt: ts('attempted_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    uniqueIndex('webhook_deliveries_attempt_idx').on(t.eventId, t.endpointId, t.attempt),
+  ],
+);
+
+/** GCRA state per API key: the theoretical arrival time of the next request. */
+export const rateLimits = pgTable('rate_limits', {
+  keyId: text('key_id').primaryKey(),
+  tat: timestamp('tat', { withTimezone: true, mode: 'date', precision: 6 }).notNull(),
+});
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    name: text('name').notNull(),
+    line1: text('line1').notNull(),
+    line2: text('line2'),
+    city: text('city').notNull(),
+    postcode: text('postcode').notNull(),
+    country: text('country').notNull(),
+    /** Hash of the normalised fields: the same address twice is one record. */
+    fingerprint: text('fingerprint').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    index('addresses_account_idx').on(t.accountId, t.livemode, t.id),
+    uniqueIndex('addresses_fingerprint_idx')
+      .on(t.accountId, t.livemode, t.fingerprint)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);

@@ -24,6 +24,8 @@ export interface Config {
   trustedProxies: string[];
   taskQueuePrefix: string;
   signingSecret: string;
+  /** Key (32 bytes, base64 or hex) that encrypts webhook signing secrets at rest. */
+  webhookSecretKey: string;
   /** Tracking poll intervals in ms: first poll after purchase, then growing to the maximum. */
   trackingPollMinMs: number;
   trackingPollMaxMs: number;
@@ -56,6 +58,7 @@ export function parseConfig(env: Env): Config {
   const production = env.NODE_ENV === 'production';
   const signingSecret = env.SIGNING_SECRET ?? (production ? '' : 'dev-only-signing-secret-change-me');
   if (signingSecret.length < 16) throw new ConfigError('SIGNING_SECRET must be set (16 characters at least) in production');
+  if (production && !env.WEBHOOK_SECRET_KEY) throw new ConfigError('WEBHOOK_SECRET_KEY must be set in production');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -76,6 +79,7 @@ export function parseConfig(env: Env): Config {
     trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     taskQueuePrefix: env.TASK_QUEUE_PREFIX ?? '',
     signingSecret,
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY ?? (production ? '' : 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE='),
     trackingPollMinMs: int(env, 'TRACKING_POLL_MIN_MS', 15 * 60_000, 10),
     trackingPollMaxMs: int(env, 'TRACKING_POLL_MAX_MS', 12 * 3600_000, 10),
   };

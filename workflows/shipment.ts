@@ -85,7 +85,8 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
     }
     await emitStatusEvent(input, 'purchased');
     if (result.lowBalance) {
-      await emitEvent(input, 'wallet.low_balance', null, { balance_available: result.lowBalance.available });
+      // The payload is the balance as it stands when the event is stored.
+      await emitEvent(input, 'wallet.low_balance', null);
     }
   }
 
