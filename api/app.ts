@@ -15,6 +15,7 @@ import { quoteRoutes } from './routes/quotes.js';
 import { shipmentRoutes } from './routes/shipments.js';
 import { accountRoutes } from './routes/account.js';
 import { eventRoutes } from './routes/events.js';
+import { labelRoutes } from './routes/labels.js';
 
 export interface AppDeps {
   config: Config;
@@ -29,7 +30,7 @@ export type AppContext = Required<Omit<AppDeps, 'logger'>>;
 
 /** The HTTP API: authentication, validation and problem errors around thin route handlers. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const ctx: AppContext = { now: () => new Date(), ...deps } as AppContext;
+  const ctx: AppContext = { ...deps, now: deps.now ?? (() => new Date()) } as AppContext;
   const app = Fastify({
     ...(typeof deps.logger === 'object'
       ? { loggerInstance: deps.logger as unknown as FastifyBaseLogger }
@@ -70,6 +71,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(shipmentRoutes(ctx));
       await v1.register(accountRoutes(ctx));
       await v1.register(eventRoutes(ctx));
+      await v1.register(labelRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

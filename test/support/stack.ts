@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { request } from 'undici';
@@ -9,6 +10,17 @@ import { parseConfig, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -40,16 +52,21 @@ export interface TestStack {
  */
 export async function startTestStack(
   overrides: Partial<Config> = {},
-  options: { groups?: QueueGroup[]; workers?: boolean } = {},
+  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date } = {},
 ): Promise<TestStack> {
   quietRuntime();
   const simUrl = inject('carrierSimUrl');
+  // The port is chosen first so that absolute URLs (signed label links) point at this API.
+  const port = await freePort();
   const config: Config = {
     ...parseConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn' }),
+    // Files of the same run may start stacks at once: isolate by task-queue prefix.
     taskQueuePrefix: `t${randomBytes(4).toString('hex')}-`,
     purchaseWaitMs: 15_000,
     purchaseDeadlineMs: 60_000,
     carrierTimeoutMs: 2_000,
+    port,
+    publicBaseUrl: `http://127.0.0.1:${port}`,
     ...overrides,
   };
   const database = openDatabase(inject('databaseUrl'), { max: 10 });
@@ -80,8 +97,8 @@ export async function startTestStack(
   };
   if (options.workers !== false) await startWorkers();
 
-  const app = await createApp({ config, db: database.db, temporal, catalog: registry });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = await createApp({ config, db: database.db, temporal, catalog: registry, now: options.now });
+  const url = await app.listen({ port, host: '127.0.0.1' });
 
   return {
     url,

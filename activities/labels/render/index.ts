@@ -4,6 +4,10 @@ import { renderZpl } from './zpl.js';
 
 export { LABEL_FORMATS, type LabelFormat, type LabelInput } from './types.js';
 
+let renders = 0;
+/** How many labels this process has rendered: downloads must never add to it. */
+export const renderCount = () => renders;
+
 /**
  * Renders a shipping label. Every format carries both addresses, carrier, service, reference,
  * weight, date and the tracking number as text and as a Code 128 barcode; sandbox labels carry a
@@ -13,6 +17,7 @@ export { LABEL_FORMATS, type LabelFormat, type LabelInput } from './types.js';
  * back as itself); any other text is folded to what the label fonts can print.
  */
 export async function renderLabel(input: LabelInput, format: LabelFormat): Promise<Uint8Array> {
+  renders++;
   switch (format) {
     case 'pdf_6x4':
       return renderPdf(input, 'label');

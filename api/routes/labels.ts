@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
+import { ApiError, LABEL_FORMAT_LIST } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf } from '../auth.js';
+import { checkLabelLink, labelLink } from '../label-links.js';
+import { ownShipment } from './shipments.js';
+
+const Format = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
+const LinkParams = Type.Object({ shipment: Type.String({ maxLength: 100 }), format: Format }, { additionalProperties: false });
+const FileQuery = Type.Object({ format: Type.Optional(Format) }, { additionalProperties: false });
+const FileParams = Type.Object({ shipment: Type.String({ maxLength: 100 }), format: Type.String({ maxLength: 20 }) });
+const SignedQuery = Type.Object(
+  { expires: Type.Optional(Type.String({ maxLength: 20 })), sig: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: true },
+);
+
+const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
+
+/** Labels of pending, failed or voided shipments are not to be had (contract: Errors). */
+function assertAvailable(row: ShipmentRow) {
+  if (!LABELLED.has(row.status)) {
+    throw new ApiError('label_not_available', `The label of a ${row.status} shipment is not available.`);
+  }
+}
+
+export const labelRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const store = createPostgresLabelStore(ctx.db);
+
+    async function sendFile(reply: FastifyReply, row: ShipmentRow, format: string) {
+      assertAvailable(row);
+      const file = await store.get(row.id, format);
+      if (!file) throw new ApiError('label_not_available', 'The label is still being prepared; try again shortly.');
+      const extension = format === 'zpl' ? 'zpl' : 'pdf';
+      return reply
+        .type(file.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${row.id}-${format}.${extension}"`)
+        .send(file.content);
+    }
+
+    app.get<{ Params: Static<typeof LinkParams> }>(
+      '/shipments/:shipment/label/:format',
+      { config: { scope: 'labels:read' }, schema: { params: LinkParams, summary: 'A short-lived signed URL to the label file' } },
+      async (request) => {
+        const row = await ownShipment(ctx, callerOf(request), request.params.shipment);
+        assertAvailable(row);
+        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
+        const url = labelLink({
+          baseUrl: ctx.config.publicBaseUrl,
+          secret: ctx.config.signingSecret,
+          shipmentId: row.id,
+          format: request.params.format,
+          expiresAt,
+        });
+        return { object: 'label_link', url, format: request.params.format, expires_at: new Date(expiresAt * 1000).toISOString() };
+      },
+    );
+
+    app.get<{ Params: { shipment: string }; Querystring: Static<typeof FileQuery> }>(
+      '/shipments/:shipment/label',
+      {
+        config: { scope: 'labels:read' },
+        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), querystring: FileQuery, summary: 'The label file' },
+      },
+      async (request, reply) => {
+        const row = await ownShipment(ctx, callerOf(request), request.params.shipment);
+        return sendFile(reply, row, request.query.format ?? 'pdf_6x4');
+      },
+    );
+
+    // The signed link itself: no bearer key, the signature is the credential.
+    // Parameters are checked by the signature alone, so any changed character is invalid_signature.
+    app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
+      '/label-files/:shipment/:format',
+      { schema: { params: FileParams, querystring: SignedQuery, hide: true } },
+      async (request, reply) => {
+        const { shipment, format } = request.params;
+        checkLabelLink({
+          secret: ctx.config.signingSecret,
+          shipmentId: shipment,
+          format,
+          expires: request.query.expires,
+          sig: request.query.sig,
+          nowSeconds: Math.floor(ctx.now().getTime() / 1000),
+        });
+        const row = await findShipment(ctx.db, shipment);
+        if (!row) throw new ApiError('not_found', `No shipment ${shipment}.`);
+        return sendFile(reply, row, format);
+      },
+    );
+  };

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { renderCount } from '../../activities/labels/render/index.js';
+import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { inspectPdf } from './pdf-inspect.js';
+
+let stack: TestStack;
+let acct: TestAccount;
+let clock = Date.now();
+beforeAll(async () => {
+  stack = await startTestStack({ labelUrlTtlSeconds: 300 }, { now: () => new Date(clock) });
+  acct = await createAccount(stack, { topUp: '50.00' });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const buy = async (key: string, reference = 'label-test') => {
+  const a = await call(stack, 'POST', '/api/v1/shipments', {
+    key,
+    body: { service: 'acme_ground', from: address(), to: address({ city: 'Leeds' }), parcel: parcel(), reference },
+  });
+  expect(a.status, a.text).toBe(201);
+  return a.body;
+};
+const fetchRaw = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await request(url, { headers });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const bytes = new Uint8Array(body);
+  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), body, bytes, json: () => JSON.parse(body.toString()) };
+};
+
+describe('label downloads (contract: Labels)', () => {
+  it('serves each format to the bearer, pdf_6x4 by default, with the right content type', async () => {
+    const s = await buy(acct.liveKey);
+    const auth = { authorization: `Bearer ${acct.liveKey}` };
+    const def = await fetchRaw(`${stack.url}${s.label.url}`, auth);
+    expect(def.status).toBe(200);
+    expect(def.type).toContain('application/pdf');
+    const pdf = await inspectPdf(def.bytes);
+    expect(pdf.pageCount).toBe(1);
+    expect(pdf.width).toBeCloseTo(288, 1);
+    expect(pdf.height).toBeCloseTo(432, 1);
+    expect(pdf.text).toContain(s.tracking.number);
+    const a4 = await fetchRaw(`${stack.url}${s.label.url}?format=pdf_a4`, auth);
+    expect((await inspectPdf(a4.bytes)).width).toBeCloseTo(595.28, 1);
+    const zpl = await fetchRaw(`${stack.url}${s.label.url}?format=zpl`, auth);
+    expect(zpl.type).toContain('application/zpl');
+    expect(zpl.body.toString()).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
+    expect(zpl.body.toString()).toContain(`^FD${s.tracking.number}^FS`);
+    const bad = await call(stack, 'GET', `${s.label.url}?format=png`, { key: acct.liveKey });
+    expect(bad.status).toBe(422);
+  });
+
+  it('hands out a signed URL that works without the key until it expires', async () => {
+    const s = await buy(acct.liveKey);
+    const link = await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: acct.liveKey });
+    expect(link.status).toBe(200);
+    expect(link.body.format).toBe('zpl');
+    expect(link.body.url.startsWith(stack.config.publicBaseUrl)).toBe(true);
+    expect(link.body.url).not.toContain(acct.liveKey);
+    expect(new Date(link.body.expires_at).getTime()).toBe(Math.floor(clock / 1000) * 1000 + 300_000);
+    const ok = await fetchRaw(link.body.url);
+    expect(ok.status).toBe(200);
+    expect(ok.body.toString()).toContain(s.tracking.number);
+
+    clock += 299_000;
+    expect((await fetchRaw(link.body.url)).status).toBe(200);
+    clock += 2_000;
+    const expired = await fetchRaw(link.body.url);
+    expect(expired.status).toBe(403);
+    expect(expired.type).toContain('application/problem+json');
+    expect(expired.json().code).toBe('link_expired');
+  });
+
+  it('refuses a link with any character changed, or another shipment’s signature', async () => {
+    const s = await buy(acct.liveKey);
+    const other = await buy(acct.liveKey, 'other');
+    const { url } = (await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/pdf_6x4`, { key: acct.liveKey })).body;
+    const path = url.slice(stack.config.publicBaseUrl.length);
+    const start = path.indexOf('/label-files/') + '/label-files/'.length;
+    for (let i = start; i < path.length; i++) {
+      const ch = path[i];
+      if ('/?&='.includes(ch)) continue;
+      const changed = path.slice(0, i) + (ch === 'a' ? 'b' : ch === '1' ? '2' : 'a') + path.slice(i + 1);
+      const res = await fetchRaw(`${stack.url}${changed}`);
+      expect(res.status, changed).toBe(403);
+      expect(res.json().code, changed).toBe('invalid_signature');
+    }
+    const stolen = url.replace(s.id, other.id);
+    const res = await fetchRaw(stolen);
+    expect(res.status).toBe(403);
+    expect(res.json().code).toBe('invalid_signature');
+  });
+
+  it('needs labels:read, hides other accounts’ labels, and refuses labels of failed shipments', async () => {
+    const s = await buy(acct.liveKey);
+    const noScope = await stack.admin.createKey(acct.id, { mode: 'live', scopes: 'shipments:read' });
+    const refused = await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: noScope.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('insufficient_scope');
+    const stranger = await createAccount(stack);
+    expect((await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: stranger.liveKey })).status).toBe(404);
+    expect((await call(stack, 'GET', `/api/v1/shipments/${s.id}/label`, { key: stranger.liveKey })).status).toBe(404);
+
+    const poor = await createAccount(stack, { topUp: '0.50' });
+    const failed = await call(stack, 'POST', '/api/v1/shipments', {
+      key: poor.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() },
+    });
+    expect(failed.status).toBe(402);
+    const na = await call(stack, 'GET', `/api/v1/shipments/${failed.body.shipment_id}/label/zpl`, { key: poor.liveKey });
+    expect(na.status).toBe(409);
+    expect(na.body.code).toBe('label_not_available');
+  });
+
+  it('renders each label once at purchase: a thousand downloads render nothing', async () => {
+    const s = await buy(acct.testKey);
+    const before = renderCount();
+    const { url } = (await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/pdf_6x4`, { key: acct.testKey })).body;
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, j) => {
+          const res = (i + j) % 2 ? await fetchRaw(url) : await fetchRaw(`${stack.url}${s.label.url}`, { authorization: `Bearer ${acct.testKey}` });
+          expect(res.status).toBe(200);
+        }),
+      );
+    }
+    expect(renderCount()).toBe(before);
+  });
+});
