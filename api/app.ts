@@ -15,7 +15,9 @@ import { quoteRoutes } from './routes/quotes.js';
 import { shipmentRoutes } from './routes/shipments.js';
 import { accountRoutes } from './routes/account.js';
 import { eventRoutes } from './routes/events.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
+import { trackingRoutes } from './routes/tracking.js';
 
 export interface AppDeps {
   config: Config;
@@ -71,7 +73,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(shipmentRoutes(ctx));
       await v1.register(accountRoutes(ctx));
       await v1.register(eventRoutes(ctx));
+      await v1.register(webhookRoutes(ctx));
       await v1.register(labelRoutes(ctx));
+      await v1.register(trackingRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

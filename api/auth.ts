@@ -46,8 +46,14 @@ export function clientIp(request: FastifyRequest, trustedProxies: readonly strin
   return ip;
 }
 
-export function createAuthenticator(deps: { db: Db; now: () => Date; trustedProxies: readonly string[] }) {
-  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function createAuthenticator(deps: {
+  db: Db;
+  now: () => Date;
+  trustedProxies: readonly string[];
+  /** Runs once the key is known, before the scope check (the rate limit: every authenticated request counts). */
+  onAuthenticated?: (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<void>;
+}) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
     // A key in the query string is refused outright, even alongside a good header (spec §5.1).
@@ -65,7 +71,9 @@ export function createAuthenticator(deps: { db: Db; now: () => Date; trustedProx
       throw new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.');
     }
     request.caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
-    request.log = request.log.child({ key_id: key.id, account_id: account.id });
+    // Both loggers: the request-completed line is written through the reply's.
+    request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
+    await deps.onAuthenticated?.(request, reply, request.caller);
     if (!key.scopes.includes(scope)) {
       throw new ApiError('insufficient_scope', `This key lacks the scope ${scope}.`);
     }

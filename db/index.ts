@@ -9,3 +9,8 @@ export * from './queries/shipments.js';
 export * from './queries/idempotency.js';
 export * from './queries/events.js';
 export * from './queries/labels.js';
+export * from './queries/webhooks.js';
+export * from './webhook-secrets.js';
+export * from './queries/tracking.js';
+export * from './queries/rate-limits.js';
+export * from './queries/addresses.js';

@@ -29,6 +29,10 @@ export interface Config {
   /** Tracking poll intervals in ms: first poll after purchase, then growing to the maximum. */
   trackingPollMinMs: number;
   trackingPollMaxMs: number;
+  /** Continue-as-new after this many polls (tests force it early); otherwise when Temporal suggests. */
+  trackingContinueAsNewAfterPolls: number | undefined;
+  /** Shared secrets carriers use to push scans to POST /carrier-webhooks/{carrier}. */
+  carrierWebhookSecrets: Record<string, string>;
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +54,11 @@ export function parseConfig(env: Env): Config {
   for (const [name, value] of Object.entries(env)) {
     const m = /^CARRIER_([A-Z0-9]+)_URL$/.exec(name);
     if (m && value) carrierUrls[m[1].toLowerCase()] = value;
+  }
+  const carrierWebhookSecrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^CARRIER_([A-Z0-9]+)_WEBHOOK_SECRET$/.exec(name);
+    if (m && value) carrierWebhookSecrets[m[1].toLowerCase()] = value;
   }
   const level = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
@@ -82,6 +91,10 @@ export function parseConfig(env: Env): Config {
     webhookSecretKey: env.WEBHOOK_SECRET_KEY ?? (production ? '' : 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE='),
     trackingPollMinMs: int(env, 'TRACKING_POLL_MIN_MS', 15 * 60_000, 10),
     trackingPollMaxMs: int(env, 'TRACKING_POLL_MAX_MS', 12 * 3600_000, 10),
+    trackingContinueAsNewAfterPolls: env.TRACKING_CONTINUE_AS_NEW_AFTER
+      ? int(env, 'TRACKING_CONTINUE_AS_NEW_AFTER', 0, 1)
+      : undefined,
+    carrierWebhookSecrets,
   };
 }
 

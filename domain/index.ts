@@ -11,3 +11,4 @@ export * from './shipment-view.js';
 export * from './config.js';
 export * from './pricing.js';
 export * from './balance-view.js';
+export * from './webhooks.js';

@@ -95,7 +95,11 @@ export const shipmentRoutes =
             reference,
             queuePrefix: ctx.config.taskQueuePrefix,
             purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
-            tracking: { minPollMs: ctx.config.trackingPollMinMs, maxPollMs: ctx.config.trackingPollMaxMs },
+            tracking: {
+              minPollMs: ctx.config.trackingPollMinMs,
+              maxPollMs: ctx.config.trackingPollMaxMs,
+              continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
+            },
           },
           key ?? String(request.id),
           ctx.config.purchaseWaitMs,

@@ -85,3 +85,12 @@ export async function listShipments(db: Db, f: ShipmentFilter): Promise<{ rows: 
     .limit(f.limit + 1);
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
 }
+
+/** The shipment a carrier's tracking number belongs to, whoever owns it (carrier pushes). */
+export async function findShipmentByTracking(db: Db, carrier: string, trackingNumber: string): Promise<ShipmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.trackingNumber, trackingNumber), eq(shipments.carrier, carrier)));
+  return row;
+}

@@ -1,0 +1,146 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Scan } from '../../carriers/index.js';
+import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
+import { ApiError, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf } from '../auth.js';
+
+const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
+const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
+const SandboxScan = Type.Object(
+  { status: ScanStatus, description: Type.Optional(Type.String({ maxLength: 200, pattern: TEXT })) },
+  { additionalProperties: false },
+);
+const Location = Type.Object({ city: Type.String({ maxLength: 200 }), postcode: Type.String({ maxLength: 50 }), country: Type.String({ maxLength: 2 }) });
+const CarrierPush = Type.Object(
+  {
+    tracking_number: Type.String({ minLength: 1, maxLength: 64 }),
+    scans: Type.Array(
+      Type.Object({
+        id: Type.String({ minLength: 1, maxLength: 100 }),
+        occurred_at: Type.String({ format: 'date-time' }),
+        status: ScanStatus,
+        description: Type.Optional(Type.String({ maxLength: 200 })),
+        location: Type.Optional(Type.Union([Location, Type.Null()])),
+      }),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const DESCRIPTIONS: Record<string, string> = {
+  in_transit: 'Parcel in transit',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+  exception: 'Delivery exception',
+};
+
+const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'voiding']);
+
+/** Hands scans to the shipment's workflow at once, without waiting for its next poll. */
+async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<void> {
+  try {
+    await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
+  } catch (err) {
+    // A delivered or voided shipment's workflow has ended: its tracking is final.
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+export const trackingRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Params: { trackingNumber: string } }>(
+      '/tracking/:trackingNumber',
+      {
+        config: { scope: 'tracking:read' },
+        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first' },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const row = await findOwnShipmentByTracking(ctx.db, caller.owner, request.params.trackingNumber);
+        if (!row) throw new ApiError('not_found', `No tracking number ${request.params.trackingNumber}.`);
+        const scans = await scansOf(ctx.db, row.id);
+        return {
+          object: 'tracking',
+          tracking_number: row.trackingNumber,
+          carrier: row.carrier,
+          shipment_id: row.id,
+          status: row.trackingStatus,
+          events: scans.map((s) => ({
+            id: s.id,
+            occurred_at: s.occurredAt.toISOString(),
+            status: s.status,
+            description: s.description,
+            location: s.location ?? null,
+          })),
+        };
+      },
+    );
+
+    app.post<{ Params: { shipment: string }; Body: Static<typeof SandboxScan> }>(
+      '/sandbox/shipments/:shipment/scans',
+      {
+        config: { scope: 'shipments:write' },
+        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment' },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        // Sandbox only: a live key sees no such resource.
+        const row = caller.livemode ? undefined : await findOwnShipment(ctx.db, caller.owner, request.params.shipment);
+        if (!row) throw new ApiError('not_found', `No sandbox shipment ${request.params.shipment}.`);
+        if (!LABELLED.has(row.status)) {
+          throw new ApiError('label_not_available', `A ${row.status} shipment has no label for a carrier to scan.`);
+        }
+        const scan: Scan = {
+          id: makeId('trk', ctx.now().getTime(), randomBytes(16)),
+          occurredAt: ctx.now().toISOString(),
+          status: request.body.status,
+          description: request.body.description?.trim() || DESCRIPTIONS[request.body.status],
+          location: null,
+        };
+        await pushScans(ctx, row, [scan]);
+        return reply.code(202).send({
+          object: 'scan',
+          shipment_id: row.id,
+          tracking_number: row.trackingNumber,
+          status: scan.status,
+          description: scan.description,
+          occurred_at: scan.occurredAt,
+        });
+      },
+    );
+
+    // Carriers push scans here; each carrier authenticates with its own shared secret.
+    app.post<{ Params: { carrier: string }; Body: Static<typeof CarrierPush> }>(
+      '/carrier-webhooks/:carrier',
+      { schema: { params: Type.Object({ carrier: Type.String({ maxLength: 50 }) }), body: CarrierPush, hide: true } },
+      async (request, reply) => {
+        const { carrier } = request.params;
+        const secret = ctx.config.carrierWebhookSecrets[carrier] ?? `dev-carrier-${carrier}-secret`;
+        const given = Buffer.from(String(request.headers.authorization ?? ''));
+        const wanted = Buffer.from(`Bearer ${secret}`);
+        if (!ctx.catalog.definitions.some((d) => d.code === carrier) || given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+          throw new ApiError('unauthorized', 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
+        }
+        const row = await findShipmentByTracking(ctx.db, carrier, request.body.tracking_number);
+        if (!row) throw new ApiError('not_found', `No shipment with tracking number ${request.body.tracking_number}.`);
+        await pushScans(
+          ctx,
+          row,
+          request.body.scans.map((s) => ({
+            id: s.id,
+            occurredAt: new Date(s.occurred_at).toISOString(),
+            status: s.status,
+            description: s.description ?? DESCRIPTIONS[s.status],
+            location: s.location ?? null,
+          })),
+        );
+        return reply.code(202).send({ received: request.body.scans.length });
+      },
+    );
+  };

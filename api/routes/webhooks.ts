@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  deleteWebhookEndpoint,
+  encryptWebhookSecret,
+  findOwnWebhookEndpoint,
+  generateWebhookSecret,
+  insertWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from '../../db/index.js';
+import { ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type Config } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf } from '../auth.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { PageQuery } from '../schemas.js';
+
+const CreateEndpointSchema = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on a public address that receives the events' }),
+    events: Type.Optional(
+      Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Event types to receive; omitted means every type',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type CreateEndpoint = Static<typeof CreateEndpointSchema>;
+
+const EndpointParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+
+export function endpointToJson(row: WebhookEndpointRow) {
+  return {
+    id: row.id,
+    object: 'webhook_endpoint',
+    url: row.url,
+    // No list stored means every type.
+    events: row.events ?? [...EVENT_TYPES],
+    created_at: row.createdAt.toISOString(),
+    livemode: row.livemode,
+  };
+}
+
+export function deliveryToJson(row: WebhookDeliveryRow, livemode: boolean) {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    event_id: row.eventId,
+    attempt: row.attempt,
+    outcome: row.outcome,
+    status_code: row.statusCode,
+    latency_ms: row.latencyMs,
+    error: row.error,
+    attempted_at: row.attemptedAt.toISOString(),
+    livemode,
+  };
+}
+
+const invalidUrl = (message: string) =>
+  new ApiError('validation_failed', `The url ${message}.`, { errors: [{ path: 'url', message }] });
+
+const DNS_TIMEOUT_MS = 5000;
+
+/**
+ * The contract's URL rule: https and every address the name resolves to public, unless
+ * WEBHOOK_ALLOW_PRIVATE. Checked again by the delivery at each attempt, at connection time.
+ */
+async function checkEndpointUrl(text: string, config: Config): Promise<void> {
+  const check = checkWebhookUrl(text, { allowPrivate: config.webhookAllowPrivate });
+  if (!check.ok) throw invalidUrl(check.message);
+  if (config.webhookAllowPrivate || check.ipLiteral) return;
+  let timer: NodeJS.Timeout | undefined;
+  const addresses = await Promise.race([
+    lookup(check.host, { all: true, verbatim: true }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), DNS_TIMEOUT_MS);
+    }),
+  ])
+    .catch(() => [])
+    .finally(() => clearTimeout(timer));
+  if (!addresses.length) throw invalidUrl('host name does not resolve');
+  if (addresses.some((a) => !isPublicAddress(a.address))) throw invalidUrl('must resolve to a public address');
+}
+
+export const webhookRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    async function ownEndpoint(owner: { accountId: string; livemode: boolean }, id: string) {
+      const row = await findOwnWebhookEndpoint(ctx.db, owner, id);
+      if (!row) throw new ApiError('not_found', `No webhook endpoint ${id}.`);
+      return row;
+    }
+
+    app.post<{ Body: CreateEndpoint }>(
+      '/webhook_endpoints',
+      {
+        config: { scope: 'webhooks:write' },
+        schema: { body: CreateEndpointSchema, summary: 'Register a webhook endpoint; its signing secret is shown only here' },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const { url } = request.body;
+        await checkEndpointUrl(url, ctx.config);
+        const id = makeId('we', ctx.now().getTime(), randomBytes(16));
+        const secret = generateWebhookSecret();
+        const row = await insertWebhookEndpoint(ctx.db, {
+          id,
+          ...caller.owner,
+          url,
+          events: request.body.events ?? null,
+          secretCiphertext: encryptWebhookSecret(secret, ctx.config.webhookSecretKey, id),
+          createdAt: ctx.now(),
+        });
+        request.log.info({ webhook_endpoint_id: id }, 'webhook endpoint created');
+        return reply.code(201).send({ ...endpointToJson(row), secret });
+      },
+    );
+
+    app.get<{ Querystring: PageQuery }>(
+      '/webhook_endpoints',
+      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first' } },
+      async (request) => {
+        const q = request.query;
+        const { rows, hasMore } = await listWebhookEndpoints(ctx.db, {
+          ...callerOf(request).owner,
+          before: q.cursor ? decodeCursor(q.cursor, 'we') : undefined,
+          limit: q.limit ?? 20,
+        });
+        return {
+          object: 'list',
+          data: rows.map(endpointToJson),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+        };
+      },
+    );
+
+    app.delete<{ Params: Static<typeof EndpointParams> }>(
+      '/webhook_endpoints/:id',
+      { config: { scope: 'webhooks:write' }, schema: { params: EndpointParams, summary: 'Delete a webhook endpoint; nothing more is sent to it' } },
+      async (request) => {
+        const { id } = request.params;
+        const deleted = await deleteWebhookEndpoint(ctx.db, callerOf(request).owner, id, ctx.now());
+        if (!deleted) throw new ApiError('not_found', `No webhook endpoint ${id}.`);
+        return { id, object: 'webhook_endpoint', deleted: true };
+      },
+    );
+
+    app.get<{ Params: Static<typeof EndpointParams>; Querystring: PageQuery }>(
+      '/webhook_endpoints/:id/deliveries',
+      {
+        config: { scope: 'webhooks:read' },
+        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first" },
+      },
+      async (request) => {
+        const endpoint = await ownEndpoint(callerOf(request).owner, request.params.id);
+        const q = request.query;
+        const { rows, hasMore } = await listWebhookDeliveries(ctx.db, {
+          endpointId: endpoint.id,
+          before: q.cursor ? decodeCursor(q.cursor, 'whd') : undefined,
+          limit: q.limit ?? 20,
+        });
+        return {
+          object: 'list',
+          data: rows.map((r) => deliveryToJson(r, endpoint.livemode)),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+        };
+      },
+    );
+  };

@@ -1,0 +1,102 @@
+import { and, arrayContains, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../connection.js';
+import { webhookDeliveries, webhookEndpoints } from '../schema.js';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+type Owner = { accountId: string; livemode: boolean };
+
+export async function insertWebhookEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): Promise<WebhookEndpointRow> {
+  const [created] = await db.insert(webhookEndpoints).values(row).returning();
+  return created;
+}
+
+const ownedAndLive = (owner: Owner) =>
+  and(eq(webhookEndpoints.accountId, owner.accountId), eq(webhookEndpoints.livemode, owner.livemode), isNull(webhookEndpoints.deletedAt));
+
+/** An endpoint of this account and mode that is not deleted (others' are indistinguishable from none). */
+export async function findOwnWebhookEndpoint(db: Db, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), ownedAndLive(owner)));
+  return row;
+}
+
+/** Any endpoint by id, deleted or not: a delivery needs to know whether its endpoint is gone. */
+export async function findWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  return row;
+}
+
+/** Newest first; the cursor is the last id seen (ids sort by creation time). */
+export async function listWebhookEndpoints(
+  db: Db,
+  f: Owner & { before?: string; limit: number },
+): Promise<{ rows: WebhookEndpointRow[]; hasMore: boolean }> {
+  const where = [ownedAndLive(f)];
+  if (f.before) where.push(lt(webhookEndpoints.id, f.before));
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(...where))
+    .orderBy(desc(webhookEndpoints.id))
+    .limit(f.limit + 1);
+  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}
+
+/** Marks the endpoint deleted; false when there was no such live endpoint of this owner. */
+export async function deleteWebhookEndpoint(db: Db, owner: Owner, id: string, now: Date): Promise<boolean> {
+  const deleted = await db
+    .update(webhookEndpoints)
+    .set({ deletedAt: now })
+    .where(and(eq(webhookEndpoints.id, id), ownedAndLive(owner)))
+    .returning({ id: webhookEndpoints.id });
+  return deleted.length > 0;
+}
+
+/** The owner's live endpoints that take this event type (no list of types means every type). */
+export async function endpointsSubscribedTo(db: Db, owner: Owner, type: string): Promise<Array<{ id: string; url: string }>> {
+  return db
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(and(ownedAndLive(owner), or(isNull(webhookEndpoints.events), arrayContains(webhookEndpoints.events, [type]))))
+    .orderBy(webhookEndpoints.id);
+}
+
+/**
+ * Records one attempt. A retried activity (the worker was lost mid-attempt) writes the same
+ * (event, endpoint, attempt) again, and the later outcome replaces the earlier one.
+ */
+export async function recordWebhookAttempt(db: Db, row: typeof webhookDeliveries.$inferInsert): Promise<void> {
+  await db
+    .insert(webhookDeliveries)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [webhookDeliveries.eventId, webhookDeliveries.endpointId, webhookDeliveries.attempt],
+      set: {
+        outcome: sql`excluded.outcome`,
+        statusCode: sql`excluded.status_code`,
+        error: sql`excluded.error`,
+        latencyMs: sql`excluded.latency_ms`,
+        final: sql`excluded.final`,
+        attemptedAt: sql`excluded.attempted_at`,
+      },
+    });
+}
+
+/** An endpoint's attempts, newest first. */
+export async function listWebhookDeliveries(
+  db: Db,
+  f: { endpointId: string; before?: string; limit: number },
+): Promise<{ rows: WebhookDeliveryRow[]; hasMore: boolean }> {
+  const where = [eq(webhookDeliveries.endpointId, f.endpointId)];
+  if (f.before) where.push(lt(webhookDeliveries.id, f.before));
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...where))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(f.limit + 1);
+  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}

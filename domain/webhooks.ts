@@ -1,0 +1,101 @@
+/**
+ * Webhook rules without I/O (spec §6 and §8; contract: Webhooks): the retry schedule, the headers,
+ * the delivery body, and which URLs and addresses a delivery may go to. Signing needs node:crypto and
+ * lives in `webhook-signature.ts`, outside this index (workflows bundle the index).
+ */
+import { ipInCidr, parseIp } from './cidr.js';
+
+/** Waits after each failed attempt: 10 s, 1 min, 5 min, 30 min, 2 h (spec §6 delivery rules, §8). */
+export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
+/** The first attempt plus one per delay. */
+export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+/** A 2xx within this long acknowledges a delivery. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Receivers reject a signature whose `t` is older than this (spec §6 signature rule 4). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** Header names as sent (contract: Webhooks); receivers see them case-insensitively. */
+export const WEBHOOK_HEADERS = {
+  signature: 'X-SVC-Signature',
+  eventId: 'X-SVC-Event-Id',
+  attempt: 'X-SVC-Delivery-Attempt',
+} as const;
+
+/** `type` of the failure a delivery workflow ends with once every attempt failed. */
+export const WEBHOOK_DELIVERY_FAILED = 'webhook_delivery_failed';
+
+/** The delivery body: the event as `GET /events/{id}` shows it, so receivers can reconcile. */
+export function eventPayload(e: { id: string; type: string; createdAt: Date; livemode: boolean; data: unknown }) {
+  return {
+    id: e.id,
+    object: 'event',
+    type: e.type,
+    created_at: e.createdAt.toISOString(),
+    livemode: e.livemode,
+    data: e.data,
+  };
+}
+
+// Special-purpose ranges (IANA registries) that are not the public internet: loopback, private,
+// link-local, shared, documentation, multicast, reserved, and IPv6 forms that embed an IPv4 address.
+const NON_PUBLIC_CIDRS = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/96',
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/23',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
+];
+
+/** True for an address on the public internet; false for anything else, unparseable included. */
+export function isPublicAddress(ip: string): boolean {
+  if (!parseIp(ip)) return false;
+  return !NON_PUBLIC_CIDRS.some((cidr) => ipInCidr(ip, cidr));
+}
+
+export type WebhookUrlCheck = { ok: true; url: URL; host: string; ipLiteral: boolean } | { ok: false; message: string };
+
+/**
+ * The shape rules of an endpoint URL: absolute, https, no credentials; a literal address or a
+ * `localhost` name must be public. Whether a name resolves to public addresses is checked by the
+ * callers that can do I/O. `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) also allows plain http.
+ */
+export function checkWebhookUrl(text: string, options: { allowPrivate: boolean }): WebhookUrlCheck {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: 'must be an absolute URL' };
+  }
+  const schemes = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) return { ok: false, message: 'must use https' };
+  if (url.username || url.password) return { ok: false, message: 'must not contain credentials' };
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!host) return { ok: false, message: 'must name a host' };
+  const ipLiteral = parseIp(host) !== null;
+  if (!options.allowPrivate) {
+    const local = /(^|\.)localhost\.?$/i.test(host);
+    if (local || (ipLiteral && !isPublicAddress(host))) return { ok: false, message: 'must resolve to a public address' };
+  }
+  return { ok: true, url, host, ipLiteral };
+}

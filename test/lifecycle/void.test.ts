@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerEntriesOf } from '../../db/index.js';
+import { eventually, simControl } from '../support/sim.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  // Polls far apart, so a scan the carrier has made is not yet seen by any poll.
+  stack = await startTestStack({ trackingPollMinMs: 3_600_000, trackingPollMaxMs: 3_600_000 });
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function purchased(acct: TestAccount, o: { live?: boolean; marker?: string; service?: string } = {}) {
+  const marker = o.marker ?? `void-${randomUUID()}`;
+  const a = await call(stack, 'POST', '/api/v1/shipments', {
+    key: o.live === false ? acct.testKey : acct.liveKey,
+    body: { service: o.service ?? 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker },
+  });
+  expect(a.status, a.text).toBe(201);
+  return a.body;
+}
+const voidIt = (acct: TestAccount, id: string, key?: string, live = true) =>
+  call(stack, 'POST', `/api/v1/shipments/${id}/void`, {
+    key: live ? acct.liveKey : acct.testKey,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
+
+describe('void (spec §3 rules 2 and 3)', () => {
+  for (const service of ['acme_ground', 'swiftpost_standard']) {
+    it(`returns the balance exactly and cancels the label at the carrier (${service})`, async () => {
+      const acct = await createAccount(stack, { topUp: '40.00' });
+      const before = await expectLedgerConsistent(stack, acct.id);
+      const s = await purchased(acct, { service });
+      const key = randomUUID();
+      const v = await voidIt(acct, s.id, key);
+      expect(v.status, v.text).toBe(200);
+      expect(v.body.status).toBe('voided');
+      expect(v.body.tracking.status).toBe('cancelled');
+      const after = await expectLedgerConsistent(stack, acct.id);
+      expect(after.balance).toBe(before.balance);
+      expect(after.pending).toBe(0);
+      expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup', 'hold', 'capture', 'refund']);
+      const labels = await sim.purchases(s.id);
+      expect(labels).toHaveLength(1);
+      expect(labels[0].cancelled).toBe(true);
+
+      const replay = await voidIt(acct, s.id, key);
+      expect(replay.status).toBe(200);
+      expect(replay.headers['idempotency-replayed']).toBe('true');
+      expect(replay.body).toEqual(v.body);
+
+      const second = await voidIt(acct, s.id, randomUUID());
+      expect(second.status).toBe(409);
+      expect(second.body.code).toBe('shipment_not_voidable');
+
+      const label = await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: acct.liveKey });
+      expect(label.status).toBe(409);
+      expect(label.body.code).toBe('label_not_available');
+      const events = await call(stack, 'GET', `/api/v1/events?shipment=${s.id}`, { key: acct.liveKey });
+      expect(events.body.data.map((e: any) => e.type)).toEqual(['shipment.voided', 'shipment.purchased']);
+    });
+  }
+
+  it('refuses a void after a carrier scan that no poll has seen yet', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(acct);
+    await sim.scan(s.tracking.number, 'in_transit', 'Collected');
+    const v = await voidIt(acct, s.id, randomUUID());
+    expect(v.status, v.text).toBe(409);
+    expect(v.body.code).toBe('label_already_scanned');
+    const read = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+    expect(read.body.status).toBe('in_transit');
+    expect((await sim.purchases(s.id))[0].cancelled).toBe(false);
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.balance).toBe(4000 - Math.round(Number(s.price.gross) * 100));
+    const again = await voidIt(acct, s.id);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('label_already_scanned');
+  });
+
+  it('leaves money and status unchanged when the carrier refuses the cancellation', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const marker = `refuse-cancel-${randomUUID()}`;
+    const s = await purchased(acct, { marker });
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 422, match: s.id });
+    const before = await expectLedgerConsistent(stack, acct.id);
+    const v = await voidIt(acct, s.id, randomUUID());
+    expect(v.status, v.text).toBe(502);
+    expect(v.body.code).toBe('carrier_error');
+    const read = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+    expect(read.body.status).toBe('purchased');
+    const after = await expectLedgerConsistent(stack, acct.id);
+    expect(after.balance).toBe(before.balance);
+    expect((await sim.purchases(s.id))[0].cancelled).toBe(false);
+    // Once the carrier accepts, the same shipment voids.
+    const retry = await voidIt(acct, s.id, randomUUID());
+    expect(retry.status, retry.text).toBe(200);
+  });
+
+  it('voids a card purchase by refunding the card, and a sandbox one without moving money', async () => {
+    const card = await createAccount(stack, { funding: 'card' });
+    const s = await purchased(card);
+    expect((await voidIt(card, s.id)).status).toBe(200);
+    expect((await sim.cardCharges(s.id)).map((c) => c.status)).toEqual(['refunded']);
+    await expectLedgerConsistent(stack, card.id);
+
+    const acct = await createAccount(stack, { topUp: '5.00' });
+    const sandbox = await purchased(acct, { live: false });
+    const v = await voidIt(acct, sandbox.id, undefined, false);
+    expect(v.status, v.text).toBe(200);
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey })).body.available).toBe('5.00');
+  });
+
+  it('answers 404 for another account’s shipment and 409 for a failed one', async () => {
+    const owner = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(owner);
+    const stranger = await createAccount(stack);
+    expect((await voidIt(stranger, s.id)).status).toBe(404);
+    const poor = await createAccount(stack, { topUp: '0.10' });
+    const failed = await call(stack, 'POST', '/api/v1/shipments', {
+      key: poor.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() },
+    });
+    const v = await voidIt(poor, failed.body.shipment_id);
+    expect(v.status).toBe(409);
+    expect(v.body.code).toBe('shipment_not_voidable');
+  });
+});
+
+describe('pushed scans', () => {
+  it('shows a carrier-pushed scan in tracking and as an event without waiting for the next poll', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(acct);
+    const push = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: 'Bearer dev-carrier-acme-secret' },
+      body: {
+        tracking_number: s.tracking.number,
+        scans: [{ id: 'scan-1', occurred_at: new Date().toISOString(), status: 'in_transit', description: 'Collected', location: { city: 'Leeds', postcode: 'LS1', country: 'GB' } }],
+      },
+    });
+    expect(push.status, push.text).toBe(202);
+    const tracking = await eventually(async () => {
+      const t = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey });
+      return t.body.events?.length ? t.body : undefined;
+    }, 20_000, 'the pushed scan');
+    expect(tracking).toMatchObject({ tracking_number: s.tracking.number, carrier: 'acme', shipment_id: s.id, status: 'in_transit' });
+    expect(tracking.events[0]).toMatchObject({ status: 'in_transit', description: 'Collected', location: { city: 'Leeds' } });
+    const events = await eventually(async () => {
+      const e = await call(stack, 'GET', `/api/v1/events?shipment=${s.id}`, { key: acct.liveKey });
+      return e.body.data.length >= 3 ? e.body.data : undefined;
+    }, 20_000, 'events');
+    expect(events.map((e: any) => e.type).sort()).toEqual(['shipment.in_transit', 'shipment.purchased', 'tracking.updated']);
+    const event = await call(stack, 'GET', `/api/v1/events/${events[0].id}`, { key: acct.liveKey });
+    expect(event.body.id).toBe(events[0].id);
+    // The same scan pushed again is recorded once.
+    await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: 'Bearer dev-carrier-acme-secret' },
+      body: { tracking_number: s.tracking.number, scans: [{ id: 'scan-1', occurred_at: new Date().toISOString(), status: 'in_transit' }] },
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey })).body.events).toHaveLength(1);
+  });
+
+  it('refuses a carrier push without the carrier’s secret', async () => {
+    const a = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: 'Bearer wrong' },
+      body: { tracking_number: 'ACM1', scans: [{ id: 'x', occurred_at: new Date().toISOString(), status: 'delivered' }] },
+    });
+    expect(a.status).toBe(401);
+  });
+
+  it('records sandbox scans through the same path, and hides the endpoint from live keys', async () => {
+    const acct = await createAccount(stack);
+    const s = await purchased(acct, { live: false });
+    const scan = await call(stack, 'POST', `/api/v1/sandbox/shipments/${s.id}/scans`, { key: acct.testKey, body: { status: 'out_for_delivery' } });
+    expect(scan.status, scan.text).toBe(202);
+    const t = await eventually(async () => {
+      const r = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.testKey });
+      return r.body.events?.length ? r.body : undefined;
+    }, 20_000, 'the sandbox scan');
+    expect(t.status).toBe('out_for_delivery');
+    expect((await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.testKey })).body.status).toBe('in_transit');
+    const live = await purchased(await createAccount(stack, { topUp: '20.00' }));
+    const refused = await call(stack, 'POST', `/api/v1/sandbox/shipments/${live.id}/scans`, { key: acct.liveKey, body: { status: 'delivered' } });
+    expect(refused.status).toBe(404);
+    const other = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey });
+    expect(other.status).toBe(404);
+  });
+});

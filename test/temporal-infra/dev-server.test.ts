@@ -1,0 +1,177 @@
+// The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/cli.ts).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTemporalCli, startDevServer, type DevServer } from '../../scripts/temporal/cli.js';
+import { run, tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { quick } from './workflows.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const workflowsPath = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+const namespace = 'infra-test';
+const ShipmentStatus = defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD);
+const Livemode = defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL);
+const searchAttributes = { ShipmentStatus: 'Keyword', Livemode: 'Bool', AttemptCount: 'Int' } as const;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function hostPort(address: string): [string, number] {
+  const i = address.lastIndexOf(':');
+  return [address.slice(0, i), Number(address.slice(i + 1))];
+}
+
+describe('Temporal dev server', () => {
+  let dataDir: string;
+  let server: DevServer | undefined;
+  const workflowId = `quick-${randomUUID()}`;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'parcel-devserver-'));
+    server = await startDevServer({ dataDir, port: 0, namespace, searchAttributes, log: () => undefined });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('listens on a free port and registers the search attributes in the namespace', async () => {
+    const s = server as DevServer;
+    expect(hostPort(s.address)[1]).toBeGreaterThan(0);
+    const connection = await Connection.connect({ address: s.address });
+    try {
+      const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+      expect(Object.keys(customAttributes ?? {})).toEqual(expect.arrayContaining(Object.keys(searchAttributes)));
+      const described = await connection.workflowService.describeNamespace({ namespace });
+      expect(described.namespaceInfo?.name).toBe(namespace);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('runs a workflow that carries search attributes, found by a visibility query', async () => {
+    const s = server as DevServer;
+    const taskQueue = `dev-server-${randomUUID()}`;
+    const nativeConnection = await NativeConnection.connect({ address: s.address });
+    const connection = await Connection.connect({ address: s.address });
+    try {
+      const worker = await Worker.create({ connection: nativeConnection, namespace, taskQueue, workflowsPath });
+      const client = new Client({ connection, namespace });
+      const handle = await worker.runUntil(async () => {
+        const h = await client.workflow.start(quick, {
+          taskQueue,
+          workflowId,
+          args: ['parcel'],
+          typedSearchAttributes: [
+            { key: ShipmentStatus, value: 'purchased' },
+            { key: Livemode, value: false },
+          ],
+        });
+        expect(await h.result()).toBe('hello parcel');
+        return h;
+      });
+      const description = await handle.describe();
+      expect(description.typedSearchAttributes.get(ShipmentStatus)).toBe('purchased');
+      expect(description.typedSearchAttributes.get(Livemode)).toBe(false);
+      await expect
+        .poll(
+          async () => {
+            const ids: string[] = [];
+            for await (const wf of client.workflow.list({ query: `ShipmentStatus = "purchased" AND Livemode = false` })) ids.push(wf.workflowId);
+            return ids;
+          },
+          { timeout: 15_000 },
+        )
+        .toContain(workflowId);
+    } finally {
+      await connection.close();
+      await nativeConnection.close();
+    }
+  });
+
+  it('serves the web UI', async () => {
+    const res = await fetch((server as DevServer).uiUrl);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a port that is already taken, saying so', async () => {
+    const port = hostPort((server as DevServer).address)[1];
+    await expect(
+      startDevServer({ dataDir: path.join(dataDir, 'other'), port, searchAttributes: {}, log: () => undefined }),
+    ).rejects.toThrow(/already in use/);
+  });
+
+  it('stop() ends the process and frees the port; a restart on the same data keeps the history', async () => {
+    const s = server as DevServer;
+    await s.stop();
+    server = undefined;
+    expect(alive(s.pid)).toBe(false);
+    const [host, port] = hostPort(s.address);
+    expect(await tcpConnects(host, port)).toBe(false);
+    await s.stop(); // a second stop is harmless
+
+    server = await startDevServer({ dataDir, port: 0, namespace, searchAttributes, log: () => undefined });
+    const connection = await Connection.connect({ address: server.address });
+    try {
+      const client = new Client({ connection, namespace });
+      const description = await client.workflow.getHandle(workflowId).describe();
+      expect(description.status.name).toBe('COMPLETED');
+      expect(description.typedSearchAttributes.get(ShipmentStatus)).toBe('purchased');
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('Temporal CLI', () => {
+  it('scripts/temporal/ensure-cli.ts prints the path of a working CLI', async () => {
+    const res = await run(process.execPath, ['--import', 'tsx', 'scripts/temporal/ensure-cli.ts'], { cwd: repoRoot, timeoutMs: 120_000 });
+    expect(res.code).toBe(0);
+    const cli = res.stdout.trim();
+    expect(cli).toBe(await ensureTemporalCli(() => undefined));
+    const version = await run(cli, ['--version']);
+    expect(version.stdout).toMatch(/^temporal version /);
+  });
+
+  it('a dev server does not outlive the process that started it, even one killed by SIGKILL', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parcel-devserver-orphan-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/temporal-infra/fixtures/dev-server-child.ts', dataDir], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        });
+        child.once('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
+      });
+      const { pid, address } = JSON.parse(line) as { pid: number; address: string };
+      expect(alive(pid)).toBe(true);
+      child.kill('SIGKILL');
+      await expect.poll(() => alive(pid), { timeout: 20_000, interval: 200 }).toBe(false);
+      const [host, port] = hostPort(address);
+      expect(await tcpConnects(host, port)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
