@@ -20,6 +20,8 @@ export interface Config {
   /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
   carrierUrls: Record<string, string>;
   carrierTimeoutMs: number;
+  /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
+  carrierRateLimits: Record<string, number>;
   cardProcessorUrl: string;
   trustedProxies: string[];
   taskQueuePrefix: string;
@@ -55,6 +57,11 @@ export function parseConfig(env: Env): Config {
     const m = /^CARRIER_([A-Z0-9]+)_URL$/.exec(name);
     if (m && value) carrierUrls[m[1].toLowerCase()] = value;
   }
+  const carrierRateLimits: Record<string, number> = {};
+  for (const name of Object.keys(env)) {
+    const m = /^CARRIER_([A-Z0-9]+)_RPS$/.exec(name);
+    if (m) carrierRateLimits[m[1].toLowerCase()] = int(env, name, 1, 1);
+  }
   const carrierWebhookSecrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     const m = /^CARRIER_([A-Z0-9]+)_WEBHOOK_SECRET$/.exec(name);
@@ -84,6 +91,7 @@ export function parseConfig(env: Env): Config {
     carrierSimPort,
     carrierUrls,
     carrierTimeoutMs: int(env, 'CARRIER_TIMEOUT_MS', 5000, 100),
+    carrierRateLimits,
     cardProcessorUrl: env.CARD_PROCESSOR_URL ?? `${simUrl}/cardpay/v1`,
     trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     taskQueuePrefix: env.TASK_QUEUE_PREFIX ?? '',

@@ -48,6 +48,12 @@ const failureMessage = (err: unknown): string => {
 };
 const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
 
+/** The carrier call gave up under its deadline (time-out, or retries spent on retryable errors). */
+function unreachable(carrier: string, err: unknown): PurchaseFailed {
+  const last = isTimeout(err) ? 'timed out' : failureMessage(err);
+  return new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
+}
+
 /** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
 class PurchaseFailed extends Error {
   constructor(
@@ -159,13 +165,13 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
       setCurrentDetails(`buying the label from carrier ${carrier} (round ${attempt})`);
       return await calls.buyLabel({ ...target, request });
     } catch (err) {
-      if (isTimeout(err)) {
-        unsure.maybeBought = true; // the last attempt may have reached the carrier
-        throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
-      }
       const type = failureType(err);
       if (type === FAILURE.carrierRefused) throw new PurchaseFailed('carrier_error', failureMessage(err));
-      if (type !== FAILURE.carrierAmbiguous) throw err;
+      if (type !== FAILURE.carrierAmbiguous) {
+        // Retries ran out with the deadline: the last attempt may have reached the carrier.
+        unsure.maybeBought = true;
+        throw unreachable(carrier, err);
+      }
       unsure.maybeBought = true;
       log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: failureMessage(err) });
     }
@@ -177,8 +183,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
       });
       if (found && !found.cancelled) return found;
     } catch (err) {
-      if (isTimeout(err)) throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
-      throw err;
+      throw unreachable(carrier, err);
     }
     await sleep(1000);
   }
