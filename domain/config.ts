@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  /** Where operators open the Temporal UI (links printed by `npm run ops`). */
+  temporalUiUrl: string;
   publicBaseUrl: string;
   purchaseWaitMs: number;
   /** How long a purchase may keep trying an unreachable carrier before it fails cleanly. */
@@ -82,6 +84,7 @@ export function parseConfig(env: Env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalUiUrl: (env.TEMPORAL_UI_URL ?? 'http://localhost:8233').replace(/\/$/, ''),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     purchaseWaitMs: int(env, 'PURCHASE_WAIT_MS', 20_000),
     purchaseDeadlineMs: int(env, 'PURCHASE_DEADLINE_MS', 15 * 60_000, 1000),

@@ -35,9 +35,11 @@ export function carrierActivities(
   target: { queuePrefix: string; livemode: boolean },
   carrier: string,
   scheduleToCloseMs?: number,
+  summary?: string,
 ) {
   const queues = taskQueues(target.queuePrefix);
   return proxyActivities<CarrierActivities>({
+    ...(summary ? { summary } : {}),
     taskQueue: target.livemode ? queues.carrier(carrier) : queues.shipments,
     startToCloseTimeout: '30 seconds',
     ...(scheduleToCloseMs ? { scheduleToCloseTimeout: scheduleToCloseMs } : {}),

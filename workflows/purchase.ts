@@ -160,7 +160,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
   for (let attempt = 1; ; attempt++) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
-    const calls = carrierActivities(input, carrier, remaining);
+    const calls = carrierActivities(input, carrier, remaining, `buy the label from carrier ${carrier} for ${input.shipmentId}`);
     try {
       setCurrentDetails(`buying the label from carrier ${carrier} (round ${attempt})`);
       return await calls.buyLabel({ ...target, request });
@@ -177,7 +177,12 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
     }
     try {
       setCurrentDetails(`asking carrier ${carrier} whether reference ${input.shipmentId} was bought`);
-      const found = await carrierActivities(input, carrier, Math.max(deadline - Date.now(), 1000)).findPurchase({
+      const found = await carrierActivities(
+        input,
+        carrier,
+        Math.max(deadline - Date.now(), 1000),
+        `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
+      ).findPurchase({
         ...target,
         reference: input.shipmentId,
       });
@@ -191,7 +196,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
 
 /** After a failed purchase: if the carrier did make a label under our reference, cancel it. */
 export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<void> {
-  const calls = carrierActivities(input, carrier);
+  const calls = carrierActivities(input, carrier, undefined, `cancel any stray label of ${input.shipmentId} at ${carrier}`);
   const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
   // Keep asking until the carrier answers: a label left bought would be a label without a charge.
   const found = await calls.findPurchase(target);

@@ -39,7 +39,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     state.status = 'voiding';
 
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
-    const calls = carrierActivities(input, state.carrier!);
+    const calls = carrierActivities(input, state.carrier!, undefined, `void: cancel ${input.shipmentId} at ${state.carrier}`);
     const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
     try {
       await calls.cancelLabel(target);

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findStuckShipments } from '../../scripts/ops/stuck.js';
+import { eventually, simControl } from '../support/sim.js';
+import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  stack = await startTestStack({ purchaseWaitMs: 1000, carrierTimeoutMs: 1000 });
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('npm run ops -- stuck', () => {
+  it('lists a purchase whose carrier stays down, with the carrier’s last error, and drops it once the carrier is back', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const marker = `stuck-${randomUUID()}`;
+    await sim.fault({ carrier: 'swiftpost', operation: 'buy', mode: 'error', status: 503, times: -1, match: marker });
+    const a = await call(stack, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'swiftpost_standard', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker },
+    });
+    expect(a.status, a.text).toBe(202);
+    const options = { olderThanMs: 0, uiUrl: 'http://ui.example', namespace: 'default', accountId: acct.id };
+    const listed = await eventually(async () => {
+      const stuck = await findStuckShipments(stack.temporal, options);
+      const mine = stuck.find((s) => s.shipment_id === a.body.id);
+      return mine && mine.pending_activities.some((p) => p.attempt >= 2 && p.last_failure) ? mine : undefined;
+    }, 30_000, 'the stuck purchase to be listed with its failure');
+    expect(listed.status).toBe('pending');
+    expect(listed.reference).toBe(marker);
+    expect(listed.account_id).toBe(acct.id);
+    const activity = listed.pending_activities[0];
+    expect(activity.activity).toBe('buyLabel');
+    expect(activity.task_queue).toContain('carrier-swiftpost');
+    expect(activity.last_failure).toMatch(/503/);
+    expect(listed.details).toMatch(/swiftpost/);
+    expect(listed.ui_url).toBe(`http://ui.example/namespaces/default/workflows/${encodeURIComponent(`shipment/${a.body.id}`)}/${listed.ui_url.split('/').at(-2)}/history`);
+    // Not old enough yet for a ten-minute threshold.
+    expect((await findStuckShipments(stack.temporal, { ...options, olderThanMs: 600_000 })).map((s) => s.shipment_id)).not.toContain(a.body.id);
+
+    await sim.clearFaults(marker);
+    await eventually(async () => {
+      const stuck = await findStuckShipments(stack.temporal, options);
+      return stuck.some((s) => s.shipment_id === a.body.id) ? undefined : true;
+    }, 60_000, 'the purchase to leave the stuck list');
+    const s = await call(stack, 'GET', `/api/v1/shipments/${a.body.id}`, { key: acct.liveKey });
+    expect(s.body.status).toBe('purchased');
+  });
+});
