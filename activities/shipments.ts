@@ -39,7 +39,13 @@ type ShipmentChanges = Partial<
 >;
 
 /** The read model and the event log: what the API reads and what webhooks deliver. */
-export function createShipmentActivities(deps: { db: Db; catalog: ServiceCatalog; now?: () => Date }) {
+export function createShipmentActivities(deps: {
+  db: Db;
+  catalog: ServiceCatalog;
+  now?: () => Date;
+  /** Runs after each event is stored (webhook fan-out); must be idempotent, as it runs again on retries. */
+  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
+}) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
 
@@ -108,7 +114,7 @@ export function createShipmentActivities(deps: { db: Db; catalog: ServiceCatalog
         const row = await findShipment(db, p.shipmentId);
         object = row ? shipmentToJson(row) : null;
       }
-      return insertEvent(db, {
+      const inserted = await insertEvent(db, {
         id: p.id,
         accountId: p.accountId,
         livemode: p.livemode,
@@ -117,6 +123,10 @@ export function createShipmentActivities(deps: { db: Db; catalog: ServiceCatalog
         data: { object },
         createdAt: new Date(p.createdAt),
       });
+      // Even when the event was already stored: a retry after a crash between the insert and the
+      // fan-out must still fan out (the fan-out starts each delivery once, whatever happens).
+      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode });
+      return inserted;
     },
 
     /** Stores scans once each (by the carrier's scan id) and returns those that were new. */

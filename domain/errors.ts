@@ -1,5 +1,7 @@
 /** The one error vocabulary: each code of the API contract with its HTTP status and title. */
 export const ERRORS = {
+  /** The HTTP parser could not read the request (malformed request line, unknown method). */
+  bad_request: { status: 400, title: 'Bad request' },
   invalid_json: { status: 400, title: 'Invalid JSON' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
@@ -13,12 +15,16 @@ export const ERRORS = {
   shipment_not_voidable: { status: 409, title: 'Shipment not voidable' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   label_not_available: { status: 409, title: 'Label not available' },
+  /** An edit would make a saved address the same as another one of the account. */
+  address_already_exists: { status: 409, title: 'Address already exists' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   validation_failed: { status: 422, title: 'Validation failed' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
   service_not_available: { status: 422, title: 'Service not available' },
   rate_limited: { status: 429, title: 'Rate limited' },
+  header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
   carrier_error: { status: 502, title: 'Carrier error' },
   carrier_unavailable: { status: 503, title: 'Carrier unavailable' },

@@ -44,12 +44,14 @@ async function main() {
   stops.push(() => sim.close());
 
   const native = await connectNative(temporalAddress);
+  const temporal = await connectTemporal(config, temporalAddress);
   const fleet = await createWorkers({
     config,
     db: database.db,
     connection: native,
     registry: carrierRegistryFor(config),
     groups: ['shipments', 'carriers', 'webhooks'],
+    client: temporal.client,
   });
   const running = fleet.run();
   stops.push(async () => {
@@ -58,7 +60,6 @@ async function main() {
     await native.close();
   });
 
-  const temporal = await connectTemporal(config, temporalAddress);
   const app = await createApp({
     config,
     db: database.db,

@@ -1,8 +1,10 @@
+import type { Client } from '@temporalio/client';
 import { createCarrierActivities } from '../activities/carriers.js';
 import { createLabelActivities } from '../activities/labels/activities.js';
 import { createLedgerActivities } from '../activities/ledger.js';
 import { createPaymentActivities } from '../activities/payments.js';
 import { createShipmentActivities } from '../activities/shipments.js';
+import { createWebhookFanout } from '../activities/webhook-fanout.js';
 import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db } from '../db/index.js';
 import { carrierSimUrl, type Config } from '../domain/index.js';
@@ -15,11 +17,15 @@ export function carrierRegistryFor(config: Config): CarrierRegistry {
   });
 }
 
-/** Every activity of the `shipments` queue, built once from its dependencies. */
-export function shipmentQueueActivities(deps: { db: Db; config: Config; registry: CarrierRegistry }) {
-  const { db, config, registry } = deps;
+/**
+ * Every activity of the `shipments` queue, built once from its dependencies. With a Temporal client,
+ * each stored event fans out to its webhook deliveries; without one, events are only stored.
+ */
+export function shipmentQueueActivities(deps: { db: Db; config: Config; registry: CarrierRegistry; client?: Client }) {
+  const { db, config, registry, client } = deps;
+  const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
   return {
-    ...createShipmentActivities({ db, catalog: registry }),
+    ...createShipmentActivities({ db, catalog: registry, onEventRecorded }),
     ...createLedgerActivities({ db }),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...createLabelActivities({

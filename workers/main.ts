@@ -2,7 +2,7 @@
  * Production entry point of a worker: `npm run worker -- <group> [<group>…]` where a group is
  * `shipments`, `carriers`, `carrier-<code>`, `webhooks` or `all`.
  */
-import { connectDatabase, connectNative, createLogger, loadConfig } from '../scripts/runtime.js';
+import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig } from '../scripts/runtime.js';
 import { carrierRegistryFor } from './activities.js';
 import { createWorkers, type QueueGroup } from './run.js';
 
@@ -16,7 +16,8 @@ if (!args.length) {
 const groups = (args.includes('all') ? ['shipments', 'carriers', 'webhooks'] : args) as QueueGroup[];
 const database = await connectDatabase(config, log);
 const connection = await connectNative(config.temporalAddress ?? '127.0.0.1:7233');
-const fleet = await createWorkers({ config, db: database.db, connection, registry: carrierRegistryFor(config), groups });
+const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233');
+const fleet = await createWorkers({ config, db: database.db, connection, registry: carrierRegistryFor(config), groups, client: temporal.client });
 log.info({ groups, queues: fleet.workers.map((w) => w.options.taskQueue) }, 'workers started');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -26,6 +27,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 await fleet.run();
+await temporal.connection.close();
 await connection.close();
 await database.close();
 await database.stopEmbedded();

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createCarrierActivities } from '../activities/carriers.js';
+import { createWebhookActivities } from '../activities/webhooks.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import { taskQueues, type Config } from '../domain/index.js';
@@ -25,6 +27,8 @@ export async function createWorkers(deps: {
   groups: QueueGroup[];
   /** A prebuilt workflow bundle; without it, workflows are bundled from source at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Starts the webhook deliveries of each stored event; without it, events are stored but not pushed. */
+  client?: Client;
 }): Promise<WorkerFleet> {
   const { config, connection, registry } = deps;
   const queues = taskQueues(config.taskQueuePrefix);
@@ -40,7 +44,7 @@ export async function createWorkers(deps: {
           namespace,
           taskQueue: queues.shipments,
           ...workflows,
-          activities: shipmentQueueActivities({ db: deps.db, config, registry }),
+          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client }),
         }),
       );
     } else if (group === 'carriers' || group.startsWith('carrier-')) {
@@ -59,7 +63,17 @@ export async function createWorkers(deps: {
           }),
         );
       }
-    } else if (group !== 'webhooks') {
+    } else if (group === 'webhooks') {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace,
+          taskQueue: queues.webhooks,
+          ...workflows,
+          activities: createWebhookActivities({ db: deps.db, config }),
+        }),
+      );
+    } else {
       throw new Error(`unknown queue group "${group}"`);
     }
   }

@@ -1,1 +1,2 @@
 export { shipmentWorkflow } from './shipment.js';
+export { webhookDeliveryWorkflow } from './webhook-delivery.js';

@@ -87,6 +87,7 @@ export async function startTestStack(
       registry,
       groups: options.groups ?? ['shipments', 'carriers', 'webhooks'],
       workflowBundle: { codePath: inject('workflowBundlePath') },
+      client: temporal,
     });
     running = fleet.run();
   };
