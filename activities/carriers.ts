@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/types.js';
 import { FAILURE } from '../domain/index.js';
+import type { WorkerMetrics } from './metrics.js';
 
 export interface CarrierTarget {
   carrier: string;
@@ -29,26 +30,36 @@ function classify(err: unknown, carrier: string): unknown {
 }
 
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
-export function createCarrierActivities(deps: { adapter(carrier: string, livemode: boolean): CarrierAdapter }) {
-  async function call<T>(t: CarrierTarget, fn: (a: CarrierAdapter) => Promise<T>): Promise<T> {
+export function createCarrierActivities(deps: {
+  adapter(carrier: string, livemode: boolean): CarrierAdapter;
+  metrics?: WorkerMetrics;
+}) {
+  async function call<T>(t: CarrierTarget, operation: string, fn: (a: CarrierAdapter) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let result = 'ok';
     try {
       return await fn(deps.adapter(t.carrier, t.livemode));
     } catch (err) {
+      result = err instanceof CarrierError ? err.kind : 'error';
       throw classify(err, t.carrier);
+    } finally {
+      if (t.livemode) {
+        deps.metrics?.carrierCalls.observe({ carrier: t.carrier, operation, result }, (performance.now() - started) / 1000);
+      }
     }
   }
   return {
     async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
-      return call(t, (a) => a.buy(t.request));
+      return call(t, 'buy', (a) => a.buy(t.request));
     },
     async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
-      return call(t, (a) => a.findPurchase(t.reference));
+      return call(t, 'lookup', (a) => a.findPurchase(t.reference));
     },
     async cancelLabel(t: CarrierTarget & { reference: string }): Promise<void> {
-      return call(t, (a) => a.cancel(t.reference));
+      return call(t, 'cancel', (a) => a.cancel(t.reference));
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
-      return call(t, (a) => a.scans(t.trackingNumber));
+      return call(t, 'track', (a) => a.scans(t.trackingNumber));
     },
   };
 }

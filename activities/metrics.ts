@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
  * latency by carrier, webhook attempts by outcome, ledger holds outstanding. One registry per
  * process; activities take it from their factory so tests can pass their own.
  */
-export function createWorkerMetrics(registry = new Registry()) {
+export function createWorkerMetrics(registry = new Registry(), holdsOutstanding?: () => Promise<number>) {
   return {
     registry,
     purchases: new Counter({
@@ -31,6 +31,10 @@ export function createWorkerMetrics(registry = new Registry()) {
       name: 'shipping_ledger_holds_outstanding_minor',
       help: 'Funds held for purchases under way (neither captured nor released), in minor units.',
       registers: [registry],
+      // Read at scrape time, so every worker reports the fleet-wide figure.
+      async collect() {
+        if (holdsOutstanding) this.set(await holdsOutstanding());
+      },
     }),
   };
 }

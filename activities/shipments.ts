@@ -10,6 +10,7 @@ import {
 } from '../db/index.js';
 import { trackingEvents } from '../db/schema.js';
 import type { Scan } from '../carriers/types.js';
+import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
   FAILURE,
@@ -40,6 +41,7 @@ type ShipmentChanges = Partial<
 
 /** The read model and the event log: what the API reads and what webhooks deliver. */
 export function createShipmentActivities(deps: {
+  metrics?: WorkerMetrics;
   db: Db;
   catalog: ServiceCatalog;
   now?: () => Date;
@@ -84,12 +86,14 @@ export function createShipmentActivities(deps: {
     },
 
     async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<void> {
-      await updateShipment(db, p.shipmentId, p.changes, now());
+      const row = await updateShipment(db, p.shipmentId, p.changes, now());
+      if (p.changes.status === 'purchased' && row) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(row.livemode) });
     },
 
     /** Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free. */
     async failShipment(p: { shipmentId: string; code: string; message: string }): Promise<void> {
-      await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage: p.message }, now());
+      const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage: p.message }, now());
+      if (row) deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(row.livemode) });
       await releaseKeysOfShipment(db, p.shipmentId);
     },
 

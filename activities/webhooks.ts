@@ -1,3 +1,4 @@
+import type { WorkerMetrics } from './metrics.js';
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
@@ -88,7 +89,13 @@ function describeFailure(err: unknown, timedOut: boolean): string {
  * the attempt's own time, POST, record the attempt) and reports its outcome. Receiver failures are
  * outcomes, never thrown, so the workflow alone decides when the next attempt happens.
  */
-export function createWebhookActivities(deps: { db: Db; config: Config; now?: () => Date; lookup?: ResolveHost }) {
+export function createWebhookActivities(deps: {
+  db: Db;
+  config: Config;
+  now?: () => Date;
+  lookup?: ResolveHost;
+  metrics?: WorkerMetrics;
+}) {
   const { db, config } = deps;
   const now = deps.now ?? (() => new Date());
   const resolve: ResolveHost = deps.lookup ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
@@ -171,6 +178,7 @@ export function createWebhookActivities(deps: { db: Db; config: Config; now?: ()
         final: !ok && p.final,
         attemptedAt,
       });
+      deps.metrics?.webhookAttempts.inc({ outcome: ok ? 'succeeded' : 'failed' });
       if (ok) return { outcome: 'succeeded', statusCode: result.statusCode!, latencyMs: result.latencyMs! };
       return { outcome: 'failed', statusCode: result.statusCode ?? null, error: error!, latencyMs: result.latencyMs };
     },

@@ -37,6 +37,19 @@ export interface Config {
   trackingContinueAsNewAfterPolls: number | undefined;
   /** Shared secrets carriers use to push scans to POST /carrier-webhooks/{carrier}. */
   carrierWebhookSecrets: Record<string, string>;
+  /** Worker tuning (per process): concurrency, cached workflows, and the drain time on SIGTERM. */
+  worker: {
+    maxConcurrentActivities: number;
+    maxConcurrentWorkflowTasks: number;
+    maxCachedWorkflows: number;
+    shutdownGraceMs: number;
+    /** Where a worker serves Prometheus metrics (0: not served). */
+    metricsPort: number;
+    /** A prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
+    workflowBundlePath: string | undefined;
+  };
+  /** How long the API finishes in-flight requests after SIGTERM before it exits. */
+  apiShutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +119,15 @@ export function parseConfig(env: Env): Config {
       ? int(env, 'TRACKING_CONTINUE_AS_NEW_AFTER', 0, 1)
       : undefined,
     carrierWebhookSecrets,
+    worker: {
+      maxConcurrentActivities: int(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100, 1),
+      maxConcurrentWorkflowTasks: int(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40, 2),
+      maxCachedWorkflows: int(env, 'WORKER_MAX_CACHED_WORKFLOWS', 1000, 0),
+      shutdownGraceMs: int(env, 'WORKER_SHUTDOWN_GRACE_MS', 30_000),
+      metricsPort: int(env, 'WORKER_METRICS_PORT', 0),
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    },
+    apiShutdownGraceMs: int(env, 'API_SHUTDOWN_GRACE_MS', 30_000),
   };
 }
 

@@ -5,6 +5,7 @@ import { createLedgerActivities } from '../activities/ledger.js';
 import { createPaymentActivities } from '../activities/payments.js';
 import { createShipmentActivities } from '../activities/shipments.js';
 import { createWebhookFanout } from '../activities/webhook-fanout.js';
+import type { WorkerMetrics } from '../activities/metrics.js';
 import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db } from '../db/index.js';
 import { carrierSimUrl, type Config } from '../domain/index.js';
@@ -21,11 +22,17 @@ export function carrierRegistryFor(config: Config): CarrierRegistry {
  * Every activity of the `shipments` queue, built once from its dependencies. With a Temporal client,
  * each stored event fans out to its webhook deliveries; without one, events are only stored.
  */
-export function shipmentQueueActivities(deps: { db: Db; config: Config; registry: CarrierRegistry; client?: Client }) {
-  const { db, config, registry, client } = deps;
+export function shipmentQueueActivities(deps: {
+  db: Db;
+  config: Config;
+  registry: CarrierRegistry;
+  client?: Client;
+  metrics?: WorkerMetrics;
+}) {
+  const { db, config, registry, client, metrics } = deps;
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
   return {
-    ...createShipmentActivities({ db, catalog: registry, onEventRecorded }),
+    ...createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics }),
     ...createLedgerActivities({ db }),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...createLabelActivities({
@@ -34,6 +41,6 @@ export function shipmentQueueActivities(deps: { db: Db; config: Config; registry
       carrierName: (code) => registry.carrier(code)?.name ?? code,
     }),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
-    ...createCarrierActivities(registry),
+    ...createCarrierActivities({ adapter: registry.adapter, metrics }),
   };
 }

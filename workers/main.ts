@@ -1,9 +1,14 @@
 /**
  * Production entry point of a worker: `npm run worker -- <group> [<group>…]` where a group is
- * `shipments`, `carriers`, `carrier-<code>`, `webhooks` or `all`.
+ * `shipments`, `carriers`, `carrier-<code>`, `webhooks` or `all`. SIGTERM drains: no new tasks are
+ * taken, tasks under way get WORKER_SHUTDOWN_GRACE_MS to finish, and Temporal hands anything left
+ * to another worker.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig } from '../scripts/runtime.js';
 import { carrierRegistryFor } from './activities.js';
+import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, type QueueGroup } from './run.js';
 
 const config = loadConfig();
@@ -15,18 +20,36 @@ if (!args.length) {
 }
 const groups = (args.includes('all') ? ['shipments', 'carriers', 'webhooks'] : args) as QueueGroup[];
 const database = await connectDatabase(config, log);
-const connection = await connectNative(config.temporalAddress ?? '127.0.0.1:7233');
-const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233');
-const fleet = await createWorkers({ config, db: database.db, connection, registry: carrierRegistryFor(config), groups, client: temporal.client });
-log.info({ groups, queues: fleet.workers.map((w) => w.options.taskQueue) }, 'workers started');
+const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort, db: database.db }) : undefined;
+const address = config.temporalAddress ?? '127.0.0.1:7233';
+const connection = await connectNative(address);
+const temporal = await connectTemporal(config, address);
+// The workflow bundle built at build time; bundling at start is for development only.
+const bundlePath = path.resolve(config.worker.workflowBundlePath ?? 'dist/workflow-bundle.js');
+const workflowBundle = existsSync(bundlePath) ? { codePath: bundlePath } : undefined;
+const fleet = await createWorkers({
+  config,
+  db: database.db,
+  connection,
+  registry: carrierRegistryFor(config),
+  groups,
+  client: temporal.client,
+  workflowBundle,
+  metrics: served?.metrics,
+});
+log.info(
+  { groups, queues: fleet.workers.map((w) => w.options.taskQueue), bundle: workflowBundle ? bundlePath : 'from source' },
+  'workers started',
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    log.info({ signal }, 'draining workers');
+    log.info({ signal, graceMs: config.worker.shutdownGraceMs }, 'draining workers');
     void fleet.shutdown();
   });
 }
 await fleet.run();
+await served?.close();
 await temporal.connection.close();
 await connection.close();
 await database.close();

@@ -6,6 +6,7 @@ import { createWebhookActivities } from '../activities/webhooks.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import { taskQueues, type Config } from '../domain/index.js';
+import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -29,8 +30,16 @@ export async function createWorkers(deps: {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Starts the webhook deliveries of each stored event; without it, events are stored but not pushed. */
   client?: Client;
+  metrics?: WorkerMetrics;
 }): Promise<WorkerFleet> {
-  const { config, connection, registry } = deps;
+  const { config, connection, registry, metrics } = deps;
+  // Explicit tuning per process, from configuration (README: Configuration).
+  const tuning = {
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
+    maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+  };
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
@@ -43,8 +52,9 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.shipments,
+          ...tuning,
           ...workflows,
-          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client }),
+          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
         }),
       );
     } else if (group === 'carriers' || group.startsWith('carrier-')) {
@@ -57,9 +67,10 @@ export async function createWorkers(deps: {
             connection,
             namespace,
             taskQueue: queues.carrier(code),
-            activities: createCarrierActivities(registry),
+            ...tuning,
+            activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
             // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
-            maxTaskQueueActivitiesPerSecond: definition.rateLimitPerSecond,
+            maxTaskQueueActivitiesPerSecond: config.carrierRateLimits[code] ?? definition.rateLimitPerSecond,
           }),
         );
       }
@@ -69,8 +80,9 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.webhooks,
+          ...tuning,
           ...workflows,
-          activities: createWebhookActivities({ db: deps.db, config }),
+          activities: createWebhookActivities({ db: deps.db, config, metrics }),
         }),
       );
     } else {
