@@ -33,6 +33,14 @@ function quietRuntime() {
   }
 }
 
+/** The run's shared services (from the global setup, or started by a script). */
+export interface Infra {
+  databaseUrl: string;
+  temporalAddress: string;
+  carrierSimUrl: string;
+  workflowBundlePath: string;
+}
+
 export interface TestStack {
   url: string;
   simUrl: string;
@@ -52,10 +60,16 @@ export interface TestStack {
  */
 export async function startTestStack(
   overrides: Partial<Config> = {},
-  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date } = {},
+  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date; infra?: Infra } = {},
 ): Promise<TestStack> {
   quietRuntime();
-  const simUrl = inject('carrierSimUrl');
+  const infra = options.infra ?? {
+    databaseUrl: inject('databaseUrl'),
+    temporalAddress: inject('temporalAddress'),
+    carrierSimUrl: inject('carrierSimUrl'),
+    workflowBundlePath: inject('workflowBundlePath'),
+  };
+  const simUrl = infra.carrierSimUrl;
   // The port is chosen first so that absolute URLs (signed label links) point at this API.
   const port = await freePort();
   const config: Config = {
@@ -69,8 +83,8 @@ export async function startTestStack(
     publicBaseUrl: `http://127.0.0.1:${port}`,
     ...overrides,
   };
-  const database = openDatabase(inject('databaseUrl'), { max: 10 });
-  const address = inject('temporalAddress');
+  const database = openDatabase(infra.databaseUrl, { max: 10 });
+  const address = infra.temporalAddress;
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   const registry = carrierRegistryFor(config);
@@ -86,7 +100,7 @@ export async function startTestStack(
       connection: native,
       registry,
       groups: options.groups ?? ['shipments', 'carriers', 'webhooks'],
-      workflowBundle: { codePath: inject('workflowBundlePath') },
+      workflowBundle: { codePath: infra.workflowBundlePath },
       client: temporal,
     });
     running = fleet.run();

@@ -1,0 +1,105 @@
+/**
+ * Records workflow histories from real runs, for the replay test to run against the current code:
+ *   npm run record-histories
+ * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
+ * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
+ * (and commit) after a deliberate, versioned change to a workflow; never to silence a failure.
+ */
+import http from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { shipmentWorkflowId } from '../../domain/index.js';
+import { startInfra } from '../support/infra.js';
+import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+
+const OUT = path.resolve(import.meta.dirname, 'histories');
+const log = (msg: string) => process.stderr.write(`[record] ${msg}\n`);
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function save(stack: TestStack, name: string, workflowId: string, runId?: string) {
+  const handle = stack.temporal.workflow.getHandle(workflowId, runId);
+  await waitFor(`${workflowId} to close`, async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true));
+  const history = await handle.fetchHistory();
+  await writeFile(path.join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
+  log(`${name}: ${history.events?.length ?? 0} events`);
+}
+
+async function main() {
+  const infra = await startInfra(log);
+  const stack = await startTestStack(
+    { trackingPollMinMs: 300, trackingPollMaxMs: 600, trackingContinueAsNewAfterPolls: 2, webhookAllowPrivate: true, purchaseWaitMs: 30_000 },
+    { infra },
+  );
+  const sim = (p: string, body: unknown) =>
+    fetch(`${infra.carrierSimUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  let hits = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    hits++;
+    res.writeHead(hits === 1 ? 500 : 200).end(); // the first delivery fails once, then succeeds
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const order = { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' };
+
+    // A purchase followed to delivered, through several continue-as-new runs.
+    const delivered = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+    for (const status of ['in_transit', 'exception', 'in_transit', 'delivered']) {
+      await sim('/_sim/scans', { tracking_number: delivered.tracking.number, status });
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    const wfId = shipmentWorkflowId(delivered.id);
+    await save(stack, 'shipment-delivered-last-run', wfId);
+    const runs: string[] = [];
+    for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) runs.push(w.runId);
+    await save(stack, 'shipment-purchase-first-run', wfId, runs[runs.length - 1]);
+
+    // A purchase, then a void.
+    const voided = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+    await call(stack, 'POST', `/api/v1/shipments/${voided.id}/void`, { key: acct.liveKey });
+    await save(stack, 'shipment-voided', shipmentWorkflowId(voided.id));
+
+    // A purchase the carrier refuses: compensation.
+    const marker = 'replay-refused';
+    await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 422, match: marker });
+    const refused = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } })).body;
+    await save(stack, 'shipment-carrier-refused', shipmentWorkflowId(refused.shipment_id));
+
+    // A webhook delivery that fails once and is retried 10 s later.
+    const endpoint = (
+      await call(stack, 'POST', '/api/v1/webhook_endpoints', {
+        key: acct.testKey,
+        body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`, events: ['shipment.purchased'] },
+      })
+    ).body;
+    const sandbox = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.testKey, body: order })).body;
+    const event = await waitFor('the purchased event', async () => {
+      const e = await call(stack, 'GET', `/api/v1/events?shipment=${sandbox.id}&type=shipment.purchased`, { key: acct.testKey });
+      return e.body.data[0];
+    });
+    await save(stack, 'webhook-retried-then-delivered', `webhook/${event.id}/${endpoint.id}`);
+  } finally {
+    receiver.close();
+    await stack.stop();
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

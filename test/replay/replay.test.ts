@@ -1,0 +1,42 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { describe, expect, inject, it } from 'vitest';
+
+// Histories recorded from real runs (npm run record-histories) and committed: the current workflow
+// code must replay every one of them, or a deploy would break shipments already under way.
+const DIR = fileURLToPath(new URL('./histories', import.meta.url));
+const files = (await readdir(DIR)).filter((f) => f.endsWith('.json')).sort();
+const load = async (file: string) => JSON.parse(await readFile(path.join(DIR, file), 'utf8'));
+
+describe('replaying recorded histories', () => {
+  it('has histories of every kind of run', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'shipment-purchase-first-run.json',
+        'shipment-delivered-last-run.json',
+        'shipment-voided.json',
+        'shipment-carrier-refused.json',
+        'webhook-retried-then-delivered.json',
+      ]),
+    );
+  });
+
+  for (const file of files) {
+    it(`replays ${file} against the current code`, async () => {
+      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, await load(file), file);
+    });
+  }
+
+  it('fails the build for a deliberately non-deterministic change to the shipment workflow', async () => {
+    const changed = await bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('./fixtures/changed-workflows.ts', import.meta.url)),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: changed }, await load('shipment-voided.json'), 'changed'),
+    ).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+});
