@@ -26,6 +26,9 @@ export const LABEL_FORMAT_LIST = ['pdf_6x4', 'pdf_a4', 'zpl'] as const;
 
 const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
 
+/** Whether a shipment in this status has a label (pending, failed and voided ones have none). */
+export const hasLabel = (status: string) => LABELLED.has(status);
+
 /** The shipment as customers see it (spec §2 and the contract's Resources). */
 export function shipmentToJson(s: ShipmentRecord) {
   return {
@@ -46,7 +49,7 @@ export function shipmentToJson(s: ShipmentRecord) {
           },
     charged_to: s.chargedTo,
     tracking: { number: s.trackingNumber, status: s.trackingStatus },
-    label: LABELLED.has(s.status) ? { formats: [...LABEL_FORMAT_LIST], url: `/api/v1/shipments/${s.id}/label` } : null,
+    label: hasLabel(s.status) ? { formats: [...LABEL_FORMAT_LIST], url: `/api/v1/shipments/${s.id}/label` } : null,
     ...(s.failureCode ? { failure: { code: s.failureCode, message: s.failureMessage ?? '' } } : {}),
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),

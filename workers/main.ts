@@ -20,6 +20,14 @@ if (!args.length) {
 }
 const groups = (args.includes('all') ? ['shipments', 'carriers', 'webhooks'] : args) as QueueGroup[];
 const database = await connectDatabase(config, log);
+// Signals are ours from here on: a SIGTERM while the workers start still drains cleanly.
+let stopping = false;
+let fleetRef: { shutdown(): Promise<void> } | undefined;
+takeOverSignals(async (signal) => {
+  log.info({ signal, graceMs: config.worker.shutdownGraceMs }, 'draining workers');
+  stopping = true;
+  await fleetRef?.shutdown();
+});
 const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort, db: database.db }) : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address);
@@ -42,11 +50,10 @@ log.info(
   'workers started',
 );
 
-takeOverSignals(async (signal) => {
-  log.info({ signal, graceMs: config.worker.shutdownGraceMs }, 'draining workers');
-  await fleet.shutdown();
-});
-await fleet.run();
+fleetRef = fleet;
+const running = fleet.run();
+if (stopping) await fleet.shutdown();
+await running;
 await served?.close();
 await temporal.connection.close();
 await connection.close();

@@ -1,23 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { findOwnEvent, listEvents, type EventRow } from '../../db/index.js';
-import { ApiError } from '../../domain/index.js';
+import { findOwnEvent, listEvents } from '../../db/index.js';
+import { ApiError, eventPayload } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
 import { PageQuery } from '../schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
-
-/** The event as webhooks deliver it (contract: Webhooks, delivery body). */
-export function eventToJson(e: EventRow) {
-  return {
-    id: e.id,
-    object: 'event',
-    type: e.type,
-    created_at: e.createdAt.toISOString(),
-    livemode: e.livemode,
-    data: e.data,
-  };
-}
 
 const EventsQuery = Type.Object(
   { ...PageQuery.properties, type: Type.Optional(Type.String({ maxLength: 50 })), shipment: Type.Optional(Type.String({ maxLength: 100 })) },
@@ -42,7 +30,7 @@ export const eventRoutes =
         });
         return {
           object: 'list',
-          data: rows.map(eventToJson),
+          data: rows.map(eventPayload),
           has_more: hasMore,
           next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
         };
@@ -54,7 +42,7 @@ export const eventRoutes =
       async (request) => {
         const row = await findOwnEvent(ctx.db, callerOf(request).owner, request.params.id);
         if (!row) throw new ApiError('not_found', `No event ${request.params.id}.`);
-        return eventToJson(row);
+        return eventPayload(row);
       },
     );
   };

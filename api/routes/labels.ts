@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
-import { ApiError, LABEL_FORMAT_LIST } from '../../domain/index.js';
+import { ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { checkLabelLink, labelLink } from '../label-links.js';
@@ -16,11 +16,9 @@ const SignedQuery = Type.Object(
   { additionalProperties: true },
 );
 
-const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
-
 /** Labels of pending, failed or voided shipments are not to be had (contract: Errors). */
 function assertAvailable(row: ShipmentRow) {
-  if (!LABELLED.has(row.status)) {
+  if (!hasLabel(row.status)) {
     throw new ApiError('label_not_available', `The label of a ${row.status} shipment is not available.`);
   }
 }

@@ -4,7 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
-import { ApiError, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
+import { ApiError, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 
@@ -38,8 +38,6 @@ const DESCRIPTIONS: Record<string, string> = {
   delivered: 'Delivered',
   exception: 'Delivery exception',
 };
-
-const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'voiding']);
 
 /** Hands scans to the shipment's workflow at once, without waiting for its next poll. */
 async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<void> {
@@ -93,7 +91,8 @@ export const trackingRoutes =
         // Sandbox only: a live key sees no such resource.
         const row = caller.livemode ? undefined : await findOwnShipment(ctx.db, caller.owner, request.params.shipment);
         if (!row) throw new ApiError('not_found', `No sandbox shipment ${request.params.shipment}.`);
-        if (!LABELLED.has(row.status)) {
+        // A carrier scans only a label that exists and has not reached the end of its life.
+        if (!hasLabel(row.status) || row.status === 'delivered') {
           throw new ApiError('label_not_available', `A ${row.status} shipment has no label for a carrier to scan.`);
         }
         const scan: Scan = {

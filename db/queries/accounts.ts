@@ -20,15 +20,3 @@ export async function updateAccount(
   const [row] = await db.update(accounts).set(changes).where(eq(accounts.id, id)).returning();
   return row;
 }
-
-/** Spendable now: the wallet less holds, the credit still unused, or null for a card. */
-export function availableOf(account: Pick<AccountRow, 'fundingSource' | 'balance' | 'pending' | 'creditLimit'>): number | null {
-  switch (account.fundingSource) {
-    case 'wallet':
-      return account.balance - account.pending;
-    case 'credit_line':
-      return (account.creditLimit ?? 0) + account.balance - account.pending;
-    default:
-      return null;
-  }
-}

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, ledgerEntries, type AccountRow } from '../schema.js';
-import { availableOf } from './accounts.js';
+import { availableOf } from '../../domain/index.js';
 
 /**
  * The ledger: one row per money movement, unique per (shipment, kind), so a retried activity can

@@ -6,8 +6,9 @@ import { address, call, createAccount, expectLedgerConsistent, parcel, startTest
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
 beforeAll(async () => {
-  // A short wait, so a slow purchase answers 202 and the workflow finishes it.
-  stack = await startTestStack({ purchaseWaitMs: 1500 });
+  // A wait shorter than the slow carrier below, so that purchase answers 202 and the workflow
+  // finishes it; long enough for the others on a loaded machine.
+  stack = await startTestStack({ purchaseWaitMs: 4000, carrierTimeoutMs: 10_000 });
   sim = simControl(stack.simUrl);
 });
 afterAll(async () => {
@@ -45,7 +46,7 @@ describe('the purchase saga on the real server', () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
     const marker = `crash-${randomUUID()}`;
     // The carrier makes the label at once but answers slowly: the workers stop meanwhile.
-    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 1500, match: marker });
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 6000, match: marker });
     const pending = await call(stack, 'POST', '/api/v1/shipments', {
       key: acct.liveKey,
       body: order(marker),

@@ -146,7 +146,7 @@ describe('pushed scans', () => {
     expect(push.status, push.text).toBe(202);
     const tracking = await eventually(async () => {
       const t = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey });
-      return t.body.events?.length ? t.body : undefined;
+      return t.body.events?.length && t.body.status === 'in_transit' ? t.body : undefined;
     }, 20_000, 'the pushed scan');
     expect(tracking).toMatchObject({ tracking_number: s.tracking.number, carrier: 'acme', shipment_id: s.id, status: 'in_transit' });
     expect(tracking.events[0]).toMatchObject({ status: 'in_transit', description: 'Collected', location: { city: 'Leeds' } });
@@ -181,10 +181,13 @@ describe('pushed scans', () => {
     expect(scan.status, scan.text).toBe(202);
     const t = await eventually(async () => {
       const r = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.testKey });
-      return r.body.events?.length ? r.body : undefined;
+      return r.body.events?.length && r.body.status === 'out_for_delivery' ? r.body : undefined;
     }, 20_000, 'the sandbox scan');
     expect(t.status).toBe('out_for_delivery');
-    expect((await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.testKey })).body.status).toBe('in_transit');
+    await eventually(async () => {
+      const r = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.testKey });
+      return r.body.status === 'in_transit' ? true : undefined;
+    }, 20_000, 'the shipment to be in transit');
     const live = await purchased(await createAccount(stack, { topUp: '20.00' }));
     const refused = await call(stack, 'POST', `/api/v1/sandbox/shipments/${live.id}/scans`, { key: acct.liveKey, body: { status: 'delivered' } });
     expect(refused.status).toBe(404);

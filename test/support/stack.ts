@@ -27,7 +27,7 @@ function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
     // Already installed in this process.
   }
@@ -81,6 +81,8 @@ export async function startTestStack(
     carrierTimeoutMs: 2_000,
     port,
     publicBaseUrl: `http://127.0.0.1:${port}`,
+    // Stopping a test's workers stands for losing them: no drain.
+    worker: { ...parseConfig({}).worker, shutdownGraceMs: 0 },
     ...overrides,
   };
   const database = openDatabase(infra.databaseUrl, { max: 10 });
