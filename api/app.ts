@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/index.js';
 import { makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
+import { createRateLimiter } from './rate-limit.js';
+import { clientErrorHandler, frameworkErrors, refuseControlCharacters } from './hardening.js';
+import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
 import { ApiError } from '../domain/index.js';
@@ -18,6 +21,8 @@ import { eventRoutes } from './routes/events.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { addressRoutes } from './routes/addresses.js';
+import { registerMetrics } from './metrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -34,13 +39,17 @@ export type AppContext = Required<Omit<AppDeps, 'logger'>>;
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const ctx: AppContext = { ...deps, now: deps.now ?? (() => new Date()) } as AppContext;
   const app = Fastify({
+    // Request lines never show headers or a secret in the URL (a label link's sig, a key in a query).
     ...(typeof deps.logger === 'object'
-      ? { loggerInstance: deps.logger as unknown as FastifyBaseLogger }
-      : { logger: deps.logger ?? false }),
+      ? { loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as unknown as FastifyBaseLogger }
+      : { logger: deps.logger ? { level: 'info', serializers: { req: serializeRequest } } : false }),
+    logController: new ApiLogController({ requestIdLogLabel: 'request_id' }),
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: 64 * 1024,
     genReqId: () => makeId('req', Date.now(), randomBytes(16)),
     trustProxy: false,
-    return503OnClosing: true,
+    return503OnClosing: false,
   });
 
   // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.
@@ -50,10 +59,30 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
+  // While the instance shuts down, new requests get a problem+json 503 (Fastify's own is plain JSON).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
+    if (closing) {
+      throw new ApiError('service_unavailable', 'This instance is shutting down; retry the request.', {
+        headers: { connection: 'close', 'retry-after': '1' },
+      });
+    }
   });
-  app.addHook('preHandler', createAuthenticator({ db: ctx.db, now: ctx.now, trustedProxies: ctx.config.trustedProxies }));
+  // Authenticate (and rate-limit) first: nothing about a body is said to a caller without a key.
+  app.addHook(
+    'onRequest',
+    createAuthenticator({
+      db: ctx.db,
+      now: ctx.now,
+      trustedProxies: ctx.config.trustedProxies,
+      onAuthenticated: createRateLimiter({ db: ctx.db }),
+    }),
+  );
+  app.addHook('preValidation', refuseControlCharacters);
 
   await app.register(swagger, {
     openapi: {
@@ -66,6 +95,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(healthRoutes(ctx));
+  registerMetrics(app);
+  closeConnectionsWhenClosing(app);
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -76,8 +107,27 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(webhookRoutes(ctx));
       await v1.register(labelRoutes(ctx));
       await v1.register(trackingRoutes(ctx));
+      await v1.register(addressRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
   return app;
+}
+
+/**
+ * While the server closes, answers end their connection, and connections that fall idle are closed:
+ * keep-alive clients would otherwise hold the process open after the last in-flight answer.
+ */
+function closeConnectionsWhenClosing(app: FastifyInstance) {
+  let closing = false;
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    closing = true;
+    sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 }

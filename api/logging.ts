@@ -2,7 +2,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Keys and webhook secrets, wherever they turn up in a URL (a key pasted into a path, say). */
 const SECRET_TEXT = /svc_(?:test|live)_|whsec_/i;
-const SECRET_RUN = /(svc_(?:test|live)_|whsec_)[^/?&#\s]*/gi;
+const SECRET_RUN = /(?:svc_(?:test|live)_|whsec_)[^/?&#\s]*/gi;
 /** Query parameters that carry a credential: the signed label link's `sig`, and keys sent where they must not be. */
 const SECRET_PARAM = /^(sig|signature|api_?key|key|access_token|token|secret|authorization|password)$/i;
 
@@ -18,15 +18,16 @@ function decoded(text: string): string {
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
-  if (SECRET_TEXT.test(decoded(path))) path = decoded(path).replace(SECRET_RUN, '$1[redacted]');
+  if (SECRET_TEXT.test(decoded(path))) path = decoded(path).replace(SECRET_RUN, '[redacted]');
   if (q < 0) return path;
   const query = url
     .slice(q + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      if (SECRET_PARAM.test(decoded(name)) || SECRET_TEXT.test(decoded(pair))) return `${SECRET_TEXT.test(decoded(name)) ? '[redacted]' : name}=[redacted]`;
+      const name = decoded(eq < 0 ? pair : pair.slice(0, eq));
+      if (SECRET_TEXT.test(name)) return '[redacted]';
+      if (SECRET_PARAM.test(name) || SECRET_TEXT.test(decoded(pair))) return `${pair.slice(0, eq < 0 ? pair.length : eq)}=[redacted]`;
       return pair;
     })
     .join('&');

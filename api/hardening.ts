@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
+import { problemBody, sendProblem } from './problem.js';
+
+/**
+ * Input no one can break: what the router and the HTTP parser refuse is answered as problem+json
+ * too, and control characters never reach a handler (nor PostgreSQL, which refuses NUL in text).
+ */
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const MAX_REPORTED = 20;
+
+/** The router's own refusals: a path that is not valid percent-encoding, or a segment too long to be an id. */
+export function frameworkErrors(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('request-id', request.id);
+  return sendProblem(reply, new ApiError('not_found', 'No such resource: the path is not one this API serves.'));
+}
+
+/** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let code: ErrorCode = 'bad_request';
+  let detail = 'The request is not valid HTTP.';
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    code = 'header_fields_too_large';
+    detail = 'The request headers are too large.';
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    code = 'request_timeout';
+    detail = 'The request was not received in time.';
+  }
+  const id = makeId('req', Date.now(), randomBytes(16));
+  const body = JSON.stringify(problemBody(code, detail, id));
+  const { status } = ERRORS[code];
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  // The error's rawPacket holds the request's bytes, Authorization included: never log it.
+  socket.destroy();
+}
+
+/** Paths of every string (keys included) holding a control character; iterative, so nesting cannot overflow. */
+function controlCharacterPaths(value: unknown, base: string): FieldError[] {
+  const found: FieldError[] = [];
+  const stack: Array<[unknown, string]> = [[value, base]];
+  while (stack.length && found.length < MAX_REPORTED) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (CONTROL.test(v)) found.push({ path: path || '(body)', message: 'must not contain control characters' });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
+    } else if (v && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+        const name = CONTROL.test(k) ? JSON.stringify(k) : k;
+        const childPath = path ? `${path}.${name}` : name;
+        if (CONTROL.test(k)) found.push({ path: childPath, message: 'field names must not contain control characters' });
+        else stack.push([child, childPath]);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * App-level preValidation hook: control characters in a path segment name nothing; in a query or
+ * a customer's body they are invalid. Bodies of routes without a scope (carriers' pushes) are left
+ * to their own schema: a carrier's scan text is not refused for a line break.
+ */
+export async function refuseControlCharacters(request: FastifyRequest): Promise<void> {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (params && Object.values(params).some((v) => typeof v === 'string' && CONTROL.test(v))) {
+    throw new ApiError('not_found', 'No such resource.');
+  }
+  const customerBody = request.routeOptions.config?.scope !== undefined && !Buffer.isBuffer(request.body);
+  const errors = [...controlCharacterPaths(request.query, 'querystring'), ...(customerBody ? controlCharacterPaths(request.body, '') : [])];
+  if (errors.length) {
+    throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
+  }
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  claimIdempotencyKey,
+  deleteOwnAddress,
+  findOwnAddress,
+  listAddresses,
+  releaseIdempotencyKey,
+  saveAddress,
+  saveIdempotentResponse,
+  updateOwnAddress,
+  type AddressRow,
+} from '../../db/index.js';
+import { ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { callerOf, type Caller } from '../auth.js';
+import { fingerprintOf, idempotencyKeyOf, keyInUse, keyReused } from '../idempotency.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
+import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
+
+/** A saved address as the API shows it (contract: Resources → Addresses). */
+export function addressToJson(row: AddressRow) {
+  return {
+    id: row.id,
+    object: 'address',
+    name: row.name,
+    line1: row.line1,
+    line2: row.line2,
+    city: row.city,
+    postcode: row.postcode,
+    country: row.country,
+    livemode: row.livemode,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const AddressParams = Type.Object({ address: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+type AddressParams = Static<typeof AddressParams>;
+
+/** Any subset of the fields, each validated as on creation; `line2: null` (or "") removes the second line. */
+const AddressPatchSchema = Type.Object(
+  {
+    name: Type.Optional(AddressSchema.properties.name),
+    line1: Type.Optional(AddressSchema.properties.line1),
+    line2: Type.Optional(Type.Union([AddressSchema.properties.line2, Type.Null()])),
+    city: Type.Optional(AddressSchema.properties.city),
+    postcode: Type.Optional(AddressSchema.properties.postcode),
+    country: Type.Optional(AddressSchema.properties.country),
+  },
+  { additionalProperties: false },
+);
+type AddressPatch = Static<typeof AddressPatchSchema>;
+
+/** Trims and checks the address; an unknown country is a 422 like any other bad field. */
+function normalized(input: AddressInput): Address {
+  const { address, errors } = normalizeAddress(input, '');
+  if (errors.length) {
+    const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));
+    throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: named });
+  }
+  return address;
+}
+
+async function ownAddress(ctx: AppContext, caller: Caller, id: string): Promise<AddressRow> {
+  const row = await findOwnAddress(ctx.db, caller.owner, id);
+  if (!row) throw new ApiError('not_found', `No address ${id}.`);
+  return row;
+}
+
+export const addressRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    // Saving the same address twice is harmless (spec §4): the second answer is 200 with the first record.
+    app.post<{ Body: AddressInput }>(
+      '/addresses',
+      { config: { scope: 'addresses:write' }, schema: { body: AddressSchema, summary: 'Save an address' } },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const address = normalized(request.body);
+        const key = idempotencyKeyOf(request);
+        const fingerprint = fingerprintOf(request);
+        const scope = { ...caller.owner, key: key ?? '' };
+        if (key) {
+          const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, now: ctx.now() });
+          if (!claim.claimed) {
+            if (claim.row.fingerprint !== fingerprint) throw keyReused();
+            if (!claim.row.responseStatus) throw keyInUse();
+            reply.header('idempotency-replayed', 'true');
+            return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
+          }
+        }
+        try {
+          const { row, created } = await saveAddress(ctx.db, caller.owner, {
+            id: makeId('adr', Date.now(), randomBytes(16)),
+            address,
+            now: ctx.now(),
+          });
+          const status = created ? 201 : 200;
+          const body = addressToJson(row);
+          if (key) await saveIdempotentResponse(ctx.db, scope, status, body);
+          return reply.code(status).send(body);
+        } catch (err) {
+          // Nothing was saved: the key is free again (contract: Idempotency, rule 4).
+          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+          throw err;
+        }
+      },
+    );
+
+    app.get<{ Querystring: PageQuery }>(
+      '/addresses',
+      { config: { scope: 'addresses:read' }, schema: { querystring: PageQuery, summary: 'List saved addresses, newest first' } },
+      async (request) => {
+        const caller = callerOf(request);
+        const q = request.query;
+        const { rows, hasMore } = await listAddresses(ctx.db, {
+          ...caller.owner,
+          before: q.cursor ? decodeCursor(q.cursor, 'adr') : undefined,
+          limit: q.limit ?? 20,
+        });
+        return {
+          object: 'list',
+          data: rows.map(addressToJson),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+        };
+      },
+    );
+
+    app.get<{ Params: AddressParams }>(
+      '/addresses/:address',
+      { config: { scope: 'addresses:read' }, schema: { params: AddressParams, summary: 'Read one saved address' } },
+      async (request) => addressToJson(await ownAddress(ctx, callerOf(request), request.params.address)),
+    );
+
+    app.patch<{ Params: AddressParams; Body: AddressPatch }>(
+      '/addresses/:address',
+      {
+        config: { scope: 'addresses:write' },
+        schema: { params: AddressParams, body: AddressPatchSchema, summary: 'Edit a saved address' },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        const current = await ownAddress(ctx, caller, request.params.address);
+        const patch = request.body;
+        const merged: AddressInput = {
+          name: patch.name ?? current.name,
+          line1: patch.line1 ?? current.line1,
+          city: patch.city ?? current.city,
+          postcode: patch.postcode ?? current.postcode,
+          country: patch.country ?? current.country,
+        };
+        const line2 = patch.line2 === undefined ? current.line2 : patch.line2;
+        if (line2) merged.line2 = line2;
+        const outcome = await updateOwnAddress(ctx.db, caller.owner, current.id, normalized(merged), ctx.now());
+        if (outcome.kind === 'missing') throw new ApiError('not_found', `No address ${current.id}.`);
+        if (outcome.kind === 'duplicate') {
+          // Two records cannot silently merge (either id would vanish): the caller decides.
+          throw new ApiError('address_already_exists', `The edit would make this address the same as ${outcome.existingId}.`, {
+            fields: { existing_id: outcome.existingId },
+          });
+        }
+        return addressToJson(outcome.row);
+      },
+    );
+
+    app.delete<{ Params: AddressParams }>(
+      '/addresses/:address',
+      { config: { scope: 'addresses:write' }, schema: { params: AddressParams, summary: 'Delete a saved address' } },
+      async (request) => {
+        const caller = callerOf(request);
+        const id = request.params.address;
+        if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError('not_found', `No address ${id}.`);
+        return { id, object: 'address', deleted: true };
+      },
+    );
+  };
