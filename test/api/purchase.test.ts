@@ -16,7 +16,9 @@ import {
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // A long wait: on a loaded machine twenty concurrent purchases can take a while, and these tests
+  // check the synchronous answers.
+  stack = await startTestStack({ purchaseWaitMs: 45_000 });
   sim = simControl(stack.simUrl);
 });
 afterAll(async () => {
