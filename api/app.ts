@@ -59,19 +59,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
-  // While the instance shuts down, new requests get a problem+json 503 (Fastify's own is plain JSON).
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
-    if (closing) {
-      throw new ApiError('service_unavailable', 'This instance is shutting down; retry the request.', {
-        headers: { connection: 'close', 'retry-after': '1' },
-      });
-    }
   });
+  closeGracefully(app);
   // Authenticate (and rate-limit) first: nothing about a body is said to a caller without a key.
   app.addHook(
     'onRequest',
@@ -96,7 +87,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(ctx));
   registerMetrics(app);
-  closeConnectionsWhenClosing(app);
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -115,10 +105,11 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /**
- * While the server closes, answers end their connection, and connections that fall idle are closed:
- * keep-alive clients would otherwise hold the process open after the last in-flight answer.
+ * Shutting down: requests already in flight are answered, new ones get a problem+json 503 (Fastify's
+ * own is plain JSON), answers end their connection, and connections that fall idle are closed, since
+ * keep-alive clients would otherwise hold the process open after the last answer.
  */
-function closeConnectionsWhenClosing(app: FastifyInstance) {
+function closeGracefully(app: FastifyInstance) {
   let closing = false;
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
@@ -127,6 +118,13 @@ function closeConnectionsWhenClosing(app: FastifyInstance) {
     sweep.unref();
   });
   app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onRequest', async () => {
+    if (closing) {
+      throw new ApiError('service_unavailable', 'This instance is shutting down; retry the request.', {
+        headers: { 'retry-after': '1' },
+      });
+    }
+  });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });

@@ -51,3 +51,31 @@ describe('npm run ops -- stuck', () => {
     expect(s.body.status).toBe('purchased');
   });
 });
+
+describe('search attributes for operators', () => {
+  it('finds a shipment in Temporal by reference, tracking number, account, carrier and status', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const reference = `find-me-${randomUUID()}`;
+    const a = await call(stack, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference },
+    });
+    expect(a.status, a.text).toBe(201);
+    const queries = [
+      `Reference = '${reference}'`,
+      `TrackingNumber = '${a.body.tracking.number}'`,
+      `AccountId = '${acct.id}' AND Livemode = true`,
+      `AccountId = '${acct.id}' AND Carrier = 'acme' AND ShipmentStatus = 'purchased'`,
+    ];
+    for (const query of queries) {
+      const ids = await eventually(async () => {
+        const found: string[] = [];
+        for await (const w of stack.temporal.workflow.list({ query })) found.push(w.workflowId);
+        return found.length ? found : undefined;
+      }, 20_000, query);
+      expect(ids, query).toEqual([`shipment/${a.body.id}`]);
+    }
+    const description = await stack.temporal.workflow.getHandle(`shipment/${a.body.id}`).describe();
+    expect(await description.staticSummary()).toContain(reference);
+  });
+});
