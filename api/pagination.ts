@@ -12,3 +12,14 @@ export function decodeCursor(cursor: string, prefix: IdPrefix): string {
   }
   return id;
 }
+
+/** One page of a list (contract: Resources, lists): newest first, `next_cursor` after the last row. */
+export function listPage<T extends { id: string }>(page: { rows: T[]; hasMore: boolean }, toJson: (row: T) => unknown) {
+  const { rows, hasMore } = page;
+  return {
+    object: 'list' as const,
+    data: rows.map((row) => toJson(row)),
+    has_more: hasMore,
+    next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
+  };
+}

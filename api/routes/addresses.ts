@@ -16,7 +16,7 @@ import { ApiError, makeId, normalizeAddress, type Address } from '../../domain/i
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyInUse, keyReused } from '../idempotency.js';
-import { decodeCursor, encodeCursor } from '../pagination.js';
+import { decodeCursor, listPage } from '../pagination.js';
 import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
 
 /** A saved address as the API shows it (contract: Resources → Addresses). */
@@ -120,12 +120,7 @@ export const addressRoutes =
           before: q.cursor ? decodeCursor(q.cursor, 'adr') : undefined,
           limit: q.limit ?? 20,
         });
-        return {
-          object: 'list',
-          data: rows.map(addressToJson),
-          has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
-        };
+        return listPage({ rows, hasMore }, addressToJson);
       },
     );
 

@@ -3,7 +3,7 @@ import { findOwnEvent, listEvents } from '../../db/index.js';
 import { ApiError, eventPayload } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
-import { decodeCursor, encodeCursor } from '../pagination.js';
+import { decodeCursor, listPage } from '../pagination.js';
 import { PageQuery } from '../schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -28,12 +28,7 @@ export const eventRoutes =
           before: q.cursor ? decodeCursor(q.cursor, 'evt') : undefined,
           limit: q.limit ?? 20,
         });
-        return {
-          object: 'list',
-          data: rows.map(eventPayload),
-          has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
-        };
+        return listPage({ rows, hasMore }, eventPayload);
       },
     );
     app.get<{ Params: { id: string } }>(

@@ -14,7 +14,7 @@ import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
 import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
-import { decodeCursor, encodeCursor } from '../pagination.js';
+import { decodeCursor, listPage } from '../pagination.js';
 import { startPurchase } from '../purchases.js';
 import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
 import { voidRoute } from './void.js';
@@ -147,12 +147,7 @@ export const shipmentRoutes =
           before: q.cursor ? decodeCursor(q.cursor, 'shp') : undefined,
           limit: q.limit ?? 20,
         });
-        return {
-          object: 'list',
-          data: rows.map(shipmentToJson),
-          has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
-        };
+        return listPage({ rows, hasMore }, shipmentToJson);
       },
     );
 

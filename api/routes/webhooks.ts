@@ -16,7 +16,7 @@ import {
 import { ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type Config } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
-import { decodeCursor, encodeCursor } from '../pagination.js';
+import { decodeCursor, listPage } from '../pagination.js';
 import { PageQuery } from '../schemas.js';
 
 const CreateEndpointSchema = Type.Object(
@@ -133,12 +133,7 @@ export const webhookRoutes =
           before: q.cursor ? decodeCursor(q.cursor, 'we') : undefined,
           limit: q.limit ?? 20,
         });
-        return {
-          object: 'list',
-          data: rows.map(endpointToJson),
-          has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
-        };
+        return listPage({ rows, hasMore }, endpointToJson);
       },
     );
 
@@ -167,12 +162,7 @@ export const webhookRoutes =
           before: q.cursor ? decodeCursor(q.cursor, 'whd') : undefined,
           limit: q.limit ?? 20,
         });
-        return {
-          object: 'list',
-          data: rows.map((r) => deliveryToJson(r, endpoint.livemode)),
-          has_more: hasMore,
-          next_cursor: hasMore ? encodeCursor(rows[rows.length - 1].id) : null,
-        };
+        return listPage({ rows, hasMore }, (r) => deliveryToJson(r, endpoint.livemode));
       },
     );
   };

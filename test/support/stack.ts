@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { request } from 'undici';
 import { inject } from 'vitest';
+import { freePorts } from '../../scripts/temporal/process-utils.js';
 import { createApp } from '../../api/app.js';
 import { checkLedger, openDatabase, type Database } from '../../db/index.js';
 import { parseConfig, type Config } from '../../domain/index.js';
@@ -11,16 +11,7 @@ import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/co
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const freePort = async () => (await freePorts('127.0.0.1', 1))[0];
 
 let runtimeInstalled = false;
 function quietRuntime() {
