@@ -36,6 +36,8 @@ export function carrierActivities(
   carrier: string,
   scheduleToCloseMs?: number,
   summary?: string,
+  /** 1 when the workflow runs the retries itself (the purchase does, to show each attempt). */
+  maximumAttempts?: number,
 ) {
   const queues = taskQueues(target.queuePrefix);
   return proxyActivities<CarrierActivities>({
@@ -43,6 +45,6 @@ export function carrierActivities(
     taskQueue: target.livemode ? queues.carrier(carrier) : queues.shipments,
     startToCloseTimeout: '30 seconds',
     ...(scheduleToCloseMs ? { scheduleToCloseTimeout: scheduleToCloseMs } : {}),
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts },
   });
 }

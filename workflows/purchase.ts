@@ -144,8 +144,10 @@ export async function purchase(input: PurchaseInput): Promise<PurchaseResult> {
 }
 
 /**
- * Buys the label, settling ambiguous outcomes (a time-out or a lost answer) by asking the carrier
- * for our reference before buying again. Never two labels for one shipment.
+ * Buys the label. The workflow runs the retries itself, one carrier call per activity, so operators
+ * see each attempt and its error in the current details and each wait is a timer with a summary.
+ * An ambiguous outcome (a time-out or a lost answer) is settled by asking the carrier for our
+ * reference before buying again: never two labels for one shipment.
  */
 async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { maybeBought: boolean }): Promise<Purchase> {
   const deadline = workflowInfo().startTime.getTime() + input.purchaseDeadlineMs;
@@ -157,41 +159,62 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
     parcel: input.parcel,
   };
   const target = { carrier, livemode: input.livemode };
+  const { buyLabel } = carrierActivities(input, carrier, undefined, `buy the label from carrier ${carrier} for ${input.shipmentId}`, 1);
+  let lastError = 'none';
   for (let attempt = 1; ; attempt++) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time.`);
-    const calls = carrierActivities(input, carrier, remaining, `buy the label from carrier ${carrier} for ${input.shipmentId}`);
+    if (Date.now() >= deadline) {
+      throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
+    }
+    setCurrentDetails(
+      attempt === 1
+        ? `buying the label from carrier ${carrier}`
+        : `buying the label from carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`,
+    );
+    let retryAfterMs: number | null = null;
     try {
-      setCurrentDetails(`buying the label from carrier ${carrier} (round ${attempt})`);
-      return await calls.buyLabel({ ...target, request });
+      return await buyLabel({ ...target, request });
     } catch (err) {
       const type = failureType(err);
       if (type === FAILURE.carrierRefused) throw new PurchaseFailed('carrier_error', failureMessage(err));
-      if (type !== FAILURE.carrierAmbiguous) {
-        // Retries ran out with the deadline: the last attempt may have reached the carrier.
+      lastError = isTimeout(err) ? 'no answer in time' : failureMessage(err);
+      if (type === FAILURE.carrierAmbiguous || isTimeout(err)) {
+        // The carrier may have bought it: its record decides before we buy again.
         unsure.maybeBought = true;
-        throw unreachable(carrier, err);
+        log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: lastError });
+        const found = await lookUp(input, carrier, deadline, lastError);
+        if (found) return found;
+      } else {
+        retryAfterMs = retryAfterOf(err);
       }
-      unsure.maybeBought = true;
-      log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: failureMessage(err) });
     }
-    try {
-      setCurrentDetails(`asking carrier ${carrier} whether reference ${input.shipmentId} was bought`);
-      const found = await carrierActivities(
-        input,
-        carrier,
-        Math.max(deadline - Date.now(), 1000),
-        `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
-      ).findPurchase({
-        ...target,
-        reference: input.shipmentId,
-      });
-      if (found && !found.cancelled) return found;
-    } catch (err) {
-      throw unreachable(carrier, err);
-    }
-    await sleep(1000);
+    const backoff = retryAfterMs ?? Math.min(1000 * 2 ** (attempt - 1), 30_000);
+    const delay = Math.min(backoff, Math.max(deadline - Date.now(), 0));
+    setCurrentDetails(`waiting for carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`);
+    if (delay > 0) await sleep(delay, { summary: `retry carrier ${carrier} after attempt ${attempt} (${lastError})` });
   }
+}
+
+/** The purchase the carrier made under our reference, asked with retries until the deadline. */
+async function lookUp(input: PurchaseInput, carrier: string, deadline: number, lastError: string): Promise<Purchase | null> {
+  setCurrentDetails(`asking carrier ${carrier} whether ${input.shipmentId} was bought (last error: ${lastError})`);
+  try {
+    const found = await carrierActivities(
+      input,
+      carrier,
+      Math.max(deadline - Date.now(), 1000),
+      `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
+    ).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId });
+    return found && !found.cancelled ? found : null;
+  } catch (err) {
+    throw unreachable(carrier, err);
+  }
+}
+
+/** The carrier's Retry-After, carried in the failure's details by the carrier activity. */
+function retryAfterOf(err: unknown): number | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { retryAfterMs?: number | null } | undefined) : undefined;
+  return typeof details?.retryAfterMs === 'number' ? details.retryAfterMs : null;
 }
 
 /** After a failed purchase: if the carrier did make a label under our reference, cancel it. */

@@ -76,6 +76,13 @@ async function main() {
     const refused = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } })).body;
     await save(stack, 'shipment-carrier-refused', shipmentWorkflowId(refused.shipment_id));
 
+    // A carrier that fails twice before it sells: the workflow's own retries, with timers.
+    const flaky = 'replay-flaky';
+    await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 503, times: 2, match: flaky });
+    const retried = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: flaky }) } })).body;
+    await call(stack, 'POST', `/api/v1/shipments/${retried.id}/void`, { key: acct.liveKey });
+    await save(stack, 'shipment-carrier-retried-then-voided', shipmentWorkflowId(retried.id));
+
     // A webhook delivery that fails once and is retried 10 s later.
     const endpoint = (
       await call(stack, 'POST', '/api/v1/webhook_endpoints', {

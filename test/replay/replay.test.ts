@@ -19,6 +19,7 @@ describe('replaying recorded histories', () => {
         'shipment-delivered-last-run.json',
         'shipment-voided.json',
         'shipment-carrier-refused.json',
+        'shipment-carrier-retried-then-voided.json',
         'webhook-retried-then-delivered.json',
       ]),
     );
