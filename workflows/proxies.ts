@@ -12,18 +12,51 @@ const local = {
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 } as const;
 
-export function shipmentActivities() {
-  return proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities>({
-    ...local,
-    retry: { ...local.retry, nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available'] },
+/** What each activity does, as operators read it in the Temporal UI. */
+const SUMMARIES: Record<string, string> = {
+  priceShipment: 'price the service from the rate card',
+  holdFunds: 'reserve the price in the ledger',
+  captureFunds: 'capture the charge in the ledger',
+  releaseFunds: 'release the reserved funds',
+  refundFunds: 'refund the charge in the ledger',
+  storeLabels: 'render and store the label files',
+  markShipment: 'update the shipment read model',
+  failShipment: 'record the failed purchase and free its idempotency keys',
+  recordEvent: 'record an event (webhooks fan out from it)',
+  recordScans: 'store the new carrier scans',
+  authorizeCard: 'authorize the card',
+  captureCard: 'capture the card payment',
+  voidCard: 'void the card authorization',
+  refundCard: 'refund the card',
+};
+
+/** Every call of these activities carries its summary (the proxy's options stay as they are). */
+function summarised<T extends object>(activities: T): T {
+  return new Proxy(activities, {
+    get(target, name) {
+      const activity = Reflect.get(target, name) as { executeWithOptions(o: object, args: unknown[]): Promise<unknown> };
+      const summary = SUMMARIES[String(name)];
+      return summary ? (...args: unknown[]) => activity.executeWithOptions({ summary }, args) : activity;
+    },
   });
 }
 
+export function shipmentActivities() {
+  return summarised(
+    proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities>({
+      ...local,
+      retry: { ...local.retry, nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available'] },
+    }),
+  );
+}
+
 export function paymentActivities() {
-  return proxyActivities<PaymentActivities>({
-    ...local,
-    retry: { ...local.retry, nonRetryableErrorTypes: ['card_declined'] },
-  });
+  return summarised(
+    proxyActivities<PaymentActivities>({
+      ...local,
+      retry: { ...local.retry, nonRetryableErrorTypes: ['card_declined'] },
+    }),
+  );
 }
 
 /**

@@ -93,7 +93,9 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
   let polls = 0;
   while (!isTerminal(state.status)) {
     setCurrentDetails(`${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s`);
-    const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs);
+    const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
+      summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
+    });
     if (isTerminal(state.status)) break; // voided by the update handler
     await condition(() => !state.busy); // a void in progress owns the scans
     if (isTerminal(state.status)) break;

@@ -76,7 +76,19 @@ describe('search attributes for operators', () => {
       }, 20_000, query);
       expect(ids, query).toEqual([`shipment/${a.body.id}`]);
     }
-    const description = await stack.temporal.workflow.getHandle(`shipment/${a.body.id}`).describe();
-    expect(await description.staticSummary()).toContain(reference);
+    const handle = stack.temporal.workflow.getHandle(`shipment/${a.body.id}`);
+    expect(await (await handle.describe()).staticSummary()).toContain(reference);
+    // Every activity and the tracking loop's timer carry a summary an operator can read.
+    const history = await eventually(async () => {
+      const h = await handle.fetchHistory();
+      return h.events?.some((e) => e.timerStartedEventAttributes) ? h : undefined;
+    }, 20_000, 'the tracking timer');
+    const summaryOf = (e: { userMetadata?: { summary?: { data?: Uint8Array | null } | null } | null }) =>
+      e.userMetadata?.summary?.data ? JSON.parse(Buffer.from(e.userMetadata.summary.data).toString()) : null;
+    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
+    expect(scheduled.length).toBeGreaterThan(4);
+    for (const e of scheduled) expect(summaryOf(e), e.activityTaskScheduledEventAttributes?.activityType?.name ?? '').toBeTruthy();
+    const timer = history.events!.find((e) => e.timerStartedEventAttributes)!;
+    expect(summaryOf(timer)).toMatch(/next poll of carrier acme/);
   });
 });
