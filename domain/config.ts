@@ -45,7 +45,7 @@ export interface Config {
     shutdownGraceMs: number;
     /** Where a worker serves Prometheus metrics (0: not served). */
     metricsPort: number;
-    /** A prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
+    /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
     workflowBundlePath: string | undefined;
   };
   /** How long the API finishes in-flight requests after SIGTERM before it exits. */
@@ -125,7 +125,8 @@ export function parseConfig(env: Env): Config {
       maxCachedWorkflows: int(env, 'WORKER_MAX_CACHED_WORKFLOWS', 1000, 0),
       shutdownGraceMs: int(env, 'WORKER_SHUTDOWN_GRACE_MS', 30_000),
       metricsPort: int(env, 'WORKER_METRICS_PORT', 0),
-      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+      // Production loads the bundle built at build time; development bundles the source it has.
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || (production ? 'dist/workflow-bundle.js' : undefined),
     },
     apiShutdownGraceMs: int(env, 'API_SHUTDOWN_GRACE_MS', 30_000),
   };

@@ -33,8 +33,12 @@ const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address);
 const temporal = await connectTemporal(config, address);
 // The workflow bundle built at build time; bundling at start is for development only.
-const bundlePath = path.resolve(config.worker.workflowBundlePath ?? 'dist/workflow-bundle.js');
-const workflowBundle = existsSync(bundlePath) ? { codePath: bundlePath } : undefined;
+const bundlePath = config.worker.workflowBundlePath && path.resolve(config.worker.workflowBundlePath);
+if (bundlePath && !existsSync(bundlePath)) {
+  log.error({ bundlePath }, 'the workflow bundle is missing: run npm run build:workflows');
+  process.exit(2);
+}
+const workflowBundle = bundlePath ? { codePath: bundlePath } : undefined;
 const fleet = await createWorkers({
   config,
   db: database.db,
