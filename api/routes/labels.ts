@@ -54,7 +54,13 @@ export const labelRoutes =
           format: request.params.format,
           expiresAt,
         });
-        return { object: 'label_link', url, format: request.params.format, expires_at: new Date(expiresAt * 1000).toISOString() };
+        return {
+          object: 'label_link',
+          livemode: row.livemode,
+          url,
+          format: request.params.format,
+          expires_at: new Date(expiresAt * 1000).toISOString(),
+        };
       },
     );
 

@@ -11,9 +11,10 @@ export const quoteRoutes =
       '/quotes',
       { config: { scope: 'quotes:read' }, schema: { body: QuoteRequestSchema, summary: 'Price one parcel across services' } },
       async (request) => {
-        const { account } = callerOf(request);
+        const { account, livemode } = callerOf(request);
         const { from, to } = normalizeAddresses(request.body.from, request.body.to);
-        return { object: 'list', data: quote(ctx.catalog, account, request.body.parcel, from, to) };
+        const items = quote(ctx.catalog, account, request.body.parcel, from, to);
+        return { object: 'list', data: items.map((item) => ({ object: 'quote', livemode, ...item })) };
       },
     );
   };

@@ -65,6 +65,7 @@ export const trackingRoutes =
         const scans = await scansOf(ctx.db, row.id);
         return {
           object: 'tracking',
+          livemode: row.livemode,
           tracking_number: row.trackingNumber,
           carrier: row.carrier,
           shipment_id: row.id,
@@ -105,6 +106,7 @@ export const trackingRoutes =
         await pushScans(ctx, row, [scan]);
         return reply.code(202).send({
           object: 'scan',
+          livemode: false,
           shipment_id: row.id,
           tracking_number: row.trackingNumber,
           status: scan.status,

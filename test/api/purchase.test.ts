@@ -47,6 +47,7 @@ describe('quotes', () => {
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect(new Set(items.map((i: any) => i.service.carrier)).size).toBeGreaterThanOrEqual(2);
     for (const item of items) {
+      expect(item.livemode).toBe(false);
       expect(minor(item.price.gross)).toBe(minor(item.price.net) + minor(item.price.vat));
       expect(item.price.currency).toBe('GBP');
       expect(item.price.gross).toMatch(/^\d+\.\d{2}$/);

@@ -57,6 +57,7 @@ describe('label downloads (contract: Labels)', () => {
     const link = await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: acct.liveKey });
     expect(link.status).toBe(200);
     expect(link.body.format).toBe('zpl');
+    expect(link.body.livemode).toBe(true);
     expect(link.body.url.startsWith(stack.config.publicBaseUrl)).toBe(true);
     expect(link.body.url).not.toContain(acct.liveKey);
     expect(new Date(link.body.expires_at).getTime()).toBe(Math.floor(clock / 1000) * 1000 + 300_000);

@@ -148,7 +148,7 @@ describe('pushed scans', () => {
       const t = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey });
       return t.body.events?.length && t.body.status === 'in_transit' ? t.body : undefined;
     }, 20_000, 'the pushed scan');
-    expect(tracking).toMatchObject({ tracking_number: s.tracking.number, carrier: 'acme', shipment_id: s.id, status: 'in_transit' });
+    expect(tracking).toMatchObject({ tracking_number: s.tracking.number, carrier: 'acme', shipment_id: s.id, status: 'in_transit', livemode: true });
     expect(tracking.events[0]).toMatchObject({ status: 'in_transit', description: 'Collected', location: { city: 'Leeds' } });
     const events = await eventually(async () => {
       const e = await call(stack, 'GET', `/api/v1/events?shipment=${s.id}`, { key: acct.liveKey });
