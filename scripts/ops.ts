@@ -3,9 +3,12 @@
  *   npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]
  * lists shipments whose purchase or void has been under way too long, why (the pending activity,
  * its attempts and last failure) and a Temporal UI link to each.
+ *   npm run --silent ops -- reconcile [--older-than 10m]
+ * marks failed the pending shipments whose purchase was never started (the API stopped first).
  */
 import { parseArgs } from 'node:util';
-import { connectTemporal, loadConfig } from './runtime.js';
+import { connectDatabase, connectTemporal, createLogger, loadConfig } from './runtime.js';
+import { reconcileOrphans } from './ops/reconcile.js';
 import { findStuckShipments, parseAge } from './ops/stuck.js';
 
 async function main(): Promise<number> {
@@ -14,8 +17,12 @@ async function main(): Promise<number> {
     options: { 'older-than': { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' } },
     allowPositionals: true,
   });
-  if (positionals[0] !== 'stuck') {
-    process.stderr.write('usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]\n');
+  const command = positionals[0];
+  if (command !== 'stuck' && command !== 'reconcile') {
+    process.stderr.write(
+      'usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]\n' +
+        '       npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]\n',
+    );
     return 2;
   }
   const olderThanMs = parseAge(values['older-than'] ?? '10m');
@@ -26,6 +33,17 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const { client, connection } = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233');
   try {
+    if (command === 'reconcile') {
+      const database = await connectDatabase(config, createLogger(config, 'ops'));
+      try {
+        const failed = await reconcileOrphans(database.db, client, { olderThanMs, accountId: values.account });
+        process.stdout.write(`${JSON.stringify({ data: failed })}\n`);
+        return 0;
+      } finally {
+        await database.close();
+        await database.stopEmbedded();
+      }
+    }
     const stuck = await findStuckShipments(client, {
       olderThanMs,
       uiUrl: config.temporalUiUrl,

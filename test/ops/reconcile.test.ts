@@ -1,0 +1,76 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimIdempotencyKey, insertShipment } from '../../db/index.js';
+import { makeId } from '../../domain/index.js';
+import { reconcileOrphans } from '../../scripts/ops/reconcile.js';
+import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ purchaseWaitMs: 1000 }, { workers: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('npm run ops -- reconcile', () => {
+  it('fails a pending shipment whose purchase was never started, frees its key, and leaves running ones alone', async () => {
+    const acct = await createAccount(stack, { topUp: '20.00' });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    // What an API that stopped between recording the shipment and starting its workflow leaves.
+    const orphan = makeId('shp', hourAgo.getTime(), randomBytes(16));
+    await insertShipment(stack.database.db, {
+      id: orphan,
+      accountId: acct.id,
+      livemode: true,
+      status: 'pending',
+      serviceCode: 'acme_ground',
+      fromAddress: address(),
+      toAddress: address(),
+      parcel: parcel(),
+      currency: 'GBP',
+      chargedTo: 'wallet',
+      createdAt: hourAgo,
+      updatedAt: hourAgo,
+    });
+    const key = randomUUID();
+    await claimIdempotencyKey(stack.database.db, {
+      accountId: acct.id,
+      livemode: true,
+      key,
+      fingerprint: 'x',
+      shipmentId: orphan,
+      now: new Date(),
+    });
+    // A purchase under way (no worker runs here, so it stays pending, with its workflow).
+    const running = await call(stack, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() },
+    });
+    expect(running.status).toBe(202);
+
+    const failed = await reconcileOrphans(stack.database.db, stack.temporal, { olderThanMs: 30 * 60_000, accountId: acct.id });
+    expect(failed.map((f) => f.shipment_id)).toEqual([orphan]);
+    const all = await reconcileOrphans(stack.database.db, stack.temporal, {
+      olderThanMs: 0,
+      now: new Date(Date.now() + 1000),
+      accountId: acct.id,
+    });
+    expect(all.map((f) => f.shipment_id)).not.toContain(running.body.id);
+
+    const s = await call(stack, 'GET', `/api/v1/shipments/${orphan}`, { key: acct.liveKey });
+    expect(s.body.status).toBe('failed');
+    expect(s.body.failure.code).toBe('internal_error');
+    const still = await call(stack, 'GET', `/api/v1/shipments/${running.body.id}`, { key: acct.liveKey });
+    expect(still.body.status).toBe('pending');
+    // The key is free again: the same request runs anew.
+    const again = await claimIdempotencyKey(stack.database.db, {
+      accountId: acct.id,
+      livemode: true,
+      key,
+      fingerprint: 'y',
+      now: new Date(),
+    });
+    expect(again.claimed).toBe(true);
+  });
+});
