@@ -1,7 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { endpointsSubscribedTo, type Db } from '../db/index.js';
-import { taskQueues, WEBHOOK_WORKFLOW, webhookWorkflowId, type EventType } from '../domain/index.js';
+import { SA, taskQueues, WEBHOOK_WORKFLOW, webhookWorkflowId, type EventType } from '../domain/index.js';
 import type { WebhookDeliveryInput } from '../workflows/webhook-delivery.js';
 
 export interface RecordedEvent {
@@ -10,11 +9,6 @@ export interface RecordedEvent {
   accountId: string;
   livemode: boolean;
 }
-
-const SA = {
-  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
-  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
-};
 
 /**
  * After an event is stored: one `webhook/<evt>/<we>` delivery workflow per endpoint of the account

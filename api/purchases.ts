@@ -4,18 +4,9 @@ import {
   WorkflowUpdateStage,
   type Client,
 } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { ShipmentWorkflowInput } from '../workflows/shipment.js';
 import type { PurchaseOutcome, VoidOutcome } from '../workflows/definitions.js';
-import { SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, UPDATE_PURCHASE, UPDATE_VOID } from '../domain/index.js';
-
-const key = {
-  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
-  ShipmentStatus: defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD),
-  Carrier: defineSearchAttributeKey('Carrier', SearchAttributeType.KEYWORD),
-  Reference: defineSearchAttributeKey('Reference', SearchAttributeType.KEYWORD),
-  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
-};
+import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, UPDATE_PURCHASE, UPDATE_VOID } from '../domain/index.js';
 
 /** Waits for a promise up to `ms`; undefined when time ran out first. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -41,10 +32,10 @@ function operationOptions(input: ShipmentWorkflowInput) {
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
     staticSummary: `Shipment ${input.shipmentId}: ${input.serviceCode}${input.reference ? `, reference ${input.reference}` : ''}`,
     typedSearchAttributes: [
-      { key: key.AccountId, value: input.accountId },
-      { key: key.ShipmentStatus, value: 'pending' },
-      { key: key.Livemode, value: input.livemode },
-      ...(input.reference ? [{ key: key.Reference, value: input.reference }] : []),
+      { key: SA.AccountId, value: input.accountId },
+      { key: SA.ShipmentStatus, value: 'pending' },
+      { key: SA.Livemode, value: input.livemode },
+      ...(input.reference ? [{ key: SA.Reference, value: input.reference }] : []),
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/index.js';
+import { MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/index.js';
 
 /**
  * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
@@ -25,7 +25,6 @@ export const AddressSchema = Type.Object(
   { additionalProperties: false },
 );
 export type AddressInput = Static<typeof AddressSchema>;
-void ADDRESS_FIELDS;
 
 const dimension = (description: string, max: number) => Type.Integer({ minimum: 1, maximum: max, description });
 

@@ -33,8 +33,3 @@ export function normalizeAddress(input: Address, path: string): { address: Addre
   }
   return { address, errors };
 }
-
-/** Two addresses are the same when every field matches after normalisation. */
-export function sameAddress(a: Address, b: Address): boolean {
-  return ADDRESS_FIELDS.every((f) => (a[f] ?? '') === (b[f] ?? ''));
-}

@@ -54,13 +54,3 @@ export class ApiError extends Error {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERRORS, value);
 }
-
-/** Purchase failures carried from the workflow to the API; their codes are API codes. */
-export const PURCHASE_FAILURES = [
-  'insufficient_funds',
-  'card_declined',
-  'service_not_available',
-  'carrier_error',
-  'carrier_unavailable',
-] as const;
-export type PurchaseFailureCode = (typeof PURCHASE_FAILURES)[number];

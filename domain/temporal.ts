@@ -1,3 +1,5 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
 /**
  * Names shared by the API, the workers and the workflows: task queues, workflow ids, updates,
  * signals and search attributes. Never write these as literals elsewhere.
@@ -22,15 +24,20 @@ export function taskQueues(prefix = '') {
 export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;
 export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
 
-/** Typed search attributes registered on the Temporal namespace, for operators. */
-export const SEARCH_ATTRIBUTES = {
-  AccountId: 'Keyword',
-  ShipmentStatus: 'Keyword',
-  Carrier: 'Keyword',
-  Reference: 'Keyword',
-  TrackingNumber: 'Keyword',
-  Livemode: 'Bool',
-} as const;
+/** Typed search attributes on every shipment workflow, for operators (set by the API and the workflow). */
+export const SA = {
+  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
+  ShipmentStatus: defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD),
+  Carrier: defineSearchAttributeKey('Carrier', SearchAttributeType.KEYWORD),
+  Reference: defineSearchAttributeKey('Reference', SearchAttributeType.KEYWORD),
+  TrackingNumber: defineSearchAttributeKey('TrackingNumber', SearchAttributeType.KEYWORD),
+  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
+};
+
+/** The same attributes as the Temporal CLI registers them (`--search-attribute Name=Type`). */
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.fromEntries(
+  Object.values(SA).map((key) => [key.name, key.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword']),
+);
 
 /** `type` of the non-retryable ApplicationFailures that cross from activities to workflows. */
 export const FAILURE = {

@@ -1,17 +1,7 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { eventForStatus, type EventType, type ShipmentStatus } from '../domain/index.js';
+import { eventForStatus, SA, type EventType, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
 import type { PurchaseInput } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
-
-export const SA = {
-  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
-  ShipmentStatus: defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD),
-  Carrier: defineSearchAttributeKey('Carrier', SearchAttributeType.KEYWORD),
-  Reference: defineSearchAttributeKey('Reference', SearchAttributeType.KEYWORD),
-  TrackingNumber: defineSearchAttributeKey('TrackingNumber', SearchAttributeType.KEYWORD),
-  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
-};
 
 /** Records an event once, under an id made here in the workflow. */
 export async function emitEvent(input: PurchaseInput, type: EventType, shipmentId: string | null, object?: unknown) {

@@ -10,10 +10,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
-import { FAILURE, isTerminal, isVoidable, type ShipmentStatus } from '../domain/index.js';
+import { FAILURE, isTerminal, isVoidable, SA, type ShipmentStatus } from '../domain/index.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
 import { purchase, cancelStrayLabel, type PurchaseInput } from './purchase.js';
-import { emitEvent, emitStatusEvent, SA } from './events.js';
+import { emitEvent, emitStatusEvent } from './events.js';
 import { followScans, type TrackingState } from './tracking.js';
 import { voidLabel } from './void.js';
 

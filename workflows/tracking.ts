@@ -1,8 +1,8 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
-import { applyScan, isTerminal, type ShipmentStatus } from '../domain/index.js';
+import { applyScan, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
-import { emitEvent, emitStatusEvent, SA } from './events.js';
+import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
 

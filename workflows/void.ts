@@ -1,10 +1,22 @@
 import { ActivityFailure, ApplicationFailure, condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import { FAILURE } from '../domain/index.js';
+import { FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
 import type { VoidOutcome } from './definitions.js';
-import { emitStatusEvent, SA } from './events.js';
+import { emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
 import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
+
+/** Moves the shipment to a status: the workflow's state, the read model, then the search attribute. */
+async function moveTo(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  status: ShipmentStatus,
+  changes: { lastVoidError?: string | null; trackingStatus?: string } = {},
+) {
+  state.status = status;
+  await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status, ...changes } });
+  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: status }]);
+}
 
 const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
 
@@ -22,9 +34,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
   }
   state.busy = true;
   try {
-    state.status = 'voiding';
-    await acts.markShipment({ shipmentId: input.shipmentId, changes: { status: 'voiding', lastVoidError: null } });
-    upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'voiding' }]);
+    await moveTo(input, state, 'voiding', { lastVoidError: null });
 
     setCurrentDetails('void: asking the carrier for scans');
     const scans = [...state.pushed.splice(0), ...(await pollScans(input, state))];
@@ -32,8 +42,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     await applyScans(input, state, scans);
     if (state.seenScanIds.size > 0) {
       // Scanned: the status is what the scans made it; the label stays bought and charged.
-      await acts.markShipment({ shipmentId: input.shipmentId, changes: { status: state.status } });
-      upsertSearchAttributes([{ key: SA.ShipmentStatus, value: state.status }]);
+      await moveTo(input, state, state.status);
       return { ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' };
     }
     state.status = 'voiding';
@@ -49,10 +58,8 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
       // An unanswered cancellation may still have happened: the carrier's record decides.
       const settled = type === FAILURE.carrierAmbiguous && (await calls.findPurchase(target))?.cancelled === true;
       if (!settled) {
-      state.status = 'purchased';
-      await acts.markShipment({ shipmentId: input.shipmentId, changes: { status: 'purchased', lastVoidError: message(err) } });
-      upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'purchased' }]);
-      return { ok: false, code: 'carrier_error', message: `The carrier refused the cancellation: ${message(err)}` };
+        await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
+        return { ok: false, code: 'carrier_error', message: `The carrier refused the cancellation: ${message(err)}` };
       }
     }
 
@@ -62,9 +69,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
       if (input.fundingSource === 'card') await pay.refundCard(money);
       await acts.refundFunds(money);
     }
-    state.status = 'voided';
-    await acts.markShipment({ shipmentId: input.shipmentId, changes: { status: 'voided', trackingStatus: 'cancelled' } });
-    upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'voided' }]);
+    await moveTo(input, state, 'voided', { trackingStatus: 'cancelled' });
     await emitStatusEvent(input, 'voided');
     return { ok: true };
   } finally {

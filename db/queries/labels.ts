@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { labelFiles } from '../schema.js';
 
@@ -24,12 +24,4 @@ export function createPostgresLabelStore(db: Db): LabelStore {
       return row;
     },
   };
-}
-
-export async function countLabelFiles(db: Db, shipmentId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(labelFiles)
-    .where(eq(labelFiles.shipmentId, shipmentId));
-  return row.n;
 }
