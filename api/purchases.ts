@@ -43,14 +43,15 @@ function operationOptions(input: ShipmentWorkflowInput) {
 /**
  * Starts the shipment workflow and its purchase update in one call (Update-With-Start). The update id
  * is the idempotency key or the request id, and an existing workflow is reused, so a duplicate request
- * joins the one purchase; a closed workflow is never started again (REJECT_DUPLICATE).
+ * joins the one purchase; a closed workflow is never started again (REJECT_DUPLICATE). Resolves when
+ * the purchase has ended or `waitMs` has passed: the shipment's status then says which.
  */
 export async function startPurchase(
   temporal: Client,
   input: ShipmentWorkflowInput,
   updateId: string,
   waitMs: number,
-): Promise<Waited<PurchaseOutcome> | { closed: true }> {
+): Promise<void> {
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input));
   const started = (async () => {
     const handle = await temporal.workflow.startUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
@@ -61,10 +62,9 @@ export async function startPurchase(
     return handle.result();
   })();
   try {
-    const outcome = await within(started, waitMs);
-    if (outcome !== undefined) return { done: true, outcome };
+    if ((await within(started, waitMs)) !== undefined) return;
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return { closed: true };
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return; // ended already: its row says how
     throw err;
   }
   // The update is accepted only once a worker runs the workflow; until then make sure the workflow
@@ -75,7 +75,6 @@ export async function startPurchase(
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
-  return { done: false };
 }
 
 /** Sends the void update and waits up to `waitMs` for its outcome. */

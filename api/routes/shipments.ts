@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import {
   claimIdempotencyKey,
   findOwnShipment,
@@ -79,7 +79,8 @@ export const shipmentRoutes =
           });
         }
         request.log.info({ shipment_id: shipmentId, replayed }, 'purchase requested');
-        const waited = await startPurchase(
+        // Waits up to PURCHASE_WAIT_MS; the shipment's status then decides the answer.
+        await startPurchase(
           ctx.temporal,
           {
             shipmentId,
@@ -105,26 +106,19 @@ export const shipmentRoutes =
           ctx.config.purchaseWaitMs,
         );
         const row = (await findOwnShipment(ctx.db, caller.owner, shipmentId))!;
-        if ('closed' in waited || waited.done) {
-          if (row.status === 'failed') {
-            if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
-            throw failureError(row);
-          }
-          return answerPurchased(reply, row, key ? scope : undefined);
+        if (row.status === 'failed') {
+          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+          throw failureError(row);
         }
-        // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
-        return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
+        if (row.status === 'pending') {
+          // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
+          return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
+        }
+        const body = shipmentToJson(row);
+        if (key) await saveIdempotentResponse(ctx.db, scope, 201, body);
+        return reply.code(201).send(body);
       },
     );
-
-    async function answerPurchased(reply: FastifyReply, row: ShipmentRow, scope?: { accountId: string; livemode: boolean; key: string }) {
-      if (row.status === 'pending') {
-        return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
-      }
-      const body = shipmentToJson(row);
-      if (scope) await saveIdempotentResponse(ctx.db, scope, 201, body);
-      return reply.code(201).send(body);
-    }
 
     app.get<{ Params: { shipment: string } }>(
       '/shipments/:shipment',
