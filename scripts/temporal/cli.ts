@@ -24,6 +24,7 @@ import {
   withLock,
   type Log,
 } from './process-utils.js';
+import { DISPATCH_TUNING } from './tuning.js';
 
 /** The CLI release built by `go install`: the last whose go.mod has no replace directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -335,6 +336,8 @@ const DEFAULT_DYNAMIC_CONFIG: Record<string, unknown> = {
   'frontend.enableServerVersionCheck': false,
   // A search attribute registered by a test is usable at once.
   'system.forceSearchAttributesCacheRefreshOnRead': true,
+  // Dispatch without the 50 ms poll wait of the default queue processors (tuning.ts says why).
+  ...DISPATCH_TUNING,
 };
 
 /**

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CARRIER_MODULES } from '../../carriers/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { DISPATCH_TUNING } from '../../scripts/temporal/tuning.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -461,6 +462,9 @@ describe('Temporal', () => {
       expect(Array.isArray(values) && values.every((v) => 'value' in v), `${key}: a list of {value, constraints}`).toBe(true);
     }
     expect(dynamic['frontend.enableExecuteMultiOperation']?.[0]?.value, 'Update-With-Start').toBe(true);
+    for (const [key, value] of Object.entries(DISPATCH_TUNING)) {
+      expect(dynamic[key]?.[0]?.value, `${key}: the same dispatch tuning as the dev server`).toEqual(value);
+    }
     for (const name of ['temporal-ui', 'temporal-setup']) expect(environmentOf(services[name]).TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect((services['temporal-ui'].ports ?? []).map(String).some((p) => p.endsWith(':8080'))).toBe(true);
   });
