@@ -39,6 +39,11 @@ type ShipmentChanges = Partial<
   Pick<ShipmentRow, 'status' | 'trackingNumber' | 'trackingStatus' | 'lastVoidError' | 'failureCode' | 'failureMessage'>
 >;
 
+/** A step that expects the shipment's row found none: retrying cannot help, so operators see it. */
+function missingRow(shipmentId: string): never {
+  throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
+}
+
 /** The read model and the event log: what the API reads and what webhooks deliver. */
 export function createShipmentActivities(deps: {
   metrics?: WorkerMetrics;
@@ -70,7 +75,7 @@ export function createShipmentActivities(deps: {
           FAILURE.serviceNotAvailable,
         );
       }
-      await updateShipment(
+      const priced = await updateShipment(
         db,
         p.shipmentId,
         {
@@ -82,17 +87,20 @@ export function createShipmentActivities(deps: {
         },
         now(),
       );
+      if (!priced) missingRow(p.shipmentId);
       return { carrier: found.carrier.code, serviceName: found.service.name, ...price };
     },
 
     async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<void> {
       const row = await updateShipment(db, p.shipmentId, p.changes, now());
+      if (!row) missingRow(p.shipmentId);
       if (p.changes.status === 'purchased' && row) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(row.livemode) });
     },
 
     /** Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free. */
     async failShipment(p: { shipmentId: string; code: string; message: string }): Promise<void> {
       const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage: p.message }, now());
+      if (!row) missingRow(p.shipmentId);
       if (row) deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(row.livemode) });
       await releaseKeysOfShipment(db, p.shipmentId);
     },

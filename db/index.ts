@@ -14,3 +14,4 @@ export * from './webhook-secrets.js';
 export * from './queries/tracking.js';
 export * from './queries/rate-limits.js';
 export * from './queries/addresses.js';
+export * from './queries/purchases.js';

@@ -50,6 +50,10 @@ export interface Config {
   };
   /** How long the API finishes in-flight requests after SIGTERM before it exits. */
   apiShutdownGraceMs: number;
+  /** The Temporal Schedule that fails pending shipments whose workflow never started (0: none). */
+  orphanSweep: { intervalMs: number; olderThanMs: number };
+  /** Connections in each process's PostgreSQL pool. */
+  databasePoolMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +133,12 @@ export function parseConfig(env: Env): Config {
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || (production ? 'dist/workflow-bundle.js' : undefined),
     },
     apiShutdownGraceMs: int(env, 'API_SHUTDOWN_GRACE_MS', 30_000),
+    orphanSweep: {
+      intervalMs: int(env, 'ORPHAN_SWEEP_INTERVAL_MS', 60_000),
+      // Far longer than an API takes from recording a purchase to starting its workflow.
+      olderThanMs: int(env, 'ORPHAN_SWEEP_AFTER_MS', 120_000, 1000),
+    },
+    databasePoolMax: int(env, 'DATABASE_POOL_MAX', 20, 1),
   };
 }
 

@@ -6,6 +6,9 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
+export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
+/** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
+export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purchases${queuePrefix ? `/${queuePrefix}` : ''}`;
 
 export const UPDATE_PURCHASE = 'purchase';
 export const UPDATE_VOID = 'void';
@@ -51,4 +54,6 @@ export const FAILURE = {
   /** A retryable carrier failure; the activity's retry policy handles it. */
   carrierRetryable: 'carrier_retryable',
   shipmentNotVoidable: 'shipment_not_voidable',
+  /** A step found no row for its shipment: a bug or lost data, never retried, shown to operators. */
+  shipmentMissing: 'shipment_missing',
 } as const;

@@ -3,7 +3,9 @@ import { createCarrierActivities } from '../activities/carriers.js';
 import { createLabelActivities } from '../activities/labels/activities.js';
 import { createLedgerActivities } from '../activities/ledger.js';
 import { createPaymentActivities } from '../activities/payments.js';
+import { createPurchaseActivities } from '../activities/purchase.js';
 import { createShipmentActivities } from '../activities/shipments.js';
+import { createSweepActivities } from '../activities/sweep.js';
 import { createWebhookFanout } from '../activities/webhook-fanout.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
@@ -33,6 +35,7 @@ export function shipmentQueueActivities(deps: {
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
   return {
     ...createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics }),
+    ...createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics }),
     ...createLedgerActivities({ db }),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...createLabelActivities({
@@ -40,6 +43,7 @@ export function shipmentQueueActivities(deps: {
       store: createPostgresLabelStore(db),
       carrierName: (code) => registry.carrier(code)?.name ?? code,
     }),
+    ...(client ? createSweepActivities({ db, client }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),
   };

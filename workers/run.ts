@@ -8,6 +8,7 @@ import type { Db } from '../db/index.js';
 import { taskQueues, type Config } from '../domain/index.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
+import { ensureOrphanSweepSchedule } from './schedules.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -57,6 +58,7 @@ export async function createWorkers(deps: {
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
         }),
       );
+      if (deps.client) await ensureOrphanSweepSchedule(deps.client, config);
     } else if (group === 'carriers' || group.startsWith('carrier-')) {
       const codes = group === 'carriers' ? registry.definitions.map((d) => d.code) : [group.slice('carrier-'.length)];
       for (const code of codes) {

@@ -1,7 +1,8 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities } from '../activities/carriers.js';
 import type { LedgerActivities } from '../activities/ledger.js';
 import type { PaymentActivities } from '../activities/payments.js';
+import type { PurchaseActivities } from '../activities/purchase.js';
 import type { ShipmentActivities } from '../activities/shipments.js';
 import type { LabelActivities } from '../activities/labels/activities.js';
 import { taskQueues } from '../domain/index.js';
@@ -28,6 +29,10 @@ const SUMMARIES: Record<string, string> = {
   captureCard: 'capture the card payment',
   voidCard: 'void the card authorization',
   refundCard: 'refund the card',
+  beginPurchase: 'price the service and reserve the price (one transaction)',
+  completePurchase: 'capture, mark purchased and store its events (one transaction)',
+  failPurchase: 'release the hold, mark failed and free the idempotency keys (one transaction)',
+  announceEvents: "start the webhook deliveries of the purchase's events",
 };
 
 /** Every call of these activities carries its summary (the proxy's options stay as they are). */
@@ -43,9 +48,28 @@ function summarised<T extends object>(activities: T): T {
 
 export function shipmentActivities() {
   return summarised(
-    proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities>({
+    proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities & PurchaseActivities>({
       ...local,
       retry: { ...local.retry, nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available'] },
+    }),
+  );
+}
+
+/**
+ * The purchase's own database transactions, as local activities: they run in the workflow's worker
+ * without a dispatch through the server, which is most of a purchase's latency (architecture.md,
+ * "Latency: count the round trips"). Retried like any activity; a missing row or a refusal is final.
+ */
+export function purchaseSteps() {
+  return summarised(
+    proxyLocalActivities<PurchaseActivities>({
+      startToCloseTimeout: '10 seconds',
+      retry: {
+        initialInterval: '200 milliseconds',
+        backoffCoefficient: 2,
+        maximumInterval: '10 seconds',
+        nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available', 'shipment_missing'],
+      },
     }),
   );
 }

@@ -9,8 +9,10 @@ import {
 } from '@temporalio/workflow';
 import type { Purchase } from '../carriers/types.js';
 import { FAILURE, type Address, type FundingSource, type Parcel } from '../domain/index.js';
+import type { EventType } from '../domain/index.js';
 import type { PurchaseOutcome } from './definitions.js';
-import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
+import { workflowId } from './event-ids.js';
+import { carrierActivities, paymentActivities, purchaseSteps, shipmentActivities } from './proxies.js';
 
 export interface PurchaseInput {
   shipmentId: string;
@@ -36,6 +38,8 @@ export interface PurchaseResult {
   lowBalance: { available: number } | null;
   /** The purchase failed after an ambiguous carrier call: look for a stray label and cancel it. */
   strayLabelCheck: boolean;
+  /** Events the lean purchase stored with the purchase, to announce to webhook endpoints after the answer. */
+  events?: Array<{ id: string; type: EventType }>;
 }
 
 const failureType = (err: unknown): string | undefined => {
@@ -65,8 +69,96 @@ class PurchaseFailed extends Error {
 }
 
 /**
- * The purchase saga (architecture.md, "A shipment's life"): price → reserve → buy at the carrier →
- * capture. Each step that takes something pushes its compensation; a definitive failure runs them in
+ * The purchase saga on its lean path (architecture.md, "A shipment's life"): one local transaction
+ * prices and reserves, the carrier buys on its own queue, one local transaction captures, marks the
+ * shipment purchased and stores its events. Two dispatches through the server on the way to the
+ * answer; rendering and webhook fan-out come after it. A definitive failure voids any card
+ * authorization, then one transaction releases the hold, fails the shipment and frees its keys.
+ */
+export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult> {
+  const steps = purchaseSteps();
+  const pay = paymentActivities();
+  const money = { accountId: input.accountId, shipmentId: input.shipmentId };
+  // The sandbox never moves money (contract: Sandbox).
+  const movesMoney = input.livemode;
+  const card = movesMoney && input.fundingSource === 'card';
+  const compensations: Array<{ what: string; run: () => Promise<unknown> }> = [];
+  let carrier: string | null = null;
+  const unsure = { maybeBought: false };
+
+  try {
+    setCurrentDetails('pricing the service and reserving the price');
+    const begun = await steps.beginPurchase({
+      shipmentId: input.shipmentId,
+      accountId: input.accountId,
+      serviceCode: input.serviceCode,
+      from: input.from,
+      to: input.to,
+      parcel: input.parcel,
+      vatRateBp: input.vatRateBp,
+      currency: input.currency,
+      hold: movesMoney,
+    });
+    if (!begun.ok) {
+      // Failed before it began (the orphan sweep): nothing was held, its keys are already free.
+      return { outcome: begun, carrier: null, trackingNumber: null, lowBalance: null, strayLabelCheck: false };
+    }
+    carrier = begun.carrier;
+    if (card) {
+      setCurrentDetails(`authorizing ${begun.gross} ${begun.currency} on the card`);
+      await pay.authorizeCard({ ...money, amount: begun.gross, currency: begun.currency });
+      compensations.push({ what: 'void the card authorization', run: () => pay.voidCard(money) });
+    }
+
+    const label = await buyAtCarrier(input, begun.carrier, unsure);
+    compensations.length = 0; // bought: from now on we only move forward
+
+    if (card) {
+      setCurrentDetails('capturing the card payment');
+      await pay.captureCard(money);
+    }
+    setCurrentDetails('capturing the charge and recording the purchase');
+    const events = await steps.completePurchase({
+      shipmentId: input.shipmentId,
+      accountId: input.accountId,
+      livemode: input.livemode,
+      capture: movesMoney,
+      trackingNumber: label.trackingNumber,
+      purchasedEventId: workflowId('evt'),
+      lowBalanceEventId: workflowId('evt'),
+    });
+    return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance: null, strayLabelCheck: false, events };
+  } catch (err) {
+    const failure =
+      err instanceof PurchaseFailed
+        ? err
+        : new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
+    log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
+    for (const step of compensations.reverse()) {
+      setCurrentDetails(`compensating: ${step.what}`);
+      await step.run();
+    }
+    setCurrentDetails('compensating: release the hold, mark the shipment failed, free its keys');
+    await steps.failPurchase({
+      shipmentId: input.shipmentId,
+      accountId: input.accountId,
+      livemode: input.livemode,
+      code: failure.code,
+      message: failure.message,
+    });
+    return {
+      outcome: { ok: false, code: failure.code, message: failure.message },
+      carrier,
+      trackingNumber: null,
+      lowBalance: null,
+      strayLabelCheck: unsure.maybeBought && carrier !== null,
+    };
+  }
+}
+
+/**
+ * The purchase saga as shipments started before the lean path run it (kept so their histories
+ * replay): price → reserve → buy at the carrier → capture. Each step that takes something pushes its compensation; a definitive failure runs them in
  * reverse, so nothing stays held and no label stays bought.
  */
 export async function purchase(input: PurchaseInput): Promise<PurchaseResult> {

@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -12,7 +13,8 @@ import {
 import type { Scan } from '../carriers/types.js';
 import { FAILURE, isTerminal, isVoidable, SA, type ShipmentStatus } from '../domain/index.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
-import { purchase, cancelStrayLabel, type PurchaseInput } from './purchase.js';
+import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
+import { shipmentActivities } from './proxies.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import { followScans, type TrackingState } from './tracking.js';
 import { voidLabel } from './void.js';
@@ -21,6 +23,24 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
   tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number };
   /** Carried over by continue-as-new once the label is bought. */
   resume?: { status: ShipmentStatus; carrier: string; trackingNumber: string; seenScanIds: string[]; pollMs: number };
+}
+
+/** The purchase path of `purchaseLean` (local transactions, render after the answer). */
+export const PATCH_LEAN_PURCHASE = 'lean-purchase';
+
+/**
+ * After the purchase has been answered: render the label files (a download that comes first renders
+ * its own file, once) and start the webhook deliveries of the events the purchase stored.
+ */
+async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResult): Promise<void> {
+  const acts = shipmentActivities();
+  setCurrentDetails('purchased; rendering the label files and announcing the events');
+  await Promise.all([
+    acts.storeLabels({ shipmentId: input.shipmentId, trackingNumber: result.trackingNumber! }),
+    result.events?.length
+      ? acts.announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events })
+      : Promise.resolve(),
+  ]);
 }
 
 /**
@@ -64,7 +84,9 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
   });
 
   if (!input.resume) {
-    const result = await purchase(input);
+    // Shipments whose purchase began before the lean path keep the command sequence they recorded.
+    const lean = patched(PATCH_LEAN_PURCHASE);
+    const result = lean ? await purchaseLean(input) : await purchase(input);
     state.carrier = result.carrier;
     state.trackingNumber = result.trackingNumber;
     state.status = result.outcome.ok ? 'purchased' : 'failed';
@@ -83,10 +105,14 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
       await condition(allHandlersFinished);
       return { status: 'failed' };
     }
-    await emitStatusEvent(input, 'purchased');
-    if (result.lowBalance) {
-      // The payload is the balance as it stands when the event is stored.
-      await emitEvent(input, 'wallet.low_balance', null);
+    if (lean) {
+      await afterPurchase(input, result);
+    } else {
+      await emitStatusEvent(input, 'purchased');
+      if (result.lowBalance) {
+        // The payload is the balance as it stands when the event is stored.
+        await emitEvent(input, 'wallet.low_balance', null);
+      }
     }
   }
 

@@ -1,34 +1,23 @@
+import { ApplicationFailure } from '@temporalio/common';
 import { findShipment, type Db, type LabelStore } from '../../db/index.js';
-import type { Address, Parcel } from '../../domain/index.js';
-import { contentTypeFor, LABEL_FORMATS, renderLabel } from './render/index.js';
+import { FAILURE } from '../../domain/index.js';
+import { labelFile } from './files.js';
+import { LABEL_FORMATS } from './render/index.js';
 
 /**
- * Renders the three label files once, when the purchase completes, and stores them; downloads
- * never render again.
+ * Renders the three label files once the purchase has been answered, and stores them. A download
+ * that arrives first renders its file itself (the same function), so no file is ever rendered twice.
  */
 export function createLabelActivities(deps: { db: Db; store: LabelStore; carrierName(code: string): string }) {
   return {
     async storeLabels(p: { shipmentId: string; trackingNumber: string }): Promise<void> {
       const row = await findShipment(deps.db, p.shipmentId);
-      if (!row) throw new Error(`shipment ${p.shipmentId} not found`);
+      if (!row) {
+        // Retrying cannot make the row appear: fail where operators see it (architecture.md).
+        throw ApplicationFailure.nonRetryable(`Shipment ${p.shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
+      }
       for (const format of LABEL_FORMATS) {
-        if (await deps.store.get(p.shipmentId, format)) continue; // a retry after a partial run
-        const content = await renderLabel(
-          {
-            shipmentId: row.id,
-            trackingNumber: p.trackingNumber,
-            carrierName: deps.carrierName(row.carrier ?? ''),
-            serviceName: row.serviceName ?? row.serviceCode,
-            reference: row.reference,
-            from: row.fromAddress as Address,
-            to: row.toAddress as Address,
-            weightG: (row.parcel as Parcel).weight_g,
-            date: row.createdAt.toISOString(),
-            sandbox: !row.livemode,
-          },
-          format,
-        );
-        await deps.store.put(p.shipmentId, format, contentTypeFor(format), content);
+        await labelFile(deps.store, { ...row, trackingNumber: p.trackingNumber }, format, deps.carrierName);
       }
     },
   };

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
+import { labelFile } from '../../activities/labels/files.js';
 import { ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
@@ -16,6 +17,9 @@ const SignedQuery = Type.Object(
   { additionalProperties: true },
 );
 
+type LabelFormat = (typeof LABEL_FORMAT_LIST)[number];
+const isLabelFormat = (f: string): f is LabelFormat => (LABEL_FORMAT_LIST as readonly string[]).includes(f);
+
 /** Labels of pending, failed or voided shipments are not to be had (contract: Errors). */
 function assertAvailable(row: ShipmentRow) {
   if (!hasLabel(row.status)) {
@@ -27,11 +31,13 @@ export const labelRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const store = createPostgresLabelStore(ctx.db);
+    const carrierName = (code: string) => ctx.catalog.definitions.find((d) => d.code === code)?.name ?? code;
 
     async function sendFile(reply: FastifyReply, row: ShipmentRow, format: string) {
       assertAvailable(row);
-      const file = await store.get(row.id, format);
-      if (!file) throw new ApiError('label_not_available', 'The label is still being prepared; try again shortly.');
+      if (!row.trackingNumber || !isLabelFormat(format)) throw new ApiError('label_not_available', 'The label is not available.');
+      // Rendered after the purchase was answered; a download that comes first renders it, once.
+      const file = await labelFile(store, { ...row, trackingNumber: row.trackingNumber }, format, carrierName);
       const extension = format === 'zpl' ? 'zpl' : 'pdf';
       return reply
         .type(file.contentType)

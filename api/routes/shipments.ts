@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  claimIdempotencyKey,
-  findOwnShipment,
-  insertShipment,
-  listShipments,
-  releaseIdempotencyKey,
-  saveIdempotentResponse,
-  type ShipmentRow,
-} from '../../db/index.js';
+import { findOwnShipment, listShipments, recordPurchaseRequest, saveIdempotentResponse, type ShipmentRow } from '../../db/index.js';
 import { ApiError, isErrorCode, makeId, shipmentToJson, type FundingSource } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
@@ -47,22 +39,15 @@ export const shipmentRoutes =
         const fingerprint = fingerprintOf(request);
         const scope = { ...caller.owner, key: key ?? '' };
 
-        let shipmentId = makeId('shp', Date.now(), randomBytes(16));
-        let replayed = false;
-        if (key) {
-          const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, shipmentId, now: ctx.now() });
-          if (!claim.claimed) {
-            if (claim.row.fingerprint !== fingerprint) throw keyReused();
-            replayed = true;
-            reply.header('idempotency-replayed', 'true');
-            if (claim.row.responseStatus) return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
-            shipmentId = claim.row.shipmentId!;
-          }
-        }
         const reference = request.body.reference?.trim() || null;
         const account = caller.account;
-        if (!replayed) {
-          await insertShipment(ctx.db, {
+        let shipmentId = makeId('shp', Date.now(), randomBytes(16));
+        let replayed = false;
+        // The key is claimed and the pending row inserted in one transaction: a key never names a
+        // shipment that does not exist, whatever stops this process in between.
+        const recorded = await recordPurchaseRequest(
+          ctx.db,
+          {
             id: shipmentId,
             accountId: account.id,
             livemode: caller.livemode,
@@ -76,7 +61,15 @@ export const shipmentRoutes =
             chargedTo: account.fundingSource,
             createdAt: ctx.now(),
             updatedAt: ctx.now(),
-          });
+          },
+          key ? { ...scope, fingerprint } : undefined,
+        );
+        if (recorded.kind === 'existing') {
+          if (recorded.key.fingerprint !== fingerprint) throw keyReused();
+          replayed = true;
+          reply.header('idempotency-replayed', 'true');
+          if (recorded.key.responseStatus) return reply.code(recorded.key.responseStatus).send(recorded.key.responseBody);
+          shipmentId = recorded.key.shipmentId!;
         }
         request.log.info({ shipment_id: shipmentId, replayed }, 'purchase requested');
         // Waits up to PURCHASE_WAIT_MS; the shipment's status then decides the answer.
@@ -106,10 +99,9 @@ export const shipmentRoutes =
           ctx.config.purchaseWaitMs,
         );
         const row = (await findOwnShipment(ctx.db, caller.owner, shipmentId))!;
-        if (row.status === 'failed') {
-          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
-          throw failureError(row);
-        }
+        // A failed purchase has already freed its keys, in the transaction that failed it: freeing
+        // here again could delete a newer claim by a retry (contract: Idempotency, rule 4).
+        if (row.status === 'failed') throw failureError(row);
         if (row.status === 'pending') {
           // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
           return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));

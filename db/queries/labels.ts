@@ -1,11 +1,30 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { labelFiles } from '../schema.js';
+import type { Tx } from './ledger.js';
 
 /** Where rendered label files live. PostgreSQL by default; an object store fits the same shape. */
 export interface LabelStore {
   put(shipmentId: string, format: string, contentType: string, content: Uint8Array): Promise<void>;
   get(shipmentId: string, format: string): Promise<{ contentType: string; content: Buffer } | undefined>;
+  /**
+   * The stored file, or the one `make` produces, stored. `make` runs at most once per file, ever:
+   * concurrent callers (the render after a purchase and an early download) wait for each other.
+   */
+  getOrMake(
+    shipmentId: string,
+    format: string,
+    make: () => Promise<{ contentType: string; content: Uint8Array }>,
+  ): Promise<{ contentType: string; content: Buffer }>;
+}
+
+/** One stored file, read through the database or inside a transaction. */
+async function fileOf(q: Db | Tx, shipmentId: string, format: string) {
+  const [row] = await q
+    .select({ contentType: labelFiles.contentType, content: labelFiles.content })
+    .from(labelFiles)
+    .where(and(eq(labelFiles.shipmentId, shipmentId), eq(labelFiles.format, format)));
+  return row;
 }
 
 export function createPostgresLabelStore(db: Db): LabelStore {
@@ -16,12 +35,20 @@ export function createPostgresLabelStore(db: Db): LabelStore {
         .values({ shipmentId, format, contentType, content: Buffer.from(content) })
         .onConflictDoNothing();
     },
-    async get(shipmentId, format) {
-      const [row] = await db
-        .select({ contentType: labelFiles.contentType, content: labelFiles.content })
-        .from(labelFiles)
-        .where(and(eq(labelFiles.shipmentId, shipmentId), eq(labelFiles.format, format)));
-      return row;
+    get: (shipmentId, format) => fileOf(db, shipmentId, format),
+    async getOrMake(shipmentId, format, make) {
+      const found = await fileOf(db, shipmentId, format);
+      if (found) return found;
+      return db.transaction(async (tx) => {
+        // One maker per file across every process: a transaction-scoped advisory lock on its name.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`label:${shipmentId}:${format}`}, 0))`);
+        const stored = await fileOf(tx, shipmentId, format);
+        if (stored) return stored;
+        const made = await make();
+        const content = Buffer.from(made.content);
+        await tx.insert(labelFiles).values({ shipmentId, format, contentType: made.contentType, content });
+        return { contentType: made.contentType, content };
+      });
     },
   };
 }

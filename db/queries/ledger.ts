@@ -15,7 +15,8 @@ export class InsufficientFundsError extends Error {
   readonly code = 'insufficient_funds';
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A transaction, or the database itself: each movement can join a larger transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function lockAccount(tx: Tx, accountId: string): Promise<AccountRow> {
   const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
@@ -45,16 +46,19 @@ async function move(tx: Tx, account: AccountRow, shipmentId: string | null, kind
 
 /** Reserves the price; refuses when the wallet or credit line cannot cover it. Idempotent. */
 export async function holdFunds(db: Db, p: { accountId: string; shipmentId: string; amount: number }): Promise<void> {
-  await db.transaction(async (tx) => {
-    const account = await lockAccount(tx, p.accountId);
-    const existing = await entriesOf(tx, p.shipmentId);
-    if (existing.has('hold')) return;
-    const available = availableOf(account);
-    if (available !== null && available < p.amount) {
-      throw new InsufficientFundsError(`available ${available} is below the price ${p.amount}`);
-    }
-    await move(tx, account, p.shipmentId, 'hold', p.amount);
-  });
+  await db.transaction((tx) => holdIn(tx, p));
+}
+
+/** `holdFunds` inside the caller's transaction. */
+export async function holdIn(tx: Tx, p: { accountId: string; shipmentId: string; amount: number }): Promise<void> {
+  const account = await lockAccount(tx, p.accountId);
+  const existing = await entriesOf(tx, p.shipmentId);
+  if (existing.has('hold')) return;
+  const available = availableOf(account);
+  if (available !== null && available < p.amount) {
+    throw new InsufficientFundsError(`available ${available} is below the price ${p.amount}`);
+  }
+  await move(tx, account, p.shipmentId, 'hold', p.amount);
 }
 
 export interface CaptureResult {
@@ -66,33 +70,45 @@ export interface CaptureResult {
 
 /** Turns the hold into a charge. Idempotent: a second call captures nothing. */
 export async function captureFunds(db: Db, p: { accountId: string; shipmentId: string }): Promise<CaptureResult> {
-  return db.transaction(async (tx) => {
-    const account = await lockAccount(tx, p.accountId);
-    const existing = await entriesOf(tx, p.shipmentId);
-    const held = existing.get('hold');
-    const none = { captured: false, availableBefore: null, availableAfter: null, lowBalanceThreshold: null };
-    if (held === undefined || existing.has('capture') || existing.has('release')) return none;
-    const updated = await move(tx, account, p.shipmentId, 'capture', held);
-    return {
-      captured: true,
-      // The hold already counted against the available amount; what fell is the balance after release.
-      availableBefore: availableOf({ ...account, pending: account.pending - held }),
-      availableAfter: availableOf(updated),
-      lowBalanceThreshold: account.lowBalanceThreshold,
-    };
-  });
+  return db.transaction((tx) => captureIn(tx, p));
+}
+
+/** `captureFunds` inside the caller's transaction. */
+export async function captureIn(tx: Tx, p: { accountId: string; shipmentId: string }): Promise<CaptureResult> {
+  const account = await lockAccount(tx, p.accountId);
+  const existing = await entriesOf(tx, p.shipmentId);
+  const held = existing.get('hold');
+  const none = { captured: false, availableBefore: null, availableAfter: null, lowBalanceThreshold: null };
+  if (held === undefined || existing.has('capture') || existing.has('release')) return none;
+  const updated = await move(tx, account, p.shipmentId, 'capture', held);
+  return {
+    captured: true,
+    // The hold already counted against the available amount; what fell is the balance after release.
+    availableBefore: availableOf({ ...account, pending: account.pending - held }),
+    availableAfter: availableOf(updated),
+    lowBalanceThreshold: account.lowBalanceThreshold,
+  };
+}
+
+/** The charge crossed the account's low-balance threshold downwards (at most once per crossing). */
+export function crossedLowBalance(c: CaptureResult): boolean {
+  const t = c.lowBalanceThreshold;
+  return c.captured && t !== null && c.availableBefore !== null && c.availableAfter !== null && c.availableBefore >= t && c.availableAfter < t;
 }
 
 /** Gives the hold back. Idempotent, and a no-op once captured. */
 export async function releaseFunds(db: Db, p: { accountId: string; shipmentId: string }): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const account = await lockAccount(tx, p.accountId);
-    const existing = await entriesOf(tx, p.shipmentId);
-    const held = existing.get('hold');
-    if (held === undefined || existing.has('capture') || existing.has('release')) return false;
-    await move(tx, account, p.shipmentId, 'release', held);
-    return true;
-  });
+  return db.transaction((tx) => releaseIn(tx, p));
+}
+
+/** `releaseFunds` inside the caller's transaction. */
+export async function releaseIn(tx: Tx, p: { accountId: string; shipmentId: string }): Promise<boolean> {
+  const account = await lockAccount(tx, p.accountId);
+  const existing = await entriesOf(tx, p.shipmentId);
+  const held = existing.get('hold');
+  if (held === undefined || existing.has('capture') || existing.has('release')) return false;
+  await move(tx, account, p.shipmentId, 'release', held);
+  return true;
 }
 
 /** Reverses a captured charge. Idempotent. */

@@ -115,9 +115,23 @@ describe('label downloads (contract: Labels)', () => {
     expect(na.body.code).toBe('label_not_available');
   });
 
-  it('renders each label once at purchase: a thousand downloads render nothing', async () => {
-    const s = await buy(acct.testKey);
+  it('renders each file at most once, ever: downloads racing the render after the answer, then a thousand more', async () => {
     const before = renderCount();
+    const s = await buy(acct.testKey);
+    // The answer came before the render (it runs after the purchase): download every format at once,
+    // several times over, racing the workflow's own render.
+    const auth = { authorization: `Bearer ${acct.testKey}` };
+    const early = await Promise.all(
+      ['pdf_6x4', 'pdf_a4', 'zpl', 'pdf_6x4', 'pdf_a4', 'zpl'].map((f) => fetchRaw(`${stack.url}${s.label.url}?format=${f}`, auth)),
+    );
+    for (const res of early) expect(res.status).toBe(200);
+    expect(early[0].body.equals(early[3].body), 'the same bytes to every caller').toBe(true);
+    // The workflow's render finishes (it finds the files there) before the loop starts polling.
+    await waitFor(async () => {
+      const { events } = await stack.temporal.workflow.getHandle(`shipment/${s.id}`).fetchHistory();
+      const scheduled = events?.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'storeLabels');
+      return !!scheduled && !!events?.some((e) => e.activityTaskCompletedEventAttributes?.scheduledEventId?.toString() === scheduled.eventId?.toString());
+    });
     const { url } = (await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/pdf_6x4`, { key: acct.testKey })).body;
     // 500 bearer downloads: a key whose allowance holds them (the default is 100 per 10 s).
     const { key } = await stack.admin.createKey(acct.id, { mode: 'test', rateLimit: '1000/10' });
@@ -129,6 +143,14 @@ describe('label downloads (contract: Labels)', () => {
         }),
       );
     }
-    expect(renderCount()).toBe(before);
+    expect(renderCount() - before, 'three formats, one render each').toBe(3);
   });
 });
+
+async function waitFor(check: () => Promise<boolean | undefined>, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,113 @@
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  beginPurchase,
+  completePurchase,
+  failPurchase,
+  InsufficientFundsError,
+  ShipmentMissingError,
+  type Db,
+} from '../db/index.js';
+import { FAILURE, priceService, type Address, type EventType, type Parcel } from '../domain/index.js';
+import type { WorkerMetrics } from './metrics.js';
+import type { ServiceCatalog } from './shipments.js';
+
+/** Retrying cannot make a missing row appear: fail where operators see it. */
+function missing(err: unknown): never {
+  if (err instanceof ShipmentMissingError) {
+    throw ApplicationFailure.nonRetryable(`Shipment ${err.shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
+  }
+  throw err;
+}
+
+/**
+ * The purchase's database steps, each one transaction, run as local activities beside the workflow
+ * (architecture.md, "Latency: count the round trips"): begin (price + hold), complete (capture +
+ * purchased + events), fail (release + failed + keys freed). Announcing the stored events to their
+ * webhook endpoints happens after the answer.
+ */
+export function createPurchaseActivities(deps: {
+  db: Db;
+  catalog: ServiceCatalog;
+  metrics?: WorkerMetrics;
+  now?: () => Date;
+  /** Starts the webhook deliveries of a stored event; idempotent (it runs again on retries). */
+  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
+}) {
+  const now = deps.now ?? (() => new Date());
+  const { db } = deps;
+
+  return {
+    /** Prices the service with the quote's function and reserves the price when money moves. */
+    async beginPurchase(p: {
+      shipmentId: string;
+      accountId: string;
+      serviceCode: string;
+      from: Address;
+      to: Address;
+      parcel: Parcel;
+      vatRateBp: number;
+      currency: string;
+      hold: boolean;
+    }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: string; message: string }> {
+      const found = deps.catalog.findService(p.serviceCode);
+      const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
+      if (!found || !price) {
+        throw ApplicationFailure.nonRetryable(
+          `Service ${p.serviceCode} is not available for this parcel and route.`,
+          FAILURE.serviceNotAvailable,
+        );
+      }
+      try {
+        const begun = await beginPurchase(db, {
+          shipmentId: p.shipmentId,
+          accountId: p.accountId,
+          price: { carrier: found.carrier.code, serviceName: found.service.name, ...price },
+          hold: p.hold,
+          now: now(),
+        });
+        return begun.ok ? { ok: true, carrier: found.carrier.code, gross: price.gross, currency: price.currency } : begun;
+      } catch (err) {
+        if (err instanceof InsufficientFundsError) {
+          throw ApplicationFailure.nonRetryable('The balance does not cover the price of this label.', FAILURE.insufficientFunds);
+        }
+        return missing(err);
+      }
+    },
+
+    /** Capture, purchased and its events, in one transaction; returns the events to announce. */
+    async completePurchase(p: {
+      shipmentId: string;
+      accountId: string;
+      livemode: boolean;
+      capture: boolean;
+      trackingNumber: string;
+      purchasedEventId: string;
+      lowBalanceEventId: string;
+    }): Promise<Array<{ id: string; type: EventType }>> {
+      try {
+        const done = await completePurchase(db, { ...p, now: now() });
+        if (done.firstTime) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(p.livemode) });
+        return done.events;
+      } catch (err) {
+        return missing(err);
+      }
+    },
+
+    /** Release, failed and keys freed, in one transaction. */
+    async failPurchase(p: { shipmentId: string; accountId: string; livemode: boolean; code: string; message: string }): Promise<void> {
+      try {
+        if (await failPurchase(db, { ...p, now: now() })) {
+          deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(p.livemode) });
+        }
+      } catch (err) {
+        missing(err);
+      }
+    },
+
+    /** Starts the webhook deliveries of events the purchase stored (after the answer). */
+    async announceEvents(p: { accountId: string; livemode: boolean; events: Array<{ id: string; type: EventType }> }): Promise<void> {
+      for (const event of p.events) await deps.onEventRecorded?.({ ...event, accountId: p.accountId, livemode: p.livemode });
+    },
+  };
+}
+export type PurchaseActivities = ReturnType<typeof createPurchaseActivities>;

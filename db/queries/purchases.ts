@@ -1,0 +1,206 @@
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { balanceToJson, shipmentToJson, type EventType } from '../../domain/index.js';
+import type { Db } from '../connection.js';
+import { events, idempotencyKeys, shipments, accounts, type ShipmentRow } from '../schema.js';
+import { IDEMPOTENCY_TTL_MS, type IdempotencyRow } from './idempotency.js';
+import { captureIn, crossedLowBalance, holdIn, releaseIn, type Tx } from './ledger.js';
+import type { NewShipment } from './shipments.js';
+
+/**
+ * The purchase's own transactions (architecture.md, "A shipment's life"). Each is one round trip of
+ * the workflow's critical path and idempotent, so a retried local activity changes nothing twice.
+ */
+
+/** The step expects the shipment row and it is not there: retrying cannot make it appear. */
+export class ShipmentMissingError extends Error {
+  constructor(readonly shipmentId: string) {
+    super(`shipment ${shipmentId} has no row in the database`);
+  }
+}
+
+type KeyScope = { accountId: string; livemode: boolean; key: string };
+
+/**
+ * Records a purchase request: claims the Idempotency-Key (when there is one) and inserts the pending
+ * row in one transaction, so a key is never bound to a shipment that does not exist. A key already
+ * held answers `existing` with its record (a replay, a request in flight, or a reuse).
+ */
+export async function recordPurchaseRequest(
+  db: Db,
+  row: NewShipment & { id: string; createdAt: Date },
+  claim?: KeyScope & { fingerprint: string },
+): Promise<{ kind: 'created' } | { kind: 'existing'; key: IdempotencyRow }> {
+  return db.transaction(async (tx) => {
+    if (claim) {
+      const scope = and(
+        eq(idempotencyKeys.accountId, claim.accountId),
+        eq(idempotencyKeys.livemode, claim.livemode),
+        eq(idempotencyKeys.key, claim.key),
+      );
+      // Keys are kept 24 hours (contract: Idempotency): an expired record gives the key back.
+      await tx.delete(idempotencyKeys).where(and(scope, lt(idempotencyKeys.createdAt, new Date(row.createdAt.getTime() - IDEMPOTENCY_TTL_MS))));
+      const [inserted] = await tx
+        .insert(idempotencyKeys)
+        .values({ ...claim, shipmentId: row.id, createdAt: row.createdAt })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) {
+        // A concurrent claim of the same key waited on ours (unique index), so its record is committed.
+        const [existing] = await tx.select().from(idempotencyKeys).where(scope);
+        if (existing) return { kind: 'existing' as const, key: existing };
+        throw new Error('idempotency key vanished while claiming it'); // the transaction retries nothing: a 500
+      }
+    }
+    await tx.insert(shipments).values(row);
+    return { kind: 'created' as const };
+  });
+}
+
+async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
+  const [row] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for('update');
+  if (!row) throw new ShipmentMissingError(shipmentId);
+  return row;
+}
+
+export type BeginOutcome = { ok: true } | { ok: false; code: string; message: string };
+
+/**
+ * Prices the pending shipment and reserves the money in one transaction. A shipment that is no longer
+ * pending (the orphan sweep failed it before its workflow ran) reports that failure instead.
+ */
+export async function beginPurchase(
+  db: Db,
+  p: {
+    shipmentId: string;
+    accountId: string;
+    price: { carrier: string; serviceName: string; net: number; vat: number; gross: number };
+    hold: boolean;
+    now: Date;
+  },
+): Promise<BeginOutcome> {
+  return db.transaction(async (tx) => {
+    const row = await lockShipment(tx, p.shipmentId);
+    if (row.status === 'failed') {
+      return { ok: false as const, code: row.failureCode ?? 'internal_error', message: row.failureMessage ?? 'The purchase failed.' };
+    }
+    await tx
+      .update(shipments)
+      .set({
+        carrier: p.price.carrier,
+        serviceName: p.price.serviceName,
+        priceNet: p.price.net,
+        priceVat: p.price.vat,
+        priceGross: p.price.gross,
+        updatedAt: p.now,
+      })
+      .where(eq(shipments.id, p.shipmentId));
+    if (p.hold) await holdIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId, amount: p.price.gross });
+    return { ok: true as const };
+  });
+}
+
+/**
+ * Finishes a bought purchase in one transaction: capture the charge, mark the shipment purchased,
+ * store `shipment.purchased` and, when the charge crosses the low-balance threshold,
+ * `wallet.low_balance`. The event ids come from the workflow. A retry after the commit stores
+ * nothing again and still reports the crossing (its event is there).
+ */
+export async function completePurchase(
+  db: Db,
+  p: {
+    shipmentId: string;
+    accountId: string;
+    capture: boolean;
+    trackingNumber: string;
+    purchasedEventId: string;
+    lowBalanceEventId: string;
+    now: Date;
+  },
+): Promise<{ events: Array<{ id: string; type: EventType }>; firstTime: boolean }> {
+  return db.transaction(async (tx) => {
+    const row = await lockShipment(tx, p.shipmentId);
+    const stored = (ids: string[]) =>
+      tx
+        .select({ id: events.id, type: events.type })
+        .from(events)
+        .where(inArray(events.id, ids));
+    if (row.status !== 'pending') {
+      const found = await stored([p.purchasedEventId, p.lowBalanceEventId]);
+      return { events: found.map((e) => ({ id: e.id, type: e.type as EventType })), firstTime: false };
+    }
+    const captured = p.capture ? await captureIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId }) : null;
+    const [purchased] = await tx
+      .update(shipments)
+      .set({ status: 'purchased', trackingNumber: p.trackingNumber, trackingStatus: 'label_created', updatedAt: p.now })
+      .where(eq(shipments.id, p.shipmentId))
+      .returning();
+    const base = { accountId: p.accountId, livemode: row.livemode, createdAt: p.now };
+    const written: Array<{ id: string; type: EventType }> = [{ id: p.purchasedEventId, type: 'shipment.purchased' }];
+    await tx
+      .insert(events)
+      .values({ ...base, id: p.purchasedEventId, type: 'shipment.purchased', shipmentId: p.shipmentId, data: { object: shipmentToJson(purchased) } });
+    if (captured && crossedLowBalance(captured)) {
+      // The payload is the balance as it stands when the event is stored.
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, p.accountId));
+      await tx
+        .insert(events)
+        .values({ ...base, id: p.lowBalanceEventId, type: 'wallet.low_balance', shipmentId: null, data: { object: balanceToJson(account, row.livemode) } });
+      written.push({ id: p.lowBalanceEventId, type: 'wallet.low_balance' });
+    }
+    return { events: written, firstTime: true };
+  });
+}
+
+/**
+ * Ends a purchase that bought nothing, in one transaction: the hold released, the shipment failed,
+ * and its idempotency keys freed. The key is freed here and only here (contract: Idempotency, rule 4).
+ * Returns false when it had already ended (a retry).
+ */
+export async function failPurchase(
+  db: Db,
+  p: { shipmentId: string; accountId: string; code: string; message: string; now: Date },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await lockShipment(tx, p.shipmentId);
+    if (row.status === 'failed') return false;
+    await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
+    await tx
+      .update(shipments)
+      .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
+      .where(eq(shipments.id, p.shipmentId));
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, p.shipmentId));
+    return true;
+  });
+}
+
+/** Pending shipments created before `cutoff` whose purchase never began (never priced). */
+export async function unstartedPurchases(db: Db, cutoff: Date, accountId?: string): Promise<ShipmentRow[]> {
+  return db
+    .select()
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.status, 'pending'),
+        isNull(shipments.priceGross),
+        lt(shipments.createdAt, cutoff),
+        accountId ? eq(shipments.accountId, accountId) : undefined,
+      ),
+    );
+}
+
+/**
+ * Fails a pending shipment whose purchase never began and frees its keys, in one transaction; false
+ * when its workflow began meanwhile (it priced the row under the same lock), so nothing is touched.
+ */
+export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; code: string; message: string; now: Date }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await lockShipment(tx, p.shipmentId);
+    if (row.status !== 'pending' || row.priceGross !== null) return false;
+    await tx
+      .update(shipments)
+      .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
+      .where(eq(shipments.id, p.shipmentId));
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, p.shipmentId));
+    return true;
+  });
+}
