@@ -74,6 +74,8 @@ export async function startTestStack(
     publicBaseUrl: `http://127.0.0.1:${port}`,
     // Stopping a test's workers stands for losing them: no drain.
     worker: { ...parseConfig({}).worker, shutdownGraceMs: 0 },
+    // One Schedule per test's task-queue prefix would be noise: the tests that need it turn it on.
+    orphanSweep: { ...parseConfig({}).orphanSweep, intervalMs: 0 },
     ...overrides,
   };
   const database = openDatabase(infra.databaseUrl, { max: 10 });
