@@ -10,6 +10,7 @@ import { parseOptions, USAGE, UsageError, type BenchOptions } from './bench/opti
 import { renderText, scenarioReport, skeleton, type BenchReport } from './bench/report.js';
 import { notStarted, runScenario, type ScenarioOutcome } from './bench/scenarios.js';
 import { cheapestService, SetupError } from './bench/setup.js';
+import { runDurable } from './bench/durable.js';
 
 /** Exit codes: 0 done, 1 the API or a scenario's setup failed, 2 bad command line, 130 interrupted. */
 class Fatal extends Error {}
@@ -74,9 +75,26 @@ async function bench(options: BenchOptions, log: (line: string) => void, signal:
   const client = new ApiClient(options.url, options.concurrency + 1);
   try {
     await checkReachable(client);
+    let durable: BenchReport['durable'];
+    if (options.scenarios.includes('durable')) {
+      try {
+        durable = await runDurable({
+          client,
+          config: loadConfig(),
+          levels: options.levels,
+          requests: options.requests,
+          timeMs: options.timeMs,
+          signal,
+          log,
+        });
+      } catch (err) {
+        if (!(err instanceof SetupError) && !(err instanceof BenchSetupError)) throw err;
+        durable = { status: 'failed', reason: err.message };
+      }
+    }
     const { key, target } = await obtainKey(options, client, log);
     const outcomes: ScenarioOutcome[] = [];
-    for (const name of options.scenarios) {
+    for (const name of options.scenarios.filter((n): n is Exclude<typeof n, 'durable'> => n !== 'durable')) {
       if (signal.aborted) {
         outcomes.push(notStarted(name, 'interrupted before it started'));
         continue;
@@ -91,7 +109,7 @@ async function bench(options: BenchOptions, log: (line: string) => void, signal:
       if (outcome.status !== 'ran') log(`${name}: ${outcome.status}: ${outcome.reason}`);
       outcomes.push(outcome);
     }
-    return { ...skeleton(options, startedAt), target, scenarios: outcomes.map(scenarioReport) };
+    return { ...skeleton(options, startedAt), target, scenarios: outcomes.map(scenarioReport), durable };
   } finally {
     await client.close();
   }

@@ -41,7 +41,10 @@ export function createLogger(config: Config, name: string, destination?: pino.De
 }
 
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR; migrated either way. */
-export async function connectDatabase(config: Config, log: Logger): Promise<Database & { stopEmbedded(): Promise<void> }> {
+export async function connectDatabase(
+  config: Config,
+  log: Logger,
+): Promise<Database & { url: string; stopEmbedded(): Promise<void> }> {
   let stopEmbedded: () => Promise<void> = async () => undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -49,9 +52,9 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Data
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const database = openDatabase(url);
+  const database = openDatabase(url, { max: config.databasePoolMax });
   await migrateDatabase(database);
-  return { ...database, stopEmbedded };
+  return { ...database, url, stopEmbedded };
 }
 
 export async function connectTemporal(config: Config, address: string) {

@@ -1,18 +1,46 @@
 /**
  * `npm start`: the whole service on one machine with embedded defaults — PostgreSQL, the Temporal
- * dev server with its UI, migrations, the carrier simulator, every worker and the API — then a
- * sandbox key of a demo account to try. Ctrl-C stops it all. DATABASE_URL and TEMPORAL_ADDRESS
- * switch to external services.
+ * dev server with its UI, migrations, the carrier simulator, then the workers and the API as their
+ * own processes (`npm run worker -- all`, `npm run api`), so that both cores work — then a sandbox
+ * key of a demo account to try. Ctrl-C stops it all. DATABASE_URL and TEMPORAL_ADDRESS switch to
+ * external services.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/index.js';
-import { createApp } from '../api/app.js';
 import { SEARCH_ATTRIBUTES } from '../domain/index.js';
-import { carrierRegistryFor } from '../workers/activities.js';
-import { createWorkers } from '../workers/run.js';
 import { adminCommands } from './admin/commands.js';
-import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, takeOverSignals } from './runtime.js';
+import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
 import { startDevServer } from './temporal/cli.js';
+import { killWithParent, stopChild } from './temporal/process-utils.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A service process of ours (`tsx <entry>`), its JSON log lines passed through to this terminal. */
+function spawnService(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  killWithParent(child, 'SIGTERM');
+  return child;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the API process exited (${child.exitCode}) before it answered ${url}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the API did not answer ${url} within ${timeoutMs / 1000} s`);
+}
 
 const config = loadConfig();
 const log = createLogger(config, 'start');
@@ -45,32 +73,23 @@ async function main() {
   const sim = await startCarrierSimulator({ port: config.carrierSimPort, host: '127.0.0.1' });
   stops.push(() => sim.close());
 
-  const native = await connectNative(temporalAddress);
-  const temporal = await connectTemporal(config, temporalAddress);
-  const fleet = await createWorkers({
-    config,
-    db: database.db,
-    connection: native,
-    registry: carrierRegistryFor(config),
-    groups: ['shipments', 'carriers', 'webhooks'],
-    client: temporal.client,
-  });
-  const running = fleet.run();
-  stops.push(async () => {
-    await fleet.shutdown();
-    await running;
-    await native.close();
-  });
-
-  const app = await createApp({
-    config,
-    db: database.db,
-    temporal: temporal.client,
-    catalog: carrierRegistryFor(config),
-    logger: log,
-  });
-  await app.listen({ port: config.port, host: config.host });
-  stops.push(() => temporal.connection.close(), () => app.close());
+  // The API and the workers run as processes of their own (as in production), on the same
+  // PostgreSQL and Temporal, so a busy event loop in one never slows the other.
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress };
+  if (uiUrl.startsWith('http')) env.TEMPORAL_UI_URL = uiUrl;
+  const workers = spawnService('workers/main.ts', ['all'], env);
+  stops.push(() => stopChild(workers, config.worker.shutdownGraceMs + 5_000));
+  const apiProcess = spawnService('api/main.ts', [], env);
+  stops.push(() => stopChild(apiProcess, config.apiShutdownGraceMs + 5_000));
+  for (const [name, child] of [['workers', workers], ['api', apiProcess]] as const) {
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        log.error({ code, signal }, `the ${name} process stopped; stopping everything`);
+        void stopAll(1);
+      }
+    });
+  }
+  await waitForHealth(`http://127.0.0.1:${config.port}/healthz`, apiProcess);
 
   const admin = adminCommands(database.db);
   const account = await admin.createAccount({ name: 'Demo account', funding: 'wallet' });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createCarrierActivities } from '../activities/carriers.js';
 import { createWebhookActivities } from '../activities/webhooks.js';
 import type { CarrierRegistry } from '../carriers/index.js';
@@ -11,6 +11,10 @@ import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+const ignore = () => undefined;
+/** webpack's progress lines are noise in a worker's log; its errors still throw. */
+const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
 /** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
 export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${string}`;
@@ -43,7 +47,13 @@ export async function createWorkers(deps: {
   };
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;
-  const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
+  // Bundled once for every worker of this process when no prebuilt bundle is given (development).
+  const needsWorkflows = deps.groups.some((g) => g === 'shipments' || g === 'webhooks');
+  const workflows = deps.workflowBundle
+    ? { workflowBundle: deps.workflowBundle }
+    : needsWorkflows
+      ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundler }) }
+      : {};
   const workers: Worker[] = [];
 
   for (const group of deps.groups) {

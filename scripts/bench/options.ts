@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const SCENARIO_NAMES = ['quotes', 'purchases', 'labels'] as const;
+export const SCENARIO_NAMES = ['durable', 'quotes', 'purchases', 'labels'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 export type Mode = 'test' | 'live';
 
@@ -11,6 +11,8 @@ export interface BenchOptions {
   mode: Mode;
   scenarios: ScenarioName[];
   concurrency: number;
+  /** Concurrency levels of the `durable` scenario (durable purchase against a direct one). */
+  levels: number[];
   /** Per scenario; a scenario stops at this count or at `timeMs`, whichever comes first. */
   requests: number;
   timeMs: number;
@@ -28,6 +30,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --key <svc_…>            API key to use; without it a demo account with a sandbox and a live key is
                            created in the stack's database (same DATA_DIR or DATABASE_URL as npm start)
   --scenarios <list>       comma-separated: ${SCENARIO_NAMES.join(',')} (default all)
+  --levels <list>          concurrency levels of the durable scenario (default 1,8,32): a live wallet purchase
+                           through API, Temporal and workers against a direct one (hold, carrier call,
+                           capture; no Temporal) on the same database and simulator, with the ratios
   --concurrency <n>        closed-loop workers, each sending its next request when the last answers (default 8)
   --requests <n>           requests per scenario (default 200; with --duration only, at most 100000)
   --duration <t>           time per scenario, e.g. 10s, 500ms, 2m (default: bounded by --requests, at most 5 min)
@@ -79,6 +84,7 @@ export function parseOptions(argv: string[], defaults: { port: number }): BenchO
         key: { type: 'string' },
         scenarios: { type: 'string' },
         concurrency: { type: 'string' },
+        levels: { type: 'string' },
         requests: { type: 'string' },
         duration: { type: 'string' },
         mode: { type: 'string' },
@@ -129,6 +135,7 @@ export function parseOptions(argv: string[], defaults: { port: number }): BenchO
     mode,
     scenarios: SCENARIO_NAMES.filter((s) => scenarios.includes(s)),
     concurrency: v.concurrency !== undefined ? positiveInt(v.concurrency, '--concurrency', MAX_CONCURRENCY) : 8,
+    levels: (v.levels ?? '1,8,32').split(',').map((l) => positiveInt(l.trim(), '--levels', MAX_CONCURRENCY)),
     requests,
     timeMs,
     timed,

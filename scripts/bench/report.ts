@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { BenchOptions } from './options.js';
+import type { DurableReport } from './durable.js';
 import type { ScenarioOutcome } from './scenarios.js';
 import { summarize, type LatencySummary } from './stats.js';
 
@@ -51,6 +52,8 @@ export interface BenchReport {
   target: { url: string; mode: string; key: 'given' | 'created'; account_id?: string; top_up?: string };
   load: { concurrency: number; requests_per_scenario: number; time_limit_ms: number; duration_bound: boolean };
   scenarios: ScenarioReport[];
+  /** The `durable` scenario: our purchase against a direct one, per concurrency level. */
+  durable?: DurableReport | { status: 'failed'; reason: string };
 }
 
 const is2xx = (status: string) => /^2\d\d$/.test(status);
@@ -133,7 +136,36 @@ export function renderText(report: BenchReport): string {
     if (s.stopped_by === 'interrupted') notes.push(`${s.name}: interrupted; partial results`);
     if (s.errors?.['429']) notes.push(`${s.name}: 429 rate_limited: the key's allowance is spent (keys the bench creates have a high limit)`);
   }
-  return [...lines, table(rows), ...(notes.length ? ['', ...notes] : [])].join('\n');
+  return [...lines, ...durableText(report.durable), table(rows), ...(notes.length ? ['', ...notes] : [])].join('\n');
+}
+
+function durableText(d: BenchReport['durable']): string[] {
+  if (!d) return [];
+  if ('status' in d) return [`durable: failed: ${d.reason}`, ''];
+  const rows = [['clients', 'durable p50', 'p99', '/s', 'direct p50', 'p99', '/s', 'p50 ×', 'p99 ×', 'throughput ×', 'errors']];
+  for (const l of d.levels) {
+    const errors = Object.entries({ ...l.durable.errors }).map(([k, n]) => `${k}×${n}`).join(' ') || '0';
+    rows.push([
+      String(l.concurrency),
+      ms(l.durable.latency_ms?.p50),
+      ms(l.durable.latency_ms?.p99),
+      String(l.durable.throughput_rps),
+      ms(l.direct.latency_ms?.p50),
+      ms(l.direct.latency_ms?.p99),
+      String(l.direct.throughput_rps),
+      String(l.ratio.p50),
+      String(l.ratio.p99),
+      String(l.ratio.throughput),
+      errors,
+    ]);
+  }
+  const r = d.round_trips;
+  return [
+    `Durable purchase (live wallet, ${d.service}) against a direct one (hold, ${d.carrier} call, capture; no Temporal), ms:`,
+    table(rows),
+    `Server round trips before the answer: ${r.total_dispatches} dispatches (${r.workflow_tasks} workflow tasks, ${r.activity_tasks} activity task) and ${r.local_activities} local activities in the worker`,
+    '',
+  ];
 }
 
 export function skeleton(options: BenchOptions, startedAt: Date): Omit<BenchReport, 'target' | 'scenarios'> {

@@ -8,6 +8,7 @@ export class SetupError extends Error {}
 
 export interface CheapestService {
   code: string;
+  carrier: string;
   /** Gross price in minor units. */
   gross: number;
   currency: string;
@@ -17,11 +18,11 @@ export interface CheapestService {
 export async function cheapestService(client: ApiClient, key: string): Promise<CheapestService> {
   const answer = await client.send('POST', '/api/v1/quotes', { key, body: quoteRequest(), parse: true });
   if (answer.status !== 200) throw new SetupError(`quoting failed: ${describeAnswer(answer)}`);
-  const first = (answer.json as { data?: Array<{ service?: { code?: string }; price?: { gross?: string; currency?: string } }> })
+  const first = (answer.json as { data?: Array<{ service?: { code?: string; carrier?: string }; price?: { gross?: string; currency?: string } }> })
     .data?.[0];
   const gross = first?.price?.gross ? parseAmount(first.price.gross) : null;
   if (!first?.service?.code || gross === null) throw new SetupError('quoting returned no service for the bench parcel');
-  return { code: first.service.code, gross, currency: first.price?.currency ?? '' };
+  return { code: first.service.code, carrier: first.service.carrier ?? '', gross, currency: first.price?.currency ?? '' };
 }
 
 interface Shipment {
