@@ -11,7 +11,8 @@ export interface CarrierTarget {
 /** Turns a carrier failure into what Temporal should do with it (style.md: Errors). */
 function classify(err: unknown, carrier: string): unknown {
   if (!(err instanceof CarrierError)) return err;
-  const details = [{ carrier, status: err.details.status ?? null, retryAfterMs: err.details.retryAfterMs ?? null }];
+  // The reason travels with the failure: a cancel refused because the label was scanned is a 409 to the customer.
+  const details = [{ carrier, status: err.details.status ?? null, retryAfterMs: err.details.retryAfterMs ?? null, reason: err.details.reason ?? null }];
   switch (err.kind) {
     case 'definitive':
       return ApplicationFailure.create({ type: FAILURE.carrierRefused, message: err.message, nonRetryable: true, details });

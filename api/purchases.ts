@@ -77,22 +77,28 @@ export async function startPurchase(
   }
 }
 
-/** Sends the void update and waits up to `waitMs` for its outcome. */
+/** The void was not durably accepted in time (no worker took it): nothing is promised; retry. */
+export class VoidNotAccepted extends Error {}
+
+/**
+ * Sends the void update and waits for the workflow to accept it: only then is the void durable (an
+ * update not yet accepted is in no history), so a 202 is never answered for a void that may never
+ * run. Then waits for its outcome up to the rest of `waitMs`.
+ */
 export async function startVoid(
   temporal: Client,
   shipmentId: string,
   updateId: string,
   waitMs: number,
 ): Promise<Waited<VoidOutcome>> {
+  const started = Date.now();
   const handle = temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  const started = (async () => {
-    const update = await handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, {
-      updateId,
-      waitForStage: WorkflowUpdateStage.ACCEPTED,
-    });
-    return update.result();
-  })();
-  started.catch(() => undefined);
-  const outcome = await within(started, waitMs);
+  const accepting = handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+  accepting.catch(() => undefined);
+  const update = await within(accepting, waitMs);
+  if (!update) throw new VoidNotAccepted(`the void of ${shipmentId} was not accepted within ${waitMs} ms`);
+  const result = update.result();
+  result.catch(() => undefined);
+  const outcome = await within(result, Math.max(waitMs - (Date.now() - started), 0));
   return outcome === undefined ? { done: false } : { done: true, outcome };
 }

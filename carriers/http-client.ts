@@ -150,7 +150,7 @@ export function createCarrierHttpClient(options: CarrierHttpClientOptions): Carr
       // The carrier did something, but we cannot tell what: a purchase may exist.
       throw new CarrierError(read ? 'retryable' : 'ambiguous', message, { status, carrierCode });
     }
-    throw statusError(status, headers, text, label, carrierCode, readError, options.reasons ?? {});
+    throw statusError(status, headers, text, label, carrierCode, readError, options.reasons ?? {}, read);
   }
 
   return { carrierCode, call };
@@ -178,6 +178,7 @@ function statusError(
   carrierCode: string,
   readError: (body: unknown) => { code?: string; message?: string },
   reasons: Record<string, CarrierErrorReason>,
+  read: boolean,
 ): CarrierError {
   let body: unknown;
   try {
@@ -192,7 +193,11 @@ function statusError(
   if (status === 409 || status === 429 || status >= 500) {
     const retryAfterMs = parseRetryAfter(headers['retry-after']);
     const message = `${label}: HTTP ${status}${carrierMessage ? `: ${carrierMessage}` : ''}`;
-    return new CarrierError('retryable', message, retryAfterMs === undefined ? details : { ...details, retryAfterMs });
+    const withRetry = retryAfterMs === undefined ? details : { ...details, retryAfterMs };
+    // Except for a write behind a gateway: a 502, 503 or 504 may come from a proxy that had already
+    // forwarded it, so the purchase or cancellation may have happened (ask the carrier before again).
+    if (!read && (status === 502 || status === 503 || status === 504)) return new CarrierError('ambiguous', `${message}; it may have been carried out`, withRetry);
+    return new CarrierError('retryable', message, withRetry);
   }
   // Any other refusal is the carrier's final word; its own message is what a customer needs to see.
   const reason = info.code !== undefined && Object.hasOwn(reasons, info.code) ? reasons[info.code] : undefined;

@@ -52,6 +52,8 @@ export interface Config {
   apiShutdownGraceMs: number;
   /** The Temporal Schedule that fails pending shipments whose workflow never started (0: none). */
   orphanSweep: { intervalMs: number; olderThanMs: number };
+  /** After a failed purchase that may have bought, how long to keep looking for a stray label. */
+  strayLabelSettleMs: number;
   /** Connections in each process's PostgreSQL pool. */
   databasePoolMax: number;
 }
@@ -139,6 +141,7 @@ export function parseConfig(env: Env): Config {
       olderThanMs: int(env, 'ORPHAN_SWEEP_AFTER_MS', 120_000, 1000),
     },
     databasePoolMax: int(env, 'DATABASE_POOL_MAX', 20, 1),
+    strayLabelSettleMs: int(env, 'STRAY_LABEL_SETTLE_MS', 2 * 60_000),
   };
 }
 

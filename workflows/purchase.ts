@@ -1,7 +1,10 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
+  isCancellation,
   log,
+  patched,
   setCurrentDetails,
   sleep,
   TimeoutFailure,
@@ -29,6 +32,8 @@ export interface PurchaseInput {
   queuePrefix: string;
   /** How long the purchase may keep trying an unreachable carrier before failing cleanly. */
   purchaseDeadlineMs: number;
+  /** How long to keep looking for a stray label after a purchase that may have bought failed. */
+  strayLabelSettleMs?: number;
 }
 
 export interface PurchaseResult {
@@ -56,6 +61,15 @@ const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause 
 function unreachable(carrier: string, err: unknown): PurchaseFailed {
   const last = isTimeout(err) ? 'timed out' : failureMessage(err);
   return new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
+}
+
+/** The failure a caught error stands for; an operator's Cancel fails the purchase cleanly. */
+function purchaseFailure(err: unknown): PurchaseFailed {
+  if (err instanceof PurchaseFailed) return err;
+  if (isCancellation(err)) {
+    return new PurchaseFailed('internal_error', 'The purchase was cancelled by an operator; nothing was bought or charged.');
+  }
+  return new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
 }
 
 /** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
@@ -129,22 +143,24 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
     });
     return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance: null, strayLabelCheck: false, events };
   } catch (err) {
-    const failure =
-      err instanceof PurchaseFailed
-        ? err
-        : new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
+    const failure = purchaseFailure(err);
+    if (isCancellation(err)) unsure.maybeBought = carrier !== null; // a buy may have been in flight
     log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
-    for (const step of compensations.reverse()) {
-      setCurrentDetails(`compensating: ${step.what}`);
-      await step.run();
-    }
-    setCurrentDetails('compensating: release the hold, mark the shipment failed, free its keys');
-    await steps.failPurchase({
-      shipmentId: input.shipmentId,
-      accountId: input.accountId,
-      livemode: input.livemode,
-      code: failure.code,
-      message: failure.message,
+    // Compensation runs even when an operator cancels the workflow (README: Cancel and Terminate):
+    // nothing may stay held, authorized or marked pending.
+    await CancellationScope.nonCancellable(async () => {
+      for (const step of compensations.reverse()) {
+        setCurrentDetails(`compensating: ${step.what}`);
+        await step.run();
+      }
+      setCurrentDetails('compensating: release the hold, mark the shipment failed, free its keys');
+      await steps.failPurchase({
+        shipmentId: input.shipmentId,
+        accountId: input.accountId,
+        livemode: input.livemode,
+        code: failure.code,
+        message: failure.message,
+      });
     });
     return {
       outcome: { ok: false, code: failure.code, message: failure.message },
@@ -215,16 +231,15 @@ export async function purchase(input: PurchaseInput): Promise<PurchaseResult> {
     });
     return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance, strayLabelCheck: false };
   } catch (err) {
-    const failure =
-      err instanceof PurchaseFailed
-        ? err
-        : new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
+    const failure = purchaseFailure(err);
     log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
-    for (const step of compensations.reverse()) {
-      setCurrentDetails(`compensating: ${step.what}`);
-      await step.run();
-    }
-    await acts.failShipment({ shipmentId: input.shipmentId, code: failure.code, message: failure.message });
+    await CancellationScope.nonCancellable(async () => {
+      for (const step of compensations.reverse()) {
+        setCurrentDetails(`compensating: ${step.what}`);
+        await step.run();
+      }
+      await acts.failShipment({ shipmentId: input.shipmentId, code: failure.code, message: failure.message });
+    });
     return {
       outcome: { ok: false, code: failure.code, message: failure.message },
       carrier,
@@ -251,7 +266,15 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
     parcel: input.parcel,
   };
   const target = { carrier, livemode: input.livemode };
-  const { buyLabel } = carrierActivities(input, carrier, undefined, `buy the label from carrier ${carrier} for ${input.shipmentId}`, 1);
+  // Each attempt may last no longer than the deadline leaves, so funds are never held past it.
+  const buyLabel = (request: Parameters<ReturnType<typeof carrierActivities>['buyLabel']>[0]) =>
+    carrierActivities(
+      input,
+      carrier,
+      Math.max(deadline - Date.now(), 1000),
+      `buy the label from carrier ${carrier} for ${input.shipmentId}`,
+      1,
+    ).buyLabel(request);
   let lastError = 'none';
   for (let attempt = 1; ; attempt++) {
     if (Date.now() >= deadline) {
@@ -309,11 +332,40 @@ function retryAfterOf(err: unknown): number | null {
   return typeof details?.retryAfterMs === 'number' ? details.retryAfterMs : null;
 }
 
-/** After a failed purchase: if the carrier did make a label under our reference, cancel it. */
+/** How long a carrier may still be committing a purchase whose answer we never got. */
+export const STRAY_LABEL_SETTLE_MS = 2 * 60_000;
+const STRAY_LABEL_CHECK_EVERY_MS = 10_000;
+
+/**
+ * After a failed purchase that may have bought: if the carrier made a label under our reference,
+ * cancel it. A carrier may still be committing a purchase whose answer timed out, so a "not found"
+ * is not final: keep looking over a settle window longer than the carrier's processing time, and
+ * cancel whatever turns up. Runs even when an operator cancels the workflow.
+ */
 export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<void> {
-  const calls = carrierActivities(input, carrier, undefined, `cancel any stray label of ${input.shipmentId} at ${carrier}`);
-  const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
-  // Keep asking until the carrier answers: a label left bought would be a label without a charge.
-  const found = await calls.findPurchase(target);
-  if (found && !found.cancelled) await calls.cancelLabel(target);
+  await CancellationScope.nonCancellable(async () => {
+    const calls = carrierActivities(input, carrier, undefined, `cancel any stray label of ${input.shipmentId} at ${carrier}`);
+    const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
+    if (!patched(PATCH_STRAY_SETTLE)) {
+      // Shipments that failed before the settle window keep their recorded single look.
+      const found = await calls.findPurchase(target);
+      if (found && !found.cancelled) await calls.cancelLabel(target);
+      return;
+    }
+    const until = Date.now() + (input.strayLabelSettleMs ?? STRAY_LABEL_SETTLE_MS);
+    for (let look = 1; ; look++) {
+      setCurrentDetails(`failed; looking for a stray label of ${input.shipmentId} at ${carrier} (look ${look})`);
+      // Keep asking until the carrier answers: a label left bought would be a label without a charge.
+      const found = await calls.findPurchase(target);
+      if (found && !found.cancelled) {
+        log.warn('a stray label turned up after the purchase failed; cancelling it', { look });
+        await calls.cancelLabel(target);
+      }
+      if (Date.now() >= until) return;
+      await sleep(Math.min(STRAY_LABEL_CHECK_EVERY_MS, until - Date.now()), {
+        summary: `look again for a stray label of ${input.shipmentId} at ${carrier}`,
+      });
+    }
+  });
 }
+const PATCH_STRAY_SETTLE = 'stray-label-settle-window';

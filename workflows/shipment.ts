@@ -22,7 +22,15 @@ import { voidLabel } from './void.js';
 export interface ShipmentWorkflowInput extends PurchaseInput {
   tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number };
   /** Carried over by continue-as-new once the label is bought. */
-  resume?: { status: ShipmentStatus; carrier: string; trackingNumber: string; seenScanIds: string[]; pollMs: number };
+  resume?: {
+    status: ShipmentStatus;
+    carrier: string;
+    trackingNumber: string;
+    seenScanIds: string[];
+    pollMs: number;
+    /** Scans pushed after the last step of the previous run: carried over, never dropped. */
+    pushed?: Scan[];
+  };
 }
 
 /** The purchase path of `purchaseLean` (local transactions, render after the answer). */
@@ -53,7 +61,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
     carrier: input.resume?.carrier ?? null,
     trackingNumber: input.resume?.trackingNumber ?? null,
     seenScanIds: new Set(input.resume?.seenScanIds ?? []),
-    pushed: [],
+    pushed: [...(input.resume?.pushed ?? [])],
     pollMs: input.resume?.pollMs ?? input.tracking.minPollMs,
     busy: false,
   };
@@ -118,7 +126,10 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
 
   let polls = 0;
   while (!isTerminal(state.status)) {
-    setCurrentDetails(`${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s`);
+    setCurrentDetails(
+      `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` +
+        (state.lastPollError ? `; the last poll failed: ${state.lastPollError}` : ''),
+    );
     const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
       summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
     });
@@ -146,6 +157,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
             trackingNumber: state.trackingNumber!,
             seenScanIds: [...state.seenScanIds],
             pollMs: state.pollMs,
+            pushed: state.pushed,
           },
         });
       }

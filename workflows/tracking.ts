@@ -1,4 +1,4 @@
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, log, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
 import { applyScan, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
@@ -15,12 +15,14 @@ export interface TrackingState {
   pollMs: number;
   /** A void holds the scans while it checks them, so the loop does not race it. */
   busy: boolean;
+  /** Why the last poll failed, for the current details; null once a poll works again. */
+  lastPollError?: string | null;
 }
 
-/** Fetches the carrier's scans now (the void's scan check uses this too). */
-export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Scan[]> {
+/** Fetches the carrier's scans now (the void's scan check uses this too), for at most `limitMs`. */
+export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState, limitMs = POLL_LIMIT_MS): Promise<Scan[]> {
   if (!state.carrier || !state.trackingNumber) return [];
-  return carrierActivities(input, state.carrier).fetchScans({
+  return carrierActivities(input, state.carrier, limitMs, `fetch the scans of ${state.trackingNumber} from ${state.carrier}`).fetchScans({
     carrier: state.carrier,
     livemode: input.livemode,
     trackingNumber: state.trackingNumber,
@@ -68,9 +70,31 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
   return fresh.length;
 }
 
-/** One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. */
+/** A poll that cannot get an answer in this long gives way; the loop polls again later. */
+const POLL_LIMIT_MS = 2 * 60_000;
+
+/**
+ * One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. A carrier
+ * that errors on a read (even a 4xx) never ends the shipment: the error shows in the current details
+ * and the loop backs off and polls again.
+ */
 export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll') {
-  const scans = why === 'pushed' ? state.pushed.splice(0) : await pollScans(input, state);
+  let scans: Scan[];
+  if (why === 'pushed') {
+    scans = state.pushed.splice(0);
+  } else {
+    try {
+      scans = await pollScans(input, state);
+    } catch (err) {
+      state.pollMs = Math.min(state.pollMs * 2, input.tracking.maxPollMs);
+      const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+      log.warn('tracking poll failed; polling again later', { error: why });
+      setCurrentDetails(`${state.status}; the last poll of carrier ${state.carrier} failed (${why}); next poll in ${Math.round(state.pollMs / 1000)} s`);
+      state.lastPollError = why;
+      return;
+    }
+    state.lastPollError = null;
+  }
   const fresh = await applyScans(input, state, scans);
   if (why === 'poll') {
     state.pollMs = fresh ? input.tracking.minPollMs : Math.min(state.pollMs * 2, input.tracking.maxPollMs);

@@ -1,4 +1,12 @@
-import { ActivityFailure, ApplicationFailure, condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  setCurrentDetails,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import { FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
 import type { VoidOutcome } from './definitions.js';
 import { emitStatusEvent } from './events.js';
@@ -16,6 +24,54 @@ async function moveTo(
   state.status = status;
   await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status, ...changes } });
   upsertSearchAttributes([{ key: SA.ShipmentStatus, value: status }]);
+}
+
+/** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
+const VOID_CALL_LIMIT_MS = 5 * 60_000;
+
+const failureOf = (err: unknown) => (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null);
+
+/**
+ * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
+ * scanned is `label_already_scanned`); an unanswered cancellation may still have happened, so the
+ * carrier's record decides, and the cancellation is tried again (it is idempotent by our reference)
+ * until the carrier answers or the void's time is up.
+ */
+async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingState): Promise<VoidOutcome> {
+  const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
+  const until = Date.now() + VOID_CALL_LIMIT_MS;
+  let lastError = '';
+  for (let attempt = 1; ; attempt++) {
+    const left = Math.max(until - Date.now(), 1000);
+    const calls = carrierActivities(input, state.carrier!, left, `void: cancel ${input.shipmentId} at ${state.carrier}`);
+    try {
+      await calls.cancelLabel(target);
+      return { ok: true };
+    } catch (err) {
+      const failure = failureOf(err);
+      if (failure?.type === FAILURE.carrierRefused) {
+        const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
+        if (reason === 'already_scanned') {
+          return { ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' };
+        }
+        return { ok: false, code: 'carrier_error', message: `The carrier refused the cancellation: ${message(err)}` };
+      }
+      lastError = message(err);
+      // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
+      try {
+        if ((await calls.findPurchase(target))?.cancelled === true) return { ok: true };
+      } catch (lookupError) {
+        lastError = message(lookupError);
+      }
+    }
+    if (Date.now() >= until) {
+      return { ok: false, code: 'carrier_unavailable', message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
+    }
+    setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
+    await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
+      summary: `retry the cancellation at ${state.carrier} after attempt ${attempt}`,
+    });
+  }
 }
 
 const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
@@ -37,7 +93,15 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     await moveTo(input, state, 'voiding', { lastVoidError: null });
 
     setCurrentDetails('void: asking the carrier for scans');
-    const scans = [...state.pushed.splice(0), ...(await pollScans(input, state))];
+    let polled;
+    try {
+      polled = await pollScans(input, state, VOID_CALL_LIMIT_MS);
+    } catch (err) {
+      // The carrier would not tell us its scans: without them a void is not safe. It stays bought.
+      await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
+      return { ok: false, code: 'carrier_error', message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+    }
+    const scans = [...state.pushed.splice(0), ...polled];
     state.status = 'purchased';
     await applyScans(input, state, scans);
     if (state.seenScanIds.size > 0) {
@@ -48,29 +112,24 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     state.status = 'voiding';
 
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
-    const calls = carrierActivities(input, state.carrier!, undefined, `void: cancel ${input.shipmentId} at ${state.carrier}`);
-    const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
-    try {
-      await calls.cancelLabel(target);
-    } catch (err) {
-      const type = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type : null;
-      if (type !== FAILURE.carrierRefused && type !== FAILURE.carrierAmbiguous) throw err;
-      // An unanswered cancellation may still have happened: the carrier's record decides.
-      const settled = type === FAILURE.carrierAmbiguous && (await calls.findPurchase(target))?.cancelled === true;
-      if (!settled) {
-        await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-        return { ok: false, code: 'carrier_error', message: `The carrier refused the cancellation: ${message(err)}` };
-      }
+    const cancelled = await cancelAtCarrier(input, state);
+    if (!cancelled.ok) {
+      await moveTo(input, state, 'purchased', { lastVoidError: cancelled.message });
+      return cancelled;
     }
 
-    if (input.livemode) {
-      setCurrentDetails('void: reversing the charge');
-      const money = { accountId: input.accountId, shipmentId: input.shipmentId };
-      if (input.fundingSource === 'card') await pay.refundCard(money);
-      await acts.refundFunds(money);
-    }
-    await moveTo(input, state, 'voided', { trackingStatus: 'cancelled' });
-    await emitStatusEvent(input, 'voided');
+    // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels
+    // the workflow now (README: Cancel and Terminate).
+    await CancellationScope.nonCancellable(async () => {
+      if (input.livemode) {
+        setCurrentDetails('void: reversing the charge');
+        const money = { accountId: input.accountId, shipmentId: input.shipmentId };
+        if (input.fundingSource === 'card') await pay.refundCard(money);
+        await acts.refundFunds(money);
+      }
+      await moveTo(input, state, 'voided', { trackingStatus: 'cancelled' });
+      await emitStatusEvent(input, 'voided');
+    });
     return { ok: true };
   } finally {
     state.busy = false;

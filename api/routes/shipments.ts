@@ -89,6 +89,7 @@ export const shipmentRoutes =
             reference,
             queuePrefix: ctx.config.taskQueuePrefix,
             purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
+            strayLabelSettleMs: ctx.config.strayLabelSettleMs,
             tracking: {
               minPollMs: ctx.config.trackingPollMinMs,
               maxPollMs: ctx.config.trackingPollMaxMs,

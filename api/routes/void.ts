@@ -5,7 +5,7 @@ import { ApiError, shipmentToJson } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
-import { startVoid } from '../purchases.js';
+import { startVoid, VoidNotAccepted } from '../purchases.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
 
@@ -31,12 +31,21 @@ export const voidRoute =
         const key = idempotencyKeyOf(request);
         const fingerprint = fingerprintOf(request);
         const scope = { ...caller.owner, key: key ?? '' };
+        // Only the request that claimed the key may free it; a replay never does.
+        let owner = true;
         if (key) {
           const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, shipmentId: undefined, now: ctx.now() });
           if (!claim.claimed) {
             if (claim.row.fingerprint !== fingerprint) throw keyReused();
+            owner = false;
             reply.header('idempotency-replayed', 'true');
             if (claim.row.responseStatus) return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
+            if (row.status === 'voided') {
+              // The first answer was a 202; the void has finished since: answer as the first would now.
+              const body = shipmentToJson(row);
+              await saveIdempotentResponse(ctx.db, scope, 200, body);
+              return reply.code(200).send(body);
+            }
           }
         }
         try {
@@ -49,14 +58,24 @@ export const voidRoute =
             if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
               throw refusal((await findOwnShipment(ctx.db, caller.owner, row.id)) ?? row);
             }
+            if (err instanceof VoidNotAccepted) {
+              // Nothing was promised: the same key again joins the same void if it was accepted meanwhile.
+              throw new ApiError('service_unavailable', 'The void could not be accepted in time; retry with the same Idempotency-Key.', {
+                headers: { 'retry-after': '1' },
+              });
+            }
             throw err;
           }
           const now = (await findOwnShipment(ctx.db, caller.owner, row.id))!;
-          if (!waited.done) return reply.code(202).send(shipmentToJson(now));
+          // Accepted and under way: the shipment is voiding, whether or not the read model says so yet.
+          if (!waited.done) return reply.code(202).send(shipmentToJson(now.status === 'purchased' ? { ...now, status: 'voiding' } : now));
           if (!waited.outcome.ok) {
             const { code, message } = waited.outcome;
             if (code === 'label_already_scanned') throw new ApiError('label_already_scanned', message);
             if (code === 'shipment_not_voidable') throw refusal(now);
+            if (code === 'carrier_unavailable') {
+              throw new ApiError('carrier_unavailable', message, { fields: { shipment_id: row.id }, headers: { 'retry-after': '30' } });
+            }
             throw new ApiError('carrier_error', message, { fields: { shipment_id: row.id } });
           }
           const body = shipmentToJson(now);
@@ -64,7 +83,7 @@ export const voidRoute =
           return reply.code(200).send(body);
         } catch (err) {
           // A refused void changed nothing: the key is free again (contract: Idempotency, rule 4).
-          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+          if (key && owner) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
           throw err;
         }
       },

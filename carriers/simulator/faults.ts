@@ -16,6 +16,8 @@ export interface Fault {
   match: string | null;
   delay_ms: number;
   retry_after: number;
+  /** The carrier's own error code in an `error` answer (default `simulated_error`). */
+  code: string;
 }
 
 export interface FaultStore {
@@ -83,6 +85,7 @@ function parseFault(input: unknown, apis: readonly SimApi[], id: string): Fault 
     match: typeof input.match === 'string' ? input.match : null,
     delay_ms: delayMs,
     retry_after: retryAfter,
+    code: typeof input.code === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(input.code) ? input.code : 'simulated_error',
   };
 }
 

@@ -117,7 +117,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
 function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: ServerResponse, run: () => SimReply, ctx: Context): void {
   switch (fault.mode) {
     case 'error':
-      return sendJson(res, { status: fault.status, body: api.errorBody('simulated_error', `Simulated ${fault.status} failure of ${fault.operation}.`) });
+      return sendJson(res, { status: fault.status, body: api.errorBody(fault.code, `Simulated ${fault.status} failure of ${fault.operation}.`) });
     case 'rate_limit':
       return sendJson(res, {
         status: 429,

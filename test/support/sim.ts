@@ -22,6 +22,8 @@ export function simControl(simUrl: string) {
       match?: string;
       delay_ms?: number;
       retry_after?: number;
+      /** The carrier's own error code of an `error` answer. */
+      code?: string;
     }) => send('POST', '/_sim/faults', f),
     clearFaults: (match?: string) => send('DELETE', `/_sim/faults${match ? `?match=${encodeURIComponent(match)}` : ''}`),
     purchases: async (reference: string) =>
