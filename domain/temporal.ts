@@ -51,4 +51,6 @@ export const FAILURE = {
   /** A retryable carrier failure; the activity's retry policy handles it. */
   carrierRetryable: 'carrier_retryable',
   shipmentNotVoidable: 'shipment_not_voidable',
+  /** Input our own store can never accept (PostgreSQL refused the data itself): retrying cannot help. */
+  invalidData: 'invalid_data',
 } as const;

@@ -2,12 +2,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
+import { CARRIER_MODULES } from '../carriers/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
 
 /** Reads and validates the configuration, or exits with a clear message (style.md). */
 export function loadConfig(): Config {
   try {
-    return parseConfig(process.env);
+    return parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(2);

@@ -1,6 +1,6 @@
-import { upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
-import { applyScan, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
+import { applyScan, FAILURE, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
@@ -15,7 +15,20 @@ export interface TrackingState {
   pollMs: number;
   /** A void holds the scans while it checks them, so the loop does not race it. */
   busy: boolean;
+  /** Scans the store refused as invalid data: never tried again in this run (not carried over). */
+  refusedScanIds?: Set<string>;
+  /** The last thing that went wrong, shown to operators in the workflow's current details. */
+  problem?: string;
 }
+
+const failureType = (err: unknown): string | undefined => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+};
+const failureMessage = (err: unknown): string => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(err);
+};
 
 /** Fetches the carrier's scans now (the void's scan check uses this too). */
 export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Scan[]> {
@@ -32,13 +45,24 @@ export async function pollScans(input: ShipmentWorkflowInput, state: TrackingSta
  * moves the status through the state machine (with its own event) when it changes it.
  */
 export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
+  const refused = (state.refusedScanIds ??= new Set());
   const fresh = scans
-    .filter((s) => !state.seenScanIds.has(s.id))
+    .filter((s) => !state.seenScanIds.has(s.id) && !refused.has(s.id))
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
   if (!fresh.length) return 0;
   const acts = shipmentActivities();
   const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
-  await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
+  try {
+    await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
+  } catch (err) {
+    // Scans our store can never accept (a NUL in a carrier's text): the failed activity stays in
+    // history for operators, the scans are set aside, and tracking and any void carry on.
+    if (failureType(err) !== FAILURE.invalidData) throw err;
+    for (const scan of fresh) refused.add(scan.id);
+    state.problem = `scans ${fresh.map((s) => JSON.stringify(s.id)).join(', ')} refused: ${failureMessage(err)}`;
+    log.warn('carrier scans refused as invalid data', { shipmentId: input.shipmentId, problem: state.problem });
+    return 0;
+  }
   for (const scan of withIds) {
     state.seenScanIds.add(scan.id);
     const next = applyScan(state.status, scan.status);
