@@ -74,6 +74,9 @@ export async function startTestStack(
     publicBaseUrl: `http://127.0.0.1:${port}`,
     // Stopping a test's workers stands for losing them: no drain.
     worker: { ...parseConfig({}).worker, shutdownGraceMs: 0 },
+    // Every test comes from 127.0.0.1, across files: the per-address limit is tested on its own
+    // addresses (test/security/address-limit.test.ts), so here it is out of the way.
+    addressRateLimit: { count: 1_000_000, seconds: 10 },
     ...overrides,
   };
   const database = openDatabase(infra.databaseUrl, { max: 10 });
