@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import { claimIdempotencyKey, findOwnShipment, releaseIdempotencyKey, saveIdempotentResponse, type ShipmentRow } from '../../db/index.js';
-import { ApiError, shipmentToJson } from '../../domain/index.js';
+import { ApiError, shipmentToJson, VOID_REFUSED_MESSAGE } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
@@ -57,7 +57,8 @@ export const voidRoute =
             const { code, message } = waited.outcome;
             if (code === 'label_already_scanned') throw new ApiError('label_already_scanned', message);
             if (code === 'shipment_not_voidable') throw refusal(now);
-            throw new ApiError('carrier_error', message, { fields: { shipment_id: row.id } });
+            // The carrier's own text stays in the workflow for operators (contract: carrier_error).
+            throw new ApiError('carrier_error', VOID_REFUSED_MESSAGE, { fields: { shipment_id: row.id } });
           }
           const body = shipmentToJson(now);
           if (key) await saveIdempotentResponse(ctx.db, scope, 200, body);
