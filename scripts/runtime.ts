@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
+import { encryptingDataConverter } from '../codec/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
 
 /** Reads and validates the configuration, or exits with a clear message (style.md). */
@@ -57,7 +58,8 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Data
 
 export async function connectTemporal(config: Config, address: string) {
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  // Payloads are encrypted before they reach the server (codec/: names and addresses).
+  const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
   return { connection, client };
 }
 

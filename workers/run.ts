@@ -8,6 +8,7 @@ import type { Db } from '../db/index.js';
 import { taskQueues, type Config } from '../domain/index.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
+import { encryptingDataConverter } from '../codec/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -44,6 +45,8 @@ export async function createWorkers(deps: {
   const namespace = config.temporalNamespace;
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
   const workers: Worker[] = [];
+  // Every payload is encrypted and decrypted here (codec/), as in every client.
+  const dataConverter = encryptingDataConverter(config);
 
   for (const group of deps.groups) {
     if (group === 'shipments') {
@@ -52,6 +55,7 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.shipments,
+          dataConverter,
           ...tuning,
           ...workflows,
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
@@ -67,6 +71,7 @@ export async function createWorkers(deps: {
             connection,
             namespace,
             taskQueue: queues.carrier(code),
+            dataConverter,
             ...tuning,
             activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
             // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
@@ -80,6 +85,7 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.webhooks,
+          dataConverter,
           ...tuning,
           ...workflows,
           activities: createWebhookActivities({ db: deps.db, config, metrics }),

@@ -107,7 +107,7 @@ describe('input no store can accept (item 2)', () => {
       const event = history.events?.find((e) => e.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type === 'invalid_data');
       return event?.activityTaskFailedEventAttributes?.failure;
     }, 30_000, 'the refused scan visible in history');
-    expect(failed.applicationFailureInfo?.nonRetryable).toBe(true);
+    expect(failed!.applicationFailureInfo?.nonRetryable).toBe(true);
     const v = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.testKey });
     expect(v.status, v.text).toBe(200);
     expect(v.body.status).toBe('voided');

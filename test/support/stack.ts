@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { inject } from 'vitest';
 import { freePorts } from '../../scripts/temporal/process-utils.js';
 import { createApp } from '../../api/app.js';
+import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, openDatabase, type Database } from '../../db/index.js';
 import { parseConfig, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
@@ -82,7 +83,7 @@ export async function startTestStack(
   const database = openDatabase(infra.databaseUrl, { max: 10 });
   const address = infra.temporalAddress;
   const connection = await Connection.connect({ address });
-  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
   const registry = carrierRegistryFor(config);
   const native = await NativeConnection.connect({ address });
 
