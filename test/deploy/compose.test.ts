@@ -236,7 +236,7 @@ describe('docker-compose.yml: services', () => {
   });
 
   it('builds the app services from this repository and its Dockerfile', () => {
-    expect(appServices.sort()).toEqual(['api', 'carrier-sim', 'worker-carriers', 'worker-shipments', 'worker-webhooks']);
+    expect(appServices.sort()).toEqual(['api', 'carrier-sim', 'codec', 'worker-carriers', 'worker-shipments', 'worker-webhooks']);
     for (const name of appServices) {
       const build = services[name].build!;
       const context = typeof build === 'string' ? build : (build.context ?? '.');
@@ -456,8 +456,10 @@ describe('docker-compose.yml: production safety (issue 13)', () => {
     }
   });
 
-  it('publishes the Temporal UI (and Temporal) on 127.0.0.1 only', () => {
-    for (const name of ['temporal-ui', 'temporal']) {
+  it('publishes the Temporal UI, its codec endpoint (and Temporal) on 127.0.0.1 only, the UI pointed at the codec', () => {
+    const codecPort = /127\.0\.0\.1:(\d+):/.exec(interpolate(String(services.codec.ports?.[0])))?.[1];
+    expect(interpolate(environmentOf(services['temporal-ui']).TEMPORAL_CODEC_ENDPOINT)).toBe(`http://localhost:${codecPort}`);
+    for (const name of ['temporal-ui', 'temporal', 'codec']) {
       for (const port of services[name].ports ?? []) {
         expect(interpolate(String(port)), `${name}: ${String(port)}`).toMatch(/^127\.0\.0\.1:/);
       }
