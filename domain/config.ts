@@ -59,9 +59,6 @@ export interface Config {
   payloadDecryptionKeys: string[];
   /** Refused and unauthenticated requests one client address may make per window (across instances). */
   addressRateLimit: { count: number; seconds: number };
-  /** Tracking stops after this long without a new scan (a later scan resumes it): live, sandbox. */
-  trackingQuietStopMs: number;
-  trackingSandboxQuietStopMs: number;
   /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
   codecPort: number;
   codecHost: string;
@@ -156,8 +153,6 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     production,
     ...payloadKeys(env, production),
     addressRateLimit: ratePolicy(env, 'ADDRESS_RATE_LIMIT', { count: 100, seconds: 10 }),
-    trackingQuietStopMs: int(env, 'TRACKING_QUIET_STOP_MS', 30 * 24 * 3600_000, 1000),
-    trackingSandboxQuietStopMs: int(env, 'TRACKING_SANDBOX_QUIET_STOP_MS', 3 * 24 * 3600_000, 1000),
     codecPort: int(env, 'CODEC_PORT', 8888),
     codecHost: env.CODEC_HOST ?? '127.0.0.1',
   };

@@ -40,6 +40,13 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.from
 );
 
 /** `type` of the non-retryable ApplicationFailures that cross from activities to workflows. */
+/**
+ * How long tracking goes on without a new scan before it stops (the shipment keeps its status; a
+ * later pushed or sandbox scan, or a void, resumes it): no shipment is tracked, and no workflow
+ * lives, forever. Shorter in the sandbox, where nothing scans unless the customer says so.
+ */
+export const TRACKING_QUIET_STOP_MS = { live: 30 * 24 * 3600_000, sandbox: 3 * 24 * 3600_000 } as const;
+
 export const FAILURE = {
   insufficientFunds: 'insufficient_funds',
   cardDeclined: 'card_declined',

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
-import { applyScan, FAILURE, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
+import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
@@ -92,11 +92,17 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
   return fresh.length;
 }
 
-/** One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. */
-export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll') {
+/** One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. Returns how many scans were new. */
+export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll'): Promise<number> {
   const scans = why === 'pushed' ? state.pushed.splice(0) : await pollScans(input, state);
   const fresh = await applyScans(input, state, scans);
   if (why === 'poll') {
     state.pollMs = fresh ? input.tracking.minPollMs : Math.min(state.pollMs * 2, input.tracking.maxPollMs);
   }
+  return fresh;
+}
+
+/** How long this shipment may go without a new scan before tracking stops. */
+export function quietStopMs(input: ShipmentWorkflowInput): number {
+  return input.tracking.quietStopMs ?? (input.livemode ? TRACKING_QUIET_STOP_MS.live : TRACKING_QUIET_STOP_MS.sandbox);
 }

@@ -7,6 +7,7 @@ import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, sca
 import { ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
+import { resumeTracking } from '../resume.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
 const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
@@ -44,8 +45,10 @@ async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Prom
   try {
     await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
   } catch (err) {
-    // A delivered or voided shipment's workflow has ended: its tracking is final.
     if (!(err instanceof WorkflowNotFoundError)) throw err;
+    // Tracking stopped after a quiet period: this scan starts it again. A delivered or voided
+    // shipment's workflow has ended for good: its tracking is final.
+    await resumeTracking(ctx.temporal, row.id, scans);
   }
 }
 

@@ -6,6 +6,7 @@ import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
 import { startVoid } from '../purchases.js';
+import { resumeTracking } from '../resume.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
 
@@ -17,6 +18,16 @@ function refusal(row: ShipmentRow): ApiError {
     return new ApiError('label_already_scanned', 'The carrier has already scanned this label, so it cannot be voided.');
   }
   return new ApiError('shipment_not_voidable', `A ${row.status} shipment cannot be voided.`);
+}
+
+/** The void update; a shipment whose tracking stopped after a quiet period is resumed for it first. */
+async function startVoidResuming(ctx: AppContext, shipmentId: string, updateId: string) {
+  try {
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError) || !(await resumeTracking(ctx.temporal, shipmentId, []))) throw err;
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  }
 }
 
 export const voidRoute =
@@ -43,7 +54,7 @@ export const voidRoute =
           if (row.status !== 'purchased' && row.status !== 'voiding') throw refusal(row);
           let waited;
           try {
-            waited = await startVoid(ctx.temporal, row.id, key ?? String(request.id), ctx.config.purchaseWaitMs);
+            waited = await startVoidResuming(ctx, row.id, key ?? String(request.id));
           } catch (err) {
             // The workflow refused (its validator) or has ended: the read model says why.
             if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
