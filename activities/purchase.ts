@@ -7,7 +7,7 @@ import {
   ShipmentMissingError,
   type Db,
 } from '../db/index.js';
-import { FAILURE, priceService, type Address, type EventType, type Parcel } from '../domain/index.js';
+import { customerFailureMessage, FAILURE, priceService, type Address, type EventType, type Parcel } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import type { ServiceCatalog } from './shipments.js';
 
@@ -93,10 +93,13 @@ export function createPurchaseActivities(deps: {
       }
     },
 
-    /** Release, failed and keys freed, in one transaction. */
+    /**
+     * Release, failed and keys freed, in one transaction. The customer reads our message for the
+     * code, never the carrier's text (which stays in this activity's input, for operators).
+     */
     async failPurchase(p: { shipmentId: string; accountId: string; livemode: boolean; code: string; message: string }): Promise<void> {
       try {
-        if (await failPurchase(db, { ...p, now: now() })) {
+        if (await failPurchase(db, { ...p, message: customerFailureMessage(p.code, p.message), now: now() })) {
           deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(p.livemode) });
         }
       } catch (err) {

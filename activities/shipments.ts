@@ -13,6 +13,7 @@ import type { Scan } from '../carriers/types.js';
 import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
+  customerFailureMessage,
   FAILURE,
   priceService,
   shipmentToJson,
@@ -97,9 +98,14 @@ export function createShipmentActivities(deps: {
       if (p.changes.status === 'purchased' && row) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(row.livemode) });
     },
 
-    /** Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free. */
+    /**
+     * Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free.
+     * The customer's message is ours, never the carrier's text (which stays in this activity's input,
+     * in the workflow's history, for operators).
+     */
     async failShipment(p: { shipmentId: string; code: string; message: string }): Promise<void> {
-      const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage: p.message }, now());
+      const failureMessage = customerFailureMessage(p.code, p.message);
+      const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage }, now());
       if (!row) missingRow(p.shipmentId);
       if (row) deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(row.livemode) });
       await releaseKeysOfShipment(db, p.shipmentId);

@@ -7,6 +7,7 @@ import type { Db } from '../db/index.js';
 import { makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
+import { createAddressLimiter } from './address-limit.js';
 import { clientErrorHandler, frameworkErrors, refuseControlCharacters } from './hardening.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler } from './validation.js';
@@ -71,6 +72,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       now: ctx.now,
       trustedProxies: ctx.config.trustedProxies,
       onAuthenticated: createRateLimiter({ db: ctx.db }),
+      addressLimiter: createAddressLimiter({ db: ctx.db, policy: ctx.config.addressRateLimit, trustedProxies: ctx.config.trustedProxies }),
     }),
   );
   app.addHook('preValidation', refuseControlCharacters);

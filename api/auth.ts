@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findKeyByHash, hashApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
 import { ApiError, ipAllowed, type Scope } from '../domain/index.js';
+import type { AddressLimiter } from './address-limit.js';
 
 export interface Caller {
   key: ApiKeyRow;
@@ -28,12 +29,28 @@ const unauthorized = () =>
     headers: { 'www-authenticate': 'Bearer' },
   });
 
-function looksLikeKeyInQuery(query: unknown): boolean {
-  if (!query || typeof query !== 'object') return false;
-  return Object.entries(query as Record<string, unknown>).some(
-    ([name, value]) =>
-      /^(api_?key|key|access_token|token|authorization)$/i.test(name) || (typeof value === 'string' && value.includes('svc_')),
-  );
+const KEY_PARAMETER = /^(api[-_]?key|key|access[-_]?token|token|authorization|bearer)$/i;
+
+/**
+ * Whether the raw query string carries a key: read from the URL itself, every occurrence of every
+ * parameter (a repeated `?key=a&key=b`, `key[]=`, `api_key[0]=`), names and values percent-decoded.
+ */
+function looksLikeKeyInQuery(url: string): boolean {
+  const at = url.indexOf('?');
+  if (at < 0) return false;
+  const query = url.slice(at + 1);
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  if (/svc_(test|live)_/i.test(decode(decode(query)))) return true;
+  return query.split(/[&;]/).some((pair) => {
+    const name = decode(pair.split('=')[0]).trim().replace(/\[[^\]]*\]/g, '');
+    return KEY_PARAMETER.test(name);
+  });
 }
 
 /** The client's address: the socket's peer, or X-Forwarded-For's last untrusted hop via trusted proxies. */
@@ -50,27 +67,44 @@ export function createAuthenticator(deps: {
   db: Db;
   now: () => Date;
   trustedProxies: readonly string[];
+  /** Counts unauthenticated and refused requests per client address (api/address-limit.ts). */
+  addressLimiter?: AddressLimiter;
   /** Runs once the key is known, before the scope check (the rate limit: every authenticated request counts). */
   onAuthenticated?: (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<void>;
 }) {
+  const limiter = deps.addressLimiter;
+  /** A refusal counts against the client address (and turns into a 429 once it is over its allowance). */
+  const refuse = async (request: FastifyRequest, error: ApiError): Promise<never> => {
+    await limiter?.count(request);
+    throw error;
+  };
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const scope = request.routeOptions.config?.scope;
-    if (!scope) return;
+    const liveness = request.routeOptions.url === '/healthz';
+    if (limiter && !liveness) await limiter.checkBlocked(request);
+    if (!scope) {
+      if (limiter && !liveness) await limiter.count(request);
+      return;
+    }
     // A key in the query string is refused outright, even alongside a good header (spec §5.1).
-    if (looksLikeKeyInQuery(request.query)) throw unauthorized();
+    if (looksLikeKeyInQuery(request.url)) return refuse(request, unauthorized());
     const match = KEY_SHAPE.exec(request.headers.authorization ?? '');
     const found = await findKeyByHash(deps.db, hashApiKey(match?.[1] ?? 'no key'));
-    if (!match || !found) throw unauthorized();
+    if (!match || !found) return refuse(request, unauthorized());
     const { key, account } = found;
     const now = deps.now();
     const livemode = match[2] === 'live';
     if (key.revokedAt || (key.expiresAt && key.expiresAt <= now) || !account.apiEnabled || key.livemode !== livemode) {
-      throw unauthorized();
+      return refuse(request, unauthorized());
     }
+    const caller: Caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
     if (key.allowedIps?.length && !ipAllowed(clientIp(request, deps.trustedProxies), key.allowedIps)) {
-      throw new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.');
+      // A refused address spends the key's own allowance too, so a stolen key used from outside its
+      // allowlist cannot be tried without limit.
+      await deps.onAuthenticated?.(request, reply, caller);
+      return refuse(request, new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.'));
     }
-    request.caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
+    request.caller = caller;
     // Both loggers: the request-completed line is written through the reply's.
     request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
     await deps.onAuthenticated?.(request, reply, request.caller);

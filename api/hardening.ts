@@ -68,16 +68,16 @@ function controlCharacterPaths(value: unknown, base: string): FieldError[] {
 
 /**
  * App-level preValidation hook: control characters in a path segment name nothing; in a query or
- * a customer's body they are invalid. Bodies of routes without a scope (carriers' pushes) are left
- * to their own schema: a carrier's scan text is not refused for a line break.
+ * any JSON body, scoped route or not (a carrier's push included), they are invalid. PostgreSQL
+ * refuses NUL in text, so letting one through would make a step that can never succeed.
  */
 export async function refuseControlCharacters(request: FastifyRequest): Promise<void> {
   const params = request.params as Record<string, unknown> | undefined;
   if (params && Object.values(params).some((v) => typeof v === 'string' && CONTROL.test(v))) {
     throw new ApiError('not_found', 'No such resource.');
   }
-  const customerBody = request.routeOptions.config?.scope !== undefined && !Buffer.isBuffer(request.body);
-  const errors = [...controlCharacterPaths(request.query, 'querystring'), ...(customerBody ? controlCharacterPaths(request.body, '') : [])];
+  const jsonBody = !Buffer.isBuffer(request.body);
+  const errors = [...controlCharacterPaths(request.query, 'querystring'), ...(jsonBody ? controlCharacterPaths(request.body, '') : [])];
   if (errors.length) {
     throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }

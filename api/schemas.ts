@@ -92,3 +92,13 @@ export const doc = (description: string, schema: TSchema = Type.Object({}, { add
   description,
   content: { 'application/json': { schema } },
 });
+
+/** Documentation of a route's problem answers: the status and the contract codes it can carry. */
+export const problemDoc = (description: string, codes: readonly string[]) => ({
+  description: `${description} (code: ${codes.join(', ')})`,
+  content: {
+    'application/problem+json': {
+      schema: Type.Object({ ...ProblemSchema.properties, code: Type.String({ enum: [...codes] }) }),
+    },
+  },
+});

@@ -2,6 +2,8 @@
  * The one place configuration is read and validated. Entry points call `parseConfig(process.env)`
  * and pass the plain object down; nothing else reads the environment. Fails fast and says why.
  */
+import { decodeKey32, DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, productionProblems } from './production.js';
+
 export interface Config {
   port: number;
   host: string;
@@ -56,6 +58,16 @@ export interface Config {
   strayLabelSettleMs: number;
   /** Connections in each process's PostgreSQL pool. */
   databasePoolMax: number;
+  /** NODE_ENV=production: the rules of domain/production.ts hold, and nothing falls back to the simulator. */
+  production: boolean;
+  /** AES-256-GCM key (32 bytes, base64) of the Temporal payload codec; older keys still decrypt. */
+  payloadEncryptionKey: string;
+  payloadDecryptionKeys: string[];
+  /** Refused and unauthenticated requests one client address may make per window (across instances). */
+  addressRateLimit: { count: number; seconds: number };
+  /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
+  codecPort: number;
+  codecHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +81,16 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return Number(raw);
 }
 
-export function parseConfig(env: Env): Config {
+export interface ParseOptions {
+  /** Codes of every registered carrier: production requires each one's URL and webhook secret. */
+  carriers?: readonly string[];
+}
+
+export function parseConfig(env: Env, options: ParseOptions = {}): Config {
+  if (env.NODE_ENV === 'production') {
+    const problems = productionProblems(env, options.carriers ?? []);
+    if (problems.length) throw new ConfigError(`refusing to start in production:\n  - ${problems.join('\n  - ')}`);
+  }
   const port = int(env, 'PORT', 3000);
   const carrierSimPort = int(env, 'CARRIER_SIM_PORT', 4010);
   const simUrl = `http://127.0.0.1:${carrierSimPort}`;
@@ -93,7 +114,7 @@ export function parseConfig(env: Env): Config {
     throw new ConfigError(`LOG_LEVEL must be a pino level, got "${level}"`);
   }
   const production = env.NODE_ENV === 'production';
-  const signingSecret = env.SIGNING_SECRET ?? (production ? '' : 'dev-only-signing-secret-change-me');
+  const signingSecret = env.SIGNING_SECRET ?? (production ? '' : DEV_SIGNING_SECRET);
   if (signingSecret.length < 16) throw new ConfigError('SIGNING_SECRET must be set (16 characters at least) in production');
   if (production && !env.WEBHOOK_SECRET_KEY) throw new ConfigError('WEBHOOK_SECRET_KEY must be set in production');
   return {
@@ -118,7 +139,7 @@ export function parseConfig(env: Env): Config {
     trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     taskQueuePrefix: env.TASK_QUEUE_PREFIX ?? '',
     signingSecret,
-    webhookSecretKey: env.WEBHOOK_SECRET_KEY ?? (production ? '' : 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE='),
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY ?? (production ? '' : DEV_WEBHOOK_SECRET_KEY),
     trackingPollMinMs: int(env, 'TRACKING_POLL_MIN_MS', 15 * 60_000, 10),
     trackingPollMaxMs: int(env, 'TRACKING_POLL_MAX_MS', 12 * 3600_000, 10),
     trackingContinueAsNewAfterPolls: env.TRACKING_CONTINUE_AS_NEW_AFTER
@@ -142,7 +163,31 @@ export function parseConfig(env: Env): Config {
     },
     databasePoolMax: int(env, 'DATABASE_POOL_MAX', 20, 1),
     strayLabelSettleMs: int(env, 'STRAY_LABEL_SETTLE_MS', 2 * 60_000),
+    production,
+    ...payloadKeys(env, production),
+    addressRateLimit: ratePolicy(env, 'ADDRESS_RATE_LIMIT', { count: 100, seconds: 10 }),
+    codecPort: int(env, 'CODEC_PORT', 8888),
+    codecHost: env.CODEC_HOST ?? '127.0.0.1',
   };
+}
+
+function payloadKeys(env: Env, production: boolean) {
+  const payloadEncryptionKey = env.PAYLOAD_ENCRYPTION_KEY || (production ? '' : DEV_PAYLOAD_ENCRYPTION_KEY);
+  if (!decodeKey32(payloadEncryptionKey)) throw new ConfigError('PAYLOAD_ENCRYPTION_KEY must be 32 bytes, base64');
+  const payloadDecryptionKeys = (env.PAYLOAD_DECRYPTION_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  for (const key of payloadDecryptionKeys) {
+    if (!decodeKey32(key)) throw new ConfigError('PAYLOAD_DECRYPTION_KEYS must list keys of 32 bytes, base64, separated by commas');
+  }
+  return { payloadEncryptionKey, payloadDecryptionKeys };
+}
+
+/** `<count>/<seconds>`, e.g. `100/10`. */
+function ratePolicy(env: Env, name: string, fallback: { count: number; seconds: number }) {
+  const raw = env[name];
+  if (!raw) return fallback;
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new ConfigError(`${name} must look like 100/10 (requests/seconds), got "${raw}"`);
+  return { count: Number(m[1]), seconds: Number(m[2]) };
 }
 
 /** The simulator's origin, for carriers whose URL is not overridden. */

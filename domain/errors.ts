@@ -17,11 +17,15 @@ export const ERRORS = {
   label_not_available: { status: 409, title: 'Label not available' },
   /** An edit would make a saved address the same as another one of the account. */
   address_already_exists: { status: 409, title: 'Address already exists' },
+  /** A webhook endpoint with the same URL already exists for this account and mode. */
+  webhook_endpoint_exists: { status: 409, title: 'Webhook endpoint exists' },
   request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   validation_failed: { status: 422, title: 'Validation failed' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  /** An account-level limit is reached (16 webhook endpoints per account and mode); `detail` names it. */
+  limit_exceeded: { status: 422, title: 'Limit exceeded' },
   service_not_available: { status: 422, title: 'Service not available' },
   rate_limited: { status: 429, title: 'Rate limited' },
   header_fields_too_large: { status: 431, title: 'Request header fields too large' },

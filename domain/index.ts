@@ -12,3 +12,5 @@ export * from './config.js';
 export * from './pricing.js';
 export * from './balance-view.js';
 export * from './webhooks.js';
+export * from './production.js';
+export * from './failure-messages.js';

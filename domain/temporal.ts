@@ -43,6 +43,13 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.from
 );
 
 /** `type` of the non-retryable ApplicationFailures that cross from activities to workflows. */
+/**
+ * How long tracking goes on without a new scan before it stops (the shipment keeps its status; a
+ * later pushed or sandbox scan, or a void, resumes it): no shipment is tracked, and no workflow
+ * lives, forever. Shorter in the sandbox, where nothing scans unless the customer says so.
+ */
+export const TRACKING_QUIET_STOP_MS = { live: 30 * 24 * 3600_000, sandbox: 3 * 24 * 3600_000 } as const;
+
 export const FAILURE = {
   insufficientFunds: 'insufficient_funds',
   cardDeclined: 'card_declined',
@@ -56,4 +63,6 @@ export const FAILURE = {
   shipmentNotVoidable: 'shipment_not_voidable',
   /** A step found no row for its shipment: a bug or lost data, never retried, shown to operators. */
   shipmentMissing: 'shipment_missing',
+  /** Input our own store can never accept (PostgreSQL refused the data itself): retrying cannot help. */
+  invalidData: 'invalid_data',
 } as const;

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../db/index.js';
+import { CARRIER_MODULES } from '../carriers/index.js';
 import { parseConfig } from '../domain/index.js';
 import { AdminError, adminCommands } from './admin/commands.js';
 
@@ -40,7 +41,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const [group, verb, ...rest] = parsed.positionals;
   const v = parsed.values;
-  const config = parseConfig(process.env);
+  let config;
+  try {
+    config = parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });
+  } catch (err) {
+    process.stderr.write(`admin: configuration error: ${(err as Error).message}\n`);
+    return 2;
+  }
   const embedded = config.databaseUrl ? null : await ensureEmbeddedPostgres(config.dataDir);
   const database = openDatabase(config.databaseUrl ?? embedded!.url, { max: 2 });
   try {

@@ -2,12 +2,14 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
+import { CARRIER_MODULES } from '../carriers/index.js';
+import { encryptingDataConverter } from '../codec/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
 
 /** Reads and validates the configuration, or exits with a clear message (style.md). */
 export function loadConfig(): Config {
   try {
-    return parseConfig(process.env);
+    return parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(2);
@@ -59,7 +61,8 @@ export async function connectDatabase(
 
 export async function connectTemporal(config: Config, address: string) {
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  // Payloads are encrypted before they reach the server (codec/: names and addresses).
+  const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
   return { connection, client };
 }
 

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/index.js';
+import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
@@ -56,8 +57,16 @@ async function main() {
   let temporalAddress = config.temporalAddress;
   let uiUrl = '(external Temporal: see its own UI)';
   if (!temporalAddress) {
+    // The UI decodes the encrypted payloads through this endpoint, in the operator's browser.
+    const codec = await startCodecServer({
+      codec: new EncryptionCodec(config.payloadEncryptionKey, config.payloadDecryptionKeys),
+      port: config.codecPort,
+      allowedOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'],
+    });
+    stops.push(() => codec.close());
     log.info('starting the Temporal dev server (the first run builds the CLI, which takes minutes)');
     const server = await startDevServer({
+      extraArgs: ['--ui-codec-endpoint', codec.url],
       dataDir: path.resolve(config.dataDir),
       port: 7233,
       uiPort: 8233,

@@ -6,16 +6,21 @@ import { createPaymentActivities } from '../activities/payments.js';
 import { createPurchaseActivities } from '../activities/purchase.js';
 import { createShipmentActivities } from '../activities/shipments.js';
 import { createSweepActivities } from '../activities/sweep.js';
+import { failFastOnBadData } from '../activities/fail-fast.js';
 import { createWebhookFanout } from '../activities/webhook-fanout.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db } from '../db/index.js';
 import { carrierSimUrl, type Config } from '../domain/index.js';
 
-/** The carrier registry as configured: each carrier's URL, else its path on the simulator. */
+/**
+ * The carrier registry as configured: each carrier's URL, else (outside production only) its path on
+ * the simulator. A live carrier never falls back to the simulator in production.
+ */
 export function carrierRegistryFor(config: Config): CarrierRegistry {
+  const simulated = config.production ? {} : defaultCarrierBaseUrls(carrierSimUrl(config));
   return createCarrierRegistry({
-    baseUrls: { ...defaultCarrierBaseUrls(carrierSimUrl(config)), ...config.carrierUrls },
+    baseUrls: { ...simulated, ...config.carrierUrls },
     timeoutMs: config.carrierTimeoutMs,
   });
 }
@@ -34,9 +39,10 @@ export function shipmentQueueActivities(deps: {
   const { db, config, registry, client, metrics } = deps;
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
   return {
-    ...createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics }),
-    ...createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics }),
-    ...createLedgerActivities({ db }),
+    // Our own database steps retry until the database answers, but never on data it refuses.
+    ...failFastOnBadData(createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics })),
+    ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics })),
+    ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...createLabelActivities({
       db,

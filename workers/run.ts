@@ -9,6 +9,7 @@ import { taskQueues, type Config } from '../domain/index.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
+import { encryptingDataConverter } from '../codec/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -55,6 +56,8 @@ export async function createWorkers(deps: {
       ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundler }) }
       : {};
   const workers: Worker[] = [];
+  // Every payload is encrypted and decrypted here (codec/), as in every client.
+  const dataConverter = encryptingDataConverter(config);
 
   for (const group of deps.groups) {
     if (group === 'shipments') {
@@ -63,6 +66,7 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.shipments,
+          dataConverter,
           ...tuning,
           ...workflows,
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
@@ -79,6 +83,7 @@ export async function createWorkers(deps: {
             connection,
             namespace,
             taskQueue: queues.carrier(code),
+            dataConverter,
             ...tuning,
             activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
             // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
@@ -92,6 +97,7 @@ export async function createWorkers(deps: {
           connection,
           namespace,
           taskQueue: queues.webhooks,
+          dataConverter,
           ...tuning,
           ...workflows,
           activities: createWebhookActivities({ db: deps.db, config, metrics }),

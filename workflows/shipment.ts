@@ -16,12 +16,13 @@ import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutco
 import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
 import { emitEvent, emitStatusEvent } from './events.js';
-import { followScans, type TrackingState } from './tracking.js';
+import { followScans, quietStopMs, type TrackingState } from './tracking.js';
 import { voidLabel } from './void.js';
 
 export interface ShipmentWorkflowInput extends PurchaseInput {
-  tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number };
-  /** Carried over by continue-as-new once the label is bought. */
+  /** `quietStopMs`: tracking stops after this long without a new scan (default TRACKING_QUIET_STOP_MS). */
+  tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number; quietStopMs?: number };
+  /** Carried over by continue-as-new once the label is bought, and by a resumption after a quiet stop. */
   resume?: {
     status: ShipmentStatus;
     carrier: string;
@@ -30,7 +31,15 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     pollMs: number;
     /** Scans pushed after the last step of the previous run: carried over, never dropped. */
     pushed?: Scan[];
+    /** Workflow time (ms) of the last new scan, or of the purchase; absent: the run's start. */
+    quietSince?: number;
   };
+}
+
+/** What the workflow ends with; `trackingStopped` when it stopped after a quiet period (resumable). */
+export interface ShipmentWorkflowResult {
+  status: ShipmentStatus;
+  trackingStopped?: { quietForMs: number; resumeWith: ShipmentWorkflowInput };
 }
 
 /** The purchase path of `purchaseLean` (local transactions, render after the answer). */
@@ -55,7 +64,7 @@ async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResul
  * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue: the purchase saga, then
  * tracking until delivered, or a void. Reads top to bottom as the business process.
  */
-export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ status: ShipmentStatus }> {
+export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<ShipmentWorkflowResult> {
   const state: TrackingState = {
     status: input.resume?.status ?? 'pending',
     carrier: input.resume?.carrier ?? null,
@@ -125,10 +134,18 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
   }
 
   let polls = 0;
+  // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
+  const stopsWhenQuiet = patched(QUIET_STOP_PATCH);
+  let quietSince = input.resume?.quietSince ?? Date.now();
   while (!isTerminal(state.status)) {
+    const quietForMs = Date.now() - quietSince;
+    if (stopsWhenQuiet && quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
+      const stopped = await stopTracking(input, state, quietForMs);
+      if (stopped) return stopped;
+      continue;
+    }
     setCurrentDetails(
-      `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` +
-        (state.lastPollError ? `; the last poll failed: ${state.lastPollError}` : ''),
+      `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` + (state.problem ? `; last problem: ${state.problem}` : ''),
     );
     const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
       summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
@@ -138,7 +155,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
     if (isTerminal(state.status)) break;
     state.busy = true;
     try {
-      await followScans(input, state, pushed ? 'pushed' : 'poll');
+      if ((await followScans(input, state, pushed ? 'pushed' : 'poll')) > 0) quietSince = Date.now();
     } finally {
       state.busy = false;
     }
@@ -158,6 +175,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
             seenScanIds: [...state.seenScanIds],
             pollMs: state.pollMs,
             pushed: state.pushed,
+            ...(stopsWhenQuiet ? { quietSince } : {}),
           },
         });
       }
@@ -166,4 +184,40 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<{ 
   setCurrentDetails(`${state.status}; finished`);
   await condition(allHandlersFinished);
   return { status: state.status };
+}
+
+const QUIET_STOP_PATCH = 'tracking-stops-when-quiet';
+
+/**
+ * Ends the workflow after a quiet period, leaving the shipment's status as it is; the result carries
+ * what a later scan or a void needs to start tracking again (api/resume.ts). Undefined when a scan or
+ * an update arrived meanwhile: tracking goes on.
+ */
+async function stopTracking(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  quietForMs: number,
+): Promise<ShipmentWorkflowResult | undefined> {
+  const days = Math.round((quietForMs / 86_400_000) * 10) / 10;
+  await condition(allHandlersFinished);
+  if (state.pushed.length || state.busy || isTerminal(state.status)) return undefined;
+  setCurrentDetails(`${state.status}; tracking stopped: no new scan for ${days} d. A pushed or sandbox scan, or a void, resumes it.`);
+  log.info('tracking stopped after a quiet period', { quietForMs, status: state.status });
+  return {
+    status: state.status,
+    trackingStopped: {
+      quietForMs,
+      resumeWith: {
+        ...input,
+        resume: {
+          status: state.status,
+          carrier: state.carrier!,
+          trackingNumber: state.trackingNumber!,
+          seenScanIds: [...state.seenScanIds],
+          // A resumed run gets a whole quiet period of its own (its start time).
+          pollMs: input.tracking.minPollMs,
+        },
+      },
+    },
+  };
 }

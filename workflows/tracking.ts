@@ -1,6 +1,6 @@
-import { ActivityFailure, log, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/types.js';
-import { applyScan, isTerminal, SA, type ShipmentStatus } from '../domain/index.js';
+import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
@@ -15,9 +15,20 @@ export interface TrackingState {
   pollMs: number;
   /** A void holds the scans while it checks them, so the loop does not race it. */
   busy: boolean;
-  /** Why the last poll failed, for the current details; null once a poll works again. */
-  lastPollError?: string | null;
+  /** Scans the store refused as invalid data: never tried again in this run (not carried over). */
+  refusedScanIds?: Set<string>;
+  /** The last thing that went wrong, shown to operators in the workflow's current details. */
+  problem?: string;
 }
+
+const failureType = (err: unknown): string | undefined => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
+};
+const failureMessage = (err: unknown): string => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(err);
+};
 
 /** Fetches the carrier's scans now (the void's scan check uses this too), for at most `limitMs`. */
 export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState, limitMs = POLL_LIMIT_MS): Promise<Scan[]> {
@@ -34,13 +45,24 @@ export async function pollScans(input: ShipmentWorkflowInput, state: TrackingSta
  * moves the status through the state machine (with its own event) when it changes it.
  */
 export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
+  const refused = (state.refusedScanIds ??= new Set());
   const fresh = scans
-    .filter((s) => !state.seenScanIds.has(s.id))
+    .filter((s) => !state.seenScanIds.has(s.id) && !refused.has(s.id))
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
   if (!fresh.length) return 0;
   const acts = shipmentActivities();
   const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
-  await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
+  try {
+    await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
+  } catch (err) {
+    // Scans our store can never accept (a NUL in a carrier's text): the failed activity stays in
+    // history for operators, the scans are set aside, and tracking and any void carry on.
+    if (failureType(err) !== FAILURE.invalidData) throw err;
+    for (const scan of fresh) refused.add(scan.id);
+    state.problem = `scans ${fresh.map((s) => JSON.stringify(s.id)).join(', ')} refused: ${failureMessage(err)}`;
+    log.warn('carrier scans refused as invalid data', { shipmentId: input.shipmentId, problem: state.problem });
+    return 0;
+  }
   for (const scan of withIds) {
     state.seenScanIds.add(scan.id);
     const next = applyScan(state.status, scan.status);
@@ -74,11 +96,11 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
 const POLL_LIMIT_MS = 2 * 60_000;
 
 /**
- * One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. A carrier
- * that errors on a read (even a 4xx) never ends the shipment: the error shows in the current details
- * and the loop backs off and polls again.
+ * One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. Returns how
+ * many scans were new. A carrier that errors on a read (even a 4xx) never ends the shipment: the
+ * error shows in the current details and the loop backs off and polls again.
  */
-export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll') {
+export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll'): Promise<number> {
   let scans: Scan[];
   if (why === 'pushed') {
     scans = state.pushed.splice(0);
@@ -87,16 +109,19 @@ export async function followScans(input: ShipmentWorkflowInput, state: TrackingS
       scans = await pollScans(input, state);
     } catch (err) {
       state.pollMs = Math.min(state.pollMs * 2, input.tracking.maxPollMs);
-      const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-      log.warn('tracking poll failed; polling again later', { error: why });
-      setCurrentDetails(`${state.status}; the last poll of carrier ${state.carrier} failed (${why}); next poll in ${Math.round(state.pollMs / 1000)} s`);
-      state.lastPollError = why;
-      return;
+      log.warn('tracking poll failed; polling again later', { error: failureMessage(err) });
+      state.problem = `the last poll of carrier ${state.carrier} failed: ${failureMessage(err)}`;
+      return 0;
     }
-    state.lastPollError = null;
   }
   const fresh = await applyScans(input, state, scans);
   if (why === 'poll') {
     state.pollMs = fresh ? input.tracking.minPollMs : Math.min(state.pollMs * 2, input.tracking.maxPollMs);
   }
+  return fresh;
+}
+
+/** How long this shipment may go without a new scan before tracking stops. */
+export function quietStopMs(input: ShipmentWorkflowInput): number {
+  return input.tracking.quietStopMs ?? (input.livemode ? TRACKING_QUIET_STOP_MS.live : TRACKING_QUIET_STOP_MS.sandbox);
 }

@@ -1,12 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
-import { ApiError, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
+import { ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
+import { resumeTracking } from '../resume.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
 const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
@@ -44,9 +45,24 @@ async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Prom
   try {
     await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
   } catch (err) {
-    // A delivered or voided shipment's workflow has ended: its tracking is final.
     if (!(err instanceof WorkflowNotFoundError)) throw err;
+    // Tracking stopped after a quiet period: this scan starts it again. A delivered or voided
+    // shipment's workflow has ended for good: its tracking is final.
+    await resumeTracking(ctx.temporal, row.id, scans);
   }
+}
+
+/**
+ * `Authorization: Bearer <CARRIER_<CODE>_WEBHOOK_SECRET>`, compared in constant time. The published
+ * development secret works outside production only; production has no default at all.
+ */
+function carrierSecretMatches(ctx: AppContext, carrier: string, authorization: string | undefined): boolean {
+  if (!ctx.catalog.definitions.some((d) => d.code === carrier)) return false;
+  const secret = ctx.config.carrierWebhookSecrets[carrier] ?? (ctx.config.production ? undefined : devCarrierWebhookSecret(carrier));
+  if (!secret) return false;
+  const given = createHash('sha256').update(String(authorization ?? '')).digest();
+  const wanted = createHash('sha256').update(`Bearer ${secret}`).digest();
+  return timingSafeEqual(given, wanted);
 }
 
 export const trackingRoutes =
@@ -122,14 +138,16 @@ export const trackingRoutes =
       { schema: { params: Type.Object({ carrier: Type.String({ maxLength: 50 }) }), body: CarrierPush, hide: true } },
       async (request, reply) => {
         const { carrier } = request.params;
-        const secret = ctx.config.carrierWebhookSecrets[carrier] ?? `dev-carrier-${carrier}-secret`;
-        const given = Buffer.from(String(request.headers.authorization ?? ''));
-        const wanted = Buffer.from(`Bearer ${secret}`);
-        if (!ctx.catalog.definitions.some((d) => d.code === carrier) || given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+        if (!carrierSecretMatches(ctx, carrier, request.headers.authorization)) {
           throw new ApiError('unauthorized', 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
         }
+        // Only that carrier's live shipments (a carrier never sees a sandbox one); an unknown tracking number gets the same answer as a known
+        // one, so a push cannot be used to learn which tracking numbers exist.
         const row = await findShipmentByTracking(ctx.db, carrier, request.body.tracking_number);
-        if (!row) throw new ApiError('not_found', `No shipment with tracking number ${request.body.tracking_number}.`);
+        if (!row || !row.livemode) {
+          request.log.warn({ carrier }, 'carrier push for an unknown tracking number ignored');
+          return reply.code(202).send({ received: request.body.scans.length });
+        }
         await pushScans(
           ctx,
           row,

@@ -1,11 +1,12 @@
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import { claimIdempotencyKey, findOwnShipment, releaseIdempotencyKey, saveIdempotentResponse, type ShipmentRow } from '../../db/index.js';
-import { ApiError, shipmentToJson } from '../../domain/index.js';
+import { ApiError, shipmentToJson, VOID_REFUSED_MESSAGE } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
 import { startVoid, VoidNotAccepted } from '../purchases.js';
+import { resumeTracking } from '../resume.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
 
@@ -17,6 +18,16 @@ function refusal(row: ShipmentRow): ApiError {
     return new ApiError('label_already_scanned', 'The carrier has already scanned this label, so it cannot be voided.');
   }
   return new ApiError('shipment_not_voidable', `A ${row.status} shipment cannot be voided.`);
+}
+
+/** The void update; a shipment whose tracking stopped after a quiet period is resumed for it first. */
+async function startVoidResuming(ctx: AppContext, shipmentId: string, updateId: string) {
+  try {
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError) || !(await resumeTracking(ctx.temporal, shipmentId, []))) throw err;
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  }
 }
 
 export const voidRoute =
@@ -52,7 +63,7 @@ export const voidRoute =
           if (row.status !== 'purchased' && row.status !== 'voiding') throw refusal(row);
           let waited;
           try {
-            waited = await startVoid(ctx.temporal, row.id, key ?? String(request.id), ctx.config.purchaseWaitMs);
+            waited = await startVoidResuming(ctx, row.id, key ?? String(request.id));
           } catch (err) {
             // The workflow refused (its validator) or has ended: the read model says why.
             if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
@@ -73,10 +84,14 @@ export const voidRoute =
             const { code, message } = waited.outcome;
             if (code === 'label_already_scanned') throw new ApiError('label_already_scanned', message);
             if (code === 'shipment_not_voidable') throw refusal(now);
+            // The carrier's own text stays in the workflow for operators (contract: carrier_error).
             if (code === 'carrier_unavailable') {
-              throw new ApiError('carrier_unavailable', message, { fields: { shipment_id: row.id }, headers: { 'retry-after': '30' } });
+              throw new ApiError('carrier_unavailable', 'The carrier could not be reached to cancel the label; it stays bought and charged. Try again later.', {
+                fields: { shipment_id: row.id },
+                headers: { 'retry-after': '30' },
+              });
             }
-            throw new ApiError('carrier_error', message, { fields: { shipment_id: row.id } });
+            throw new ApiError('carrier_error', VOID_REFUSED_MESSAGE, { fields: { shipment_id: row.id } });
           }
           const body = shipmentToJson(now);
           if (key) await saveIdempotentResponse(ctx.db, scope, 200, body);

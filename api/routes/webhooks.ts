@@ -7,7 +7,7 @@ import {
   encryptWebhookSecret,
   findOwnWebhookEndpoint,
   generateWebhookSecret,
-  insertWebhookEndpoint,
+  insertWebhookEndpointWithinLimit,
   listWebhookDeliveries,
   listWebhookEndpoints,
   type WebhookDeliveryRow,
@@ -17,7 +17,7 @@ import { ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type C
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { PageQuery } from '../schemas.js';
+import { PageQuery, problemDoc } from '../schemas.js';
 
 const CreateEndpointSchema = Type.Object(
   {
@@ -69,6 +69,21 @@ const invalidUrl = (message: string) =>
 const DNS_TIMEOUT_MS = 5000;
 
 /**
+ * At most this many live endpoints per account and mode (contract: `limit_exceeded`): one key must
+ * not be able to multiply every event into thousands of deliveries aimed at someone else.
+ */
+export const MAX_ENDPOINTS = 16;
+
+/** The same URL once parsed (host case, default port and percent-encoding do not make it another). */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}
+
+/**
  * The contract's URL rule: https and every address the name resolves to public, unless
  * WEBHOOK_ALLOW_PRIVATE. Checked again by the delivery at each attempt, at connection time.
  */
@@ -102,7 +117,14 @@ export const webhookRoutes =
       '/webhook_endpoints',
       {
         config: { scope: 'webhooks:write' },
-        schema: { body: CreateEndpointSchema, summary: 'Register a webhook endpoint; its signing secret is shown only here' },
+        schema: {
+          body: CreateEndpointSchema,
+          summary: 'Register a webhook endpoint; its signing secret is shown only here',
+          response: {
+            409: problemDoc('An endpoint with this URL already exists for this account and mode', ['webhook_endpoint_exists']),
+            422: problemDoc('Invalid fields, or the account already has 16 endpoints in this mode', ['validation_failed', 'limit_exceeded']),
+          },
+        },
       },
       async (request, reply) => {
         const caller = callerOf(request);
@@ -110,14 +132,28 @@ export const webhookRoutes =
         await checkEndpointUrl(url, ctx.config);
         const id = makeId('we', ctx.now().getTime(), randomBytes(16));
         const secret = generateWebhookSecret();
-        const row = await insertWebhookEndpoint(ctx.db, {
-          id,
-          ...caller.owner,
-          url,
-          events: request.body.events ?? null,
-          secretCiphertext: encryptWebhookSecret(secret, ctx.config.webhookSecretKey, id),
-          createdAt: ctx.now(),
-        });
+        const outcome = await insertWebhookEndpointWithinLimit(
+          ctx.db,
+          {
+            id,
+            ...caller.owner,
+            url,
+            events: request.body.events ?? null,
+            secretCiphertext: encryptWebhookSecret(secret, ctx.config.webhookSecretKey, id),
+            createdAt: ctx.now(),
+          },
+          { limit: MAX_ENDPOINTS, sameUrl: (a, b) => sameUrl(a, b) },
+        );
+        if ('existing' in outcome) {
+          throw new ApiError('webhook_endpoint_exists', `The webhook endpoint ${outcome.existing.id} already has this URL.`);
+        }
+        if ('limitExceeded' in outcome) {
+          throw new ApiError(
+            'limit_exceeded',
+            `An account may have at most ${outcome.limitExceeded} webhook endpoints per mode; delete one before adding another.`,
+          );
+        }
+        const row = outcome.created;
         request.log.info({ webhook_endpoint_id: id }, 'webhook endpoint created');
         return reply.code(201).send({ ...endpointToJson(row), secret });
       },

@@ -11,6 +11,34 @@ export async function insertWebhookEndpoint(db: Db, row: typeof webhookEndpoints
   return created;
 }
 
+export type EndpointInsertOutcome =
+  | { created: WebhookEndpointRow }
+  | { limitExceeded: number }
+  | { existing: WebhookEndpointRow };
+
+/**
+ * Inserts an endpoint unless the owner already has `limit` live ones or one with the same URL
+ * (`sameUrl` decides equality). Requests of one owner are serialised by a transaction-scoped
+ * advisory lock, so two concurrent requests cannot both pass the checks.
+ */
+export async function insertWebhookEndpointWithinLimit(
+  db: Db,
+  row: typeof webhookEndpoints.$inferInsert,
+  o: { limit: number; sameUrl: (a: string, b: string) => boolean },
+): Promise<EndpointInsertOutcome> {
+  return db.transaction(async (tx) => {
+    const lockKey = `webhook_endpoints:${row.accountId}:${row.livemode}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
+    const owner = { accountId: row.accountId, livemode: row.livemode };
+    const live = await tx.select().from(webhookEndpoints).where(ownedAndLive(owner));
+    const existing = live.find((e) => o.sameUrl(e.url, row.url));
+    if (existing) return { existing };
+    if (live.length >= o.limit) return { limitExceeded: o.limit };
+    const [created] = await tx.insert(webhookEndpoints).values(row).returning();
+    return { created };
+  });
+}
+
 const ownedAndLive = (owner: Owner) =>
   and(eq(webhookEndpoints.accountId, owner.accountId), eq(webhookEndpoints.livemode, owner.livemode), isNull(webhookEndpoints.deletedAt));
 

@@ -236,7 +236,7 @@ describe('docker-compose.yml: services', () => {
   });
 
   it('builds the app services from this repository and its Dockerfile', () => {
-    expect(appServices.sort()).toEqual(['api', 'carrier-sim', 'worker-carriers', 'worker-shipments', 'worker-webhooks']);
+    expect(appServices.sort()).toEqual(['api', 'carrier-sim', 'codec', 'worker-carriers', 'worker-shipments', 'worker-webhooks']);
     for (const name of appServices) {
       const build = services[name].build!;
       const context = typeof build === 'string' ? build : (build.context ?? '.');
@@ -325,7 +325,8 @@ describe('docker-compose.yml: services', () => {
         const value = interpolate(raw);
         const url = /^[a-z][a-z0-9+.-]*:\/\//.test(value) ? new URL(value) : undefined;
         const host = url ? url.hostname : /^([a-z][a-z0-9-]*):(\d+)$/.exec(value)?.[1];
-        if (!host || host === 'localhost' || host === '127.0.0.1' || host === '0.0.0.0') continue;
+        // PUBLIC_BASE_URL is the origin customers reach from outside, not a service.
+        if (!host || host === 'localhost' || host === '127.0.0.1' || host === '0.0.0.0' || variable === 'PUBLIC_BASE_URL') continue;
         expect(serviceNames, `${name}: ${variable}=${value}`).toContain(host);
         if (host === 'carrier-sim' && url) {
           expect(url.port, `${name}: ${variable}`).toBe(environmentOf(services['carrier-sim']).CARRIER_SIM_PORT);
@@ -431,6 +432,50 @@ describe('docker-compose.yml: services', () => {
   });
 });
 
+describe('docker-compose.yml: production safety (issue 13)', () => {
+  it('requires every secret and every production variable (compose stops without them)', () => {
+    const required = new Set([...COMPOSE_TEXT.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*):\?/g)].map((m) => m[1]));
+    for (const name of [
+      'SIGNING_SECRET',
+      'WEBHOOK_SECRET_KEY',
+      'PAYLOAD_ENCRYPTION_KEY',
+      'PUBLIC_BASE_URL',
+      'CARD_PROCESSOR_URL',
+      'POSTGRES_PASSWORD',
+      'SHIPPING_DB_PASSWORD',
+      ...carrierCodes.flatMap((c) => [`CARRIER_${c.toUpperCase()}_URL`, `CARRIER_${c.toUpperCase()}_WEBHOOK_SECRET`]),
+    ]) {
+      expect(required.has(name), `\${${name}:?…}`).toBe(true);
+    }
+    for (const name of appServices.filter((n) => ['api/main.ts', 'workers/main.ts'].includes(entryOfService(n).file))) {
+      const env = environmentOf(services[name]);
+      for (const variable of ['PAYLOAD_ENCRYPTION_KEY', ...carrierCodes.map((c) => `CARRIER_${c.toUpperCase()}_WEBHOOK_SECRET`)]) {
+        expect(env[variable], `${name}: ${variable}`).toMatch(/^\$\{[A-Z0-9_]+:\?/);
+      }
+      expect(env.WEBHOOK_ALLOW_PRIVATE, `${name}: WEBHOOK_ALLOW_PRIVATE stays off`).toBeUndefined();
+    }
+  });
+
+  it('publishes the Temporal UI, its codec endpoint (and Temporal) on 127.0.0.1 only, the UI pointed at the codec', () => {
+    const codecPort = /127\.0\.0\.1:(\d+):/.exec(interpolate(String(services.codec.ports?.[0])))?.[1];
+    expect(interpolate(environmentOf(services['temporal-ui']).TEMPORAL_CODEC_ENDPOINT)).toBe(`http://localhost:${codecPort}`);
+    for (const name of ['temporal-ui', 'temporal', 'codec']) {
+      for (const port of services[name].ports ?? []) {
+        expect(interpolate(String(port)), `${name}: ${String(port)}`).toMatch(/^127\.0\.0\.1:/);
+      }
+    }
+  });
+
+  it('runs the carrier simulator only in the dev profile, and nothing requires it', () => {
+    expect((services['carrier-sim'] as { profiles?: string[] }).profiles).toEqual(['dev']);
+    for (const [name, s] of Object.entries(services)) {
+      const deps = (s.depends_on ?? {}) as Record<string, { required?: boolean }>;
+      if (!Array.isArray(s.depends_on) && deps['carrier-sim']) expect(deps['carrier-sim'].required, `${name} depends on carrier-sim`).toBe(false);
+      if (Array.isArray(s.depends_on)) expect(s.depends_on, name).not.toContain('carrier-sim');
+    }
+  });
+});
+
 describe('Temporal', () => {
   it('registers exactly the search attributes of domain/temporal.ts, on the app namespace', () => {
     const script = (words(services['temporal-setup'].command) ?? []).join('\n') + (words(services['temporal-setup'].entrypoint) ?? []).join('\n');
@@ -511,6 +556,32 @@ describe('deploy/nginx/nginx.conf', () => {
     const published = (services.lb.ports ?? []).map((p) => interpolate(String(p)));
     expect(published.some((p) => p.endsWith(`:${listen}`)), `lb publishes ${listen}`).toBe(true);
     expect(published.some((p) => p.startsWith('3000:')), 'the API on localhost:3000').toBe(true);
+  });
+});
+
+describe('deploy/nginx/nginx.conf: what it exposes and logs', () => {
+  const conf = read('deploy/nginx/nginx.conf').replace(/#.*$/gm, '');
+
+  it('keeps /metrics internal', () => {
+    const metrics = /location\s+=\s+\/metrics\s*\{([^}]*)\}/.exec(conf);
+    expect(metrics, 'a location for /metrics').not.toBeNull();
+    expect(metrics![1]).toMatch(/return\s+404|deny\s+all/);
+    expect(metrics![1]).not.toContain('proxy_pass');
+  });
+
+  it('logs paths without query strings (a signed label link never reaches a log)', () => {
+    const formats = new Map([...conf.matchAll(/log_format\s+(\S+)\s+((?:'[^']*'\s*)+);/g)].map((m) => [m[1], m[2]]));
+    const logs = [...conf.matchAll(/access_log\s+([^;]+);/g)].map((m) => m[1].trim().split(/\s+/));
+    expect(logs.length).toBeGreaterThan(0);
+    for (const [target, format] of logs) {
+      if (target === 'off') continue;
+      expect(format, `access_log ${target} names a format (the default logs $request)`).toBeDefined();
+      const text = formats.get(format);
+      expect(text, `log_format ${format}`).toBeDefined();
+      for (const leaky of ['$request ', '$request"', '$request_uri', '$args', '$query_string', '$is_args', '$arg_']) {
+        expect(text!.includes(leaky), `log_format ${format} uses ${leaky}`).toBe(false);
+      }
+    }
   });
 });
 

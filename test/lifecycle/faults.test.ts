@@ -109,7 +109,7 @@ describe('faults on the purchase and void paths', () => {
       const d = await handle.describe();
       expect(d.status.name).toBe('RUNNING');
       const { currentDetails } = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-      return currentDetails?.includes('the last poll failed') ? true : undefined;
+      return currentDetails?.includes('the last poll of carrier acme failed') ? true : undefined;
     }, 30_000, 'the failed poll in the current details');
     await sim.scan(s.tracking.number, 'in_transit');
     await eventually(async () => {

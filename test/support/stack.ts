@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { inject } from 'vitest';
 import { freePorts } from '../../scripts/temporal/process-utils.js';
 import { createApp } from '../../api/app.js';
+import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, openDatabase, type Database } from '../../db/index.js';
 import { parseConfig, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
@@ -76,12 +77,15 @@ export async function startTestStack(
     worker: { ...parseConfig({}).worker, shutdownGraceMs: 0 },
     // One Schedule per test's task-queue prefix would be noise: the tests that need it turn it on.
     orphanSweep: { ...parseConfig({}).orphanSweep, intervalMs: 0 },
+    // Every test comes from 127.0.0.1, across files: the per-address limit is tested on its own
+    // addresses (test/security/address-limit.test.ts), so here it is out of the way.
+    addressRateLimit: { count: 1_000_000, seconds: 10 },
     ...overrides,
   };
   const database = openDatabase(infra.databaseUrl, { max: 10 });
   const address = infra.temporalAddress;
   const connection = await Connection.connect({ address });
-  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
   const registry = carrierRegistryFor(config);
   const native = await NativeConnection.connect({ address });
 

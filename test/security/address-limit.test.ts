@@ -1,0 +1,107 @@
+// Item 6 of issue 13: traffic without a valid key is limited per client address, across API
+// instances; an ip_not_allowed refusal spends the key's own allowance; a key in the query string is
+// refused however the parameter is written. Each test uses its own client addresses (X-Forwarded-For
+// from a trusted proxy), so no other test's traffic from 127.0.0.1 counts.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.js';
+import { carrierRegistryFor } from '../../workers/activities.js';
+import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let second: FastifyInstance;
+let secondUrl: string;
+/** A long window: no request's worth of allowance comes back while a test runs. */
+const POLICY = { count: 5, seconds: 600 };
+
+beforeAll(async () => {
+  stack = await startTestStack({ addressRateLimit: POLICY, trustedProxies: ['127.0.0.1/32'] }, { workers: false });
+  // A second API instance on the same database: the allowance is the fleet's, not an instance's.
+  second = await createApp({ config: stack.config, db: stack.database.db, temporal: stack.temporal, catalog: carrierRegistryFor(stack.config) });
+  await second.listen({ port: 0, host: '127.0.0.1' });
+  secondUrl = `http://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
+}, 180_000);
+
+afterAll(async () => {
+  await second?.close();
+  await stack?.stop();
+});
+
+/** A fresh documentation address (RFC 5737), unique to the calling test. */
+const newAddress = () => `198.51.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}`;
+const from = (ip: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, ...headers });
+const badKey = `svc_test_${'x'.repeat(32)}`;
+
+describe('per-address limit on unauthenticated and refused requests', () => {
+  it('answers 429 with Retry-After once an address has spent its allowance of refused requests, on every instance', async () => {
+    const ip = newAddress();
+    for (let i = 0; i < POLICY.count; i++) {
+      const a = await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(ip) });
+      expect(a.status, `refused request ${i + 1}`).toBe(401);
+    }
+    const over = await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(ip) });
+    expect(over.status).toBe(429);
+    expect(over.body.code).toBe('rate_limited');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The other instance holds the same allowance, and routes without a key count too.
+    const elsewhere = await call({ url: secondUrl }, 'GET', '/readyz', { headers: from(ip) });
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.body.code).toBe('rate_limited');
+    expect(Number(elsewhere.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another address is not affected.
+    expect((await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(newAddress()) })).status).toBe(401);
+  });
+
+  it('counts /readyz, /label-files and /carrier-webhooks, which need no key', async () => {
+    const ip = newAddress();
+    const statuses: number[] = [];
+    statuses.push((await call(stack, 'GET', '/readyz', { headers: from(ip) })).status);
+    statuses.push((await call(stack, 'GET', '/readyz', { headers: from(ip) })).status);
+    statuses.push((await call(stack, 'GET', '/api/v1/label-files/shp_nothing/pdf_6x4?expires=1&signature=x', { headers: from(ip) })).status);
+    const push = { tracking_number: 'ACM000', scans: [{ id: 's', occurred_at: new Date().toISOString(), status: 'in_transit' }] };
+    statuses.push((await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', { body: push, headers: from(ip, { authorization: 'Bearer wrong' }) })).status);
+    statuses.push((await call(stack, 'GET', '/api/v1/openapi.json', { headers: from(ip) })).status);
+    expect(statuses).not.toContain(429);
+    const over = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', { body: push, headers: from(ip, { authorization: 'Bearer wrong' }) });
+    expect(over.status).toBe(429);
+    expect((await call(stack, 'GET', '/api/v1/label-files/shp_nothing/pdf_6x4?expires=1&signature=x', { headers: from(ip) })).status).toBe(429);
+    // The liveness probe touches nothing and stays open to the orchestrator.
+    expect((await call(stack, 'GET', '/healthz', { headers: from(ip) })).status).toBe(200);
+  });
+
+  it('does not count authenticated requests against the address', async () => {
+    const acct = await createAccount(stack);
+    const ip = newAddress();
+    for (let i = 0; i < POLICY.count * 2; i++) {
+      expect((await call(stack, 'GET', '/api/v1/shipments', { key: acct.testKey, headers: from(ip) })).status).toBe(200);
+    }
+  });
+});
+
+describe('refusals that spend the key', () => {
+  it('counts an ip_not_allowed refusal against the key’s own allowance', async () => {
+    const acct = await createAccount(stack);
+    const { key } = await stack.admin.createKey(acct.id, { mode: 'test', allowIp: '10.0.0.0/8', rateLimit: '3/600' });
+    for (let i = 0; i < 3; i++) {
+      const refused = await call(stack, 'GET', '/api/v1/shipments', { key, headers: from(newAddress()) });
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('ip_not_allowed');
+    }
+    const fromInside = await call(stack, 'GET', '/api/v1/shipments', { key, headers: from('10.1.2.3') });
+    expect(fromInside.status).toBe(429);
+    expect(fromInside.body.code).toBe('rate_limited');
+  });
+
+  it('refuses a key in the query string however the parameter is repeated or written', async () => {
+    const acct = await createAccount(stack);
+    const ip = newAddress();
+    const k = encodeURIComponent(acct.testKey);
+    for (const query of [`?key=${k}&key=${k}`, `?limit=5&limit=${k}`, `?api_key[]=${k}`, `?API-KEY=x`, `?reference=a&reference=${k}`, `?access_token[0]=${k}`]) {
+      const a = await call(stack, 'GET', `/api/v1/shipments${query}`, { key: acct.testKey, headers: from(newAddress()) });
+      expect(a.status, query).toBe(401);
+      expect(a.body.code).toBe('unauthorized');
+    }
+  });
+});
