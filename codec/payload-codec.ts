@@ -7,7 +7,10 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+// A CommonJS package: its named exports are not visible to Node's ESM loader (only to bundlers).
+import proto from '@temporalio/proto';
+
+const { temporal } = proto;
 
 export const ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';

@@ -66,8 +66,9 @@ describe('webhook deliveries on the real stack', () => {
     const rx = await receiver();
     const acct = await createAccount(stack);
     const other = await createAccount(stack);
+    // One URL per endpoint of an account and mode (the same URL twice is 409 webhook_endpoint_exists).
     const all = await endpoint(acct.testKey, rx.url);
-    const voidedOnly = await endpoint(acct.testKey, rx.url, ['shipment.voided']);
+    const voidedOnly = await endpoint(acct.testKey, `${rx.url}?voided-only`, ['shipment.voided']);
     const live = await endpoint(acct.liveKey, rx.url);
     const othersEndpoint = await endpoint(other.testKey, rx.url);
 
