@@ -7,7 +7,10 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
+
+// CommonJS: its namespaces come off the default export under plain Node.
+const { temporal } = proto;
 
 export const ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
