@@ -98,6 +98,8 @@ export function createWebhookActivities(deps: {
 }) {
   const { db, config } = deps;
   const now = deps.now ?? (() => new Date());
+  /** Attempts in flight in this process, by account and mode (fairness between accounts). */
+  const inFlight = new Map<string, number>();
   const resolve: ResolveHost = deps.lookup ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
   const agent = new Agent({
     connect: { lookup: guardedLookup(resolve, config.webhookAllowPrivate), timeout: WEBHOOK_TIMEOUT_MS },
@@ -150,6 +152,29 @@ export function createWebhookActivities(deps: {
     });
   }
 
+  /** One attempt: sign afresh, POST, record the attempt, report the outcome. */
+  async function attemptAndRecord(endpoint: WebhookEndpointRow, p: DeliveryRequest): Promise<DeliveryOutcome> {
+    const attemptedAt = now();
+    const result = await attempt(endpoint, p);
+    const ok = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+    const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    await recordWebhookAttempt(db, {
+      id: makeId('whd', attemptedAt.getTime(), randomBytes(16)),
+      eventId: p.eventId,
+      endpointId: p.endpointId,
+      attempt: p.attempt,
+      outcome: ok ? 'succeeded' : 'failed',
+      statusCode: result.statusCode ?? null,
+      error,
+      latencyMs: result.latencyMs,
+      final: !ok && p.final,
+      attemptedAt,
+    });
+    deps.metrics?.webhookAttempts.inc({ outcome: ok ? 'succeeded' : 'failed' });
+    if (ok) return { outcome: 'succeeded', statusCode: result.statusCode!, latencyMs: result.latencyMs! };
+    return { outcome: 'failed', statusCode: result.statusCode ?? null, error: error!, latencyMs: result.latencyMs };
+  }
+
   return {
     /** The delivery body, built once per delivery and carried in the workflow's history. */
     async loadWebhookEvent(p: { eventId: string; accountId: string; livemode: boolean }): Promise<string> {
@@ -162,26 +187,30 @@ export function createWebhookActivities(deps: {
     async deliverWebhook(p: DeliveryRequest): Promise<DeliveryOutcome> {
       const endpoint = await findWebhookEndpoint(db, p.endpointId);
       if (!endpoint || endpoint.deletedAt) return { outcome: 'endpoint_deleted' };
-      const attemptedAt = now();
-      const result = await attempt(endpoint, p);
-      const ok = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
-      const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
-      await recordWebhookAttempt(db, {
-        id: makeId('whd', attemptedAt.getTime(), randomBytes(16)),
-        eventId: p.eventId,
-        endpointId: p.endpointId,
-        attempt: p.attempt,
-        outcome: ok ? 'succeeded' : 'failed',
-        statusCode: result.statusCode ?? null,
-        error,
-        latencyMs: result.latencyMs,
-        final: !ok && p.final,
-        attemptedAt,
-      });
-      deps.metrics?.webhookAttempts.inc({ outcome: ok ? 'succeeded' : 'failed' });
-      if (ok) return { outcome: 'succeeded', statusCode: result.statusCode!, latencyMs: result.latencyMs! };
-      return { outcome: 'failed', statusCode: result.statusCode ?? null, error: error!, latencyMs: result.latencyMs };
+      // Fair between accounts: an account already using its share of this worker's slots (slow or
+      // failing endpoints hold one for up to 10 s) gives the slot back at once and is retried shortly
+      // (the activity's own retry, not a delivery attempt), so other accounts' deliveries go first.
+      const owner = `${endpoint.accountId}:${endpoint.livemode}`;
+      const busy = inFlight.get(owner) ?? 0;
+      if (busy >= config.webhookAccountConcurrency) {
+        throw ApplicationFailure.create({
+          type: WEBHOOK_ACCOUNT_BUSY,
+          message: `account ${endpoint.accountId} already has ${busy} webhook attempts in flight here; retrying shortly`,
+          nextRetryDelay: 1000 + Math.floor(Math.random() * 2000),
+        });
+      }
+      inFlight.set(owner, busy + 1);
+      try {
+        return await attemptAndRecord(endpoint, p);
+      } finally {
+        const left = (inFlight.get(owner) ?? 1) - 1;
+        if (left > 0) inFlight.set(owner, left);
+        else inFlight.delete(owner);
+      }
     },
   };
 }
+
+/** The type of the retryable failure of an attempt that waits for its account's turn. */
+export const WEBHOOK_ACCOUNT_BUSY = 'webhook_account_busy';
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

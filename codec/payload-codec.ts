@@ -7,9 +7,9 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-// A CommonJS package: its named exports are not visible to Node's ESM loader (only to bundlers).
 import proto from '@temporalio/proto';
 
+// CommonJS: its namespaces come off the default export under plain Node.
 const { temporal } = proto;
 
 export const ENCODING = 'binary/encrypted';

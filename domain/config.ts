@@ -65,6 +65,11 @@ export interface Config {
   payloadDecryptionKeys: string[];
   /** Refused and unauthenticated requests one client address may make per window (across instances). */
   addressRateLimit: { count: number; seconds: number };
+  /**
+   * Webhook attempts one account may have in flight per worker process: the rest wait their turn, so
+   * one account's slow or failing endpoints cannot take every delivery slot from the others.
+   */
+  webhookAccountConcurrency: number;
   /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
   codecPort: number;
   codecHost: string;
@@ -166,6 +171,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     production,
     ...payloadKeys(env, production),
     addressRateLimit: ratePolicy(env, 'ADDRESS_RATE_LIMIT', { count: 100, seconds: 10 }),
+    webhookAccountConcurrency: int(env, 'WEBHOOK_ACCOUNT_CONCURRENCY', 8, 1),
     codecPort: int(env, 'CODEC_PORT', 8888),
     codecHost: env.CODEC_HOST ?? '127.0.0.1',
   };

@@ -66,9 +66,8 @@ describe('webhook deliveries on the real stack', () => {
     const rx = await receiver();
     const acct = await createAccount(stack);
     const other = await createAccount(stack);
-    // One URL per endpoint of an account and mode (the same URL twice is 409 webhook_endpoint_exists).
     const all = await endpoint(acct.testKey, rx.url);
-    const voidedOnly = await endpoint(acct.testKey, `${rx.url}?voided-only`, ['shipment.voided']);
+    const voidedOnly = await endpoint(acct.testKey, `${rx.url}?only=voided`, ['shipment.voided']); // the same URL twice is refused
     const live = await endpoint(acct.liveKey, rx.url);
     const othersEndpoint = await endpoint(other.testKey, rx.url);
 
