@@ -51,4 +51,8 @@ export const FAILURE = {
   /** A retryable carrier failure; the activity's retry policy handles it. */
   carrierRetryable: 'carrier_retryable',
   shipmentNotVoidable: 'shipment_not_voidable',
+  /** The card processor refused a request (a 4xx other than a decline); retrying cannot help. */
+  cardProcessorRefused: 'card_processor_error',
+  /** A retryable card processor failure (network, 409, 429, 5xx, unreadable answer). */
+  cardProcessorRetryable: 'card_processor_retryable',
 } as const;

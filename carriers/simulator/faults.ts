@@ -1,7 +1,12 @@
 import { isRecord } from '../decode.js';
 import { SimHttpError, type SimApi } from './sim-types.js';
 
-export const FAULT_MODES = ['error', 'timeout', 'lost_answer', 'rate_limit', 'garbage', 'slow', 'decline'] as const;
+/**
+ * `slow` carries the request out at once and answers after `delay_ms`; `late_commit` holds the
+ * request and only carries it out after `delay_ms` (then answers, if the client is still there): a
+ * carrier still committing when the client's deadline has passed.
+ */
+export const FAULT_MODES = ['error', 'timeout', 'lost_answer', 'rate_limit', 'garbage', 'slow', 'decline', 'late_commit'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** A fault as the control API takes it and shows it (snake_case, like the request). */
