@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -65,7 +67,10 @@ export function openDatabase(url: string, options: { max?: number; timeouts?: Pa
   return { db, pool, close: () => pool.end() };
 }
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+// Next to this file when run from source; compiled JavaScript (dist/db) reads the committed SQL in db/.
+const MIGRATIONS = [new URL('./migrations', import.meta.url), new URL('../../db/migrations', import.meta.url)]
+  .map((u) => fileURLToPath(u))
+  .find((dir) => existsSync(path.join(dir, 'meta', '_journal.json'))) ?? fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Applies the committed SQL migrations; safe to run from several processes at once. */
 export async function migrateDatabase(database: Database): Promise<void> {
