@@ -21,6 +21,8 @@ export interface Fault {
   match: string | null;
   delay_ms: number;
   retry_after: number;
+  /** The share of matching requests it applies to (0 to 1, default 1): a carrier that fails now and then. */
+  chance: number;
 }
 
 export interface FaultStore {
@@ -50,7 +52,11 @@ export function createFaultStore(apis: readonly SimApi[]): FaultStore {
     list: () => faults.map((f) => ({ ...f })),
     take(api, operation, texts) {
       const fault = faults.find(
-        (f) => f.carrier === api && f.operation === operation && (f.match === null || texts.some((t) => t.includes(f.match as string))),
+        (f) =>
+          f.carrier === api &&
+          f.operation === operation &&
+          (f.match === null || texts.some((t) => t.includes(f.match as string))) &&
+          (f.chance >= 1 || Math.random() < f.chance),
       );
       if (!fault) return undefined;
       if (fault.times > 0 && --fault.times === 0) faults = faults.filter((f) => f !== fault);
@@ -75,6 +81,8 @@ function parseFault(input: unknown, apis: readonly SimApi[], id: string): Fault 
   if (delayMs < 0 || delayMs > 600_000) throw bad('delay_ms must be between 0 and 600000.');
   const retryAfter = integerOr(input.retry_after, 1, 'retry_after');
   if (retryAfter < 0) throw bad('retry_after must be a non-negative number of seconds.');
+  const chance = input.chance === undefined || input.chance === null ? 1 : input.chance;
+  if (typeof chance !== 'number' || !(chance > 0 && chance <= 1)) throw bad('chance must be a number above 0 and at most 1.');
   if (input.match !== undefined && input.match !== null && (typeof input.match !== 'string' || input.match === '')) {
     throw bad('match must be a non-empty string.');
   }
@@ -88,6 +96,7 @@ function parseFault(input: unknown, apis: readonly SimApi[], id: string): Fault 
     match: typeof input.match === 'string' ? input.match : null,
     delay_ms: delayMs,
     retry_after: retryAfter,
+    chance,
   };
 }
 
