@@ -161,8 +161,13 @@ export async function runChecks(w: World): Promise<Check[]> {
       }
     }
     const tally = (o: string) => w.keys.filter((k) => k.outcome === o).length;
+    const codes = (o: string) => {
+      const counts = new Map<string, number>();
+      for (const k of w.keys.filter((k) => k.outcome === o)) counts.set(k.problemCode ?? 'none', (counts.get(k.problemCode ?? 'none') ?? 0) + 1);
+      return counts.size ? ` (${[...counts].map(([c, n]) => `${c} ×${n}`).join(', ')})` : '';
+    };
     add('every key ended purchased or failed with a problem answer', keys,
-      `${tally('purchased')} purchased, ${tally('failed')} failed, ${tally('voided')} voided, ${tally('refused')} voids refused`);
+      `${tally('purchased')} purchased, ${tally('failed')} failed${codes('failed')}, ${tally('voided')} voided, ${tally('refused')} voids refused${codes('refused')}`);
 
     // 6. Every stored event delivered at least once with a stable id.
     const missing = events.filter((e) => !w.receiver.acked.has(e.id)).map((e) => `${e.id} never acknowledged`);

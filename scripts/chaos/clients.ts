@@ -146,6 +146,7 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
     else if (a.status === 202) {
       const final = await pollShipment(key, shipmentId, (s) => s !== 'voiding');
       if (final) out.outcome = final.status === 'voided' ? 'voided' : 'refused';
+      if (final && final.status !== 'voided') out.problemCode = `202 then ${final.status}`;
     } else if (a.status >= 400 && typeof a.body?.code === 'string') {
       out.outcome = 'refused';
       out.problemCode = a.body.code;
