@@ -110,6 +110,8 @@ const PG_CLIENT_MESSAGES = [
   'is not queryable',
   'Client was closed',
   'terminating connection',
+  // @temporalio/client when the frontend does not answer.
+  'Failed to connect before the deadline',
 ];
 
 /**
