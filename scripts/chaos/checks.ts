@@ -169,6 +169,12 @@ export async function runChecks(w: World): Promise<Check[]> {
     add('every key ended purchased or failed with a problem answer', keys,
       `${tally('purchased')} purchased, ${tally('failed')} failed${codes('failed')}, ${tally('voided')} voided, ${tally('refused')} voids refused${codes('refused')}`);
 
+    // 5b. A label the API reported purchased is voidable at once (issue 12, fault 11).
+    const refusedVoids = w.keys
+      .filter((k) => k.kind === 'void' && k.outcome === 'refused' && k.problemCode !== 'label_already_scanned')
+      .map((k) => `${k.key} on ${[...k.shipmentIds][0]}: ${k.problemCode}`);
+    add('a void of a label reported purchased is carried out', refusedVoids, `${w.keys.filter((k) => k.kind === 'void').length} voids`);
+
     // 6. Every stored event delivered at least once with a stable id.
     const missing = events.filter((e) => !w.receiver.acked.has(e.id)).map((e) => `${e.id} never acknowledged`);
     const stored = new Set(events.map((e) => e.id));

@@ -109,7 +109,8 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
       up: false,
       crashes: [],
       start() {
-        if (stopped) return;
+        // Already running (a restart timer firing after the end-of-faults restart): nothing to do.
+        if (stopped || (proc.up && child && child.exitCode === null && child.signalCode === null)) return;
         proc.up = true;
         out ??= createWriteStream(path.join(logs, `${name}.log`), { flags: 'a' });
         const started = spawn(process.execPath, [path.join(DIST, entry), ...args], { cwd: ROOT, env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] });

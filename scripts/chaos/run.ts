@@ -150,6 +150,11 @@ async function exercise(
       }
     }
     await sleep(Math.max(0, o.durationMs - now()));
+    // Faults stop: carriers behave, webhook endpoints answer 200, every process is up.
+    await request(`${fleet.simUrl}/_sim/faults`, { method: 'DELETE' }).then((r) => r.body.dump());
+    receiver.flaky = false;
+    for (const p of [...fleet.apis, ...fleet.workers]) if (!p.up) p.start();
+    o.log(`faults stopped at t+${Math.round(now() / 1000)} s`);
   })();
 
   // Purchases spread over the window, at most `concurrency` at once; about one in ten voided.
@@ -189,11 +194,7 @@ async function exercise(
   o.log(`clients done at t+${Math.round(now() / 1000)} s`);
   await faultsDone;
 
-  // Faults stop: carriers behave, webhook endpoints answer 200, every process is up.
-  await request(`${fleet.simUrl}/_sim/faults`, { method: 'DELETE' }).then((r) => r.body.dump());
-  receiver.flaky = false;
-  for (const p of [...fleet.apis, ...fleet.workers]) if (!p.up) p.start();
-  o.log(`faults stopped at t+${Math.round(now() / 1000)} s; waiting for nothing pending or voiding and every event delivered`);
+  o.log(`waiting for nothing pending or voiding and every event delivered`);
   const settleUntil = Date.now() + o.settleMs;
   const ids = accounts.map((a) => a.id);
   let left = Infinity;
