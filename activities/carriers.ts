@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/types.js';
 import { FAILURE } from '../domain/index.js';
@@ -30,6 +31,34 @@ function classify(err: unknown, carrier: string): unknown {
   }
 }
 
+/** How often a carrier activity heartbeats while it runs; the buy's heartbeat time-out is a few of these. */
+export const CARRIER_HEARTBEAT_MS = 1_000;
+
+/** The activity's context, or undefined when called outside an activity (unit tests). */
+function activityContext(): Context | undefined {
+  try {
+    return Context.current();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Heartbeats while `work` runs (fault 14): a carrier worker that dies mid-call is noticed after the
+ * activity's heartbeat time-out (seconds), not after its whole start-to-close time-out.
+ */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = activityContext();
+  if (!ctx) return work();
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx.heartbeat(), CARRIER_HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
 export function createCarrierActivities(deps: {
   adapter(carrier: string, livemode: boolean): CarrierAdapter;
@@ -39,7 +68,7 @@ export function createCarrierActivities(deps: {
     const started = performance.now();
     let result = 'ok';
     try {
-      return await fn(deps.adapter(t.carrier, t.livemode));
+      return await heartbeating(() => fn(deps.adapter(t.carrier, t.livemode)));
     } catch (err) {
       result = err instanceof CarrierError ? err.kind : 'error';
       throw classify(err, t.carrier);
@@ -51,7 +80,9 @@ export function createCarrierActivities(deps: {
   }
   return {
     async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
-      return call(t, 'buy', (a) => a.buy(t.request));
+      // A retried attempt may follow one whose request reached the carrier and is still committing.
+      const earlierAttempt = t.request.earlierAttempt || (activityContext()?.info.attempt ?? 1) > 1;
+      return call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
     },
     async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
       return call(t, 'lookup', (a) => a.findPurchase(t.reference));

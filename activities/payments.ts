@@ -1,63 +1,106 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { request } from 'undici';
+import { parseRetryAfter } from '../carriers/index.js';
 import { FAILURE } from '../domain/index.js';
+
+type Json = { error?: { code?: unknown; message?: unknown }; data?: Array<{ id?: unknown; status?: unknown }> } | null;
+
+/** A failure retrying can fix: the processor's Retry-After, when it gave one, decides the wait. */
+function retryable(message: string, retryAfterMs?: number): ApplicationFailure {
+  return ApplicationFailure.create({ type: FAILURE.cardProcessorRetryable, message, nonRetryable: false, nextRetryDelay: retryAfterMs });
+}
+
+/** The processor's final word (a 4xx other than a decline): retrying the same request cannot help. */
+function refused(message: string, details: Record<string, unknown>): ApplicationFailure {
+  return ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message, nonRetryable: true, details: [details] });
+}
 
 /**
  * The card processor, for card-funded accounts: authorize at purchase, capture on success, void on
- * failure, refund on void. Every call is idempotent at the processor (by our shipment id).
+ * failure, refund on void. Every call is idempotent at the processor (by our shipment id). Errors are
+ * classified as the carrier HTTP layer classifies them (fault 6): network errors, 409, 429, 5xx and
+ * unreadable answers retry; a decline and any other 4xx are final, with the processor's message.
  */
 export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?: number }) {
   const timeout = deps.timeoutMs ?? 10_000;
-  async function post(path: string, body: unknown): Promise<{ status: number; json: any }> {
-    const res = await request(`${deps.processorUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-    const text = await res.body.text();
-    let json: any = null;
+
+  async function send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+    let status: number;
+    let headers: Record<string, string | string[] | undefined>;
+    let text: string;
     try {
-      json = JSON.parse(text);
+      const res = await request(`${deps.processorUrl}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      headers = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      // Every call is idempotent by reference, so a lost answer is simply asked again.
+      throw retryable(`card processor ${method} ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    let json: Json = null;
+    try {
+      json = JSON.parse(text) as Json;
     } catch {
-      // A garbled answer is retried like any other failure below.
+      json = null;
     }
-    if (res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 409 || json === null) {
-      throw new Error(`card processor answered ${res.statusCode} on ${path}`);
+    if (status === 409 || status === 429 || status >= 500) {
+      throw retryable(`card processor answered ${status} on ${method} ${path}`, parseRetryAfter(headers['retry-after']));
     }
-    return { status: res.statusCode, json };
+    if (status >= 200 && status < 300 && (json === null || typeof json !== 'object')) {
+      throw retryable(`card processor answered ${status} on ${method} ${path} with a body we cannot read`);
+    }
+    return { status, json };
+  }
+
+  function processorMessage(json: Json, fallback: string): string {
+    const message = json?.error?.message;
+    return typeof message === 'string' && message !== '' ? message : fallback;
+  }
+
+  function refusal(json: Json, status: number, what: string, reference: string): ApplicationFailure {
+    const code = typeof json?.error?.code === 'string' ? json.error.code : null;
+    return refused(`card processor refused to ${what}: ${processorMessage(json, `HTTP ${status}`)}`, { status, code, reference });
   }
 
   async function authorizationId(reference: string): Promise<string | null> {
-    const res = await request(`${deps.processorUrl}/authorizations?reference=${encodeURIComponent(reference)}`, {
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
-    if (res.statusCode !== 200) throw new Error(`card processor answered ${res.statusCode} on lookup`);
-    const json = (await res.body.json()) as { data: Array<{ id: string }> };
-    return json.data[0]?.id ?? null;
+    const { status, json } = await send('GET', `/authorizations?reference=${encodeURIComponent(reference)}`);
+    if (status >= 400) throw refusal(json, status, 'look up the authorization', reference);
+    const data = Array.isArray(json?.data) ? json.data : null;
+    if (!data) throw retryable('card processor answered the lookup with a body we cannot read');
+    const id = data[0]?.id;
+    return typeof id === 'string' ? id : null;
   }
 
   async function act(reference: string, action: 'capture' | 'void' | 'refund'): Promise<void> {
     const id = await authorizationId(reference);
-    if (!id) return; // nothing was authorized, so there is nothing to capture, void or refund
-    const { status, json } = await post(`/authorizations/${id}/${action}`, {});
-    if (status >= 400) throw new Error(`card ${action} refused: ${json?.error?.message ?? status}`);
+    if (!id) {
+      // Nothing authorized: a void (after a failed authorization) has nothing to undo. A capture or a
+      // refund with nothing to act on is a broken purchase, never a silent success.
+      if (action === 'void') return;
+      throw refused(`no card authorization for ${reference} to ${action}`, { status: null, code: 'authorization_not_found', reference });
+    }
+    const { status, json } = await send('POST', `/authorizations/${encodeURIComponent(id)}/${action}`, {});
+    if (status >= 400) throw refusal(json, status, action, reference);
   }
 
   return {
     async authorizeCard(p: { accountId: string; shipmentId: string; amount: number; currency: string }): Promise<void> {
-      const { status, json } = await post('/authorizations', {
+      const { status, json } = await send('POST', '/authorizations', {
         customer: p.accountId,
         amount: p.amount,
         currency: p.currency,
         reference: p.shipmentId,
       });
       if (status === 402) {
-        throw ApplicationFailure.nonRetryable(json?.error?.message ?? 'The card was declined.', FAILURE.cardDeclined);
+        throw ApplicationFailure.nonRetryable(processorMessage(json, 'The card was declined.'), FAILURE.cardDeclined);
       }
-      if (status >= 400) throw new Error(`card authorization failed with ${status}`);
+      if (status >= 400) throw refusal(json, status, 'authorize', p.shipmentId);
     },
     captureCard: (p: { shipmentId: string }) => act(p.shipmentId, 'capture'),
     voidCard: (p: { shipmentId: string }) => act(p.shipmentId, 'void'),

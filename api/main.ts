@@ -9,7 +9,7 @@ import { createApp } from './app.js';
 const config = loadConfig();
 const log = createLogger(config, 'api');
 const database = await connectDatabase(config, log);
-const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233');
+const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233', log);
 const app = await createApp({ config, db: database.db, temporal: temporal.client, catalog: carrierRegistryFor(config), logger: log });
 await app.listen({ port: config.port, host: config.host });
 

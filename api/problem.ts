@@ -83,6 +83,51 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     // Anything else the HTTP layer refused (a malformed header, say): a client error, said plainly.
     return sendProblem(reply, new ApiError('validation_failed', `The request could not be read: ${error.message}`));
   }
+  if (isDependencyUnavailable(error)) {
+    // A database restart or a Temporal outage is not our bug and not the client's: retry soon (fault 12).
+    request.log.warn({ err: error }, 'dependency unavailable');
+    return sendProblem(
+      reply,
+      new ApiError('service_unavailable', 'A dependency (database or Temporal) is briefly unavailable; retry the request.', {
+        headers: { 'retry-after': '1' },
+      }),
+    );
+  }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, new ApiError('internal_error', 'Something went wrong on our side; it has been logged.'));
+}
+
+/** PostgreSQL SQLSTATEs that mean "the database is not there right now", not "the query is wrong". */
+const PG_UNAVAILABLE = /^(08...|57P0[1-3]|53300|57014|55P03|25P03|40001|40P01)$/;
+/** Node's socket errors: the database or Temporal could not be reached or dropped us. */
+const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** gRPC status codes from Temporal: UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, CANCELLED. */
+const GRPC_UNAVAILABLE = new Set([14, 4, 8, 1]);
+const PG_CLIENT_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'is not queryable',
+  'Client was closed',
+  'terminating connection',
+  // @temporalio/client when the frontend does not answer.
+  'Failed to connect before the deadline',
+];
+
+/**
+ * Whether an error (or one along its `cause` chain) says PostgreSQL or Temporal is unreachable,
+ * restarting or timing out, so the request should be retried rather than reported as our fault.
+ */
+export function isDependencyUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const x = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+    if (typeof x.code === 'string' && (PG_UNAVAILABLE.test(x.code) || SOCKET_UNAVAILABLE.has(x.code))) return true;
+    if (typeof x.code === 'number' && GRPC_UNAVAILABLE.has(x.code) && (x.name === 'ServiceError' || 'details' in x || 'metadata' in x)) {
+      return true;
+    }
+    if (x.name === 'WorkflowUpdateRPCTimeoutOrCancelledError') return true;
+    if (typeof x.message === 'string' && PG_CLIENT_MESSAGES.some((m) => (x.message as string).includes(m))) return true;
+    e = x.cause;
+  }
+  return false;
 }

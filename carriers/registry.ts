@@ -14,6 +14,8 @@ export interface CarrierRegistryOptions {
   baseUrls: Record<string, string>;
   /** Deadline of each carrier HTTP call (default 5000 ms). */
   timeoutMs?: number;
+  /** The settle window of carriers without idempotency keys (HttpAdapterOptions.settleMs). */
+  settleMs?: number;
 }
 
 export interface CarrierRegistry {
@@ -64,7 +66,7 @@ function createLiveAdapter(module: CarrierModule, options: CarrierRegistryOption
   const baseUrl = options.baseUrls[module.definition.code];
   // Fail loudly at first use: a live purchase must never fall back to somewhere else.
   if (!baseUrl) throw new Error(`carrier registry: no base URL configured for carrier "${module.definition.code}"`);
-  return module.createHttpAdapter({ baseUrl, timeoutMs: options.timeoutMs });
+  return module.createHttpAdapter({ baseUrl, timeoutMs: options.timeoutMs, settleMs: options.settleMs });
 }
 
 /** Each simulated carrier's base URL on a carrier simulator at `simBaseUrl` (dev and tests). */

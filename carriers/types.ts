@@ -31,6 +31,11 @@ export interface PurchaseRequest {
   from: Address;
   to: Address;
   parcel: Parcel;
+  /**
+   * An earlier attempt at this purchase may have reached the carrier and may still be committing (a
+   * retried activity). A carrier without idempotency keys must then let it settle before buying again.
+   */
+  earlierAttempt?: boolean;
 }
 
 export interface Purchase {
@@ -101,6 +106,12 @@ export interface HttpAdapterOptions {
   baseUrl: string;
   /** Deadline of every HTTP call in milliseconds (default 5000). */
   timeoutMs?: number;
+  /**
+   * For carriers without idempotency keys: how long a purchase request whose answer was lost may
+   * still be committing at the carrier (longer than its processing time). No second purchase request
+   * is sent within it.
+   */
+  settleMs?: number;
 }
 
 /** What each carrier folder exports from its `index.ts`; the registry lists one per carrier. */

@@ -79,3 +79,42 @@ export async function ensureEmbeddedPostgres(
   });
   return { url: urlFor(port), stop: () => server.stop() };
 }
+
+export interface RestartableHandle extends EmbeddedHandle {
+  port: number;
+  /** Starts the server again on the same files and port after `stop`. */
+  start(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL of its own under `<dataDir>/postgres` that can be stopped and started again on the
+ * same port, for restart tests and the chaos benchmark. `durable` keeps fsync and synchronous commit
+ * on, as production runs, so a restart loses nothing that was committed.
+ */
+export async function startRestartablePostgres(
+  dataDir: string,
+  options: { durable?: boolean; port?: number; log?: (line: string) => void } = {},
+): Promise<RestartableHandle> {
+  const log = options.log ?? (() => undefined);
+  const dir = path.resolve(dataDir, 'postgres');
+  await mkdir(path.dirname(dir), { recursive: true });
+  const port = options.port ?? (await freePort());
+  const durability = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off'];
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=300', ...durability],
+    onLog: (m) => log(String(m).trim()),
+    onError: (e) => log(String(e)),
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  await server.createDatabase(DATABASE).catch((err: unknown) => {
+    if (!String(err).includes('already exists')) throw err;
+  });
+  return { url: urlFor(port), port, stop: () => server.stop(), start: () => server.start() };
+}

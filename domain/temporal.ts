@@ -65,4 +65,8 @@ export const FAILURE = {
   shipmentMissing: 'shipment_missing',
   /** Input our own store can never accept (PostgreSQL refused the data itself): retrying cannot help. */
   invalidData: 'invalid_data',
+  /** The card processor refused a request (a 4xx other than a decline); retrying cannot help. */
+  cardProcessorRefused: 'card_processor_error',
+  /** A retryable card processor failure (network, 409, 429, 5xx, unreadable answer). */
+  cardProcessorRetryable: 'card_processor_retryable',
 } as const;

@@ -55,19 +55,35 @@ export async function connectDatabase(
     stopEmbedded = embedded.stop;
   }
   const database = openDatabase(url, { max: config.databasePoolMax });
-  await migrateDatabase(database);
+  await untilConnected('PostgreSQL', () => migrateDatabase(database), log);
   return { ...database, url, stopEmbedded };
 }
 
-export async function connectTemporal(config: Config, address: string) {
-  const connection = await Connection.connect({ address });
+/**
+ * Retries `connect` until it succeeds (fault 14): a process started while PostgreSQL or Temporal is
+ * down or restarting waits for it, as an orchestrator expects, instead of exiting. Backs off from
+ * 250 ms to 5 s and says so in the log each time.
+ */
+export async function untilConnected<T>(what: string, connect: () => Promise<T>, log?: Pick<Logger, 'warn'>): Promise<T> {
+  for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(5_000, delayMs * 2)) {
+    try {
+      return await connect();
+    } catch (err) {
+      log?.warn({ err: (err as Error).message, attempt, retryInMs: delayMs }, `${what} is not reachable yet; waiting for it`);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+export async function connectTemporal(config: Config, address: string, log?: Pick<Logger, 'warn'>) {
+  const connection = await untilConnected('Temporal', () => Connection.connect({ address }), log);
   // Payloads are encrypted before they reach the server (codec/: names and addresses).
   const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
   return { connection, client };
 }
 
-export async function connectNative(address: string) {
-  return NativeConnection.connect({ address });
+export async function connectNative(address: string, log?: Pick<Logger, 'warn'>) {
+  return untilConnected('Temporal', () => NativeConnection.connect({ address }), log);
 }
 
 /**

@@ -30,8 +30,8 @@ takeOverSignals(async (signal) => {
 });
 const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort, db: database.db }) : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
-const connection = await connectNative(address);
-const temporal = await connectTemporal(config, address);
+const connection = await connectNative(address, log);
+const temporal = await connectTemporal(config, address, log);
 // The workflow bundle built at build time; bundling at start is for development only.
 const bundlePath = config.worker.workflowBundlePath && path.resolve(config.worker.workflowBundlePath);
 if (bundlePath && !existsSync(bundlePath)) {

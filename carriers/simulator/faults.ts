@@ -1,7 +1,12 @@
 import { isRecord } from '../decode.js';
 import { SimHttpError, type SimApi } from './sim-types.js';
 
-export const FAULT_MODES = ['error', 'timeout', 'lost_answer', 'rate_limit', 'garbage', 'slow', 'decline'] as const;
+/**
+ * `slow` carries the request out at once and answers after `delay_ms`; `late_commit` holds the
+ * request and only carries it out after `delay_ms` (then answers, if the client is still there): a
+ * carrier still committing when the client's deadline has passed.
+ */
+export const FAULT_MODES = ['error', 'timeout', 'lost_answer', 'rate_limit', 'garbage', 'slow', 'decline', 'late_commit'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** A fault as the control API takes it and shows it (snake_case, like the request). */
@@ -18,6 +23,8 @@ export interface Fault {
   retry_after: number;
   /** The carrier's own error code in an `error` answer (default `simulated_error`). */
   code: string;
+  /** The share of matching requests it applies to (0 to 1, default 1): a carrier that fails now and then. */
+  chance: number;
 }
 
 export interface FaultStore {
@@ -47,7 +54,11 @@ export function createFaultStore(apis: readonly SimApi[]): FaultStore {
     list: () => faults.map((f) => ({ ...f })),
     take(api, operation, texts) {
       const fault = faults.find(
-        (f) => f.carrier === api && f.operation === operation && (f.match === null || texts.some((t) => t.includes(f.match as string))),
+        (f) =>
+          f.carrier === api &&
+          f.operation === operation &&
+          (f.match === null || texts.some((t) => t.includes(f.match as string))) &&
+          (f.chance >= 1 || Math.random() < f.chance),
       );
       if (!fault) return undefined;
       if (fault.times > 0 && --fault.times === 0) faults = faults.filter((f) => f !== fault);
@@ -72,6 +83,8 @@ function parseFault(input: unknown, apis: readonly SimApi[], id: string): Fault 
   if (delayMs < 0 || delayMs > 600_000) throw bad('delay_ms must be between 0 and 600000.');
   const retryAfter = integerOr(input.retry_after, 1, 'retry_after');
   if (retryAfter < 0) throw bad('retry_after must be a non-negative number of seconds.');
+  const chance = input.chance === undefined || input.chance === null ? 1 : input.chance;
+  if (typeof chance !== 'number' || !(chance > 0 && chance <= 1)) throw bad('chance must be a number above 0 and at most 1.');
   if (input.match !== undefined && input.match !== null && (typeof input.match !== 'string' || input.match === '')) {
     throw bad('match must be a non-empty string.');
   }
@@ -86,6 +99,7 @@ function parseFault(input: unknown, apis: readonly SimApi[], id: string): Fault 
     delay_ms: delayMs,
     retry_after: retryAfter,
     code: typeof input.code === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(input.code) ? input.code : 'simulated_error',
+    chance,
   };
 }
 

@@ -145,6 +145,16 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
       });
       return;
     }
+    case 'late_commit': {
+      // Runs even when the client has gone: the carrier committed after the client gave up.
+      const timer = setTimeout(() => {
+        ctx.pending.delete(timer);
+        const reply = run();
+        if (!res.destroyed && !res.writableEnded) sendJson(res, reply);
+      }, fault.delay_ms);
+      ctx.pending.add(timer);
+      return;
+    }
     case 'slow': {
       const reply = run();
       const timer = setTimeout(() => {

@@ -2,7 +2,7 @@ import type { Address, ScanStatus } from '../../domain/index.js';
 import { decodeArray, isRecord, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
 import { oldestFirst } from '../scan-order.js';
-import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Purchase, type Scan } from '../types.js';
+import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Purchase, type PurchaseRequest, type Scan } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
 
 /** SwiftPost's event codes in our scan vocabulary. */
@@ -15,15 +15,29 @@ const EVENT_CODES: Record<string, ScanStatus> = {
 
 interface Consignment extends Purchase {
   consignmentNumber: string;
+  bookedAt: string;
 }
+
+/**
+ * How long SwiftPost may take to commit a booking it has received (its documented processing time is
+ * under 8 s); a lost booking answer is settled over this window before anything else happens.
+ */
+export const SWIFTPOST_SETTLE_MS = 10_000;
 
 /**
  * SwiftPost's consignment API: camelCase JSON, consignments addressed by their number, and no
  * idempotency support. A purchase is therefore always preceded by a lookup of our reference, so a
  * retried activity (after a lost answer, say) finds the first purchase instead of buying twice.
+ *
+ * A lookup only sees what the carrier has committed, and a booking whose answer was lost may still be
+ * committing (fault 2). So after a lost or timed-out booking, and before any retried attempt books,
+ * the adapter keeps looking our reference up over a settle window longer than the carrier's
+ * processing time: a second booking is never sent while the first may still commit. Should two
+ * consignments ever carry our reference, the later ones are cancelled.
  */
 export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): CarrierAdapter {
   const definition = swiftpostDefinition;
+  const settleMs = options.settleMs ?? SWIFTPOST_SETTLE_MS;
   const http = createCarrierHttpClient({
     carrierCode: definition.code,
     baseUrl: options.baseUrl,
@@ -40,7 +54,8 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     const state = stringField(value, 'state');
     if (!consignmentNumber || !definition.isTrackingNumber(consignmentNumber) || !reference || !serviceCode) return undefined;
     if (state !== 'BOOKED' && state !== 'CANCELLED') return undefined;
-    return { consignmentNumber, reference, trackingNumber: consignmentNumber, serviceCode, cancelled: state === 'CANCELLED' };
+    const bookedAt = stringField(value, 'bookedAt') ?? '';
+    return { consignmentNumber, reference, trackingNumber: consignmentNumber, serviceCode, cancelled: state === 'CANCELLED', bookedAt };
   }
 
   async function consignmentsFor(reference: string): Promise<Consignment[]> {
@@ -54,42 +69,70 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     return found.filter((c) => c.reference === reference);
   }
 
+  /** Looks our reference up until something turns up or the settle window has passed. */
+  async function settle(reference: string): Promise<Consignment[]> {
+    const until = Date.now() + settleMs;
+    const pause = Math.max(100, Math.min(1_000, Math.floor(settleMs / 10)));
+    for (;;) {
+      const found = await consignmentsFor(reference).catch((err: unknown) => {
+        // A failed lookup proves nothing either way; keep looking while the window is open.
+        if (Date.now() >= until) throw err;
+        return [];
+      });
+      if (found.length > 0 || Date.now() >= until) return found;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, until - Date.now()))));
+    }
+  }
+
+  /** Keeps the first live consignment under our reference and cancels any other (fault 2). */
+  async function keepOne(request: PurchaseRequest, consignments: Consignment[]): Promise<Purchase> {
+    const ordered = [...consignments].sort((a, b) => a.bookedAt.localeCompare(b.bookedAt) || a.consignmentNumber.localeCompare(b.consignmentNumber));
+    const kept = ordered.find((c) => !c.cancelled) ?? ordered[0];
+    for (const extra of ordered.filter((c) => c !== kept && !c.cancelled)) await cancelConsignment(extra);
+    if (kept.serviceCode !== request.serviceCode) {
+      throw new CarrierError('definitive', `reference ${request.reference} was already used for ${kept.serviceCode}`, {
+        carrierCode: definition.code,
+      });
+    }
+    return toPurchase(kept);
+  }
+
+  async function cancelConsignment(consignment: Consignment): Promise<void> {
+    await http.call({
+      operation: 'cancel',
+      method: 'POST',
+      path: `/consignments/${encodeURIComponent(consignment.consignmentNumber)}/cancel`,
+      decode: (body) => (isRecord(body) ? decodeConsignment(body.consignment) : undefined),
+    });
+  }
+
   return {
     definition,
 
     async buy(request) {
-      const [existing] = await consignmentsFor(request.reference);
-      if (existing) {
-        if (existing.serviceCode !== request.serviceCode) {
-          throw new CarrierError('definitive', `reference ${request.reference} was already used for ${existing.serviceCode}`, {
-            carrierCode: definition.code,
-          });
-        }
-        return toPurchase(existing);
+      let existing = await consignmentsFor(request.reference);
+      // An earlier attempt's booking may still be committing: wait it out before booking again.
+      if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference);
+      if (existing.length > 0) return keepOne(request, existing);
+      let booked: Consignment;
+      try {
+        booked = await book(request);
+      } catch (err) {
+        if (!(err instanceof CarrierError) || err.kind !== 'ambiguous') throw err;
+        const settled = await settle(request.reference);
+        if (settled.length > 0) return keepOne(request, settled);
+        // Past the settle window with nothing under our reference: that booking can no longer commit.
+        throw new CarrierError('retryable', `${err.message}; nothing was booked within ${settleMs} ms, so it is safe to book again`, {
+          carrierCode: definition.code,
+        });
       }
-      const booked = await http.call({
-        operation: 'buy',
-        method: 'POST',
-        path: '/consignments',
-        body: {
-          productCode: request.serviceCode,
-          customerReference: request.reference,
-          sender: toSwiftpostAddress(request.from),
-          recipient: toSwiftpostAddress(request.to),
-          item: {
-            weightGrams: request.parcel.weight_g,
-            lengthMm: request.parcel.length_mm,
-            widthMm: request.parcel.width_mm,
-            heightMm: request.parcel.height_mm,
-          },
-        },
-        decode: (body) => (isRecord(body) ? decodeConsignment(body.consignment) : undefined),
-      });
       return toPurchase(booked);
     },
 
     async findPurchase(reference) {
-      const [first] = await consignmentsFor(reference);
+      const consignments = await consignmentsFor(reference);
+      const ordered = [...consignments].sort((a, b) => a.bookedAt.localeCompare(b.bookedAt));
+      const first = ordered.find((c) => !c.cancelled) ?? ordered[0];
       return first ? toPurchase(first) : null;
     },
 
@@ -102,14 +145,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
         });
       }
       // Cancelling a cancelled consignment is harmless, so a retried cancel simply skips it.
-      for (const consignment of consignments.filter((c) => !c.cancelled)) {
-        await http.call({
-          operation: 'cancel',
-          method: 'POST',
-          path: `/consignments/${encodeURIComponent(consignment.consignmentNumber)}/cancel`,
-          decode: (body) => (isRecord(body) ? decodeConsignment(body.consignment) : undefined),
-        });
-      }
+      for (const consignment of consignments.filter((c) => !c.cancelled)) await cancelConsignment(consignment);
     },
 
     async scans(trackingNumber) {
@@ -123,6 +159,27 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
       return oldestFirst(events.filter((e): e is Scan => e !== null).reverse());
     },
   };
+
+  function book(request: PurchaseRequest): Promise<Consignment> {
+    return http.call({
+      operation: 'buy',
+      method: 'POST',
+      path: '/consignments',
+      body: {
+        productCode: request.serviceCode,
+        customerReference: request.reference,
+        sender: toSwiftpostAddress(request.from),
+        recipient: toSwiftpostAddress(request.to),
+        item: {
+          weightGrams: request.parcel.weight_g,
+          lengthMm: request.parcel.length_mm,
+          widthMm: request.parcel.width_mm,
+          heightMm: request.parcel.height_mm,
+        },
+      },
+      decode: (body) => (isRecord(body) ? decodeConsignment(body.consignment) : undefined),
+    });
+  }
 }
 
 function toPurchase(c: Consignment): Purchase {

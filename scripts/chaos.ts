@@ -1,0 +1,21 @@
+/**
+ * `npm run chaos`: the service as separate processes under crashes and carrier faults, then the
+ * invariants "never lost, never doubled, never stuck" as a table. Exit status 1 on any violation.
+ * Options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build.
+ */
+import { parseChaosArgs } from './chaos/options.js';
+import { runChaos } from './chaos/run.js';
+
+const options = parseChaosArgs(process.argv.slice(2));
+const started = Date.now();
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const result = await runChaos({ ...options, log });
+log('');
+log(`faults: ${Object.entries(result.faults).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+if (result.crashes.length) log(`processes that exited by themselves (restarted): ${result.crashes.join('; ')}`);
+log(`total ${Math.round((Date.now() - started) / 1000)} s`);
+log('');
+log(result.table);
+log('');
+log(result.ok ? 'PASS: no violation' : 'FAIL: see the checks above');
+process.exit(result.ok ? 0 : 1);

@@ -1,0 +1,63 @@
+/** `npm run chaos -- [--purchases N] [--concurrency C] [--seed S] [--duration SECONDS] [--no-build]` */
+export interface ChaosOptions {
+  /** How many purchases the clients make (each with its own Idempotency-Key). */
+  purchases: number;
+  /** How many purchases are under way at once at most. */
+  concurrency: number;
+  /** Seeds the fault schedule, the accounts and services chosen, voids and webhook failures. */
+  seed: number;
+  /** How long faults go on, in ms; purchases are spread over it. */
+  durationMs: number;
+  /** How long to wait, once faults stop, for nothing to be pending or voiding and every event delivered. */
+  settleMs: number;
+  /** Rebuild dist/ when a source file is newer than it (default); false uses dist/ as it is. */
+  build: boolean;
+  /** Lines of progress; the table is returned, not logged. */
+  log(line: string): void;
+}
+
+export const DEFAULT_OPTIONS: Omit<ChaosOptions, 'log'> = {
+  purchases: 300,
+  concurrency: 12,
+  seed: 1,
+  durationMs: 180_000,
+  settleMs: 360_000,
+  build: true,
+};
+
+export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log'> {
+  const o = { ...DEFAULT_OPTIONS };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const v = Number(argv[++i]);
+      if (!Number.isFinite(v) || v <= 0) throw new Error(`${arg} needs a positive number`);
+      return v;
+    };
+    switch (arg) {
+      case '--purchases':
+      case '-n':
+        o.purchases = Math.floor(value());
+        break;
+      case '--concurrency':
+      case '-c':
+        o.concurrency = Math.floor(value());
+        break;
+      case '--seed':
+        o.seed = Math.floor(value());
+        break;
+      case '--duration':
+        o.durationMs = value() * 1000;
+        break;
+      case '--settle':
+        o.settleMs = value() * 1000;
+        break;
+      case '--no-build':
+        o.build = false;
+        break;
+      default:
+        throw new Error(`unknown option ${arg}; options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build`);
+    }
+  }
+  return o;
+}
