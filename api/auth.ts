@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findKeyByHash, hashApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
+import { findKeyByHash, hashApiKey, touchApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
 import { ApiError, ipAllowed, type Scope } from '../domain/index.js';
 
 export interface Caller {
@@ -71,6 +71,8 @@ export function createAuthenticator(deps: {
       throw new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.');
     }
     request.caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
+    // "Last used" in the portal; off the request's path, and a failure costs only that display.
+    touchApiKey(deps.db, key.id, now).catch((err: unknown) => request.log.warn({ err }, 'could not note the key as used'));
     // Both loggers: the request-completed line is written through the reply's.
     request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
     await deps.onAuthenticated?.(request, reply, request.caller);

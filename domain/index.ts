@@ -12,3 +12,4 @@ export * from './config.js';
 export * from './pricing.js';
 export * from './balance-view.js';
 export * from './webhooks.js';
+export * from './review.js';

@@ -1,0 +1,333 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  deleteWebhookEndpoint,
+  findAccount,
+  findOwnShipment,
+  findOwnWebhookEndpoint,
+  listApiKeys,
+  listShipments,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  type WebSession,
+} from '../../db/index.js';
+import {
+  ApiError,
+  balanceToJson,
+  EVENT_TYPES,
+  formatAmount,
+  hasLabel,
+  LABEL_FORMAT_LIST,
+  reviewDueAt,
+  SCOPES,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from '../../domain/index.js';
+import { AdminError, adminCommands } from '../../scripts/admin/commands.js';
+import type { AppContext } from '../app.js';
+import { labelLink } from '../label-links.js';
+import { fieldErrors } from '../problem.js';
+import { createWebhookEndpoint, CreateEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';
+import { createValidatorCompiler } from '../validation.js';
+import { html, when, type Html } from './html.js';
+import { field, fields, type Form } from './forms.js';
+import { requireUser } from './guard.js';
+import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
+
+type Req = FastifyRequest<{ Body: Form; Querystring: Record<string, string>; Params: Record<string, string> }>;
+
+const sessionOf = (request: FastifyRequest): WebSession => request.webSession!;
+const ownerOf = (s: WebSession, mode: Mode) => ({ accountId: s.account.id, livemode: mode === 'live' });
+/** The message of a refusal from the shared rules, for the form that caused it. */
+const messageOf = (err: unknown): string | null => {
+  if (err instanceof AdminError) return err.message.replace(/--([a-z-]+)/g, '$1');
+  if (err instanceof ApiError) {
+    const details = (err.extra.errors ?? []).map((e) => `${e.path || 'form'} ${e.message}`);
+    return details.length ? details.join('; ') : err.message;
+  }
+  return null;
+};
+
+function modeSwitch(path: string, mode: Mode): Html {
+  return html`<p>Showing <strong>${modeName(mode)}</strong> data. <a href="${path}?mode=${mode === 'live' ? 'test' : 'live'}">Show ${modeName(
+    mode === 'live' ? 'test' : 'live',
+  )} data</a></p>`;
+}
+
+export const portalPages =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const admin = adminCommands(ctx.db, ctx.now);
+    const validateEndpoint = createValidatorCompiler()({ schema: CreateEndpointSchema, method: 'POST', url: '/webhook_endpoints', httpPart: 'body' });
+    app.addHook('preHandler', requireUser(ctx, 'customer'));
+
+    // ---------- overview: API access, balance and threshold, recent shipments ----------
+    async function overview(request: Req, reply: FastifyReply, o: { error?: string | null; status?: number } = {}) {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const account = (await findAccount(ctx.db, s.account.id))!;
+      const balance = balanceToJson(account, mode === 'live');
+      const { rows } = await listShipments(ctx.db, { ...ownerOf(s, mode), limit: 20 });
+      const access = account.apiEnabled
+        ? html`<p><span class="badge ok">Enabled</span> API access is enabled${account.apiEnabledAt ? html` since ${when(account.apiEnabledAt)}` : ''}. Create keys under <a href="/portal/keys">API keys</a>.</p>`
+        : account.apiAccessRequestedAt
+          ? html`<p><span class="badge">Under review</span> Requested ${when(account.apiAccessRequestedAt)}. An administrator reviews requests within one working day (by ${when(reviewDueAt(account.apiAccessRequestedAt))}).</p>`
+          : html`<p>API access lets your systems quote, buy and track shipments. It is free and enabled by an administrator after a short review (aim: one working day).</p>
+<form method="post" action="/portal/access-request">${csrfField(s)}<button type="submit">Request API access</button></form>`;
+      const body = html`
+<section aria-labelledby="access-h"><h2 id="access-h">API access</h2>${access}</section>
+<section aria-labelledby="balance-h"><h2 id="balance-h">Balance</h2>
+<table><tbody>
+<tr><th scope="row">Funding source</th><td>${balance.funding_source}</td></tr>
+<tr><th scope="row">Available</th><td>${balance.available ?? '—'} ${balance.currency}</td></tr>
+<tr><th scope="row">Pending</th><td>${balance.pending} ${balance.currency}</td></tr>
+<tr><th scope="row">Credit limit</th><td>${balance.credit_limit ?? '—'}</td></tr>
+<tr><th scope="row">Low-balance threshold</th><td>${balance.low_balance_threshold ?? 'not set'}</td></tr>
+</tbody></table>
+<form method="post" action="/portal/threshold">${csrfField(s)}
+<label for="threshold">Low-balance threshold (${balance.currency})</label>
+<p class="hint" id="threshold-hint">A <code>wallet.low_balance</code> event is sent when the balance falls below it.</p>
+<input id="threshold" name="threshold" type="text" inputmode="decimal" aria-describedby="threshold-hint" placeholder="20.00" value="${balance.low_balance_threshold ?? ''}">
+<button type="submit">Save threshold</button></form></section>
+<section aria-labelledby="shipments-h"><h2 id="shipments-h">Recent shipments</h2>${modeSwitch('/portal', mode)}
+${
+  rows.length
+    ? html`<table><thead><tr><th>Shipment</th><th>Reference</th><th>Service</th><th>Status</th><th>Tracking</th><th>Price</th><th>Created</th><th>Label</th></tr></thead><tbody>
+${rows.map(
+  (r) => html`<tr><td><code>${r.id}</code></td><td>${r.reference ?? ''}</td><td>${r.serviceName ?? r.serviceCode}</td><td><span class="badge">${r.status}</span></td>
+<td>${r.trackingNumber ?? ''}${r.trackingStatus ? html` <span class="muted">(${r.trackingStatus})</span>` : ''}</td>
+<td>${r.priceGross !== null ? `${formatAmount(r.priceGross)} ${r.currency}` : ''}</td><td>${when(r.createdAt)}</td>
+<td>${hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/portal/shipments/${r.id}/label/${f}?mode=${mode}">${f}</a> `) : ''}</td></tr>`,
+)}</tbody></table>`
+    : html`<p class="muted">No ${modeName(mode).toLowerCase()} shipments yet.</p>`
+}</section>`;
+      return sendPage(reply, { title: account.name, session: s, active: 'overview', notice: noticeOf(request.query), error: o.error, body }, o.status);
+    }
+
+    app.get('/portal', (request: Req, reply) => overview(request, reply));
+
+    app.post('/portal/access-request', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      await admin.requestApiAccess(s.account.id);
+      request.log.info({ action: 'api_access_requested' }, 'portal: API access requested');
+      return reply.redirect('/portal?notice=access_requested', 303);
+    });
+
+    app.post('/portal/threshold', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      try {
+        await admin.setAccount(s.account.id, { lowBalanceThreshold: field(request.body, 'threshold').trim() });
+      } catch (err) {
+        const message = messageOf(err);
+        if (!message) throw err;
+        return overview(request, reply, { error: message, status: 422 });
+      }
+      request.log.info({ action: 'low_balance_threshold_set' }, 'portal: low-balance threshold set');
+      return reply.redirect('/portal?notice=threshold_saved', 303);
+    });
+
+    // A fresh signed link at each click, so a page left open never shows an expired one.
+    app.get('/portal/shipments/:id/label/:format', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const { id, format } = request.params;
+      const shipment = await findOwnShipment(ctx.db, ownerOf(s, modeOf(request.query.mode)), id);
+      if (!shipment || !hasLabel(shipment.status) || !(LABEL_FORMAT_LIST as readonly string[]).includes(format)) {
+        return sendPage(reply, { title: 'Label not available', session: s, error: 'There is no such label.', body: html`<p><a href="/portal">Back</a></p>` }, 404);
+      }
+      const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
+      const url = labelLink({ baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, shipmentId: id, format, expiresAt });
+      return reply.redirect(url, 303);
+    });
+
+    // ---------- API keys ----------
+    async function keysPage(request: Req, reply: FastifyReply, o: { error?: string | null; created?: { id: string; key: string }; status?: number } = {}) {
+      const s = sessionOf(request);
+      const account = (await findAccount(ctx.db, s.account.id))!;
+      const keys = await listApiKeys(ctx.db, s.account.id);
+      const now = ctx.now();
+      const created = o.created
+        ? html`<section aria-labelledby="new-key-h"><h2 id="new-key-h">Your new key</h2>
+<p>Copy it now: it is shown only once and cannot be recovered.</p>
+<p class="secret" id="new-key">${o.created.key}</p>
+<p><button type="button" class="secondary" data-copy="new-key" hidden>Copy key</button></p></section>`
+        : '';
+      const form = account.apiEnabled
+        ? html`<section aria-labelledby="create-key-h"><h2 id="create-key-h">Create a key</h2>
+<form method="post" action="/portal/keys">${csrfField(s)}
+<label for="mode">Mode</label>
+<select id="mode" name="mode"><option value="test">Sandbox (svc_test_…)</option><option value="live">Live (svc_live_…)</option></select>
+<fieldset><legend>Scopes</legend>${SCOPES.map(
+            (sc) => html`<label><input type="checkbox" name="scopes" value="${sc}" checked> ${sc}</label>`,
+          )}</fieldset>
+<label for="expires_at">Expires at (UTC, optional)</label>
+<input id="expires_at" name="expires_at" type="datetime-local">
+<label for="allow_ip">IP allowlist (CIDR blocks, comma separated, optional)</label>
+<input id="allow_ip" name="allow_ip" type="text" placeholder="203.0.113.0/24, 2001:db8::/32">
+<label for="rate_limit">Rate limit (requests/seconds)</label>
+<input id="rate_limit" name="rate_limit" type="text" value="100/10">
+<p><button type="submit">Create key</button></p></form></section>`
+        : html`<section><p>Keys can be created once an administrator has enabled API access. <a href="/portal">Request API access</a> on the overview.</p></section>`;
+      const list = html`<section aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2>${
+        keys.length
+          ? html`<table><thead><tr><th>Key</th><th>Mode</th><th>Scopes</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
+${keys.map((k) => {
+  const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active';
+  return html`<tr data-key-id="${k.id}"><td><code>${k.prefix ? `${k.prefix}…` : k.id}</code></td><td>${k.livemode ? 'live' : 'sandbox'}</td>
+<td>${k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}${k.allowedIps?.length ? html`<br><span class="muted">from ${k.allowedIps.join(', ')}</span>` : ''}<br><span class="muted">${k.rateLimitCount}/${k.rateLimitSeconds} s</span></td>
+<td>${when(k.lastUsedAt)}</td><td>${when(k.expiresAt)}</td><td><span class="badge ${state === 'active' ? 'ok' : 'bad'}">${state}</span></td>
+<td>${
+    state === 'active'
+      ? html`<form class="inline" method="post" action="/portal/keys/${k.id}/revoke">${csrfField(s)}<button class="danger" type="submit" aria-label="Revoke key ${k.prefix ?? k.id}">Revoke</button></form>`
+      : ''
+  }</td></tr>`;
+})}</tbody></table>`
+          : html`<p class="muted">No keys yet.</p>`
+      }</section>`;
+      return sendPage(
+        reply,
+        { title: 'API keys', session: s, active: 'keys', notice: noticeOf(request.query), error: o.error, body: html`${created}${form}${list}` },
+        o.status,
+      );
+    }
+
+    app.get('/portal/keys', (request: Req, reply) => keysPage(request, reply));
+
+    app.post('/portal/keys', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const b = request.body;
+      const expires = field(b, 'expires_at').trim();
+      const scopes = fields(b, 'scopes');
+      let created: { id: string; key: string };
+      try {
+        if (!scopes.length) throw new AdminError('choose at least one scope');
+        created = await admin.createKey(s.account.id, {
+          mode: field(b, 'mode'),
+          scopes: scopes.join(','),
+          // datetime-local has no zone; the form says UTC.
+          expiresAt: expires ? (/Z|[+-]\d\d:\d\d$/.test(expires) ? expires : `${expires}Z`) : undefined,
+          allowIp: field(b, 'allow_ip').trim() || undefined,
+          rateLimit: field(b, 'rate_limit').trim() || undefined,
+        });
+      } catch (err) {
+        const message = messageOf(err);
+        if (!message) throw err;
+        return keysPage(request, reply, { error: message, status: 422 });
+      }
+      request.log.info({ action: 'api_key_created', key_id: created.id }, 'portal: API key created');
+      return keysPage(request, reply, { created });
+    });
+
+    app.post('/portal/keys/:id/revoke', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      try {
+        await admin.revokeKey(request.params.id, { accountId: s.account.id });
+      } catch (err) {
+        const message = messageOf(err);
+        if (!message) throw err;
+        return keysPage(request, reply, { error: message, status: 404 });
+      }
+      request.log.info({ action: 'api_key_revoked', key_id: request.params.id }, 'portal: API key revoked');
+      return reply.redirect('/portal/keys?notice=key_revoked', 303);
+    });
+
+    // ---------- webhook endpoints ----------
+    async function webhooksPage(
+      request: Req,
+      reply: FastifyReply,
+      o: { error?: string | null; created?: { id: string; secret: string }; status?: number } = {},
+    ) {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const { rows } = await listWebhookEndpoints(ctx.db, { ...ownerOf(s, mode), limit: 100 });
+      const created = o.created
+        ? html`<section aria-labelledby="new-secret-h"><h2 id="new-secret-h">Signing secret of ${o.created.id}</h2>
+<p>Copy it now: it is shown only once. Your receiver checks <code>X-SVC-Signature</code> with it.</p>
+<p class="secret" id="new-secret">${o.created.secret}</p>
+<p><button type="button" class="secondary" data-copy="new-secret" hidden>Copy secret</button></p></section>`
+        : '';
+      const body = html`${created}
+<section aria-labelledby="create-we-h"><h2 id="create-we-h">Add an endpoint</h2>${modeSwitch('/portal/webhooks', mode)}
+<form method="post" action="/portal/webhooks?mode=${mode}">${csrfField(s)}
+<label for="url">URL</label>
+<p class="hint" id="url-hint">An https URL on a public address.</p>
+<input id="url" name="url" type="url" required aria-describedby="url-hint" placeholder="https://example.com/webhooks">
+<fieldset><legend>Events (none ticked: every event)</legend>${EVENT_TYPES.map(
+        (t) => html`<label><input type="checkbox" name="events" value="${t}"> ${t}</label>`,
+      )}</fieldset>
+<p><button type="submit">Add endpoint</button></p></form></section>
+<section aria-labelledby="we-h"><h2 id="we-h">${modeName(mode)} endpoints</h2>${
+        rows.length
+          ? html`<table><thead><tr><th>Endpoint</th><th>URL</th><th>Events</th><th>Created</th><th></th></tr></thead><tbody>
+${rows.map(
+  (e) => html`<tr><td><a href="/portal/webhooks/${e.id}?mode=${mode}"><code>${e.id}</code></a></td><td>${e.url}</td><td>${e.events ? e.events.join(', ') : 'all'}</td><td>${when(e.createdAt)}</td>
+<td><form class="inline" method="post" action="/portal/webhooks/${e.id}/delete?mode=${mode}">${csrfField(s)}<button class="danger" type="submit" aria-label="Delete endpoint ${e.url}">Delete</button></form></td></tr>`,
+)}</tbody></table>`
+          : html`<p class="muted">No endpoints yet.</p>`
+      }</section>`;
+      return sendPage(reply, { title: 'Webhooks', session: s, active: 'webhooks', notice: noticeOf(request.query), error: o.error, body }, o.status);
+    }
+
+    app.get('/portal/webhooks', (request: Req, reply) => webhooksPage(request, reply));
+
+    app.post('/portal/webhooks', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const events = fields(request.body, 'events');
+      const body = { url: field(request.body, 'url').trim(), ...(events.length ? { events } : {}) };
+      let created: { id: string; secret: string };
+      try {
+        if (!s.account.apiEnabled) throw new AdminError('webhook endpoints can be added once API access is enabled');
+        // The API's own schema and creation function: the same rules as POST /webhook_endpoints.
+        if (!validateEndpoint(body)) {
+          const errors = fieldErrors((validateEndpoint as unknown as { errors: never[] }).errors ?? [], 'body');
+          throw new ApiError('validation_failed', 'The form has invalid fields.', { errors });
+        }
+        created = await createWebhookEndpoint(ctx, ownerOf(s, mode), body as CreateEndpoint);
+      } catch (err) {
+        const message = messageOf(err);
+        if (!message) throw err;
+        return webhooksPage(request, reply, { error: message, status: err instanceof ApiError ? err.status : 422 });
+      }
+      request.log.info({ action: 'webhook_endpoint_created', webhook_endpoint_id: created.id }, 'portal: webhook endpoint created');
+      return webhooksPage(request, reply, { created });
+    });
+
+    app.post('/portal/webhooks/:id/delete', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const deleted = await deleteWebhookEndpoint(ctx.db, ownerOf(s, mode), request.params.id, ctx.now());
+      if (!deleted) return webhooksPage(request, reply, { error: 'There is no such endpoint.', status: 404 });
+      request.log.info({ action: 'webhook_endpoint_deleted', webhook_endpoint_id: request.params.id }, 'portal: webhook endpoint deleted');
+      return reply.redirect(`/portal/webhooks?mode=${mode}&notice=endpoint_deleted`, 303);
+    });
+
+    app.get('/portal/webhooks/:id', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const endpoint = await findOwnWebhookEndpoint(ctx.db, ownerOf(s, mode), request.params.id);
+      if (!endpoint) {
+        return sendPage(reply, { title: 'Not found', session: s, active: 'webhooks', error: 'There is no such endpoint.', body: html`<p><a href="/portal/webhooks">Back</a></p>` }, 404);
+      }
+      const { rows } = await listWebhookDeliveries(ctx.db, { endpointId: endpoint.id, limit: 100 });
+      // The next attempt follows the fixed schedule (spec §6) from the last failed one.
+      const latest = new Map<string, number>();
+      for (const r of rows) latest.set(r.eventId, Math.max(latest.get(r.eventId) ?? 0, r.attempt));
+      const nextRetry = (r: (typeof rows)[number]) => {
+        if (r.outcome !== 'failed' || latest.get(r.eventId) !== r.attempt) return html`—`;
+        if (r.final || r.attempt >= WEBHOOK_MAX_ATTEMPTS) return html`<span class="badge bad">gave up</span>`;
+        return when(new Date(r.attemptedAt.getTime() + WEBHOOK_RETRY_DELAYS_MS[r.attempt - 1]));
+      };
+      const body = html`<section><p><a href="/portal/webhooks?mode=${mode}">All endpoints</a></p>
+<table><tbody><tr><th scope="row">URL</th><td>${endpoint.url}</td></tr><tr><th scope="row">Events</th><td>${endpoint.events ? endpoint.events.join(', ') : 'all'}</td></tr>
+<tr><th scope="row">Mode</th><td>${modeName(mode)}</td></tr></tbody></table></section>
+<section aria-labelledby="log-h"><h2 id="log-h">Delivery log</h2>${
+        rows.length
+          ? html`<table><thead><tr><th>Event</th><th>Attempt</th><th>Status</th><th>HTTP</th><th>Attempted</th><th>Next retry</th></tr></thead><tbody>
+${rows.map(
+  (r) => html`<tr><td><code>${r.eventId}</code></td><td>${r.attempt} of ${WEBHOOK_MAX_ATTEMPTS}</td><td><span class="badge ${r.outcome === 'succeeded' ? 'ok' : 'bad'}">${r.outcome}</span>${r.error ? html`<br><span class="muted">${r.error}</span>` : ''}</td>
+<td>${r.statusCode ?? '—'}</td><td>${when(r.attemptedAt)}</td><td>${nextRetry(r)}</td></tr>`,
+)}</tbody></table>`
+          : html`<p class="muted">Nothing delivered yet.</p>`
+      }</section>`;
+      return sendPage(reply, { title: `Endpoint ${endpoint.id}`, session: s, active: 'webhooks', body });
+    });
+  };
