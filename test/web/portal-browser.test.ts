@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const shot = (page: Page, name: string) => screenshot(page, 'portal', name);
-const text = (page: Page) => page.$eval('main', (m) => (m as HTMLElement).innerText);
+const text = (page: Page) => page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText);
 async function go(page: Page, path: string) {
   const res = await page.goto(`${stack.url}${path}`, { waitUntil: 'load' });
   return res!;
@@ -80,7 +80,7 @@ describe('the portal and the admin console in a browser', () => {
     await signIn(desk, operator.email, operator.password);
     expect(new URL(desk.url()).pathname).toBe('/admin');
     const row = `tr[data-account-id="${accountId}"]`;
-    const waiting = await desk.$eval(row, (r) => (r as HTMLElement).innerText);
+    const waiting = await desk.$eval(row, (r) => (r as unknown as { innerText: string }).innerText);
     expect(waiting).toContain('Walkthrough Ltd');
     expect(waiting).toMatch(/so far \(aim: 1 working day\)/);
     await shot(desk, '04-admin-access-requests');
@@ -95,7 +95,7 @@ describe('the portal and the admin console in a browser', () => {
     await desk.type(`#topup-${accountId}`, '25.00');
     await submit(desk, `form[action="/admin/accounts/${accountId}/topup"] button`);
     expect(await text(desk)).toContain('Wallet topped up.');
-    expect(await desk.$eval(`tr[data-account-id="${accountId}"]`, (r) => (r as HTMLElement).innerText)).toContain('25.00 GBP');
+    expect(await desk.$eval(`tr[data-account-id="${accountId}"]`, (r) => (r as unknown as { innerText: string }).innerText)).toContain('25.00 GBP');
     await shot(desk, '06-admin-accounts');
     await go(desk, '/admin/stuck');
     expect(await text(desk)).toMatch(/stuck shipment/);
@@ -112,7 +112,7 @@ describe('the portal and the admin console in a browser', () => {
     const key = await shop.$eval('#new-key', (n) => n.textContent!.trim());
     expect(key).toMatch(/^svc_test_[A-Za-z0-9]{32}$/);
     await shop.click('button[data-copy="new-key"]');
-    await shop.waitForFunction(() => document.querySelector('button[data-copy="new-key"]')?.textContent === 'Copied');
+    await shop.waitForFunction(`document.querySelector('button[data-copy="new-key"]').textContent === 'Copied'`);
     await shot(shop, '09-key-created');
     await go(shop, '/portal/keys');
     expect(await text(shop)).not.toContain(key);
@@ -158,11 +158,11 @@ describe('the portal and the admin console in a browser', () => {
 
     // The overview lists the shipment with its status and a working label link.
     await go(shop, '/portal');
-    const shipmentRow = await shop.$eval(`xpath/.//tr[td/code[text()="${bought.body.id}"]]`, (r) => (r as HTMLElement).innerText);
+    const shipmentRow = await shop.$eval(`xpath/.//tr[td/code[text()="${bought.body.id}"]]`, (r) => (r as unknown as { innerText: string }).innerText);
     expect(shipmentRow).toContain('walk-1');
     expect(shipmentRow).toMatch(/purchased/);
     const label = await shop.$eval(`a[href="/portal/shipments/${bought.body.id}/label/pdf_6x4?mode=test"]`, async (a) => {
-      const res = await fetch((a as HTMLAnchorElement).href);
+      const res = await fetch((a as unknown as { href: string }).href);
       const bytes = new Uint8Array(await res.arrayBuffer());
       return { status: res.status, type: res.headers.get('content-type'), head: String.fromCharCode(...bytes.slice(0, 5)) };
     });
@@ -171,7 +171,7 @@ describe('the portal and the admin console in a browser', () => {
 
     // The key list shows when the key was last used; the customer revokes it.
     await go(shop, '/portal/keys');
-    const keyRow = await shop.$eval(`xpath/.//tr[td/code[text()="${key.slice(0, 13)}…"]]`, (r) => (r as HTMLElement).innerText);
+    const keyRow = await shop.$eval(`xpath/.//tr[td/code[text()="${key.slice(0, 13)}…"]]`, (r) => (r as unknown as { innerText: string }).innerText);
     expect(keyRow).toMatch(/UTC/); // last used, not "—"
     expect(keyRow).toContain('active');
     await submit(shop, 'form[action$="/revoke"] button');
