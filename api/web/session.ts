@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   countLoginFailures,
+  deleteStaleSignInData,
   deleteWebSession,
   findUserByEmail,
   findWebSession,
@@ -109,6 +110,8 @@ export async function startSession(deps: SessionDeps, reply: FastifyReply, user:
   const id = token();
   const now = deps.now();
   await insertWebSession(deps.db, { id, userId: user.id, csrfToken: token(), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
+  // Attempts are kept a day (for an operator looking into a lockout), far longer than the window.
+  await deleteStaleSignInData(deps.db, now, new Date(now.getTime() - 86_400_000));
   reply.header('set-cookie', [
     cookie(deps.config, SESSION_COOKIE, id, SESSION_TTL_MS / 1000),
     cookie(deps.config, LOGIN_CSRF_COOKIE, '', 0),

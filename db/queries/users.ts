@@ -51,9 +51,10 @@ export async function deleteWebSession(db: Db, id: string): Promise<void> {
   await db.delete(webSessions).where(eq(webSessions.idHash, hashSessionId(id)));
 }
 
-/** Sessions past their expiry are of no use to anyone. */
-export async function deleteExpiredWebSessions(db: Db, now: Date): Promise<void> {
+/** Housekeeping at each sign-in: sessions past their expiry, and attempts older than `attemptsBefore`. */
+export async function deleteStaleSignInData(db: Db, now: Date, attemptsBefore: Date): Promise<void> {
   await db.delete(webSessions).where(lt(webSessions.expiresAt, now));
+  await db.delete(loginAttempts).where(lt(loginAttempts.at, attemptsBefore));
 }
 
 export async function recordLoginAttempt(db: Db, a: { email: string; ip: string; succeeded: boolean; at: Date }): Promise<void> {

@@ -27,7 +27,7 @@ export async function ensureChromium(): Promise<string> {
   if (process.getuid?.() !== 0) {
     throw new Error(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" as root, or set CHROMIUM_PATH`);
   }
-  installing ??= run('apt-get', ['update']).then(() => run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']));
+  installing ??= run('apt-get', ['update']).then(() => run('apt-get', ['install', '-y', 'chromium']));
   await installing;
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing`);
   return CHROMIUM;

@@ -6,8 +6,8 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, type TestBrowser } from '../support/browser.js';
-import { eventually } from '../support/sim.js';
-import { address, call, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { eventually, simControl } from '../support/sim.js';
+import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 import { specVerify, startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 let stack: TestStack;
@@ -16,7 +16,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   browser = await launchBrowser();
   // The receiver is on loopback: WEBHOOK_ALLOW_PRIVATE, as in the webhook tests.
-  stack = await startTestStack({ webhookAllowPrivate: true });
+  stack = await startTestStack({ webhookAllowPrivate: true, purchaseWaitMs: 5000, carrierTimeoutMs: 1000 });
   receiver = await startReceiver();
 }, 600_000);
 afterAll(async () => {
@@ -54,6 +54,17 @@ describe('the portal and the admin console in a browser', () => {
     const { id: opsAccount } = await stack.admin.createAccount({ name: 'Operations', funding: 'wallet' });
     const operator = { email: `ops-${opsAccount.slice(-8)}@example.com`, password: 'staple of the support desk' };
     await stack.admin.createUser(opsAccount, { ...operator, admin: true });
+
+    // Another merchant's live purchase hangs on a carrier that keeps answering 503: a stuck shipment.
+    const sim = simControl(stack.simUrl);
+    const marker = `browser-stuck-${accountId}`;
+    await sim.fault({ carrier: 'swiftpost', operation: 'buy', mode: 'error', status: 503, times: -1, match: marker });
+    const other = await createAccount(stack, { topUp: '40.00' });
+    const hanging = await call(stack, 'POST', '/api/v1/shipments', {
+      key: other.liveKey,
+      body: { service: 'swiftpost_standard', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker },
+    });
+    expect(hanging.status, hanging.text).toBe(202);
 
     // The customer signs in (keyboard only) and sees the account without API access.
     const shop = await browser.page();
@@ -97,12 +108,23 @@ describe('the portal and the admin console in a browser', () => {
     expect(await text(desk)).toContain('Wallet topped up.');
     expect(await desk.$eval(`tr[data-account-id="${accountId}"]`, (r) => (r as unknown as { innerText: string }).innerText)).toContain('25.00 GBP');
     await shot(desk, '06-admin-accounts');
-    await go(desk, '/admin/stuck');
-    expect(await text(desk)).toMatch(/stuck shipment/);
+    const stuckRow = await eventually(async () => {
+      await go(desk, '/admin/stuck?older_than=0s');
+      return (await desk.$(`xpath/.//tr[td/code[text()="${hanging.body.id}"]]`)) ?? undefined;
+    }, 30_000, 'the stuck purchase on the admin page');
+    expect(await stuckRow.evaluate((r) => (r as unknown as { innerText: string }).innerText)).toMatch(/pending[\s\S]*swiftpost/);
+    const uiLink = await stuckRow.$eval('a', (a) => (a as unknown as { href: string }).href);
+    expect(uiLink.startsWith(`${stack.config.temporalUiUrl}/namespaces/default/workflows/${encodeURIComponent(`shipment/${hanging.body.id}`)}/`)).toBe(true);
     await shot(desk, '07-admin-stuck');
+    await sim.clearFaults(marker);
 
     // Access is enabled: the customer creates a sandbox key and sees it once, with a copy button.
     await go(shop, '/portal');
+    // The first Tab reaches the skip link, which moves focus to the page's content.
+    await shop.keyboard.press('Tab');
+    expect(await shop.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await shop.keyboard.press('Enter');
+    expect(await shop.evaluate('document.activeElement.id')).toBe('main');
     expect(await text(shop)).toContain('API access is enabled');
     expect(await text(shop)).toContain('25.00 GBP');
     await go(shop, '/portal/keys');

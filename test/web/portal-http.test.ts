@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { findUserByEmail, listApiKeys } from '../../db/index.js';
+import { findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
 import { createLogger } from '../../scripts/runtime.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
@@ -283,6 +283,51 @@ describe('the same rules as the API', () => {
     expect(listed.body.data).toEqual([expect.objectContaining({ url: 'https://93.184.215.14/hooks', events: ['shipment.purchased', 'tracking.updated'], livemode: false })]);
     expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: c.liveKey })).body.data).toEqual([]);
     expect(listed.text).not.toContain(secret);
+  });
+
+  it('deletes an endpoint, and shows its delivery log with attempts, status and the next retry', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const made = await web('POST', '/portal/webhooks?mode=live', { cookie, form: { _csrf: csrf, url: 'https://93.184.215.14/log' } });
+    const id = /Signing secret of (we_[0-9a-z]+)/.exec(made.html)![1];
+    // Two attempts of one event as the delivery workflow records them: the second failed, retry due.
+    const attemptedAt = new Date('2026-11-20T10:00:00Z');
+    await recordWebhookAttempt(stack.database.db, { id: `whd_a${id.slice(3)}`, eventId: 'evt_portal_log', endpointId: id, attempt: 1, outcome: 'failed', statusCode: 500, attemptedAt: new Date(attemptedAt.getTime() - 10_000) });
+    await recordWebhookAttempt(stack.database.db, { id: `whd_b${id.slice(3)}`, eventId: 'evt_portal_log', endpointId: id, attempt: 2, outcome: 'failed', statusCode: 502, attemptedAt });
+    const log = await web('GET', `/portal/webhooks/${id}?mode=live`, { cookie });
+    expect(log.status).toBe(200);
+    const text = log.html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    // Attempt 2 failed with 502; the third follows a minute later (spec §6: 10 s, 1 min, …).
+    expect(text).toContain('2 of 6 failed 502 2026-11-20 10:00 UTC 2026-11-20 10:01 UTC');
+    expect(text).toContain('1 of 6 failed 500 2026-11-20 09:59 UTC —');
+    // The sandbox view does not show a live endpoint.
+    expect((await web('GET', `/portal/webhooks/${id}?mode=test`, { cookie })).status).toBe(404);
+
+    const deleted = await web('POST', `/portal/webhooks/${id}/delete?mode=live`, { cookie, form: { _csrf: csrf } });
+    expect(deleted.location).toBe('/portal/webhooks?mode=live&notice=endpoint_deleted');
+    expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: c.liveKey })).body.data).toEqual([]);
+    expect((await web('GET', `/portal/webhooks/${id}?mode=live`, { cookie })).status).toBe(404);
+  });
+
+  it('lets an administrator set a credit line and top up a wallet, with the admin command’s checks', async () => {
+    const { id } = await stack.admin.createAccount({ name: 'Ops', funding: 'wallet' });
+    await stack.admin.createUser(id, { email: `ops2-${id.slice(-8)}@example.com`, password: 'operator password 2', admin: true });
+    const desk = await signIn(`ops2-${id.slice(-8)}@example.com`, 'operator password 2');
+    const credit = await createAccount(stack, { funding: 'credit_line', creditLimit: '100.00' });
+    const wallet = await createAccount(stack);
+    const setLimit = await web('POST', `/admin/accounts/${credit.id}/credit-limit`, { cookie: desk.cookie, form: { _csrf: desk.csrf, credit_limit: '750.00' } });
+    expect(setLimit.location).toBe('/admin/accounts?notice=credit_limit_saved');
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: credit.testKey })).body).toMatchObject({ credit_limit: '750.00', available: '750.00' });
+    const onWallet = await web('POST', `/admin/accounts/${wallet.id}/credit-limit`, { cookie: desk.cookie, form: { _csrf: desk.csrf, credit_limit: '5.00' } });
+    expect(onWallet.status).toBe(422);
+    expect(onWallet.html).toContain('credit-limit applies only to credit_line accounts');
+    expect((await web('POST', `/admin/accounts/${credit.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, amount: '5.00' } })).html).toContain(
+      'only wallet accounts can be topped up',
+    );
+    expect((await web('POST', `/admin/accounts/${wallet.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, amount: '-3' } })).status).toBe(422);
+    expect((await web('POST', `/admin/accounts/${wallet.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, amount: '12.34' } })).status).toBe(303);
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: wallet.testKey })).body.available).toBe('12.34');
+    expect((await web('GET', '/admin/stuck?older_than=soon', { cookie: desk.cookie })).status).toBe(422);
   });
 
   it('sets the low-balance threshold the balance endpoint reports', async () => {
