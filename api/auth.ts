@@ -53,6 +53,7 @@ export function createAuthenticator(deps: {
   /** Runs once the key is known, before the scope check (the rate limit: every authenticated request counts). */
   onAuthenticated?: (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<void>;
 }) {
+  const lastTouched = new Map<string, number>();
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
@@ -71,8 +72,12 @@ export function createAuthenticator(deps: {
       throw new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.');
     }
     request.caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
-    // "Last used" in the portal; off the request's path, and a failure costs only that display.
-    touchApiKey(deps.db, key.id, now).catch((err: unknown) => request.log.warn({ err }, 'could not note the key as used'));
+    // "Last used" in the portal, to the minute: off the request's path, at most one write a minute
+    // per key and process, and a failure costs only that display.
+    if ((lastTouched.get(key.id) ?? 0) <= now.getTime() - 60_000) {
+      lastTouched.set(key.id, now.getTime());
+      touchApiKey(deps.db, key.id, now).catch((err: unknown) => request.log.warn({ err }, 'could not note the key as used'));
+    }
     // Both loggers: the request-completed line is written through the reply's.
     request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
     await deps.onAuthenticated?.(request, reply, request.caller);
