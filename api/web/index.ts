@@ -36,11 +36,14 @@ export const webRoutes =
       reply.header('referrer-policy', 'same-origin');
     });
     app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-      const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+      // A form the framework could not read (too large, wrong type) keeps its 4xx status; nothing
+      // about a fault on our side is shown beyond the request id.
+      const given = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+      const status = given >= 400 && given < 500 ? given : 500;
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       const message =
         status >= 500 ? `Something went wrong on our side (request ${request.id}).` : 'The request could not be read. Go back and try again.';
-      return sendPage(reply, { title: 'Error', error: message, body: html`<p><a href="/portal">Back to the start</a></p>` }, status >= 500 ? 500 : 400);
+      return sendPage(reply, { title: 'Error', error: message, body: html`<p><a href="/portal">Back to the start</a></p>` }, status);
     });
 
     const asset = (path: string, type: string, body: string) =>
