@@ -11,6 +11,7 @@ import { html } from './html.js';
 import { sendPage } from './layout.js';
 import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
+import { portalWebhookPages } from './portal-webhooks.js';
 import { field, parseForm, type Form } from './forms.js';
 import { endSession, loadSession, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
@@ -54,6 +55,7 @@ export const webRoutes =
 
     registerSignIn(app, ctx);
     await app.register(portalPages(ctx));
+    await app.register(portalWebhookPages(ctx));
     await app.register(adminPages(ctx));
   };
 
