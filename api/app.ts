@@ -24,6 +24,7 @@ import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
+import { webRoutes } from './web/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -89,6 +90,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(ctx));
   registerMetrics(app);
+  // The customer portal (/portal) and the admin console (/admin): pages, not API routes.
+  await app.register(webRoutes(ctx));
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findKeyByHash, hashApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
+import { findKeyByHash, hashApiKey, touchApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
 import { ApiError, ipAllowed, type Scope } from '../domain/index.js';
 import type { AddressLimiter } from './address-limit.js';
 
@@ -78,6 +78,7 @@ export function createAuthenticator(deps: {
     await limiter?.count(request);
     throw error;
   };
+  const lastTouched = new Map<string, number>();
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const scope = request.routeOptions.config?.scope;
     const liveness = request.routeOptions.url === '/healthz';
@@ -105,6 +106,12 @@ export function createAuthenticator(deps: {
       return refuse(request, new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.'));
     }
     request.caller = caller;
+    // "Last used" in the portal, to the minute: off the request's path, at most one write a minute
+    // per key and process, and a failure costs only that display.
+    if ((lastTouched.get(key.id) ?? 0) <= now.getTime() - 60_000) {
+      lastTouched.set(key.id, now.getTime());
+      touchApiKey(deps.db, key.id, now).catch((err: unknown) => request.log.warn({ err }, 'could not note the key as used'));
+    }
     // Both loggers: the request-completed line is written through the reply's.
     request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
     await deps.onAuthenticated?.(request, reply, request.caller);

@@ -1,7 +1,7 @@
 export * from './connection.js';
 export * from './embedded.js';
 export * as schema from './schema.js';
-export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow } from './schema.js';
+export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow, UserRow } from './schema.js';
 export * from './queries/accounts.js';
 export * from './queries/api-keys.js';
 export * from './queries/ledger.js';
@@ -15,3 +15,5 @@ export * from './queries/tracking.js';
 export * from './queries/rate-limits.js';
 export * from './queries/addresses.js';
 export * from './queries/purchases.js';
+export * from './queries/users.js';
+export * from './passwords.js';

@@ -28,6 +28,9 @@ export const accounts = pgTable('accounts', {
   creditLimit: money('credit_limit'),
   lowBalanceThreshold: money('low_balance_threshold'),
   apiEnabled: boolean('api_enabled').notNull().default(false),
+  /** When the account holder asked for API access in the portal (spec §1: enabled after review). */
+  apiAccessRequestedAt: ts('api_access_requested_at'),
+  apiEnabledAt: ts('api_enabled_at'),
   /** Sum of the account's ledger entries, kept in the same transaction as each entry. */
   balance: money('balance').notNull().default(0),
   /** Holds neither captured nor released. */
@@ -51,6 +54,10 @@ export const apiKeys = pgTable(
     rateLimitCount: integer('rate_limit_count').notNull().default(100),
     rateLimitSeconds: integer('rate_limit_seconds').notNull().default(10),
     revokedAt: ts('revoked_at'),
+    /** Kept to the minute, not per request. */
+    lastUsedAt: ts('last_used_at'),
+    /** The key's first characters (`svc_test_AbCd`), shown in lists so a holder can tell keys apart. */
+    prefix: text('prefix'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('api_keys_hash_idx').on(t.keyHash), index('api_keys_account_idx').on(t.accountId)],
@@ -249,3 +256,46 @@ export const addresses = pgTable(
       .where(sql`${t.deletedAt} is null`),
   ],
 );
+
+/** People who sign in to the portal (or, with isAdmin, the admin console). Emails are stored lower case. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    email: text('email').notNull(),
+    /** Argon2id (PHC string); the password itself is never stored. */
+    passwordHash: text('password_hash').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);
+
+/** Server-side web sessions; the cookie holds the id, the table only its SHA-256. */
+export const webSessions = pgTable('web_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  csrfToken: text('csrf_token').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+/** Sign-in attempts, counted per email and per client address to throttle guessing. */
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('login_attempts_email_idx').on(t.email, t.at), index('login_attempts_ip_idx').on(t.ip, t.at)],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -14,3 +14,4 @@ export * from './balance-view.js';
 export * from './webhooks.js';
 export * from './production.js';
 export * from './failure-messages.js';
+export * from './review.js';

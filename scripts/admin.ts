@@ -15,7 +15,8 @@ const USAGE = `usage: npm run --silent admin -- <command>
   account set <acc> --low-balance-threshold 20.00
   wallet topup <acc> <amount>
   key create <acc> --mode test|live [--scopes a,b|all] [--expires-at ISO] [--allow-ip CIDR,…] [--rate-limit <n>/<seconds>]
-  key revoke <key_id>`;
+  key revoke <key_id>
+  user create <acc> --email <e> --password <p> [--admin]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -29,6 +30,9 @@ const OPTIONS = {
   'expires-at': { type: 'string' },
   'allow-ip': { type: 'string' },
   'rate-limit': { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  admin: { type: 'boolean' },
 } as const;
 
 async function main(argv: string[]): Promise<number> {
@@ -69,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
         result = await admin.enableApi(rest[0]);
         break;
       case 'account set':
-        result = await admin.setAccount(rest[0], { lowBalanceThreshold: v['low-balance-threshold'] });
+        result = await admin.setAccount(rest[0], { lowBalanceThreshold: v['low-balance-threshold'], creditLimit: v['credit-limit'] });
         break;
       case 'wallet topup':
         result = await admin.topUp(rest[0], rest[1]);
@@ -85,6 +89,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'key revoke':
         result = await admin.revokeKey(rest[0]);
+        break;
+      case 'user create':
+        result = await admin.createUser(rest[0], { email: v.email, password: v.password, admin: v.admin });
         break;
       default:
         process.stderr.write(`admin: unknown command "${command.trim()}"\n${USAGE}\n`);

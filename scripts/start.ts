@@ -6,6 +6,7 @@
  * external services.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/index.js';
@@ -105,6 +106,7 @@ async function main() {
   await admin.enableApi(account.id);
   await admin.topUp(account.id, '100.00');
   const key = await admin.createKey(account.id, { mode: 'test' });
+  const demoUsers = await createDemoUsers(admin, account.id);
 
   const api = `http://localhost:${config.port}/api/v1`;
   process.stdout.write(
@@ -115,6 +117,8 @@ async function main() {
       `  Temporal UI     ${uiUrl}`,
       `  Carrier sim     ${sim.url}`,
       `  Sandbox key     ${key.key}   (account ${account.id})`,
+      `  Portal          ${config.publicBaseUrl}/portal   sign in as ${demoUsers.customer.email} / ${demoUsers.customer.password}`,
+      `  Admin console   ${config.publicBaseUrl}/admin    sign in as ${demoUsers.admin.email} / ${demoUsers.admin.password}`,
       '',
       'Try:',
       `  curl -s -X POST ${api}/quotes -H "Authorization: Bearer ${key.key}" -H "Content-Type: application/json" \\`,
@@ -124,6 +128,18 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+/** A portal user and an administrator for the demo account, with fresh passwords each start. */
+async function createDemoUsers(admin: ReturnType<typeof adminCommands>, accountId: string) {
+  const tag = accountId.slice(-6);
+  const make = async (who: string, isAdmin: boolean) => {
+    const email = `${who}-${tag}@example.com`;
+    const password = randomBytes(12).toString('base64url');
+    await admin.createUser(accountId, { email, password, admin: isAdmin });
+    return { email, password };
+  };
+  return { customer: await make('demo', false), admin: await make('admin', true) };
 }
 
 let stopping = false;

@@ -19,7 +19,8 @@ import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { PageQuery, problemDoc } from '../schemas.js';
 
-const CreateEndpointSchema = Type.Object(
+/** The body of `POST /webhook_endpoints`; the portal's form is checked against the same schema. */
+export const CreateEndpointSchema = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on a public address that receives the events' }),
     events: Type.Optional(
@@ -32,7 +33,7 @@ const CreateEndpointSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-type CreateEndpoint = Static<typeof CreateEndpointSchema>;
+export type CreateEndpoint = Static<typeof CreateEndpointSchema>;
 
 const EndpointParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
@@ -104,6 +105,44 @@ async function checkEndpointUrl(text: string, config: Config): Promise<void> {
   if (addresses.some((a) => !isPublicAddress(a.address))) throw invalidUrl('must resolve to a public address');
 }
 
+/**
+ * Registers an endpoint under the API's rules and returns it with its secret (shown only this
+ * once). `POST /webhook_endpoints` and the customer portal both call this: one copy of the rules.
+ */
+export async function createWebhookEndpoint(
+  ctx: Pick<AppContext, 'db' | 'config' | 'now'>,
+  owner: { accountId: string; livemode: boolean },
+  body: CreateEndpoint,
+) {
+  const { url } = body;
+  await checkEndpointUrl(url, ctx.config);
+  const id = makeId('we', ctx.now().getTime(), randomBytes(16));
+  const secret = generateWebhookSecret();
+  // At most MAX_ENDPOINTS per account and mode, one per URL, checked under one lock (contract: Webhooks).
+  const outcome = await insertWebhookEndpointWithinLimit(
+    ctx.db,
+    {
+      id,
+      ...owner,
+      url,
+      events: body.events ?? null,
+      secretCiphertext: encryptWebhookSecret(secret, ctx.config.webhookSecretKey, id),
+      createdAt: ctx.now(),
+    },
+    { limit: MAX_ENDPOINTS, sameUrl: (a, b) => sameUrl(a, b) },
+  );
+  if ('existing' in outcome) {
+    throw new ApiError('webhook_endpoint_exists', `The webhook endpoint ${outcome.existing.id} already has this URL.`);
+  }
+  if ('limitExceeded' in outcome) {
+    throw new ApiError(
+      'limit_exceeded',
+      `An account may have at most ${outcome.limitExceeded} webhook endpoints per mode; delete one before adding another.`,
+    );
+  }
+  return { ...endpointToJson(outcome.created), secret };
+}
+
 export const webhookRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -127,35 +166,9 @@ export const webhookRoutes =
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const { url } = request.body;
-        await checkEndpointUrl(url, ctx.config);
-        const id = makeId('we', ctx.now().getTime(), randomBytes(16));
-        const secret = generateWebhookSecret();
-        const outcome = await insertWebhookEndpointWithinLimit(
-          ctx.db,
-          {
-            id,
-            ...caller.owner,
-            url,
-            events: request.body.events ?? null,
-            secretCiphertext: encryptWebhookSecret(secret, ctx.config.webhookSecretKey, id),
-            createdAt: ctx.now(),
-          },
-          { limit: MAX_ENDPOINTS, sameUrl: (a, b) => sameUrl(a, b) },
-        );
-        if ('existing' in outcome) {
-          throw new ApiError('webhook_endpoint_exists', `The webhook endpoint ${outcome.existing.id} already has this URL.`);
-        }
-        if ('limitExceeded' in outcome) {
-          throw new ApiError(
-            'limit_exceeded',
-            `An account may have at most ${outcome.limitExceeded} webhook endpoints per mode; delete one before adding another.`,
-          );
-        }
-        const row = outcome.created;
-        request.log.info({ webhook_endpoint_id: id }, 'webhook endpoint created');
-        return reply.code(201).send({ ...endpointToJson(row), secret });
+        const created = await createWebhookEndpoint(ctx, callerOf(request).owner, request.body);
+        request.log.info({ webhook_endpoint_id: created.id }, 'webhook endpoint created');
+        return reply.code(201).send(created);
       },
     );
 

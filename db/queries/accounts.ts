@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, type AccountRow } from '../schema.js';
 
@@ -15,8 +15,32 @@ export async function findAccount(db: Db, id: string): Promise<AccountRow | unde
 export async function updateAccount(
   db: Db,
   id: string,
-  changes: Partial<Pick<AccountRow, 'apiEnabled' | 'lowBalanceThreshold' | 'creditLimit'>>,
+  changes: Partial<Pick<AccountRow, 'apiEnabled' | 'apiEnabledAt' | 'lowBalanceThreshold' | 'creditLimit'>>,
 ): Promise<AccountRow | undefined> {
   const [row] = await db.update(accounts).set(changes).where(eq(accounts.id, id)).returning();
   return row;
+}
+
+/** Records the account holder's request for API access; a second request keeps the first time. */
+export async function requestApiAccess(db: Db, id: string, now: Date): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ apiAccessRequestedAt: sql`coalesce(${accounts.apiAccessRequestedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row;
+}
+
+/** Every account, newest first (the admin console's list). */
+export async function listAccounts(db: Db, limit = 200): Promise<AccountRow[]> {
+  return db.select().from(accounts).orderBy(desc(accounts.id)).limit(limit);
+}
+
+/** Accounts that asked for API access and are not enabled yet, oldest request first. */
+export async function listAccessRequests(db: Db): Promise<AccountRow[]> {
+  return db
+    .select()
+    .from(accounts)
+    .where(and(isNotNull(accounts.apiAccessRequestedAt), eq(accounts.apiEnabled, false)))
+    .orderBy(asc(accounts.apiAccessRequestedAt));
 }

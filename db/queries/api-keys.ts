@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, apiKeys, type AccountRow, type ApiKeyRow } from '../schema.js';
 
@@ -18,14 +18,16 @@ export async function findKeyByHash(db: Db, keyHash: string): Promise<{ key: Api
   return row;
 }
 
-export async function revokeApiKey(db: Db, id: string, now: Date): Promise<ApiKeyRow | undefined> {
+/** Revokes the key (of `accountId`, when given); an already revoked key is returned as it is. */
+export async function revokeApiKey(db: Db, id: string, now: Date, accountId?: string): Promise<ApiKeyRow | undefined> {
+  const which = accountId === undefined ? eq(apiKeys.id, id) : and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId))!;
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .where(and(which, isNull(apiKeys.revokedAt)))
     .returning();
   if (row) return row;
-  const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
+  const [existing] = await db.select().from(apiKeys).where(which);
   return existing;
 }
 
@@ -43,4 +45,18 @@ export function generateApiKey(livemode: boolean): string {
     }
   }
   return `svc_${livemode ? 'live' : 'test'}_${secret}`;
+}
+
+/** An account's keys, newest first, revoked ones included (the portal shows them as revoked). */
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.id));
+}
+
+/** Notes a key's use, at most once a minute per key, so a busy key does not write on every request. */
+export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> {
+  const minuteAgo = new Date(now.getTime() - 60_000);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, minuteAgo))));
 }

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   findAccount,
+  findUserByEmail,
   generateApiKey,
+  hashPassword,
+  insertUser,
+  requestApiAccess,
   hashApiKey,
   insertAccount,
   insertApiKey,
@@ -21,10 +25,13 @@ import {
   type FundingSource,
 } from '../../domain/index.js';
 
+/** `svc_test_` and four characters of the secret (24 bits): tells keys apart, reveals nothing useful. */
+export const keyPrefix = (key: string) => key.slice(0, 'svc_test_'.length + 4);
+
 /** A bad command: its message is shown to the operator and the command exits non-zero. */
 export class AdminError extends Error {}
 
-const newId = (prefix: 'acc' | 'key') => makeId(prefix, Date.now(), randomBytes(16));
+const newId = (prefix: 'acc' | 'key' | 'usr') => makeId(prefix, Date.now(), randomBytes(16));
 
 function amount(text: string | undefined, what: string): number {
   const value = text === undefined ? null : parseAmount(text);
@@ -76,16 +83,35 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
 
     async enableApi(accountId: string | undefined) {
       const a = await account(db, accountId);
-      await updateAccount(db, a.id, { apiEnabled: true });
+      // Enabling twice keeps the first time: the review time shown is the real one.
+      await updateAccount(db, a.id, { apiEnabled: true, apiEnabledAt: a.apiEnabledAt ?? now() });
       return { id: a.id, api_enabled: true };
     },
 
-    async setAccount(accountId: string | undefined, o: { lowBalanceThreshold?: string }) {
+    /** The account holder asks for API access (spec §1); an administrator enables it after review. */
+    async requestApiAccess(accountId: string | undefined) {
       const a = await account(db, accountId);
-      if (o.lowBalanceThreshold === undefined) throw new AdminError('nothing to set: give --low-balance-threshold');
-      const threshold = amount(o.lowBalanceThreshold, '--low-balance-threshold');
-      const updated = await updateAccount(db, a.id, { lowBalanceThreshold: threshold });
-      return { id: a.id, low_balance_threshold: balanceToJson(updated!, true).low_balance_threshold };
+      const updated = (await requestApiAccess(db, a.id, now()))!;
+      return {
+        id: a.id,
+        api_enabled: updated.apiEnabled,
+        api_access_requested_at: updated.apiAccessRequestedAt?.toISOString() ?? null,
+      };
+    },
+
+    async setAccount(accountId: string | undefined, o: { lowBalanceThreshold?: string; creditLimit?: string }) {
+      const a = await account(db, accountId);
+      if (o.lowBalanceThreshold === undefined && o.creditLimit === undefined) {
+        throw new AdminError('nothing to set: give --low-balance-threshold or --credit-limit');
+      }
+      const changes: { lowBalanceThreshold?: number; creditLimit?: number } = {};
+      if (o.lowBalanceThreshold !== undefined) changes.lowBalanceThreshold = amount(o.lowBalanceThreshold, '--low-balance-threshold');
+      if (o.creditLimit !== undefined) {
+        if (a.fundingSource !== 'credit_line') throw new AdminError('--credit-limit applies only to credit_line accounts');
+        changes.creditLimit = amount(o.creditLimit, '--credit-limit');
+      }
+      const view = balanceToJson((await updateAccount(db, a.id, changes))!, true);
+      return { id: a.id, low_balance_threshold: view.low_balance_threshold, credit_limit: view.credit_limit };
     },
 
     async topUp(accountId: string | undefined, value: string | undefined) {
@@ -129,6 +155,7 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
         accountId: a.id,
         livemode,
         keyHash: hashApiKey(secret),
+        prefix: keyPrefix(secret),
         scopes,
         expiresAt,
         allowedIps,
@@ -139,11 +166,31 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       return { id: row.id, key: secret };
     },
 
-    async revokeKey(keyId: string | undefined) {
+    /** With `accountId`, only that account's key (the portal): another's is as unknown as none. */
+    async revokeKey(keyId: string | undefined, o: { accountId?: string } = {}) {
       if (!keyId) throw new AdminError('a key id (key_…) is required');
-      const row = await revokeApiKey(db, keyId, now());
+      const row = await revokeApiKey(db, keyId, now(), o.accountId);
       if (!row) throw new AdminError(`no key ${keyId}`);
       return { id: row.id, revoked: true, revoked_at: row.revokedAt?.toISOString() ?? null };
+    },
+
+    /** A portal user of the account; `admin` users see the admin console instead. */
+    async createUser(accountId: string | undefined, o: { email?: string; password?: string; admin?: boolean }) {
+      const a = await account(db, accountId);
+      const email = (o.email ?? '').trim().toLowerCase();
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new AdminError('--email must be an email address');
+      const password = o.password ?? '';
+      if (password.length < 12 || password.length > 200) throw new AdminError('--password must be 12 to 200 characters');
+      if (await findUserByEmail(db, email)) throw new AdminError(`a user with email ${email} already exists`);
+      const row = await insertUser(db, {
+        id: newId('usr'),
+        accountId: a.id,
+        email,
+        passwordHash: await hashPassword(password),
+        isAdmin: o.admin === true,
+        createdAt: now(),
+      });
+      return { id: row.id, account_id: a.id, email: row.email, admin: row.isAdmin };
     },
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * The pages' only stylesheet and script, served from the API process (no build step). The script
+ * only adds the copy buttons: every page works without it.
+ */
+export const STYLESHEET = `
+:root { color-scheme: light; --fg: #1d2430; --muted: #5b6472; --line: #d7dce3; --accent: #0b5fff; --bad: #b3261e; --ok: #146c2e; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #f6f7f9; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
+header { background: #fff; border-bottom: 1px solid var(--line); padding: .75rem 1.5rem; display: flex; gap: 1.5rem; align-items: center; flex-wrap: wrap; }
+header .brand { font-weight: 700; margin-right: auto; }
+header nav a { margin-right: 1rem; text-decoration: none; } header nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; }
+header form { margin: 0; }
+main { max-width: 72rem; margin: 1.5rem auto; padding: 0 1.5rem; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; margin-bottom: 1.25rem; overflow-x: auto; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; } h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
+table { border-collapse: collapse; width: 100%; font-size: .92rem; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+label { display: block; font-weight: 600; margin: .5rem 0 .2rem; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: .5rem 0; } fieldset label { display: inline-block; font-weight: 400; margin-right: 1rem; }
+input[type=text], input[type=email], input[type=password], input[type=url], input[type=datetime-local], select { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3af; border-radius: 4px; min-width: 18rem; }
+button { font: inherit; padding: .35rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: var(--accent); } button.danger { background: var(--bad); border-color: var(--bad); }
+.inline { display: inline; } .muted { color: var(--muted); } .hint { color: var(--muted); font-size: .9rem; margin: .2rem 0; }
+.notice { border-left: 4px solid var(--ok); background: #eef7f0; padding: .6rem 1rem; margin-bottom: 1rem; }
+.error { border-left: 4px solid var(--bad); background: #fbeeed; padding: .6rem 1rem; margin-bottom: 1rem; }
+.secret { font-family: ui-monospace, monospace; background: #fffbe6; border: 1px dashed #c9a400; padding: .5rem; word-break: break-all; }
+.badge { display: inline-block; padding: 0 .45rem; border-radius: 3px; font-size: .85rem; background: #e8ebf0; }
+.badge.bad { background: #fbeeed; color: var(--bad); } .badge.ok { background: #eef7f0; color: var(--ok); }
+code { font-family: ui-monospace, monospace; font-size: .9em; }
+`;
+
+export const SCRIPT = `
+document.querySelectorAll('[data-copy]').forEach(function (button) {
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    var text = source ? source.textContent : '';
+    var done = function () { button.textContent = 'Copied'; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { select(source); });
+    } else {
+      select(source);
+      try { document.execCommand('copy'); done(); } catch (e) { /* selected: the user copies by hand */ }
+    }
+  });
+});
+function select(node) {
+  var range = document.createRange();
+  range.selectNodeContents(node);
+  var sel = window.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+`;
+
+export const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b5fff"/><path d="M4 5h8v6H4z" fill="#fff"/></svg>`;

@@ -1,0 +1,27 @@
+import type { FastifyRequest } from 'fastify';
+import type { WebSession } from '../../db/index.js';
+import { ApiError } from '../../domain/index.js';
+import { AdminError } from '../../scripts/admin/commands.js';
+import type { Form } from './forms.js';
+import { html, type Html } from './html.js';
+import { modeName, type Mode } from './layout.js';
+
+export type Req = FastifyRequest<{ Body: Form; Querystring: Record<string, string>; Params: Record<string, string> }>;
+
+export const sessionOf = (request: FastifyRequest): WebSession => request.webSession!;
+export const ownerOf = (s: WebSession, mode: Mode) => ({ accountId: s.account.id, livemode: mode === 'live' });
+/** The message of a refusal from the shared rules, for the form that caused it. */
+export const messageOf = (err: unknown): string | null => {
+  if (err instanceof AdminError) return err.message.replace(/--([a-z-]+)/g, '$1');
+  if (err instanceof ApiError) {
+    const details = (err.extra.errors ?? []).map((e) => `${e.path || 'form'} ${e.message}`);
+    return details.length ? details.join('; ') : err.message;
+  }
+  return null;
+};
+
+export function modeSwitch(path: string, mode: Mode): Html {
+  return html`<p>Showing <strong>${modeName(mode)}</strong> data. <a href="${path}?mode=${mode === 'live' ? 'test' : 'live'}">Show ${modeName(
+    mode === 'live' ? 'test' : 'live',
+  )} data</a></p>`;
+}

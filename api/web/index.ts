@@ -1,0 +1,116 @@
+/**
+ * The customer portal (`/portal`) and the admin console (`/admin`): server-rendered pages served by
+ * the API process, calling the same domain and database code as the API and the admin command.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import { ApiError } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import { clientIp } from '../auth.js';
+import { FAVICON, SCRIPT, STYLESHEET } from './assets.js';
+import { html } from './html.js';
+import { sendPage } from './layout.js';
+import { adminPages } from './admin.js';
+import { portalPages } from './portal.js';
+import { portalWebhookPages } from './portal-webhooks.js';
+import { field, parseForm, type Form } from './forms.js';
+import { endSession, loadSession, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
+
+// Pages load only our own script and stylesheet, post forms only to us, and are never framed.
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export const webRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    // Pages are not part of the API: kept out of the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    // Forms post urlencoded bodies; the parser lives in this plugin only, so the API still answers 415.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, parseForm(body as string));
+    });
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('content-security-policy', CSP);
+      reply.header('x-frame-options', 'DENY');
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'same-origin');
+    });
+    app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      // A form the framework could not read (too large, wrong type) keeps its 4xx status; nothing
+      // about a fault on our side is shown beyond the request id.
+      const given = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
+      const status = given >= 400 && given < 500 ? given : 500;
+      if (status >= 500) request.log.error({ err: error }, 'page failed');
+      const message =
+        status >= 500 ? `Something went wrong on our side (request ${request.id}).` : 'The request could not be read. Go back and try again.';
+      return sendPage(reply, { title: 'Error', error: message, body: html`<p><a href="/portal">Back to the start</a></p>` }, status);
+    });
+
+    const asset = (path: string, type: string, body: string) =>
+      app.get(path, async (_req, reply) => reply.header('content-type', type).header('cache-control', 'public, max-age=300').send(body));
+    asset('/portal/assets/app.css', 'text/css; charset=utf-8', STYLESHEET);
+    asset('/portal/assets/app.js', 'text/javascript; charset=utf-8', SCRIPT);
+    asset('/portal/assets/favicon.svg', 'image/svg+xml', FAVICON);
+
+    registerSignIn(app, ctx);
+    await app.register(portalPages(ctx));
+    await app.register(portalWebhookPages(ctx));
+    await app.register(adminPages(ctx));
+  };
+
+function loginPage(reply: FastifyReply, ctx: AppContext, o: { email?: string; error?: string }, status = 200) {
+  const csrf = loginCsrf(ctx, reply);
+  return sendPage(
+    reply,
+    {
+      title: 'Sign in',
+      error: o.error,
+      body: html`<section><form method="post" action="/portal/login">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${o.email ?? ''}">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <p><button type="submit">Sign in</button></p>
+</form></section>`,
+    },
+    status,
+  );
+}
+
+function registerSignIn(app: FastifyInstance, ctx: AppContext) {
+  app.get('/portal/login', async (request, reply) => {
+    const session = await loadSession(ctx, request);
+    if (session) return reply.redirect(session.user.isAdmin ? '/admin' : '/portal', 303);
+    return loginPage(reply, ctx, {});
+  });
+
+  app.post<{ Body: Form }>('/portal/login', async (request, reply) => {
+    const email = field(request.body, 'email');
+    if (!loginCsrfMatches(request, field(request.body, '_csrf'))) {
+      return loginPage(reply, ctx, { email, error: 'The sign-in form expired. Please sign in again.' }, 403);
+    }
+    const ip = clientIp(request, ctx.config.trustedProxies);
+    const result = await signIn(ctx, { email, password: field(request.body, 'password'), ip });
+    if (!result.ok) {
+      request.log.info({ action: 'sign_in', outcome: result.reason }, 'portal sign-in refused');
+      return result.reason === 'throttled'
+        ? loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429)
+        : loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+    }
+    await startSession(ctx, reply, result.user);
+    request.log.info({ action: 'sign_in', user_id: result.user.id, account_id: result.user.accountId }, 'portal sign-in');
+    return reply.redirect(result.user.isAdmin ? '/admin' : '/portal', 303);
+  });
+
+  app.post<{ Body: Form }>('/portal/logout', async (request, reply) => {
+    const session = await loadSession(ctx, request);
+    if (session && sameToken(session.csrfToken, field(request.body, '_csrf'))) {
+      await endSession(ctx, request, reply);
+      request.log.info({ action: 'sign_out', user_id: session.user.id }, 'portal sign-out');
+    }
+    return reply.redirect('/portal/login', 303);
+  });
+}
+

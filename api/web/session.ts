@@ -1,0 +1,125 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  countLoginFailures,
+  deleteStaleSignInData,
+  deleteWebSession,
+  findUserByEmail,
+  findWebSession,
+  insertWebSession,
+  recordLoginAttempt,
+  verifyPassword,
+  type Db,
+  type UserRow,
+  type WebSession,
+} from '../../db/index.js';
+import type { Config } from '../../domain/index.js';
+
+/** A signed-in person's session lasts a working day, then they sign in again. */
+export const SESSION_TTL_MS = 12 * 3_600_000;
+/** Sign-in throttling: failures counted over this window, per email and per client address. */
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+export const LOGIN_MAX_FAILURES_PER_EMAIL = 5;
+export const LOGIN_MAX_FAILURES_PER_IP = 20;
+
+const SESSION_COOKIE = 'svc_session';
+const LOGIN_CSRF_COOKIE = 'svc_login_csrf';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webSession?: WebSession;
+  }
+}
+
+const token = () => randomBytes(32).toString('base64url');
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 1) continue;
+    const name = part.slice(0, eq).trim();
+    try {
+      out[name] ??= decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      // A cookie we did not write: ignore it.
+    }
+  }
+  return out;
+}
+
+/** HttpOnly and SameSite=Lax always; Secure whenever the public origin is https. */
+function cookie(config: Config, name: string, value: string, maxAgeSeconds: number): string {
+  const secure = config.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** Constant-time comparison of two tokens of any length. */
+export function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface SessionDeps {
+  db: Db;
+  config: Config;
+  now: () => Date;
+}
+
+/** The session this request's cookie names, if it is valid. */
+export async function loadSession(deps: SessionDeps, request: FastifyRequest): Promise<WebSession | undefined> {
+  const id = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+  if (!id || id.length > 100) return undefined;
+  return findWebSession(deps.db, id, deps.now());
+}
+
+/** The login form's CSRF token: a cookie set with the form, echoed in a hidden field (double submit). */
+export function loginCsrf(deps: SessionDeps, reply: FastifyReply): string {
+  const value = token();
+  reply.header('set-cookie', cookie(deps.config, LOGIN_CSRF_COOKIE, value, 3600));
+  return value;
+}
+
+export function loginCsrfMatches(request: FastifyRequest, field: string | undefined): boolean {
+  return sameToken(parseCookies(request.headers.cookie)[LOGIN_CSRF_COOKIE], field);
+}
+
+export type SignIn = { ok: true; user: UserRow } | { ok: false; reason: 'throttled' | 'invalid' };
+
+/**
+ * Checks a sign-in: refused without even checking the password once the email or the address has
+ * failed too often in the window; every attempt is recorded (never the password).
+ */
+export async function signIn(deps: SessionDeps, o: { email: string; password: string; ip: string }): Promise<SignIn> {
+  const email = o.email.trim().toLowerCase().slice(0, 254);
+  const now = deps.now();
+  const failures = await countLoginFailures(deps.db, { email, ip: o.ip, since: new Date(now.getTime() - LOGIN_WINDOW_MS) });
+  if (failures.email >= LOGIN_MAX_FAILURES_PER_EMAIL || failures.ip >= LOGIN_MAX_FAILURES_PER_IP) {
+    return { ok: false, reason: 'throttled' };
+  }
+  const user = await findUserByEmail(deps.db, email);
+  const ok = await verifyPassword(user?.passwordHash, o.password);
+  await recordLoginAttempt(deps.db, { email, ip: o.ip, succeeded: ok, at: now });
+  return ok && user ? { ok: true, user } : { ok: false, reason: 'invalid' };
+}
+
+/** A fresh session (a new id at every sign-in, so a planted cookie is worth nothing). */
+export async function startSession(deps: SessionDeps, reply: FastifyReply, user: UserRow): Promise<void> {
+  const id = token();
+  const now = deps.now();
+  await insertWebSession(deps.db, { id, userId: user.id, csrfToken: token(), createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
+  // Attempts are kept a day (for an operator looking into a lockout), far longer than the window.
+  await deleteStaleSignInData(deps.db, now, new Date(now.getTime() - 86_400_000));
+  reply.header('set-cookie', [
+    cookie(deps.config, SESSION_COOKIE, id, SESSION_TTL_MS / 1000),
+    cookie(deps.config, LOGIN_CSRF_COOKIE, '', 0),
+  ]);
+}
+
+export async function endSession(deps: SessionDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const id = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+  if (id) await deleteWebSession(deps.db, id);
+  reply.header('set-cookie', cookie(deps.config, SESSION_COOKIE, '', 0));
+}
