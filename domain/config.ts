@@ -24,6 +24,8 @@ export interface Config {
   /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
   carrierUrls: Record<string, string>;
   carrierTimeoutMs: number;
+  /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
+  carrierSettleMs?: number;
   /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
   carrierRateLimits: Record<string, number>;
   cardProcessorUrl: string;
@@ -139,6 +141,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     carrierSimPort,
     carrierUrls,
     carrierTimeoutMs: int(env, 'CARRIER_TIMEOUT_MS', 5000, 100),
+    carrierSettleMs: env.CARRIER_SETTLE_MS ? int(env, 'CARRIER_SETTLE_MS', 0, 100) : undefined,
     carrierRateLimits,
     cardProcessorUrl: env.CARD_PROCESSOR_URL ?? `${simUrl}/cardpay/v1`,
     trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),

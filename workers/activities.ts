@@ -22,6 +22,7 @@ export function carrierRegistryFor(config: Config): CarrierRegistry {
   return createCarrierRegistry({
     baseUrls: { ...simulated, ...config.carrierUrls },
     timeoutMs: config.carrierTimeoutMs,
+    settleMs: config.carrierSettleMs,
   });
 }
 

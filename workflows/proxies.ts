@@ -101,6 +101,8 @@ export function carrierActivities(
     ...(summary ? { summary } : {}),
     taskQueue: target.livemode ? queues.carrier(carrier) : queues.shipments,
     startToCloseTimeout: '30 seconds',
+    // The carrier activity heartbeats every second: a lost carrier worker is noticed in seconds.
+    heartbeatTimeout: '5 seconds',
     ...(scheduleToCloseMs ? { scheduleToCloseTimeout: scheduleToCloseMs } : {}),
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts },
   });

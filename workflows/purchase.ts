@@ -69,6 +69,8 @@ function purchaseFailure(err: unknown): PurchaseFailed {
   if (isCancellation(err)) {
     return new PurchaseFailed('internal_error', 'The purchase was cancelled by an operator; nothing was bought or charged.');
   }
+  // The card processor refused for a reason other than a decline: the card cannot pay for this label.
+  if (failureType(err) === FAILURE.cardProcessorRefused) return new PurchaseFailed('card_declined', failureMessage(err));
   return new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
 }
 
@@ -287,7 +289,8 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
     );
     let retryAfterMs: number | null = null;
     try {
-      return await buyLabel({ ...target, request });
+      // A later attempt tells a carrier without idempotency keys to settle an earlier booking first.
+      return await buyLabel({ ...target, request: attempt > 1 ? { ...request, earlierAttempt: true } : request });
     } catch (err) {
       const type = failureType(err);
       if (type === FAILURE.carrierRefused) throw new PurchaseFailed('carrier_error', failureMessage(err));

@@ -6,7 +6,9 @@ import { address, call, createAccount, expectLedgerConsistent, parcel, startTest
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
 beforeAll(async () => {
-  stack = await startTestStack({ carrierTimeoutMs: 1500, purchaseWaitMs: 20_000 });
+  // SwiftPost settles a possibly committed booking (a time-out, a 5xx from its gateway) before it books
+  // again; the simulator commits at once, so a short window keeps these tests quick.
+  stack = await startTestStack({ carrierTimeoutMs: 1500, purchaseWaitMs: 20_000, carrierSettleMs: 2000 });
   sim = simControl(stack.simUrl);
 });
 afterAll(async () => {
