@@ -100,6 +100,10 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
   });
   const all: ServiceProcess[] = [];
   let stopped = false;
+  // Should the harness itself die, its children go with it.
+  process.once('exit', () => {
+    for (const p of all) p.kill();
+  });
   const service = (name: string, kind: ServiceProcess['kind'], entry: string, args: string[], extra: Record<string, string> = {}) => {
     let child: ChildProcess | undefined;
     let out: WriteStream | undefined;

@@ -72,6 +72,8 @@ describe('simulator faults', () => {
       { carrier: 'acme', operation: 'buy', mode: 'error', status: 200 },
       { carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 'soon' },
       { carrier: 'acme', operation: 'buy', mode: 'error', match: '' },
+      { carrier: 'acme', operation: 'buy', mode: 'error', chance: 0 },
+      { carrier: 'acme', operation: 'buy', mode: 'error', chance: 1.5 },
       [1, 2, 3],
     ]) {
       const res = await simCall(sim.url, 'POST', '/_sim/faults', bad);
@@ -79,6 +81,16 @@ describe('simulator faults', () => {
       expect(res.body.error.code).toMatch(/^invalid_(fault|request)$/);
     }
     expect((await simCall(sim.url, 'GET', '/_sim/faults')).body.data).toEqual([]);
+  });
+
+  it('a fault with a chance applies to some matching requests, not all (the chaos benchmark\'s carrier faults)', async () => {
+    const marker = `chance-${Date.now()}`;
+    await addFault(sim.url, { carrier: 'acme', operation: 'lookup', mode: 'error', status: 503, times: -1, chance: 0.5, match: marker });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await simCall(sim.url, 'GET', `/acme/v2/labels?reference=${marker}`)).status);
+    await simCall(sim.url, 'DELETE', `/_sim/faults?match=${marker}`);
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 503).length).toBeGreaterThan(0);
   });
 
   it('a held (timeout) request does not keep the simulator from closing', async () => {
