@@ -317,12 +317,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         {
           name: 'temporal-ui',
           cmd: uiBin,
-          args: ['start'],
+          args: ['--root', path.join(REPO_ROOT, 'deploy', 'temporal', 'ui'), '--config', 'config', '--env', 'parcel-shipping', 'start'],
           env: {
             ...process.env,
             TEMPORAL_ADDRESS: temporalAddress,
             TEMPORAL_UI_PORT: String(uiPort),
-            TEMPORAL_BIND_IP: '127.0.0.1',
+            TEMPORAL_UI_HOST: '127.0.0.1',
             TEMPORAL_DEFAULT_NAMESPACE: namespace,
           },
           ready: () => httpOk(`http://127.0.0.1:${uiPort}/`),
@@ -413,7 +413,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await Promise.all(layout.map((w) => startWorker(w.name, w.groups, build)));
     await setCurrentBuild(build.buildId);
 
-    const apiUrls: string[] = [];
+    const apiUrls = apiPorts.map((port) => `http://127.0.0.1:${port}`);
+    const apis: FleetProcess[] = [];
     for (const [i, port] of apiPorts.entries()) {
       const name = `api-${i + 1}`;
       const p = managed(
@@ -429,9 +430,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         log,
       );
       processes.set(name, p);
-      await p.start();
-      apiUrls.push(`http://127.0.0.1:${port}`);
+      apis.push(p);
     }
+    await Promise.all(apis.map((p) => p.start()));
 
     return {
       databaseUrl: pg.url,

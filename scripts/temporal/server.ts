@@ -140,7 +140,7 @@ export async function ensureTemporalServer(log: Log = defaultLog): Promise<Tempo
 }
 
 /** The Temporal UI server's module (`ui-server/v2`), built on a best-effort basis (README: npm run fleet). */
-export const TEMPORAL_UI_VERSION = 'v2.58.1';
+export const TEMPORAL_UI_VERSION = 'v2.45.3';
 const UI_PACKAGE = 'github.com/temporalio/ui-server/v2/cmd/server';
 
 /** Path of a built Temporal UI server, or undefined (with the reason logged) when it cannot be built here. */
