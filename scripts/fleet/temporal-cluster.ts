@@ -114,7 +114,7 @@ export async function setupTemporalSchema(binaries: TemporalServerBinaries, db: 
   if (res.code !== 0) {
     throw new Error(`Temporal's schema setup failed (exit ${res.code ?? res.signal}):\n${tail(`${res.stdout}${res.stderr}`, 20)}`);
   }
-  for (const line of res.stdout.split('\n')) if (/^(created|database)/.test(line)) log(line);
+  for (const line of res.stdout.split('\n')) if (/^database/.test(line)) log(line);
 }
 
 /** temporal.api.enums.v1.IndexedValueType */

@@ -50,7 +50,7 @@ beforeAll(async () => {
   connection = await Connection.connect({ address: fleet.temporalAddress });
   client = new Client({ connection, namespace: fleet.namespace });
   sim = simControl(fleet.simUrl);
-}, 20 * 60_000);
+}, 25 * 60_000);
 
 afterAll(async () => {
   await connection?.close().catch(() => undefined);
