@@ -243,6 +243,8 @@ describe('the fleet: a Temporal cluster on PostgreSQL, two APIs, workers per que
     for (const id of [...old, fresh]) await until(0, acct.liveKey, id, 'delivered', 120_000);
     for (const id of [...old, fresh]) {
       const handle = client.workflow.getHandle(shipmentWorkflowId(id));
+      // The read model says delivered a moment before the workflow has emitted its last event and ended.
+      expect(await handle.result()).toEqual({ status: 'delivered' });
       const d = await handle.describe();
       expect(d.status.name).toBe('COMPLETED');
       expect(d.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId).toBe(buildB.buildId);
