@@ -1,15 +1,41 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// The test/fleet/cluster.test.ts file brings up the production topology (scripts/fleet: a Temporal
+// cluster and a dozen processes); it runs on its own, after every other file, so that neither it
+// nor they slow each other on a small machine.
+const CLUSTER = 'test/fleet/cluster.test.ts';
+// The small chaos run (scripts/chaos: its own PostgreSQL, Temporal, simulator, two APIs and four
+// workers under SIGKILLs) likewise runs alone, between the two.
+const CHAOS = 'test/chaos/chaos.test.ts';
 
 // One Temporal dev server, one PostgreSQL, one carrier simulator and one time-skipping test server
 // per run (started by the global setups); tests isolate themselves by account and task queue.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, CLUSTER, CHAOS],
+          globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'chaos', include: [CHAOS], sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'cluster', include: [CLUSTER], sequence: { groupOrder: 2 } },
+      },
+    ],
   },
 });

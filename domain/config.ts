@@ -51,6 +51,14 @@ export interface Config {
     metricsPort: number;
     /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
     workflowBundlePath: string | undefined;
+    /**
+     * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
+     * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
+     * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
+     * Without one, workers are unversioned.
+     */
+    deploymentName: string;
+    buildId: string | undefined;
   };
   /** How long the API finishes in-flight requests after SIGTERM before it exits. */
   apiShutdownGraceMs: number;
@@ -162,6 +170,8 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
       metricsPort: int(env, 'WORKER_METRICS_PORT', 0),
       // Production loads the bundle built at build time; development bundles the source it has.
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || (production ? 'dist/workflow-bundle.js' : undefined),
+      deploymentName: env.WORKER_DEPLOYMENT_NAME || 'parcel-shipping',
+      buildId: env.WORKER_BUILD_ID || undefined,
     },
     apiShutdownGraceMs: int(env, 'API_SHUTDOWN_GRACE_MS', 30_000),
     orphanSweep: {

@@ -45,6 +45,18 @@ export async function createWorkers(deps: {
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     shutdownGraceTime: config.worker.shutdownGraceMs,
+    // Worker Versioning: every worker of a build polls as one version of the deployment; a running
+    // workflow moves to the current version at its next task, so new builds keep old histories
+    // replaying (patched()) rather than pinning weeks-long shipments to old workers.
+    ...(config.worker.buildId
+      ? {
+          workerDeploymentOptions: {
+            useWorkerVersioning: true as const,
+            version: { deploymentName: config.worker.deploymentName, buildId: config.worker.buildId },
+            defaultVersioningBehavior: 'AUTO_UPGRADE' as const,
+          },
+        }
+      : {}),
   };
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;

@@ -15,6 +15,17 @@ import { parse } from 'yaml';
 import { CARRIER_MODULES } from '../../carriers/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
 import { DISPATCH_TUNING } from '../../scripts/temporal/tuning.js';
+import {
+  DEFAULT_TEMPORAL_PORTS,
+  DYNAMIC_CONFIG_FILE,
+  SCHEMA_SETUP_SCRIPT,
+  TEMPORAL_CONFIG_FILE,
+  TEMPORAL_CONFIG_ROOT,
+  TEMPORAL_SERVICES,
+  temporalEnv,
+  temporalServerArgs,
+  type TemporalService,
+} from '../../scripts/fleet/temporal-cluster.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -205,7 +216,11 @@ describe('docker-compose.yml: services', () => {
   it('has the whole fleet', () => {
     for (const name of [
       'postgres',
+      'temporal-schema',
       'temporal',
+      'temporal-history',
+      'temporal-matching',
+      'temporal-worker',
       'temporal-setup',
       'temporal-ui',
       'api',
@@ -229,7 +244,8 @@ describe('docker-compose.yml: services', () => {
       }
     }
     expect(services.postgres.image).toMatch(/^postgres:16\b/);
-    expect(services.temporal.image).toMatch(/^temporalio\/auto-setup:/);
+    for (const name of ['temporal', 'temporal-history', 'temporal-matching', 'temporal-worker']) expect(services[name].image).toMatch(/^temporalio\/server:/);
+    expect(services['temporal-schema'].image).toMatch(/^temporalio\/admin-tools:/);
     expect(services['temporal-setup'].image).toMatch(/^temporalio\/admin-tools:/);
     expect(services['temporal-ui'].image).toMatch(/^temporalio\/ui:/);
     expect(services.lb.image).toMatch(/^nginx:/);
@@ -374,7 +390,10 @@ describe('docker-compose.yml: services', () => {
       expect(deps['temporal-setup'], name).toBe('service_completed_successfully');
     }
     expect(dependsOn(services['temporal-setup']).temporal).toBe('service_healthy');
-    expect(dependsOn(services.temporal).postgres).toBe('service_healthy');
+    for (const name of ['temporal', 'temporal-history', 'temporal-matching', 'temporal-worker']) {
+      expect(dependsOn(services[name])['temporal-schema'], name).toBe('service_completed_successfully');
+    }
+    expect(dependsOn(services['temporal-schema']).postgres).toBe('service_healthy');
     expect(dependsOn(services.lb).api).toBe('service_healthy');
   });
 
@@ -490,28 +509,80 @@ describe('Temporal', () => {
     expect(script, 'ignores "already exists" on a re-run').toMatch(/already exists/);
   });
 
-  it('runs auto-setup on the compose PostgreSQL with our dynamic config', () => {
-    const env = environmentOf(services.temporal);
-    expect(env.DB).toBe('postgres12');
-    expect(env.POSTGRES_SEEDS).toBe('postgres');
-    expect(env.DB_PORT).toBe('5432');
-    expect(env.POSTGRES_USER).toBeTruthy();
-    expect(env.POSTGRES_PWD).toBeTruthy();
-    const mount = (services.temporal.volumes ?? [])
-      .filter((v): v is string => typeof v === 'string')
-      .map((v) => v.split(':'))
-      .find(([, target]) => target === env.DYNAMIC_CONFIG_FILE_PATH);
-    expect(mount?.[0], 'DYNAMIC_CONFIG_FILE_PATH is mounted from the repository').toBe('./deploy/temporal/dynamicconfig.yaml');
+  // The server services of compose and their `npm run fleet` counterparts (scripts/fleet): one source of truth.
+  const serverServices: Record<TemporalService, string> = {
+    frontend: 'temporal',
+    history: 'temporal-history',
+    matching: 'temporal-matching',
+    worker: 'temporal-worker',
+  };
+  const mountsOf = (s: Service) =>
+    new Map(
+      (s.volumes ?? [])
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => v.split(':'))
+        .map(([source, target]) => [target, source] as const),
+    );
+  /** The names a file reads from its environment: `env "X"` in a Go template, `${X` in a shell script. */
+  const templateVars = (file: string) => new Set([...read(file).matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]));
+  const scriptVars = (file: string) => new Set([...read(file).matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => m[1]));
+
+  it('runs every server service as the fleet does: same arguments, server config and dynamic config', () => {
+    expect(Object.keys(serverServices).sort()).toEqual([...TEMPORAL_SERVICES].sort());
+    const configInRepo = `./${path.relative(ROOT, TEMPORAL_CONFIG_FILE)}`;
+    const dynamicInRepo = `./${path.relative(ROOT, DYNAMIC_CONFIG_FILE)}`;
+    expect(configInRepo).toBe('./deploy/temporal/config/parcel-shipping.yaml');
+    expect(dynamicInRepo).toBe('./deploy/temporal/dynamicconfig.yaml');
+    const templateReads = templateVars('deploy/temporal/config/parcel-shipping.yaml');
+    for (const [service, name] of Object.entries(serverServices) as Array<[TemporalService, string]>) {
+      const s = services[name];
+      const argv = words(s.command) ?? [];
+      // The fleet's arguments, with the repository's deploy/temporal where the image has /etc/temporal.
+      const root = argv[argv.indexOf('--root') + 1];
+      expect(argv.slice(1), name).toEqual(temporalServerArgs(service).map((a) => (a === TEMPORAL_CONFIG_ROOT ? root : a)));
+      const mounts = mountsOf(s);
+      expect(mounts.get(`${root}/config/parcel-shipping.yaml`), `${name} mounts the server config`).toBe(configInRepo);
+      const env = environmentOf(s);
+      expect(mounts.get(env.TEMPORAL_DYNAMIC_CONFIG_FILE), `${name} mounts the dynamic config it names`).toBe(dynamicInRepo);
+      for (const variable of Object.keys(env)) expect(templateReads.has(variable), `${name}: the server config reads ${variable}`).toBe(true);
+      expect(env.TEMPORAL_DB_HOST).toBe('postgres');
+      expect(env.TEMPORAL_FRONTEND_ADDRESS).toBe('temporal:7233');
+    }
+    // The fleet's own environment for the template names only variables the template reads.
+    const fleetEnv = temporalEnv({ host: 'h', port: 1, user: 'u', password: 'p' }, DEFAULT_TEMPORAL_PORTS);
+    for (const variable of Object.keys(fleetEnv)) expect(templateReads.has(variable), `fleet: the server config reads ${variable}`).toBe(true);
+    expect(fleetEnv.TEMPORAL_DYNAMIC_CONFIG_FILE).toBe(DYNAMIC_CONFIG_FILE);
+    for (const name of ['temporal-ui', 'temporal-setup']) expect(environmentOf(services[name]).TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect((services['temporal-ui'].ports ?? []).map(String).some((p) => p.endsWith(':8080'))).toBe(true);
+  });
+
+  it("sets up the schema with the fleet's script, on the compose PostgreSQL", () => {
+    const s = services['temporal-schema'];
+    const scriptInRepo = `./${path.relative(ROOT, SCHEMA_SETUP_SCRIPT)}`;
+    const argv = words(s.entrypoint) ?? [];
+    expect(argv[0]).toBe('sh');
+    expect(mountsOf(s).get(argv[1]), 'runs the mounted script').toBe(scriptInRepo);
+    const env = environmentOf(s);
+    const reads = scriptVars('deploy/temporal/setup-postgres.sh');
+    for (const variable of Object.keys(env)) expect(reads.has(variable), `setup-postgres.sh reads ${variable}`).toBe(true);
+    expect(env.TEMPORAL_DB_HOST).toBe('postgres');
+    expect(env.TEMPORAL_DB_PASSWORD).toBe(environmentOf(services.temporal).TEMPORAL_DB_PASSWORD);
+    // Its steps: create each database, set up the version tables, apply every versioned step.
+    const script = read('deploy/temporal/setup-postgres.sh');
+    for (const step of ['create-database', 'setup-schema -v 0.0', 'update-schema -d']) expect(script).toContain(step);
+    for (const dir of ['temporal/versioned', 'visibility/versioned']) expect(script).toContain(dir);
+  });
+
+  it('has one dynamic config, with the dispatch tuning of the dev server and Worker Versioning on', () => {
     const dynamic = parse(read('deploy/temporal/dynamicconfig.yaml')) as Record<string, Array<{ value: unknown; constraints?: object }>>;
     for (const [key, values] of Object.entries(dynamic)) {
       expect(Array.isArray(values) && values.every((v) => 'value' in v), `${key}: a list of {value, constraints}`).toBe(true);
     }
     expect(dynamic['frontend.enableExecuteMultiOperation']?.[0]?.value, 'Update-With-Start').toBe(true);
+    expect(dynamic['system.enableDeploymentVersions']?.[0]?.value, 'worker deployments').toBe(true);
     for (const [key, value] of Object.entries(DISPATCH_TUNING)) {
       expect(dynamic[key]?.[0]?.value, `${key}: the same dispatch tuning as the dev server`).toEqual(value);
     }
-    for (const name of ['temporal-ui', 'temporal-setup']) expect(environmentOf(services[name]).TEMPORAL_ADDRESS).toBe('temporal:7233');
-    expect((services['temporal-ui'].ports ?? []).map(String).some((p) => p.endsWith(':8080'))).toBe(true);
   });
 });
 
