@@ -27,8 +27,9 @@ describe('the tracking loop', () => {
     const journey = ['in_transit', 'in_transit', 'exception', 'in_transit', 'out_for_delivery', 'delivered'];
     for (const [i, status] of journey.entries()) {
       await sim.scan(tracking.number, status, `scan ${i + 1}`);
-      // Let a few polls (and a continue-as-new) pass between scans, as days pass between real ones.
-      await new Promise((r) => setTimeout(r, 2000));
+      // Let a few polls (and a continue-as-new) pass between scans, as days pass between real ones
+      // (generous: on a loaded machine a poll and its activities take longer).
+      await new Promise((r) => setTimeout(r, 3000));
     }
     const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(id));
     const result = await eventually(async () => {
