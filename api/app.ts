@@ -23,6 +23,8 @@ import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
+import { registerResponseSchemas } from './response-schemas.js';
+import { referencePage } from './reference-page.js';
 
 export interface AppDeps {
   config: Config;
@@ -55,6 +57,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(createValidatorCompiler());
+  // Response schemas describe (api/response-schemas.ts); they never reshape an answer on the wire.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
@@ -83,10 +88,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    // Shared schemas keep their names: #/components/schemas/Shipment, not def-0.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
   await app.register(healthRoutes(ctx));
   registerMetrics(app);
+  await app.register(referencePage(ctx));
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

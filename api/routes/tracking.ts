@@ -7,6 +7,7 @@ import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, sca
 import { ApiError, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
 const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
@@ -56,7 +57,7 @@ export const trackingRoutes =
       '/tracking/:trackingNumber',
       {
         config: { scope: 'tracking:read' },
-        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first' },
+        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -85,7 +86,7 @@ export const trackingRoutes =
       '/sandbox/shipments/:shipment/scans',
       {
         config: { scope: 'shipments:write' },
-        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment' },
+        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment', operationId: 'createSandboxScan', response: RESPONSES.sandboxScan },
       },
       async (request, reply) => {
         const caller = callerOf(request);

@@ -8,6 +8,7 @@ import { fingerprintOf, idempotencyKeyOf, keyReused } from '../idempotency.js';
 import { startVoid } from '../purchases.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const SCANNED = new Set(['in_transit', 'exception', 'delivered']);
 
@@ -24,7 +25,7 @@ export const voidRoute =
   async (app) => {
     app.post<{ Params: { shipment: string } }>(
       '/shipments/:shipment/void',
-      { config: { scope: 'shipments:void' }, schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge' } },
+      { config: { scope: 'shipments:void' }, schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment } },
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await ownShipment(ctx, caller, request.params.shipment);

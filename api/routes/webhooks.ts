@@ -18,6 +18,7 @@ import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { PageQuery } from '../schemas.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const CreateEndpointSchema = Type.Object(
   {
@@ -102,7 +103,12 @@ export const webhookRoutes =
       '/webhook_endpoints',
       {
         config: { scope: 'webhooks:write' },
-        schema: { body: CreateEndpointSchema, summary: 'Register a webhook endpoint; its signing secret is shown only here' },
+        schema: {
+          body: CreateEndpointSchema,
+          summary: 'Register a webhook endpoint; its signing secret is shown only here',
+          operationId: 'createWebhookEndpoint',
+          response: RESPONSES.createWebhookEndpoint,
+        },
       },
       async (request, reply) => {
         const caller = callerOf(request);
@@ -125,7 +131,7 @@ export const webhookRoutes =
 
     app.get<{ Querystring: PageQuery }>(
       '/webhook_endpoints',
-      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first' } },
+      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first', operationId: 'listWebhookEndpoints', response: RESPONSES.listWebhookEndpoints } },
       async (request) => {
         const q = request.query;
         const { rows, hasMore } = await listWebhookEndpoints(ctx.db, {
@@ -139,7 +145,12 @@ export const webhookRoutes =
 
     app.delete<{ Params: Static<typeof EndpointParams> }>(
       '/webhook_endpoints/:id',
-      { config: { scope: 'webhooks:write' }, schema: { params: EndpointParams, summary: 'Delete a webhook endpoint; nothing more is sent to it' } },
+      { config: { scope: 'webhooks:write' }, schema: {
+          params: EndpointParams,
+          summary: 'Delete a webhook endpoint; nothing more is sent to it',
+          operationId: 'deleteWebhookEndpoint',
+          response: RESPONSES.deleteWebhookEndpoint,
+        } },
       async (request) => {
         const { id } = request.params;
         const deleted = await deleteWebhookEndpoint(ctx.db, callerOf(request).owner, id, ctx.now());
@@ -152,7 +163,7 @@ export const webhookRoutes =
       '/webhook_endpoints/:id/deliveries',
       {
         config: { scope: 'webhooks:read' },
-        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first" },
+        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first", operationId: 'listWebhookDeliveries', response: RESPONSES.listWebhookDeliveries },
       },
       async (request) => {
         const endpoint = await ownEndpoint(callerOf(request).owner, request.params.id);
