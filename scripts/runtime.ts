@@ -1,8 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
+import { currentTracing, startTracing, tracingRequested, type Tracing } from './tracing.js';
 
 /** Reads and validates the configuration, or exits with a clear message (style.md). */
 export function loadConfig(): Config {
@@ -56,8 +58,15 @@ export async function connectDatabase(config: Config, log: Logger): Promise<Data
 
 export async function connectTemporal(config: Config, address: string) {
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  // A traced process hands its trace context to the workflows it starts, updates and signals.
+  const interceptors = currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  const client = new Client({ connection, namespace: config.temporalNamespace, interceptors });
   return { connection, client };
+}
+
+/** Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (scripts/tracing.ts); nothing otherwise. */
+export function startTracingFromEnv(serviceName: string): Tracing | undefined {
+  return tracingRequested(process.env) ? startTracing({ serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName }) : undefined;
 }
 
 export async function connectNative(address: string) {

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -8,8 +9,11 @@ import type { Db } from '../db/index.js';
 import { taskQueues, type Config } from '../domain/index.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
+import { workerTracing, type WorkerTracingDeps } from './tracing.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
 /** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
 export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${string}`;
@@ -31,6 +35,8 @@ export async function createWorkers(deps: {
   /** Starts the webhook deliveries of each stored event; without it, events are stored but not pushed. */
   client?: Client;
   metrics?: WorkerMetrics;
+  /** OpenTelemetry (scripts/tracing.ts); without it, workflow spans go nowhere and activities are not traced. */
+  tracing?: WorkerTracingDeps;
 }): Promise<WorkerFleet> {
   const { config, connection, registry, metrics } = deps;
   // Explicit tuning per process, from configuration (README: Configuration).
@@ -43,6 +49,8 @@ export async function createWorkers(deps: {
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH };
+  // A prebuilt bundle has them inside already (scripts/build-workflows.ts).
+  const traced = workerTracing(deps.tracing, deps.workflowBundle ? [] : WORKFLOW_INTERCEPTOR_MODULES);
   const workers: Worker[] = [];
 
   for (const group of deps.groups) {
@@ -54,6 +62,7 @@ export async function createWorkers(deps: {
           taskQueue: queues.shipments,
           ...tuning,
           ...workflows,
+          ...traced,
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
         }),
       );
@@ -68,6 +77,7 @@ export async function createWorkers(deps: {
             namespace,
             taskQueue: queues.carrier(code),
             ...tuning,
+            ...traced,
             activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
             // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
             maxTaskQueueActivitiesPerSecond: config.carrierRateLimits[code] ?? definition.rateLimitPerSecond,
@@ -82,6 +92,7 @@ export async function createWorkers(deps: {
           taskQueue: queues.webhooks,
           ...tuning,
           ...workflows,
+          ...traced,
           activities: createWebhookActivities({ db: deps.db, config, metrics }),
         }),
       );
