@@ -99,7 +99,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(healthRoutes(ctx));
-  registerMetrics(app);
+  registerMetrics(app, undefined, ctx.db);
   await app.register(referencePage(ctx));
   await app.register(
     async (v1) => {

@@ -29,7 +29,7 @@ takeOverSignals(async (signal) => {
   stopping = true;
   await fleetRef?.shutdown();
 });
-const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort, db: database.db }) : undefined;
+const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort }) : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address);
 const temporal = await connectTemporal(config, address);
