@@ -19,6 +19,8 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 RUN npm install --global "npm@${NPM_VERSION}" && npm --version
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK is an npm workspace (sdk/): its manifest is part of the install.
+COPY sdk/package.json sdk/
 RUN --mount=type=cache,target=/root/.npm npm ci
 
 # ---------------------------------------------------------------------------------------------

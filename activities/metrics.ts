@@ -1,11 +1,13 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * Our own worker metrics (beside the Temporal runtime's): purchases by outcome, carrier call
- * latency by carrier, webhook attempts by outcome, ledger holds outstanding. One registry per
- * process; activities take it from their factory so tests can pass their own.
+ * latency by carrier, webhook attempts by outcome. One registry per process; activities take it
+ * from their factory so tests can pass their own. Names follow Prometheus conventions (unit suffix,
+ * `_total` for counters). Fleet-wide figures (funds held) are not here: every worker would report
+ * the same number; the API serves them once at /metrics/fleet (api/metrics.ts).
  */
-export function createWorkerMetrics(registry = new Registry(), holdsOutstanding?: () => Promise<number>) {
+export function createWorkerMetrics(registry = new Registry()) {
   return {
     registry,
     purchases: new Counter({
@@ -15,7 +17,7 @@ export function createWorkerMetrics(registry = new Registry(), holdsOutstanding?
       registers: [registry],
     }),
     carrierCalls: new Histogram({
-      name: 'shipping_carrier_call_seconds',
+      name: 'shipping_carrier_call_duration_seconds',
       help: 'Carrier API call latency, by carrier, operation and result.',
       labelNames: ['carrier', 'operation', 'result'] as const,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
@@ -26,15 +28,6 @@ export function createWorkerMetrics(registry = new Registry(), holdsOutstanding?
       help: 'Webhook delivery attempts, by outcome.',
       labelNames: ['outcome'] as const,
       registers: [registry],
-    }),
-    ledgerHolds: new Gauge({
-      name: 'shipping_ledger_holds_outstanding_minor',
-      help: 'Funds held for purchases under way (neither captured nor released), in minor units.',
-      registers: [registry],
-      // Read at scrape time, so every worker reports the fleet-wide figure.
-      async collect() {
-        if (holdsOutstanding) this.set(await holdsOutstanding());
-      },
     }),
   };
 }

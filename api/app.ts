@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Client } from '@temporalio/client';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.js';
 import { makeId, type Config } from '../domain/index.js';
@@ -25,6 +26,9 @@ import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
 import { webRoutes } from './web/index.js';
+import { registerResponseSchemas } from './response-schemas.js';
+import { referencePage } from './reference-page.js';
+import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
 export interface AppDeps {
   config: Config;
@@ -33,9 +37,11 @@ export interface AppDeps {
   catalog: Catalog;
   now?: () => Date;
   logger?: Logger | boolean;
+  /** OpenTelemetry (scripts/tracing.ts): each request becomes a span; absent, nothing is traced. */
+  tracer?: Tracer;
 }
 
-export type AppContext = Required<Omit<AppDeps, 'logger'>>;
+export type AppContext = Required<Omit<AppDeps, 'logger' | 'tracer'>>;
 
 /** The HTTP API: authentication, validation and problem errors around thin route handlers. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -52,11 +58,16 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => makeId('req', Date.now(), randomBytes(16)),
     trustProxy: false,
     return503OnClosing: false,
+    ...(deps.tracer ? { serverFactory: tracedServerFactory(deps.tracer) } : {}),
   });
+  if (deps.tracer) annotateRequestSpans(app);
 
   // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(createValidatorCompiler());
+  // Response schemas describe (api/response-schemas.ts); they never reshape an answer on the wire.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
@@ -86,10 +97,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    // Shared schemas keep their names: #/components/schemas/Shipment, not def-0.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
   await app.register(healthRoutes(ctx));
-  registerMetrics(app);
+  registerMetrics(app, undefined, ctx.db);
+  await app.register(referencePage(ctx));
   // The customer portal (/portal) and the admin console (/admin): pages, not API routes.
   await app.register(webRoutes(ctx));
   await app.register(

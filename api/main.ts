@@ -3,14 +3,15 @@
  * every request already in flight (up to API_SHUTDOWN_GRACE_MS), then exits.
  */
 import { carrierRegistryFor } from '../workers/activities.js';
-import { connectDatabase, connectTemporal, createLogger, loadConfig, takeOverSignals } from '../scripts/runtime.js';
+import { connectDatabase, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../scripts/runtime.js';
 import { createApp } from './app.js';
 
 const config = loadConfig();
 const log = createLogger(config, 'api');
+const tracing = startTracingFromEnv('parcel-shipping-api');
 const database = await connectDatabase(config, log);
 const temporal = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233', log);
-const app = await createApp({ config, db: database.db, temporal: temporal.client, catalog: carrierRegistryFor(config), logger: log });
+const app = await createApp({ config, db: database.db, temporal: temporal.client, catalog: carrierRegistryFor(config), logger: log, tracer: tracing?.tracer });
 await app.listen({ port: config.port, host: config.host });
 
 takeOverSignals(async (signal) => {
@@ -26,6 +27,7 @@ takeOverSignals(async (signal) => {
   log.info('temporal connection closed');
   await database.close();
   await database.stopEmbedded();
+  await tracing?.shutdown();
   log.info('stopped');
   process.exit(0);
 });

@@ -6,11 +6,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../workers/run.js';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../workers/run.js';
 
 const out = path.resolve(process.env.WORKFLOW_BUNDLE_PATH ?? 'dist/workflow-bundle.js');
 const started = Date.now();
-const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES });
 await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, code);
 process.stdout.write(`workflow bundle: ${out} (${Math.round(code.length / 1024)} KiB) in ${Date.now() - started} ms\n`);

@@ -1,10 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
+import { currentTracing, startTracing, tracingRequested, type Tracing } from './tracing.js';
 
 /** Reads and validates the configuration, or exits with a clear message (style.md). */
 export function loadConfig(): Config {
@@ -77,9 +79,16 @@ export async function untilConnected<T>(what: string, connect: () => Promise<T>,
 
 export async function connectTemporal(config: Config, address: string, log?: Pick<Logger, 'warn'>) {
   const connection = await untilConnected('Temporal', () => Connection.connect({ address }), log);
+  // A traced process hands its trace context to the workflows it starts, updates and signals.
+  const interceptors = currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
   // Payloads are encrypted before they reach the server (codec/: names and addresses).
-  const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
+  const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config), interceptors });
   return { connection, client };
+}
+
+/** Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (scripts/tracing.ts); nothing otherwise. */
+export function startTracingFromEnv(serviceName: string): Tracing | undefined {
+  return tracingRequested(process.env) ? startTracing({ serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName }) : undefined;
 }
 
 export async function connectNative(address: string, log?: Pick<Logger, 'warn'>) {

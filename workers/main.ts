@@ -6,13 +6,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, takeOverSignals } from '../scripts/runtime.js';
+import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../scripts/runtime.js';
 import { carrierRegistryFor } from './activities.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, type QueueGroup } from './run.js';
 
 const config = loadConfig();
 const log = createLogger(config, 'worker');
+const tracing = startTracingFromEnv('parcel-shipping-worker');
 const args = process.argv.slice(2);
 if (!args.length) {
   process.stderr.write('usage: npm run worker -- shipments|carriers|carrier-<code>|webhooks|all …\n');
@@ -28,7 +29,7 @@ takeOverSignals(async (signal) => {
   stopping = true;
   await fleetRef?.shutdown();
 });
-const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort, db: database.db }) : undefined;
+const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort }) : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address, log);
 const temporal = await connectTemporal(config, address, log);
@@ -48,6 +49,7 @@ const fleet = await createWorkers({
   client: temporal.client,
   workflowBundle,
   metrics: served?.metrics,
+  tracing,
 });
 log.info(
   { groups, queues: fleet.workers.map((w) => w.options.taskQueue), bundle: workflowBundle ? bundlePath : 'from source' },
@@ -63,4 +65,5 @@ await temporal.connection.close();
 await connection.close();
 await database.close();
 await database.stopEmbedded();
+await tracing?.shutdown();
 log.info('workers stopped');

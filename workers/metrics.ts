@@ -2,9 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Runtime } from '@temporalio/worker';
 import { request } from 'undici';
-import { sql } from 'drizzle-orm';
 import { createWorkerMetrics, type WorkerMetrics } from '../activities/metrics.js';
-import type { Db } from '../db/index.js';
 
 async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -22,13 +20,10 @@ async function freeLoopbackPort(): Promise<number> {
  * runtime on a private loopback port and passed through) followed by ours. Install before any worker
  * or connection is created.
  */
-export async function serveWorkerMetrics(o: { port: number; db: Db }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
+export async function serveWorkerMetrics(o: { port: number }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
   const runtimePort = await freeLoopbackPort();
   Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${runtimePort}` } } } });
-  const metrics = createWorkerMetrics(undefined, async () => {
-    const result = await o.db.execute(sql`select coalesce(sum(pending), 0)::bigint as pending from accounts`);
-    return Number((result.rows[0] as { pending: number }).pending);
-  });
+  const metrics = createWorkerMetrics();
   const server = http.createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -10,8 +11,11 @@ import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
+import { workerTracing, type WorkerTracingDeps } from './tracing.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
+export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
 const ignore = () => undefined;
 /** webpack's progress lines are noise in a worker's log; its errors still throw. */
@@ -37,6 +41,8 @@ export async function createWorkers(deps: {
   /** Starts the webhook deliveries of each stored event; without it, events are stored but not pushed. */
   client?: Client;
   metrics?: WorkerMetrics;
+  /** OpenTelemetry (scripts/tracing.ts); without it, workflow spans go nowhere and activities are not traced. */
+  tracing?: WorkerTracingDeps;
 }): Promise<WorkerFleet> {
   const { config, connection, registry, metrics } = deps;
   // Explicit tuning per process, from configuration (README: Configuration).
@@ -60,13 +66,21 @@ export async function createWorkers(deps: {
   };
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;
-  // Bundled once for every worker of this process when no prebuilt bundle is given (development).
+  // Bundled once for every worker of this process when no prebuilt bundle is given (development),
+  // with the workflow interceptors inside, as the prebuilt bundle has them (scripts/build-workflows.ts).
   const needsWorkflows = deps.groups.some((g) => g === 'shipments' || g === 'webhooks');
   const workflows = deps.workflowBundle
     ? { workflowBundle: deps.workflowBundle }
     : needsWorkflows
-      ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundler }) }
+      ? {
+          workflowBundle: await bundleWorkflowCode({
+            workflowsPath: WORKFLOWS_PATH,
+            workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+            logger: quietBundler,
+          }),
+        }
       : {};
+  const traced = workerTracing(deps.tracing, []);
   const workers: Worker[] = [];
   // Every payload is encrypted and decrypted here (codec/), as in every client.
   const dataConverter = encryptingDataConverter(config);
@@ -81,6 +95,7 @@ export async function createWorkers(deps: {
           dataConverter,
           ...tuning,
           ...workflows,
+          ...traced,
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
         }),
       );
@@ -97,6 +112,7 @@ export async function createWorkers(deps: {
             taskQueue: queues.carrier(code),
             dataConverter,
             ...tuning,
+            ...traced,
             activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
             // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
             maxTaskQueueActivitiesPerSecond: config.carrierRateLimits[code] ?? definition.rateLimitPerSecond,
@@ -112,6 +128,7 @@ export async function createWorkers(deps: {
           dataConverter,
           ...tuning,
           ...workflows,
+          ...traced,
           activities: createWebhookActivities({ db: deps.db, config, metrics }),
         }),
       );

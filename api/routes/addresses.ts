@@ -18,6 +18,7 @@ import { callerOf, type Caller } from '../auth.js';
 import { fingerprintOf, idempotencyKeyOf, keyInUse, keyReused } from '../idempotency.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
+import { RESPONSES } from '../response-schemas.js';
 
 /** A saved address as the API shows it (contract: Resources → Addresses). */
 export function addressToJson(row: AddressRow) {
@@ -75,7 +76,7 @@ export const addressRoutes =
     // Saving the same address twice is harmless (spec §4): the second answer is 200 with the first record.
     app.post<{ Body: AddressInput }>(
       '/addresses',
-      { config: { scope: 'addresses:write' }, schema: { body: AddressSchema, summary: 'Save an address' } },
+      { config: { scope: 'addresses:write' }, schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress } },
       async (request, reply) => {
         const caller = callerOf(request);
         const address = normalized(request.body);
@@ -111,7 +112,7 @@ export const addressRoutes =
 
     app.get<{ Querystring: PageQuery }>(
       '/addresses',
-      { config: { scope: 'addresses:read' }, schema: { querystring: PageQuery, summary: 'List saved addresses, newest first' } },
+      { config: { scope: 'addresses:read' }, schema: { querystring: PageQuery, summary: 'List saved addresses, newest first', operationId: 'listAddresses', response: RESPONSES.listAddresses } },
       async (request) => {
         const caller = callerOf(request);
         const q = request.query;
@@ -126,7 +127,7 @@ export const addressRoutes =
 
     app.get<{ Params: AddressParams }>(
       '/addresses/:address',
-      { config: { scope: 'addresses:read' }, schema: { params: AddressParams, summary: 'Read one saved address' } },
+      { config: { scope: 'addresses:read' }, schema: { params: AddressParams, summary: 'Read one saved address', operationId: 'retrieveAddress', response: RESPONSES.retrieveAddress } },
       async (request) => addressToJson(await ownAddress(ctx, callerOf(request), request.params.address)),
     );
 
@@ -134,7 +135,7 @@ export const addressRoutes =
       '/addresses/:address',
       {
         config: { scope: 'addresses:write' },
-        schema: { params: AddressParams, body: AddressPatchSchema, summary: 'Edit a saved address' },
+        schema: { params: AddressParams, body: AddressPatchSchema, summary: 'Edit a saved address', operationId: 'updateAddress', response: RESPONSES.updateAddress },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -163,7 +164,7 @@ export const addressRoutes =
 
     app.delete<{ Params: AddressParams }>(
       '/addresses/:address',
-      { config: { scope: 'addresses:write' }, schema: { params: AddressParams, summary: 'Delete a saved address' } },
+      { config: { scope: 'addresses:write' }, schema: { params: AddressParams, summary: 'Delete a saved address', operationId: 'deleteAddress', response: RESPONSES.deleteAddress } },
       async (request) => {
         const caller = callerOf(request);
         const id = request.params.address;

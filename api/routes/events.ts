@@ -6,6 +6,7 @@ import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { PageQuery } from '../schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
+import { RESPONSES } from '../response-schemas.js';
 
 const EventsQuery = Type.Object(
   { ...PageQuery.properties, type: Type.Optional(Type.String({ maxLength: 50 })), shipment: Type.Optional(Type.String({ maxLength: 100 })) },
@@ -17,7 +18,7 @@ export const eventRoutes =
   async (app) => {
     app.get<{ Querystring: Static<typeof EventsQuery> }>(
       '/events',
-      { config: { scope: 'shipments:read' }, schema: { querystring: EventsQuery, summary: 'List emitted events, newest first' } },
+      { config: { scope: 'shipments:read' }, schema: { querystring: EventsQuery, summary: 'List emitted events, newest first', operationId: 'listEvents', response: RESPONSES.listEvents } },
       async (request) => {
         const caller = callerOf(request);
         const q = request.query;
@@ -33,7 +34,7 @@ export const eventRoutes =
     );
     app.get<{ Params: { id: string } }>(
       '/events/:id',
-      { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } },
+      { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), summary: 'Read one event', operationId: 'retrieveEvent', response: RESPONSES.retrieveEvent } },
       async (request) => {
         const row = await findOwnEvent(ctx.db, callerOf(request).owner, request.params.id);
         if (!row) throw new ApiError('not_found', `No event ${request.params.id}.`);

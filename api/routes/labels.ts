@@ -7,6 +7,7 @@ import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { checkLabelLink, labelLink } from '../label-links.js';
 import { ownShipment } from './shipments.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const Format = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
 const LinkParams = Type.Object({ shipment: Type.String({ maxLength: 100 }), format: Format }, { additionalProperties: false });
@@ -48,7 +49,7 @@ export const labelRoutes =
 
     app.get<{ Params: Static<typeof LinkParams> }>(
       '/shipments/:shipment/label/:format',
-      { config: { scope: 'labels:read' }, schema: { params: LinkParams, summary: 'A short-lived signed URL to the label file' } },
+      { config: { scope: 'labels:read' }, schema: { params: LinkParams, summary: 'A short-lived signed URL to the label file', operationId: 'createLabelLink', response: RESPONSES.labelLink } },
       async (request) => {
         const row = await ownShipment(ctx, callerOf(request), request.params.shipment);
         assertAvailable(row);
@@ -74,7 +75,7 @@ export const labelRoutes =
       '/shipments/:shipment/label',
       {
         config: { scope: 'labels:read' },
-        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), querystring: FileQuery, summary: 'The label file' },
+        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), querystring: FileQuery, summary: 'The label file', operationId: 'downloadLabel', response: RESPONSES.labelFile },
       },
       async (request, reply) => {
         const row = await ownShipment(ctx, callerOf(request), request.params.shipment);

@@ -3,13 +3,14 @@ import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { normalizeAddresses, quote } from '../catalog.js';
 import { QuoteRequestSchema, type QuoteRequest } from '../schemas.js';
+import { RESPONSES } from '../response-schemas.js';
 
 export const quoteRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     app.post<{ Body: QuoteRequest }>(
       '/quotes',
-      { config: { scope: 'quotes:read' }, schema: { body: QuoteRequestSchema, summary: 'Price one parcel across services' } },
+      { config: { scope: 'quotes:read' }, schema: { body: QuoteRequestSchema, summary: 'Price one parcel across services', operationId: 'createQuote', response: RESPONSES.createQuote } },
       async (request) => {
         const { account, livemode } = callerOf(request);
         const { from, to } = normalizeAddresses(request.body.from, request.body.to);

@@ -10,6 +10,7 @@ import { decodeCursor, listPage } from '../pagination.js';
 import { startPurchase } from '../purchases.js';
 import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
 import { voidRoute } from './void.js';
+import { RESPONSES } from '../response-schemas.js';
 
 /** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
 export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'failureMessage'>): ApiError {
@@ -31,7 +32,7 @@ export const shipmentRoutes =
   async (app) => {
     app.post<{ Body: BuyRequest }>(
       '/shipments',
-      { config: { scope: 'shipments:write' }, schema: { body: BuyRequestSchema, summary: 'Buy a label' } },
+      { config: { scope: 'shipments:write' }, schema: { body: BuyRequestSchema, summary: 'Buy a label', operationId: 'createShipment', response: RESPONSES.createShipment } },
       async (request, reply) => {
         const caller = callerOf(request);
         const { from, to } = normalizeAddresses(request.body.from, request.body.to);
@@ -115,13 +116,13 @@ export const shipmentRoutes =
 
     app.get<{ Params: { shipment: string } }>(
       '/shipments/:shipment',
-      { config: { scope: 'shipments:read' }, schema: { params: ShipmentParams, summary: 'Read one shipment' } },
+      { config: { scope: 'shipments:read' }, schema: { params: ShipmentParams, summary: 'Read one shipment', operationId: 'retrieveShipment', response: RESPONSES.retrieveShipment } },
       async (request) => shipmentToJson(await ownShipment(ctx, callerOf(request), request.params.shipment)),
     );
 
     app.get<{ Querystring: ListShipmentsQuery }>(
       '/shipments',
-      { config: { scope: 'shipments:read' }, schema: { querystring: ListShipmentsQuery, summary: 'List shipments, newest first' } },
+      { config: { scope: 'shipments:read' }, schema: { querystring: ListShipmentsQuery, summary: 'List shipments, newest first', operationId: 'listShipments', response: RESPONSES.listShipments } },
       async (request) => {
         const caller = callerOf(request);
         const q = request.query;

@@ -8,6 +8,7 @@ import { ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shi
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
 const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
@@ -72,7 +73,7 @@ export const trackingRoutes =
       '/tracking/:trackingNumber',
       {
         config: { scope: 'tracking:read' },
-        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first' },
+        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -101,7 +102,7 @@ export const trackingRoutes =
       '/sandbox/shipments/:shipment/scans',
       {
         config: { scope: 'shipments:write' },
-        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment' },
+        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment', operationId: 'createSandboxScan', response: RESPONSES.sandboxScan },
       },
       async (request, reply) => {
         const caller = callerOf(request);

@@ -9,6 +9,7 @@ import { startVoid, VoidNotAccepted } from '../purchases.js';
 import { resumeTracking } from '../resume.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
+import { RESPONSES } from '../response-schemas.js';
 
 const SCANNED = new Set(['in_transit', 'exception', 'delivered']);
 
@@ -35,7 +36,7 @@ export const voidRoute =
   async (app) => {
     app.post<{ Params: { shipment: string } }>(
       '/shipments/:shipment/void',
-      { config: { scope: 'shipments:void' }, schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge' } },
+      { config: { scope: 'shipments:void' }, schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment } },
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await ownShipment(ctx, caller, request.params.shipment);

@@ -17,7 +17,8 @@ import { ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type C
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { PageQuery, problemDoc } from '../schemas.js';
+import { PageQuery } from '../schemas.js';
+import { RESPONSES } from '../response-schemas.js';
 
 /** The body of `POST /webhook_endpoints`; the portal's form is checked against the same schema. */
 export const CreateEndpointSchema = Type.Object(
@@ -159,10 +160,8 @@ export const webhookRoutes =
         schema: {
           body: CreateEndpointSchema,
           summary: 'Register a webhook endpoint; its signing secret is shown only here',
-          response: {
-            409: problemDoc('An endpoint with this URL already exists for this account and mode', ['webhook_endpoint_exists']),
-            422: problemDoc('Invalid fields, or the account already has 16 endpoints in this mode', ['validation_failed', 'limit_exceeded']),
-          },
+          operationId: 'createWebhookEndpoint',
+          response: RESPONSES.createWebhookEndpoint,
         },
       },
       async (request, reply) => {
@@ -174,7 +173,7 @@ export const webhookRoutes =
 
     app.get<{ Querystring: PageQuery }>(
       '/webhook_endpoints',
-      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first' } },
+      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first', operationId: 'listWebhookEndpoints', response: RESPONSES.listWebhookEndpoints } },
       async (request) => {
         const q = request.query;
         const { rows, hasMore } = await listWebhookEndpoints(ctx.db, {
@@ -188,7 +187,12 @@ export const webhookRoutes =
 
     app.delete<{ Params: Static<typeof EndpointParams> }>(
       '/webhook_endpoints/:id',
-      { config: { scope: 'webhooks:write' }, schema: { params: EndpointParams, summary: 'Delete a webhook endpoint; nothing more is sent to it' } },
+      { config: { scope: 'webhooks:write' }, schema: {
+          params: EndpointParams,
+          summary: 'Delete a webhook endpoint; nothing more is sent to it',
+          operationId: 'deleteWebhookEndpoint',
+          response: RESPONSES.deleteWebhookEndpoint,
+        } },
       async (request) => {
         const { id } = request.params;
         const deleted = await deleteWebhookEndpoint(ctx.db, callerOf(request).owner, id, ctx.now());
@@ -201,7 +205,7 @@ export const webhookRoutes =
       '/webhook_endpoints/:id/deliveries',
       {
         config: { scope: 'webhooks:read' },
-        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first" },
+        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first", operationId: 'listWebhookDeliveries', response: RESPONSES.listWebhookDeliveries },
       },
       async (request) => {
         const endpoint = await ownEndpoint(callerOf(request).owner, request.params.id);

@@ -6,7 +6,7 @@ import { startCarrierSimulator } from '../../carriers/index.js';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
 import { startDevServer } from '../../scripts/temporal/cli.js';
-import { WORKFLOWS_PATH } from '../../workers/run.js';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../workers/run.js';
 import type { Infra } from './stack.js';
 
 const noop = () => undefined;
@@ -29,7 +29,7 @@ export async function startInfra(log: (msg: string) => void): Promise<Infra & { 
       ? Promise.resolve({ address: process.env.TEMPORAL_ADDRESS, stop: async () => undefined })
       : startDevServer({ dataDir: dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log }),
     startCarrierSimulator({ port: 0, host: '127.0.0.1' }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet }),
   ]);
   const database = openDatabase(pg.url, { max: 2 });
   await migrateDatabase(database);

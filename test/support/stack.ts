@@ -11,6 +11,8 @@ import { parseConfig, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { Tracing } from '../../scripts/tracing.js';
 
 const freePort = async () => (await freePorts('127.0.0.1', 1))[0];
 
@@ -52,7 +54,7 @@ export interface TestStack {
  */
 export async function startTestStack(
   overrides: Partial<Config> = {},
-  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date; infra?: Infra } = {},
+  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date; infra?: Infra; tracing?: Tracing } = {},
 ): Promise<TestStack> {
   quietRuntime();
   const infra = options.infra ?? {
@@ -85,7 +87,8 @@ export async function startTestStack(
   const database = openDatabase(infra.databaseUrl, { max: 10 });
   const address = infra.temporalAddress;
   const connection = await Connection.connect({ address });
-  const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
+  const interceptors = options.tracing ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config), interceptors });
   const registry = carrierRegistryFor(config);
   const native = await NativeConnection.connect({ address });
 
@@ -101,6 +104,7 @@ export async function startTestStack(
       groups: options.groups ?? ['shipments', 'carriers', 'webhooks'],
       workflowBundle: { codePath: infra.workflowBundlePath },
       client: temporal,
+      tracing: options.tracing,
     });
     running = fleet.run();
   };
@@ -111,7 +115,7 @@ export async function startTestStack(
   };
   if (options.workers !== false) await startWorkers();
 
-  const app = await createApp({ config, db: database.db, temporal, catalog: registry, now: options.now });
+  const app = await createApp({ config, db: database.db, temporal, catalog: registry, now: options.now, tracer: options.tracing?.tracer });
   const url = await app.listen({ port, host: '127.0.0.1' });
 
   return {

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import type {
+  Address,
+  AddressCreateParams,
+  AddressUpdateParams,
+  Balance,
+  DeletedAddress,
+  DeletedWebhookEndpoint,
+  Event,
+  EventListParams,
+  LabelFormat,
+  LabelLink,
+  Page,
+  PageParams,
+  QuoteCreateParams,
+  QuoteItem,
+  SandboxScan,
+  SandboxScanParams,
+  Shipment,
+  ShipmentCreateParams,
+  ShipmentListParams,
+  Tracking,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpointWithSecret,
+} from './types.js';
+
+export interface ClientOptions {
+  /** `svc_test_…` (sandbox) or `svc_live_…`. */
+  apiKey: string;
+  /** The API's origin, e.g. `https://api.example.com` (paths start with /api/v1). */
+  baseUrl: string;
+  /** Retries of a request after a network error, 409 idempotency_key_in_use, 429 or 5xx. Default 3. */
+  maxRetries?: number;
+  /** How often `create` and `void` read a shipment while it is pending or voiding. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** How long they follow it before giving up and returning it as it is. Default 120 s. */
+  followTimeoutMs?: number;
+  /** Another fetch (a proxy, a test); the global one by default. */
+  fetch?: typeof fetch;
+}
+
+export interface IdempotentOptions {
+  /** Sent as Idempotency-Key; one is made when omitted, and kept across retries. */
+  idempotencyKey?: string;
+}
+
+export interface FollowOptions extends IdempotentOptions {
+  /** Follow a 202 by reading the shipment until it is final (default true). */
+  wait?: boolean;
+}
+
+interface RequestOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const enc = encodeURIComponent;
+
+/**
+ * The Parcel Shipping API, in Stripe's style:
+ *
+ *     const ps = new ParcelShipping({ apiKey: process.env.PS_KEY!, baseUrl: 'https://api.example.com' });
+ *     const [cheapest] = await ps.quotes.create({ from, to, parcel });
+ *     const shipment = await ps.shipments.create({ service: cheapest.service.code, from, to, parcel });
+ */
+export class ParcelShipping {
+  readonly #apiKey: string;
+  readonly #baseUrl: string;
+  readonly #maxRetries: number;
+  readonly #pollMs: number;
+  readonly #followMs: number;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    if (!options?.apiKey) throw new TypeError('ParcelShipping: apiKey is required');
+    if (!options.baseUrl) throw new TypeError('ParcelShipping: baseUrl is required');
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#maxRetries = options.maxRetries ?? 3;
+    this.#pollMs = options.pollIntervalMs ?? 500;
+    this.#followMs = options.followTimeoutMs ?? 120_000;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  readonly quotes = {
+    /** Every eligible service priced, cheapest gross first (possibly none). */
+    create: async (body: QuoteCreateParams): Promise<QuoteItem[]> =>
+      (await this.#request<{ data: QuoteItem[] }>('POST', '/quotes', { body })).body.data,
+  };
+
+  readonly shipments = {
+    /**
+     * Buys a label. A 202 (purchase still under way) is followed until the shipment is purchased,
+     * or its failure thrown as the purchase's error, unless `wait: false`.
+     */
+    create: async (body: ShipmentCreateParams, options: FollowOptions = {}): Promise<Shipment> => {
+      const answer = await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey: options.idempotencyKey });
+      if (answer.status !== 202 || options.wait === false) return answer.body;
+      return this.#follow(answer.body, ['pending']);
+    },
+    retrieve: async (id: string): Promise<Shipment> => (await this.#request<Shipment>('GET', `/shipments/${enc(id)}`)).body,
+    /** Every shipment that matches, newest first, page after page: `for await (const s of ps.shipments.list())`. */
+    list: (params: ShipmentListParams = {}): AsyncIterable<Shipment> => this.#paginate<Shipment>('/shipments', params),
+    /** One page, for those who keep the cursor themselves. */
+    page: async (params: ShipmentListParams & { cursor?: string } = {}): Promise<Page<Shipment>> =>
+      (await this.#request<Page<Shipment>>('GET', '/shipments', { query: params })).body,
+    /** Voids the label and reverses the charge; a 202 (still voiding) is followed unless `wait: false`. */
+    void: async (id: string, options: FollowOptions = {}): Promise<Shipment> => {
+      const answer = await this.#request<Shipment>('POST', `/shipments/${enc(id)}/void`, { idempotencyKey: options.idempotencyKey });
+      if (answer.status !== 202 || options.wait === false) return answer.body;
+      // A 202 may show the shipment before the void has moved it to voiding.
+      return this.#follow(answer.body, ['purchased', 'voiding']);
+    },
+    /** A short-lived signed URL to the label file, usable without the key. */
+    labelUrl: async (id: string, format: LabelFormat = 'pdf_6x4'): Promise<LabelLink> =>
+      (await this.#request<LabelLink>('GET', `/shipments/${enc(id)}/label/${enc(format)}`)).body,
+  };
+
+  readonly tracking = {
+    retrieve: async (trackingNumber: string): Promise<Tracking> =>
+      (await this.#request<Tracking>('GET', `/tracking/${enc(trackingNumber)}`)).body,
+  };
+
+  readonly addresses = {
+    /** Saves an address; saving the same one again returns the saved record. */
+    create: async (body: AddressCreateParams, options: IdempotentOptions = {}): Promise<Address> =>
+      (await this.#request<Address>('POST', '/addresses', { body, idempotencyKey: options.idempotencyKey })).body,
+    retrieve: async (id: string): Promise<Address> => (await this.#request<Address>('GET', `/addresses/${enc(id)}`)).body,
+    update: async (id: string, body: AddressUpdateParams): Promise<Address> =>
+      (await this.#request<Address>('PATCH', `/addresses/${enc(id)}`, { body })).body,
+    delete: async (id: string): Promise<DeletedAddress> => (await this.#request<DeletedAddress>('DELETE', `/addresses/${enc(id)}`)).body,
+    list: (params: PageParams = {}): AsyncIterable<Address> => this.#paginate<Address>('/addresses', params),
+  };
+
+  readonly balance = {
+    retrieve: async (): Promise<Balance> => (await this.#request<Balance>('GET', '/account/balance')).body,
+  };
+
+  readonly webhookEndpoints = {
+    /** Registers an endpoint; keep the returned `secret` (shown only now) for `verifyWebhook`. */
+    create: async (body: WebhookEndpointCreateParams): Promise<WebhookEndpointWithSecret> =>
+      (await this.#request<WebhookEndpointWithSecret>('POST', '/webhook_endpoints', { body })).body,
+    list: (params: PageParams = {}): AsyncIterable<WebhookEndpoint> => this.#paginate<WebhookEndpoint>('/webhook_endpoints', params),
+    delete: async (id: string): Promise<DeletedWebhookEndpoint> =>
+      (await this.#request<DeletedWebhookEndpoint>('DELETE', `/webhook_endpoints/${enc(id)}`)).body,
+    deliveries: (id: string, params: PageParams = {}): AsyncIterable<WebhookDelivery> =>
+      this.#paginate<WebhookDelivery>(`/webhook_endpoints/${enc(id)}/deliveries`, params),
+  };
+
+  readonly events = {
+    retrieve: async (id: string): Promise<Event> => (await this.#request<Event>('GET', `/events/${enc(id)}`)).body,
+    list: (params: EventListParams = {}): AsyncIterable<Event> => this.#paginate<Event>('/events', params),
+  };
+
+  readonly sandbox = {
+    /** Records a carrier scan on a sandbox shipment (sandbox keys only). */
+    scan: async (shipmentId: string, body: SandboxScanParams): Promise<SandboxScan> =>
+      (await this.#request<SandboxScan>('POST', `/sandbox/shipments/${enc(shipmentId)}/scans`, { body })).body,
+  };
+
+  /** Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its error. */
+  async #follow(shipment: Shipment, transient: Shipment['status'][]): Promise<Shipment> {
+    const deadline = Date.now() + this.#followMs;
+    let current = shipment;
+    while (transient.includes(current.status) && Date.now() < deadline) {
+      await sleep(this.#pollMs);
+      current = await this.shipments.retrieve(current.id);
+    }
+    if (current.status === 'failed' && current.failure) {
+      throw new ParcelShippingError({
+        code: current.failure.code as ErrorCode,
+        detail: current.failure.message,
+        shipment_id: current.id,
+      });
+    }
+    return current;
+  }
+
+  async *#paginate<T>(path: string, params: Record<string, unknown>): AsyncGenerator<T> {
+    let cursor: string | undefined;
+    do {
+      const query = { ...(params as Record<string, string | number | undefined>), cursor };
+      const { body } = await this.#request<Page<T>>('GET', path, { query });
+      yield* body.data;
+      cursor = body.has_more && body.next_cursor ? body.next_cursor : undefined;
+    } while (cursor);
+  }
+
+  /**
+   * One call, retried safely: POSTs carry an Idempotency-Key (made here when none is given) that
+   * stays the same across attempts, so a retry can never buy twice. Retries network errors,
+   * 409 idempotency_key_in_use, 429 and 5xx, waiting Retry-After when given.
+   */
+  async #request<T>(method: string, path: string, o: RequestOptions = {}): Promise<Answer<T>> {
+    const url = new URL(`${this.#baseUrl}/api/v1${path}`);
+    for (const [name, value] of Object.entries(o.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+    if (o.body !== undefined) headers['content-type'] = 'application/json';
+    if (method === 'POST') headers['idempotency-key'] = o.idempotencyKey ?? randomUUID();
+    const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.#fetch(url, { method, headers, body });
+      } catch (cause) {
+        if (attempt < this.#maxRetries) {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        throw new ParcelShippingConnectionError(`${method} ${url.pathname}: the API could not be reached`, { cause });
+      }
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        throw new ParcelShippingConnectionError(`${method} ${url.pathname}: answered ${res.status} with a body that is not JSON`);
+      }
+      if (res.ok) return { status: res.status, body: parsed as T };
+      const problem = (parsed ?? {}) as Partial<Problem>;
+      const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+      const retryable = res.status === 429 || res.status >= 500 || (res.status === 409 && problem.code === 'idempotency_key_in_use');
+      if (retryable && attempt < this.#maxRetries) {
+        await sleep(retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt));
+        continue;
+      }
+      throw new ParcelShippingError({ ...problem, code: (problem.code ?? 'internal_error') as ErrorCode }, res.status, retryAfter);
+    }
+  }
+}
+
+/** Exponential with full jitter: 0.5 s, 1 s, 2 s … at most 8 s. */
+const backoffMs = (attempt: number) => Math.random() * Math.min(8000, 500 * 2 ** attempt);
+
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value);
+}

@@ -1,0 +1,179 @@
+// The SDK (sdk/, package parcel-shipping-sdk) against the real API: purchase, void and webhooks the
+// way an integrator writes them. PURCHASE_WAIT_MS is 0 here, so every purchase and void answers
+// 202 and the SDK must follow it to the final state.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ParcelShipping,
+  ParcelShippingError,
+  WebhookVerificationError,
+  isApiError,
+  verifyWebhook,
+  type Shipment,
+} from '../../sdk/src/index.js';
+import { SDK_TYPES_PATH, sdkTypesFrom } from '../../scripts/sdk-types.js';
+import { eventually } from '../support/sim.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+
+let stack: TestStack;
+let acct: TestAccount;
+let ps: ParcelShipping;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ purchaseWaitMs: 0, webhookAllowPrivate: true });
+  receiver = await startReceiver();
+  acct = await createAccount(stack, { topUp: '100.00' });
+  ps = new ParcelShipping({ apiKey: acct.testKey, baseUrl: stack.url, pollIntervalMs: 100 });
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+const route = { from: address(), to: address() };
+
+describe('parcel-shipping-sdk', () => {
+  it('its committed types are those generated from the served document', async () => {
+    const served = await call(stack, 'GET', '/api/v1/openapi.json');
+    const committed = await readFile(SDK_TYPES_PATH, 'utf8');
+    expect(committed, 'run `npm run sdk:generate` and commit sdk/src/generated/openapi.ts').toBe(await sdkTypesFrom(served.body));
+  });
+
+  it('quotes, buys (following the 202), reads, lists every page, links the label and tracks', async () => {
+    const [cheapest] = await ps.quotes.create({ ...route, parcel: parcel() });
+    const pending = await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference: 'sdk-0' }, { wait: false });
+    expect(pending.status).toBe('pending');
+    const bought: Shipment[] = [];
+    for (const reference of ['sdk-1', 'sdk-2', 'sdk-3']) {
+      bought.push(await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference }));
+    }
+    for (const s of bought) {
+      expect(s.status).toBe('purchased');
+      expect(s.price?.gross).toBe(cheapest.price.gross);
+    }
+    expect((await ps.shipments.retrieve(bought[0].id)).id).toBe(bought[0].id);
+
+    const seen: string[] = [];
+    for await (const s of ps.shipments.list({ limit: 1 })) seen.push(s.id);
+    expect(seen).toEqual([...bought].reverse().map((s) => s.id).concat(pending.id));
+    const purchased: string[] = [];
+    for await (const s of ps.shipments.list({ status: 'purchased', limit: 2 })) purchased.push(s.id);
+    expect(purchased).toContain(bought[0].id);
+
+    const link = await ps.shipments.labelUrl(bought[0].id, 'zpl');
+    expect(link.url).toMatch(/^http/);
+    const tracking = await ps.tracking.retrieve(bought[0].tracking.number!);
+    expect(tracking.shipment_id).toBe(bought[0].id);
+    const balance = await ps.balance.retrieve();
+    expect(balance.available).toBe('100.00');
+  });
+
+  it('throws the purchase failure, typed by code, with the failed shipment', async () => {
+    const poor = await createAccount(stack);
+    const live = new ParcelShipping({ apiKey: poor.liveKey, baseUrl: stack.url, pollIntervalMs: 100 });
+    const [cheapest] = await live.quotes.create({ ...route, parcel: parcel() });
+    const err = await live.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel() }).catch((e: unknown) => e);
+    expect(isApiError(err, 'insufficient_funds')).toBe(true);
+    const shipmentId = (err as ParcelShippingError).shipmentId!;
+    expect((await live.shipments.retrieve(shipmentId)).status).toBe('failed');
+
+    const invalid = await ps.quotes.create({ ...route, parcel: parcel({ weight_g: 0 }) }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(ParcelShippingError);
+    expect((invalid as ParcelShippingError).code).toBe('validation_failed');
+    expect((invalid as ParcelShippingError).status).toBe(422);
+    expect((invalid as ParcelShippingError).errors[0].path).toBe('parcel.weight_g');
+    const missing = await ps.shipments.retrieve('shp_nope').catch((e: unknown) => e);
+    expect(isApiError(missing, 'not_found')).toBe(true);
+  });
+
+  it('voids (following the 202) and refuses a second void by code', async () => {
+    const [cheapest] = await ps.quotes.create({ ...route, parcel: parcel() });
+    const s = await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference: 'to-void' });
+    const voided = await ps.shipments.void(s.id);
+    expect(voided.status).toBe('voided');
+    const again = await ps.shipments.void(s.id).catch((e: unknown) => e);
+    expect(isApiError(again, 'shipment_not_voidable')).toBe(true);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('retries a POST whose answer was lost with the same Idempotency-Key: one purchase, replayed', async () => {
+    const keys: string[] = [];
+    let lost = false;
+    const flaky: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (init?.method === 'POST') keys.push(headers.get('idempotency-key') ?? '');
+      const res = await fetch(input, init);
+      if (init?.method === 'POST' && !lost) {
+        lost = true;
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed: socket hang up');
+      }
+      return res;
+    };
+    const other = await createAccount(stack, { topUp: '50.00' });
+    const client = new ParcelShipping({ apiKey: other.liveKey, baseUrl: stack.url, fetch: flaky, pollIntervalMs: 100 });
+    const [cheapest] = await client.quotes.create({ ...route, parcel: parcel() });
+    keys.length = 0;
+    lost = false;
+    const s = await client.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel() });
+    expect(s.status).toBe('purchased');
+    expect(keys.length).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+    const all: Shipment[] = [];
+    for await (const x of client.shipments.list()) all.push(x);
+    expect(all.map((x) => x.id)).toEqual([s.id]);
+    const account = await expectLedgerConsistent(stack, other.id);
+    expect(account.balance).toBe(5000 - Math.round(Number(s.price!.gross) * 100));
+  });
+
+  it('waits out a 429 for as long as Retry-After says', async () => {
+    const { key } = await stack.admin.createKey(acct.id, { mode: 'test', rateLimit: '2/1' });
+    const client = new ParcelShipping({ apiKey: key, baseUrl: stack.url, maxRetries: 5 });
+    for (let i = 0; i < 5; i++) expect((await client.balance.retrieve()).object).toBe('balance');
+  });
+
+  it('registers a webhook endpoint, verifies a delivery and returns the typed event', async () => {
+    const endpoint = await ps.webhookEndpoints.create({ url: receiver.url, events: ['shipment.purchased'] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const [cheapest] = await ps.quotes.create({ ...route, parcel: parcel() });
+    const s = await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference: 'hooked' });
+    const delivery = await eventually(async () =>
+      receiver.received.find((r) => r.body?.type === 'shipment.purchased' && r.body.data.object.id === s.id),
+    );
+    const event = verifyWebhook(delivery.raw, delivery.headers['x-svc-signature'], endpoint.secret);
+    expect(event.type).toBe('shipment.purchased');
+    expect((event.data.object as Shipment).id).toBe(s.id);
+    expect((await ps.events.retrieve(event.id)).id).toBe(event.id);
+
+    const tampered = Buffer.from(delivery.raw.toString('utf8').replace(s.id, 'shp_other'));
+    expect(() => verifyWebhook(tampered, delivery.headers['x-svc-signature'], endpoint.secret)).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(delivery.raw, delivery.headers['x-svc-signature'], 'whsec_wrong')).toThrow(/does not match/);
+    const later = Date.now() / 1000 + 301;
+    expect(() => verifyWebhook(delivery.raw, delivery.headers['x-svc-signature'], endpoint.secret, { nowSeconds: later })).toThrow(/300 s/);
+    expect(() => verifyWebhook(delivery.raw, undefined, endpoint.secret)).toThrow(/missing/);
+
+    const deliveries = [];
+    for await (const d of ps.webhookEndpoints.deliveries(endpoint.id)) deliveries.push(d);
+    expect(deliveries.some((d) => d.event_id === event.id)).toBe(true);
+    const events = [];
+    for await (const e of ps.events.list({ type: 'shipment.purchased' })) events.push(e.id);
+    expect(events).toContain(event.id);
+    const endpoints = [];
+    for await (const e of ps.webhookEndpoints.list()) endpoints.push(e.id);
+    expect(endpoints).toContain(endpoint.id);
+    expect((await ps.webhookEndpoints.delete(endpoint.id)).deleted).toBe(true);
+  });
+
+  it('saves, edits, lists and deletes addresses', async () => {
+    const a = await ps.addresses.create(address({ line1: '9 SDK Road' }));
+    expect((await ps.addresses.create(address({ line1: '9 SDK Road' }))).id).toBe(a.id);
+    expect((await ps.addresses.update(a.id, { city: 'York' })).city).toBe('York');
+    expect((await ps.addresses.retrieve(a.id)).city).toBe('York');
+    const ids = [];
+    for await (const x of ps.addresses.list({ limit: 1 })) ids.push(x.id);
+    expect(ids).toContain(a.id);
+    expect((await ps.addresses.delete(a.id)).deleted).toBe(true);
+  });
+});
