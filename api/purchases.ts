@@ -77,6 +77,9 @@ export async function startPurchase(
   }
 }
 
+/** How long a void may take to be accepted by its workflow before the answer is a 503. */
+const ACCEPT_WAIT_MS = 10_000;
+
 /** The void was not durably accepted in time (no worker took it): nothing is promised; retry. */
 export class VoidNotAccepted extends Error {}
 
@@ -95,7 +98,9 @@ export async function startVoid(
   const handle = temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
   const accepting = handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
   accepting.catch(() => undefined);
-  const update = await within(accepting, waitMs);
+  // A 202 needs the void accepted, which takes a workflow task (milliseconds): wait for that even when
+  // the caller asked for no wait at all.
+  const update = await within(accepting, Math.max(waitMs, ACCEPT_WAIT_MS));
   if (!update) throw new VoidNotAccepted(`the void of ${shipmentId} was not accepted within ${waitMs} ms`);
   const result = update.result();
   result.catch(() => undefined);

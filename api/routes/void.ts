@@ -68,7 +68,14 @@ export const voidRoute =
           } catch (err) {
             // The workflow refused (its validator) or has ended: the read model says why.
             if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
-              throw refusal((await findOwnShipment(ctx.db, caller.owner, row.id)) ?? row);
+              const fresh = (await findOwnShipment(ctx.db, caller.owner, row.id)) ?? row;
+              if (!owner && fresh.status === 'voided') {
+                // A retry of the void that did it (same key), arriving after its workflow ended: its answer.
+                const body = shipmentToJson(fresh);
+                await saveIdempotentResponse(ctx.db, scope, 200, body);
+                return reply.code(200).send(body);
+              }
+              throw refusal(fresh);
             }
             if (err instanceof VoidNotAccepted) {
               // Nothing was promised: the same key again joins the same void if it was accepted meanwhile.
@@ -99,7 +106,10 @@ export const voidRoute =
           return reply.code(200).send(body);
         } catch (err) {
           // A refused void changed nothing: the key is free again (contract: Idempotency, rule 4).
-          if (key && owner) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+          // Not after a void that was not accepted in time: it may still run, and the same key must join it.
+          if (key && owner && !(err instanceof ApiError && err.code === 'service_unavailable')) {
+            await releaseIdempotencyKey(ctx.db, scope, fingerprint);
+          }
           throw err;
         }
       },
