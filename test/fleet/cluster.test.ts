@@ -5,9 +5,11 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shipmentWorkflowId, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { parseConfig, shipmentWorkflowId, SEARCH_ATTRIBUTES } from '../../domain/index.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { adminCommands } from '../../scripts/admin/commands.js';
+import { writeBuildB } from './fixtures/build-b.js';
+import { encryptingDataConverter } from '../../codec/index.js';
 import { buildWorkflowBundle, startFleet, workerLayout, type Fleet, type WorkerBuild } from '../../scripts/fleet/fleet.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, parcel, type TestAccount } from '../support/stack.js';
@@ -48,7 +50,8 @@ beforeAll(async () => {
   temporalDb = new pg.Client({ connectionString: fleet.temporalDatabaseUrl });
   await temporalDb.connect();
   connection = await Connection.connect({ address: fleet.temporalAddress });
-  client = new Client({ connection, namespace: fleet.namespace });
+  // The fleet's processes encrypt payloads (codec/): so does this client, with the same (development) keys.
+  client = new Client({ connection, namespace: fleet.namespace, dataConverter: encryptingDataConverter(parseConfig(process.env)) });
   sim = simControl(fleet.simUrl);
 }, 25 * 60_000);
 
@@ -224,7 +227,7 @@ describe('the fleet: a Temporal cluster on PostgreSQL, two APIs, workers per que
     // The deploy, as the README's procedure: B's workers up beside A's, B made current, A's drained.
     const buildB: WorkerBuild = await buildWorkflowBundle(
       path.join(dataDir, 'bundles'),
-      path.resolve('test/fleet/fixtures/build-b/index.ts'),
+      writeBuildB(),
     );
     expect(buildB.buildId).not.toBe(buildA.buildId);
     await Promise.all(workerLayout().map((w) => fleet.startWorker(w.name.replace(/^worker-/, 'worker-b-'), w.groups, buildB)));
