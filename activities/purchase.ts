@@ -7,9 +7,9 @@ import {
   ShipmentMissingError,
   type Db,
 } from '../db/index.js';
-import { customerFailureMessage, FAILURE, priceService, type Address, type EventType, type Parcel } from '../domain/index.js';
+import { customerFailureMessage, FAILURE, type Address, type EventType, type Parcel } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
-import type { ServiceCatalog } from './shipments.js';
+import { priceOrRefuse, type ServiceCatalog } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
 function missing(err: unknown): never {
@@ -49,14 +49,7 @@ export function createPurchaseActivities(deps: {
       currency: string;
       hold: boolean;
     }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: string; message: string }> {
-      const found = deps.catalog.findService(p.serviceCode);
-      const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
-      if (!found || !price) {
-        throw ApplicationFailure.nonRetryable(
-          `Service ${p.serviceCode} is not available for this parcel and route.`,
-          FAILURE.serviceNotAvailable,
-        );
-      }
+      const { found, price } = priceOrRefuse(deps.catalog, p);
       try {
         const begun = await beginPurchase(db, {
           shipmentId: p.shipmentId,

@@ -40,6 +40,22 @@ type ShipmentChanges = Partial<
   Pick<ShipmentRow, 'status' | 'trackingNumber' | 'trackingStatus' | 'lastVoidError' | 'failureCode' | 'failureMessage'>
 >;
 
+/**
+ * The price of a service for this parcel and route, with the quote's function; a service that is
+ * unknown or not eligible is a final refusal (the purchase fails with `service_not_available`).
+ */
+export function priceOrRefuse(
+  catalog: ServiceCatalog,
+  p: { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string },
+) {
+  const found = catalog.findService(p.serviceCode);
+  const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
+  if (!found || !price) {
+    throw ApplicationFailure.nonRetryable(`Service ${p.serviceCode} is not available for this parcel and route.`, FAILURE.serviceNotAvailable);
+  }
+  return { found, price };
+}
+
 /** A step that expects the shipment's row found none: retrying cannot help, so operators see it. */
 function missingRow(shipmentId: string): never {
   throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
@@ -68,14 +84,7 @@ export function createShipmentActivities(deps: {
       vatRateBp: number;
       currency: string;
     }): Promise<PricedShipment> {
-      const found = deps.catalog.findService(p.serviceCode);
-      const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
-      if (!found || !price) {
-        throw ApplicationFailure.nonRetryable(
-          `Service ${p.serviceCode} is not available for this parcel and route.`,
-          FAILURE.serviceNotAvailable,
-        );
-      }
+      const { found, price } = priceOrRefuse(deps.catalog, p);
       const priced = await updateShipment(
         db,
         p.shipmentId,

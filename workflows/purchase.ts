@@ -16,6 +16,7 @@ import type { EventType } from '../domain/index.js';
 import type { PurchaseOutcome } from './definitions.js';
 import { workflowId } from './event-ids.js';
 import { carrierActivities, paymentActivities, purchaseSteps, shipmentActivities } from './proxies.js';
+import { failureMessage, failureType } from './failures.js';
 
 export interface PurchaseInput {
   shipmentId: string;
@@ -47,14 +48,6 @@ export interface PurchaseResult {
   events?: Array<{ id: string; type: EventType }>;
 }
 
-const failureType = (err: unknown): string | undefined => {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
-};
-const failureMessage = (err: unknown): string => {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof Error ? cause.message : String(err);
-};
 const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
 
 /** The carrier call gave up under its deadline (time-out, or retries spent on retryable errors). */

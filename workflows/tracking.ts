@@ -5,6 +5,7 @@ import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
+import { failureMessage, failureType } from './failures.js';
 
 export interface TrackingState {
   status: ShipmentStatus;
@@ -21,14 +22,6 @@ export interface TrackingState {
   problem?: string;
 }
 
-const failureType = (err: unknown): string | undefined => {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
-};
-const failureMessage = (err: unknown): string => {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof Error ? cause.message : String(err);
-};
 
 /** Fetches the carrier's scans now (the void's scan check uses this too), for at most `limitMs`. */
 export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState, limitMs = POLL_LIMIT_MS): Promise<Scan[]> {
