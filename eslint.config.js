@@ -6,7 +6,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'sdk/dist/**', '.data/**', 'db/migrations/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'dist/**', 'sdk/dist/**', 'test-results/**', '.data/**', 'db/migrations/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],
