@@ -5,11 +5,9 @@ import {
   failPurchase,
   InsufficientFundsError,
   ShipmentMissingError,
-  type Db,
 } from '../db/index.js';
 import { customerFailureMessage, FAILURE, type Address, type EventType, type Parcel } from '../domain/index.js';
-import type { WorkerMetrics } from './metrics.js';
-import { priceOrRefuse, type ServiceCatalog } from './shipments.js';
+import { priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
 function missing(err: unknown): never {
@@ -25,14 +23,7 @@ function missing(err: unknown): never {
  * purchased + events), fail (release + failed + keys freed). Announcing the stored events to their
  * webhook endpoints happens after the answer.
  */
-export function createPurchaseActivities(deps: {
-  db: Db;
-  catalog: ServiceCatalog;
-  metrics?: WorkerMetrics;
-  now?: () => Date;
-  /** Starts the webhook deliveries of a stored event; idempotent (it runs again on retries). */
-  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
-}) {
+export function createPurchaseActivities(deps: ShipmentActivityDeps) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
 

@@ -61,15 +61,18 @@ function missingRow(shipmentId: string): never {
   throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
 }
 
-/** The read model and the event log: what the API reads and what webhooks deliver. */
-export function createShipmentActivities(deps: {
+/** What the shipment and purchase activities are built from (workers/activities.ts). */
+export interface ShipmentActivityDeps {
   metrics?: WorkerMetrics;
   db: Db;
   catalog: ServiceCatalog;
   now?: () => Date;
   /** Runs after each event is stored (webhook fan-out); must be idempotent, as it runs again on retries. */
   onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
-}) {
+}
+
+/** The read model and the event log: what the API reads and what webhooks deliver. */
+export function createShipmentActivities(deps: ShipmentActivityDeps) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
 

@@ -67,6 +67,17 @@ function purchaseFailure(err: unknown): PurchaseFailed {
   return new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
 }
 
+/** A purchase that ended without a label; a stray-label check follows when a buy may have happened. */
+function failed(failure: PurchaseFailed, carrier: string | null, maybeBought: boolean): PurchaseResult {
+  return {
+    outcome: { ok: false, code: failure.code, message: failure.message },
+    carrier,
+    trackingNumber: null,
+    lowBalance: null,
+    strayLabelCheck: maybeBought && carrier !== null,
+  };
+}
+
 /** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
 class PurchaseFailed extends Error {
   constructor(
@@ -157,13 +168,7 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
         message: failure.message,
       });
     });
-    return {
-      outcome: { ok: false, code: failure.code, message: failure.message },
-      carrier,
-      trackingNumber: null,
-      lowBalance: null,
-      strayLabelCheck: unsure.maybeBought && carrier !== null,
-    };
+    return failed(failure, carrier, unsure.maybeBought);
   }
 }
 
@@ -235,13 +240,7 @@ export async function purchase(input: PurchaseInput): Promise<PurchaseResult> {
       }
       await acts.failShipment({ shipmentId: input.shipmentId, code: failure.code, message: failure.message });
     });
-    return {
-      outcome: { ok: false, code: failure.code, message: failure.message },
-      carrier,
-      trackingNumber: null,
-      lowBalance: null,
-      strayLabelCheck: unsure.maybeBought && carrier !== null,
-    };
+    return failed(failure, carrier, unsure.maybeBought);
   }
 }
 

@@ -168,15 +168,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
         log.info('continuing as new to keep the history small', { polls });
         await continueAsNew<typeof shipmentWorkflow>({
           ...input,
-          resume: {
-            status: state.status,
-            carrier: state.carrier!,
-            trackingNumber: state.trackingNumber!,
-            seenScanIds: [...state.seenScanIds],
-            pollMs: state.pollMs,
-            pushed: state.pushed,
-            ...(stopsWhenQuiet ? { quietSince } : {}),
-          },
+          resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, ...(stopsWhenQuiet ? { quietSince } : {}) },
         });
       }
     }
@@ -184,6 +176,11 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   setCurrentDetails(`${state.status}; finished`);
   await condition(allHandlersFinished);
   return { status: state.status };
+}
+
+/** What a next run of this shipment's workflow carries over of the tracking state. */
+function resumeOf(state: TrackingState) {
+  return { status: state.status, carrier: state.carrier!, trackingNumber: state.trackingNumber!, seenScanIds: [...state.seenScanIds] };
 }
 
 const QUIET_STOP_PATCH = 'tracking-stops-when-quiet';
@@ -209,14 +206,8 @@ async function stopTracking(
       quietForMs,
       resumeWith: {
         ...input,
-        resume: {
-          status: state.status,
-          carrier: state.carrier!,
-          trackingNumber: state.trackingNumber!,
-          seenScanIds: [...state.seenScanIds],
-          // A resumed run gets a whole quiet period of its own (its start time).
-          pollMs: input.tracking.minPollMs,
-        },
+        // A resumed run gets a whole quiet period of its own (its start time).
+        resume: { ...resumeOf(state), pollMs: input.tracking.minPollMs },
       },
     },
   };

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { idempotencyKeys } from '../schema.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -16,7 +16,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
  * is removed first, so the key works anew after 24 hours.
  */
 export async function claimIdempotencyKey(
-  db: Db,
+  db: Db | Tx,
   s: Scope & { fingerprint: string; shipmentId?: string; now: Date },
 ): Promise<{ claimed: true; row: IdempotencyRow } | { claimed: false; row: IdempotencyRow }> {
   await db.delete(idempotencyKeys).where(and(where(s), lt(idempotencyKeys.createdAt, new Date(s.now.getTime() - IDEMPOTENCY_TTL_MS))));
@@ -45,6 +45,6 @@ export async function releaseIdempotencyKey(db: Db, s: Scope, fingerprint?: stri
 }
 
 /** Frees every key bound to a shipment whose purchase failed. */
-export async function releaseKeysOfShipment(db: Db, shipmentId: string): Promise<void> {
+export async function releaseKeysOfShipment(db: Db | Tx, shipmentId: string): Promise<void> {
   await db.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, shipmentId));
 }

@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { labelFiles } from '../schema.js';
-import type { Tx } from './ledger.js';
 
 /** Where rendered label files live. PostgreSQL by default; an object store fits the same shape. */
 export interface LabelStore {

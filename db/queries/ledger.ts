@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { accounts, ledgerEntries, type AccountRow } from '../schema.js';
 import { availableOf } from '../../domain/index.js';
 
@@ -15,8 +15,6 @@ export class InsufficientFundsError extends Error {
   readonly code = 'insufficient_funds';
 }
 
-/** A transaction, or the database itself: each movement can join a larger transaction. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function lockAccount(tx: Tx, accountId: string): Promise<AccountRow> {
   const [account] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');

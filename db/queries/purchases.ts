@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { balanceToJson, shipmentToJson, type EventType } from '../../domain/index.js';
-import type { Db } from '../connection.js';
-import { events, idempotencyKeys, shipments, accounts, type ShipmentRow } from '../schema.js';
-import { IDEMPOTENCY_TTL_MS, type IdempotencyRow } from './idempotency.js';
-import { captureIn, crossedLowBalance, holdIn, releaseIn, type Tx } from './ledger.js';
+import type { Db, Tx } from '../connection.js';
+import { accounts, events, shipments, type ShipmentRow } from '../schema.js';
+import { claimIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
+import { captureIn, crossedLowBalance, holdIn, releaseIn } from './ledger.js';
 import type { NewShipment } from './shipments.js';
 
 /**
@@ -32,24 +32,9 @@ export async function recordPurchaseRequest(
 ): Promise<{ kind: 'created' } | { kind: 'existing'; key: IdempotencyRow }> {
   return db.transaction(async (tx) => {
     if (claim) {
-      const scope = and(
-        eq(idempotencyKeys.accountId, claim.accountId),
-        eq(idempotencyKeys.livemode, claim.livemode),
-        eq(idempotencyKeys.key, claim.key),
-      );
-      // Keys are kept 24 hours (contract: Idempotency): an expired record gives the key back.
-      await tx.delete(idempotencyKeys).where(and(scope, lt(idempotencyKeys.createdAt, new Date(row.createdAt.getTime() - IDEMPOTENCY_TTL_MS))));
-      const [inserted] = await tx
-        .insert(idempotencyKeys)
-        .values({ ...claim, shipmentId: row.id, createdAt: row.createdAt })
-        .onConflictDoNothing()
-        .returning();
-      if (!inserted) {
-        // A concurrent claim of the same key waited on ours (unique index), so its record is committed.
-        const [existing] = await tx.select().from(idempotencyKeys).where(scope);
-        if (existing) return { kind: 'existing' as const, key: existing };
-        throw new Error('idempotency key vanished while claiming it'); // the transaction retries nothing: a 500
-      }
+      // A concurrent claim of the same key waits on ours (unique index), so what it finds is committed.
+      const claimed = await claimIdempotencyKey(tx, { ...claim, shipmentId: row.id, now: row.createdAt });
+      if (!claimed.claimed) return { kind: 'existing' as const, key: claimed.row };
     }
     await tx.insert(shipments).values(row);
     return { kind: 'created' as const };
@@ -164,13 +149,18 @@ export async function failPurchase(
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status === 'failed') return false;
     await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
-    await tx
-      .update(shipments)
-      .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
-      .where(eq(shipments.id, p.shipmentId));
-    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, p.shipmentId));
+    await markFailedIn(tx, p);
     return true;
   });
+}
+
+/** The shipment failed and its idempotency keys freed: the one place a purchase's key is freed. */
+async function markFailedIn(tx: Tx, p: { shipmentId: string; code: string; message: string; now: Date }): Promise<void> {
+  await tx
+    .update(shipments)
+    .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
+    .where(eq(shipments.id, p.shipmentId));
+  await releaseKeysOfShipment(tx, p.shipmentId);
 }
 
 /** Pending shipments created before `cutoff` whose purchase never began (never priced). */
@@ -196,11 +186,7 @@ export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; cod
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status !== 'pending' || row.priceGross !== null) return false;
-    await tx
-      .update(shipments)
-      .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
-      .where(eq(shipments.id, p.shipmentId));
-    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.shipmentId, p.shipmentId));
+    await markFailedIn(tx, p);
     return true;
   });
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import type { Db } from '../../db/index.js';
 import { formatAmount, type Config } from '../../domain/index.js';
 import { adminCommands } from '../admin/commands.js';
 import { connectDatabase } from '../runtime.js';
@@ -35,6 +36,7 @@ function embeddedRunning(dataDir: string): boolean {
 }
 
 export interface StackDatabase {
+  db: Db;
   admin: ReturnType<typeof adminCommands>;
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function openStackDatabase(config: Config): Promise<StackDatabase> 
   const log = pino({ name: 'bench', level: 'warn' }, pino.destination(2));
   const database = await connectDatabase(config, log);
   return {
+    db: database.db,
     admin: adminCommands(database.db),
     async close() {
       await database.close();

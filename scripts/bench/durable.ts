@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { captureFunds, ensureEmbeddedPostgres, holdFunds, openDatabase, type Db } from '../../db/index.js';
+import { captureFunds, holdFunds } from '../../db/index.js';
 import { makeId, shipmentWorkflowId, type Config } from '../../domain/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { adminCommands } from '../admin/commands.js';
@@ -80,14 +80,14 @@ export async function runDurable(o: {
 }): Promise<DurableReport> {
   const { config, client, log } = o;
   // The stack's database (the running `npm start`'s), never one of our own.
-  const stackDb = await openStackDatabase(config);
-  const database = await openStackPool(config);
+  // Its pool is as wide as the API's (DATABASE_POOL_MAX), so the direct path is not starved.
+  const database = await openStackDatabase(config);
   const temporal = new Client({
     connection: await Connection.connect({ address: config.temporalAddress ?? '127.0.0.1:7233' }),
     namespace: config.temporalNamespace,
   });
   try {
-    const admin = stackDb.admin;
+    const admin = database.admin;
     const make = async (name: string) => {
       const account = await admin.createAccount({ name, funding: 'wallet' });
       await admin.enableApi(account.id);
@@ -148,19 +148,10 @@ export async function runDurable(o: {
   } finally {
     await temporal.connection.close();
     await database.close();
-    await stackDb.close();
   }
 }
 
 function buyRequestParts(service: string) {
   const { from, to, parcel } = buyRequest(service, 'direct');
   return { serviceCode: service, from, to, parcel };
-}
-
-/** A pool on the stack's database as wide as the API's, so the direct path is not starved. */
-async function openStackPool(config: Config): Promise<{ db: Db; close(): Promise<void> }> {
-  // Reuses the PostgreSQL already running under DATA_DIR (openStackDatabase checked it is there).
-  const url = config.databaseUrl ?? (await ensureEmbeddedPostgres(config.dataDir)).url;
-  const database = openDatabase(url, { max: config.databasePoolMax });
-  return { db: database.db, close: () => database.close() };
 }
