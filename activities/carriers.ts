@@ -9,7 +9,7 @@ export interface CarrierTarget {
   livemode: boolean;
 }
 
-/** Turns a carrier failure into what Temporal should do with it (style.md: Errors). */
+/** Turns a carrier failure into what Temporal should do with it (docs/architecture.md#errors). */
 function classify(err: unknown, carrier: string): unknown {
   if (!(err instanceof CarrierError)) return err;
   // The reason travels with the failure: a cancel refused because the label was scanned is a 409 to the customer.

@@ -19,7 +19,7 @@ function missing(err: unknown): never {
 
 /**
  * The purchase's database steps, each one transaction, run as local activities beside the workflow
- * (architecture.md, "Latency: count the round trips"): begin (price + hold), complete (capture +
+ * (docs/architecture.md#latency-count-the-round-trips): begin (price + hold), complete (capture +
  * purchased + events), fail (release + failed + keys freed). Announcing the stored events to their
  * webhook endpoints happens after the answer.
  */

@@ -52,7 +52,7 @@ export interface Config {
     /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
     workflowBundlePath: string | undefined;
     /**
-     * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
+     * Worker Versioning (docs/operators-guide.md#deploying-a-new-worker-build-worker-versioning): with a build id, every worker of
      * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
      * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
      * Without one, workers are unversioned.

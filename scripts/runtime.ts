@@ -8,7 +8,7 @@ import { encryptingDataConverter } from '../codec/index.js';
 import { parseConfig, type Config } from '../domain/index.js';
 import { currentTracing, startTracing, tracingRequested, type Tracing } from './tracing.js';
 
-/** Reads and validates the configuration, or exits with a clear message (style.md). */
+/** Reads and validates the configuration, or exits with a clear message (docs/architecture.md#configuration). */
 export function loadConfig(): Config {
   try {
     return parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });

@@ -45,7 +45,7 @@ export async function createWorkers(deps: {
   tracing?: WorkerTracingDeps;
 }): Promise<WorkerFleet> {
   const { config, connection, registry, metrics } = deps;
-  // Explicit tuning per process, from configuration (README: Configuration).
+  // Explicit tuning per process, from configuration (docs/operators-guide.md#configuration).
   const tuning = {
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,

@@ -57,8 +57,8 @@ export function shipmentActivities() {
 
 /**
  * The purchase's own database transactions, as local activities: they run in the workflow's worker
- * without a dispatch through the server, which is most of a purchase's latency (architecture.md,
- * "Latency: count the round trips"). Retried like any activity; a missing row or a refusal is final.
+ * without a dispatch through the server, which is most of a purchase's latency
+ * (docs/architecture.md#latency-count-the-round-trips). Retried like any activity; a missing row or a refusal is final.
  */
 export function purchaseSteps() {
   return summarised(

@@ -89,7 +89,7 @@ class PurchaseFailed extends Error {
 }
 
 /**
- * The purchase saga on its lean path (architecture.md, "A shipment's life"): one local transaction
+ * The purchase saga on its lean path (docs/architecture.md#a-shipments-life): one local transaction
  * prices and reserves, the carrier buys on its own queue, one local transaction captures, marks the
  * shipment purchased and stores its events. Two dispatches through the server on the way to the
  * answer; rendering and webhook fan-out come after it. A definitive failure voids any card
@@ -152,7 +152,7 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
     const failure = purchaseFailure(err);
     if (isCancellation(err)) unsure.maybeBought = carrier !== null; // a buy may have been in flight
     log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
-    // Compensation runs even when an operator cancels the workflow (README: Cancel and Terminate):
+    // Compensation runs even when an operator cancels the workflow (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui):
     // nothing may stay held, authorized or marked pending.
     await CancellationScope.nonCancellable(async () => {
       for (const step of compensations.reverse()) {

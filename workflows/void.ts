@@ -119,7 +119,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     }
 
     // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels
-    // the workflow now (README: Cancel and Terminate).
+    // the workflow now (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui).
     await CancellationScope.nonCancellable(async () => {
       if (input.livemode) {
         setCurrentDetails('void: reversing the charge');

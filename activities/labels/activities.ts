@@ -13,7 +13,7 @@ export function createLabelActivities(deps: { db: Db; store: LabelStore; carrier
     async storeLabels(p: { shipmentId: string; trackingNumber: string }): Promise<void> {
       const row = await findShipment(deps.db, p.shipmentId);
       if (!row) {
-        // Retrying cannot make the row appear: fail where operators see it (architecture.md).
+        // Retrying cannot make the row appear: fail where operators see it (docs/architecture.md#operators).
         throw ApplicationFailure.nonRetryable(`Shipment ${p.shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
       }
       for (const format of LABEL_FORMATS) {

@@ -7,7 +7,7 @@ import { captureIn, crossedLowBalance, holdIn, releaseIn } from './ledger.js';
 import type { NewShipment } from './shipments.js';
 
 /**
- * The purchase's own transactions (architecture.md, "A shipment's life"). Each is one round trip of
+ * The purchase's own transactions (docs/architecture.md#a-shipments-life). Each is one round trip of
  * the workflow's critical path and idempotent, so a retried local activity changes nothing twice.
  */
 

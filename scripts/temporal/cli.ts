@@ -1,7 +1,7 @@
 // The Temporal CLI (its `server start-dev` is our development and test Temporal) on a machine that
 // cannot reach Temporal's download site: find it, or build it from the Go module proxy, and run the
-// dev server from it. See shared/architecture.md, "Getting Temporal on a machine that cannot reach
-// its download site".
+// dev server from it. See docs/architecture.md, "Getting Temporal on a machine that cannot reach
+// its download site" (docs/architecture.md#getting-temporal-on-a-machine-that-cannot-reach-its-download-site).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';

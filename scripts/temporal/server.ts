@@ -139,7 +139,7 @@ export async function ensureTemporalServer(log: Log = defaultLog): Promise<Tempo
   });
 }
 
-/** The Temporal UI server's module (`ui-server/v2`), built on a best-effort basis (README: npm run fleet). */
+/** The Temporal UI server's module (`ui-server/v2`), built on a best-effort basis (docs/operators-guide.md#npm-run-fleet-the-production-topology-on-this-machine). */
 export const TEMPORAL_UI_VERSION = 'v2.45.3';
 const UI_PACKAGE = 'github.com/temporalio/ui-server/v2/cmd/server';
 

@@ -224,7 +224,7 @@ describe('the fleet: a Temporal cluster on PostgreSQL, two APIs, workers per que
       expect(d.memo?.scansSeen).toBeUndefined();
     }
 
-    // The deploy, as the README's procedure: B's workers up beside A's, B made current, A's drained.
+    // The deploy, as the operator's guide's procedure (docs/operators-guide.md): B's workers up beside A's, B made current, A's drained.
     const buildB: WorkerBuild = await buildWorkflowBundle(
       path.join(dataDir, 'bundles'),
       writeBuildB(),
