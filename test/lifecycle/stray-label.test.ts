@@ -69,5 +69,5 @@ describe('fault 10: a label the carrier commits after the purchase failed', () =
     const after = await call(stack, 'GET', `/api/v1/shipments/${shipmentId}`, { key: acct.liveKey });
     expect(after.body.status).toBe('failed');
     await sim.clearFaults(marker);
-  });
+  }, 180_000);
 });
