@@ -5,7 +5,9 @@
  * It starts its own PostgreSQL, Temporal dev server, simulator, API and workers (nothing else need
  * run), limits Acme to `--rps` requests a second for the whole fleet, buys `--tracked` live
  * shipments that then poll as fast as tracking lets them, and times `--purchases` purchases, one at
- * a time, from the request to the 201. Prints a table and JSON.
+ * a time, from the request to the 201, and how long each one's carrier call waited in its task
+ * queue (from the history: that part is the queue layout's, the rest is the machine's). Prints a
+ * table and JSON.
  */
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +26,17 @@ const LAYOUTS: Layout[] = [
 
 const log = (line: string) => void process.stderr.write(`bench rate-split: ${line}\n`);
 const order = () => ({ service: 'acme_ground', from: address(), to: address({ name: `bench-${randomUUID()}` }), parcel: parcel() });
+
+const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+
+/** How long the purchase's carrier call sat in its task queue: its buy scheduled → started, from the history. */
+async function buyQueueWait(stack: TestStack, shipmentId: string): Promise<number> {
+  const events = (await stack.temporal.workflow.getHandle(`shipment/${shipmentId}`).fetchHistory()).events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'buyLabel');
+  const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
+  if (!scheduled || !started) throw new Error(`no buy in the history of ${shipmentId}`);
+  return ms(started.eventTime) - ms(scheduled.eventTime);
+}
 
 /** Polls of the tracked shipments that are queued and not yet taken by a worker. */
 async function queuedPolls(stack: TestStack, workflowIds: string[]): Promise<number> {
@@ -62,6 +75,7 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
       await new Promise((r) => setTimeout(r, 250));
     }
     const latencies: number[] = [];
+    const waits: number[] = [];
     const backlog: number[] = [];
     for (let i = 0; i < o.purchases; i++) {
       backlog.push(await queuedPolls(stack, tracked));
@@ -69,14 +83,18 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
       const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order() });
       latencies.push(performance.now() - started);
       if (a.status !== 201) throw new Error(`measured purchase answered ${a.status}: ${a.text}`);
-      log(`${layout.name}: purchase ${i + 1}/${o.purchases} in ${Math.round(latencies[i])} ms behind ${backlog[i]} queued polls`);
+      waits.push(await buyQueueWait(stack, a.body.id));
+      log(`${layout.name}: purchase ${i + 1}/${o.purchases} in ${Math.round(latencies[i])} ms (its carrier call queued ${Math.round(waits[i])} ms) with ${backlog[i]} polls queued`);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
+    const sortedWaits = [...waits].sort((a, b) => a - b);
     return {
       layout: layout.name,
       tracking_share_percent: layout.trackingSharePercent,
       queued_polls_mean: Math.round((backlog.reduce((a, b) => a + b, 0) / backlog.length) * 10) / 10,
       purchase_ms: { p50: Math.round(percentile(sorted, 50)), max: Math.round(sorted[sorted.length - 1]), all: latencies.map(Math.round) },
+      /** The part of it the carrier call spent waiting in its task queue (the rate limit's share). */
+      buy_queued_ms: { p50: Math.round(percentile(sortedWaits, 50)), max: Math.round(sortedWaits[sortedWaits.length - 1]), all: waits.map(Math.round) },
     };
   } finally {
     await stack.stop();
@@ -97,11 +115,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const results = [];
     for (const layout of LAYOUTS) results.push(await measure(infra, layout, o));
-    const rows = results.map((r) => `${r.layout.padEnd(28)} ${String(r.queued_polls_mean).padStart(12)} ${String(r.purchase_ms.p50).padStart(10)} ${String(r.purchase_ms.max).padStart(10)}`);
+    const cell = (v: number, w = 10) => String(v).padStart(w);
+    const rows = results.map(
+      (r) =>
+        `${r.layout.padEnd(28)} ${cell(r.queued_polls_mean, 12)} ${cell(r.purchase_ms.p50)} ${cell(r.purchase_ms.max)} ${cell(r.buy_queued_ms.p50, 14)} ${cell(r.buy_queued_ms.max, 14)}`,
+    );
     process.stdout.write(
       [
         `purchase latency under a tracking-poll backlog (Acme limited to ${o.rps}/s, ${o.tracked} shipments tracking, ${o.purchases} purchases)`,
-        `${'layout'.padEnd(28)} ${'queued polls'.padStart(12)} ${'p50 ms'.padStart(10)} ${'max ms'.padStart(10)}`,
+        `${'layout'.padEnd(28)} ${'queued polls'.padStart(12)} ${'p50 ms'.padStart(10)} ${'max ms'.padStart(10)} ${'buy queued p50'.padStart(14)} ${'buy queued max'.padStart(14)}`,
         ...rows,
         '',
         JSON.stringify({ scenario: 'rate-split', options: o, results }, null, 2),
