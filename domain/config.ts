@@ -28,6 +28,8 @@ export interface Config {
   carrierSettleMs?: number;
   /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
   carrierRateLimits: Record<string, number>;
+  /** Percent of each carrier's rate given to tracking polls on their own queue (0: one shared queue). */
+  carrierTrackingSharePercent: number;
   cardProcessorUrl: string;
   trustedProxies: string[];
   taskQueuePrefix: string;
@@ -96,6 +98,12 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return Number(raw);
 }
 
+function percent(env: Env, name: string, fallback: number, max: number): number {
+  const value = int(env, name, fallback);
+  if (value > max) throw new ConfigError(`${name} must be a whole number from 0 to ${max}, got "${env[name]}"`);
+  return value;
+}
+
 export interface ParseOptions {
   /** Codes of every registered carrier: production requires each one's URL and webhook secret. */
   carriers?: readonly string[];
@@ -151,6 +159,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     carrierTimeoutMs: int(env, 'CARRIER_TIMEOUT_MS', 5000, 100),
     carrierSettleMs: env.CARRIER_SETTLE_MS ? int(env, 'CARRIER_SETTLE_MS', 0, 100) : undefined,
     carrierRateLimits,
+    carrierTrackingSharePercent: percent(env, 'CARRIER_TRACKING_SHARE', 25, 90),
     cardProcessorUrl: env.CARD_PROCESSOR_URL ?? `${simUrl}/cardpay/v1`,
     trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     taskQueuePrefix: env.TASK_QUEUE_PREFIX ?? '',

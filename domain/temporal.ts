@@ -21,7 +21,20 @@ export function taskQueues(prefix = '') {
     shipments: `${prefix}shipments`,
     webhooks: `${prefix}webhooks`,
     carrier: (carrierCode: string) => `${prefix}carrier-${carrierCode}`,
+    /** Tracking polls, on a budget of their own so a backlog of polls never delays a purchase. */
+    carrierTracking: (carrierCode: string) => `${prefix}carrier-${carrierCode}-tracking`,
   };
+}
+
+/**
+ * A carrier's fleet-wide requests per second, split between its two queues: tracking polls get
+ * `trackingSharePercent` of it on `carrier-<code>-tracking`, purchases, look-ups, cancellations and
+ * voids the rest on `carrier-<code>`; together never more than the carrier allows. A share of 0 puts
+ * the polls back on the one queue (`tracking: 0`), as before the split.
+ */
+export function splitCarrierRate(perSecond: number, trackingSharePercent: number): { purchases: number; tracking: number } {
+  const tracking = (perSecond * trackingSharePercent) / 100;
+  return { purchases: perSecond - tracking, tracking };
 }
 
 export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;

@@ -6,7 +6,7 @@ import { createCarrierActivities } from '../activities/carriers.js';
 import { createWebhookActivities } from '../activities/webhooks.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
-import { taskQueues, type Config } from '../domain/index.js';
+import { splitCarrierRate, taskQueues, type Config } from '../domain/index.js';
 import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
@@ -105,19 +105,25 @@ export async function createWorkers(deps: {
       for (const code of codes) {
         const definition = registry.carrier(code);
         if (!definition) throw new Error(`unknown carrier queue ${group}`);
-        workers.push(
-          await Worker.create({
-            connection,
-            namespace,
-            taskQueue: queues.carrier(code),
-            dataConverter,
-            ...tuning,
-            ...traced,
-            activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
-            // The carrier's limit holds across every worker polling this queue (issue: fleet-wide).
-            maxTaskQueueActivitiesPerSecond: config.carrierRateLimits[code] ?? definition.rateLimitPerSecond,
-          }),
-        );
+        // The carrier's limit holds across every worker polling these queues (issue: fleet-wide),
+        // split so that tracking polls never delay a purchase (splitCarrierRate).
+        const rate = splitCarrierRate(config.carrierRateLimits[code] ?? definition.rateLimitPerSecond, config.carrierTrackingSharePercent);
+        const ownQueues = [{ taskQueue: queues.carrier(code), perSecond: rate.purchases }];
+        if (rate.tracking > 0) ownQueues.push({ taskQueue: queues.carrierTracking(code), perSecond: rate.tracking });
+        for (const { taskQueue, perSecond } of ownQueues) {
+          workers.push(
+            await Worker.create({
+              connection,
+              namespace,
+              taskQueue,
+              dataConverter,
+              ...tuning,
+              ...traced,
+              activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
+              maxTaskQueueActivitiesPerSecond: perSecond,
+            }),
+          );
+        }
       }
     } else if (group === 'webhooks') {
       workers.push(

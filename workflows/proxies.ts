@@ -95,11 +95,14 @@ export function carrierActivities(
   summary?: string,
   /** 1 when the workflow runs the retries itself (the purchase does, to show each attempt). */
   maximumAttempts?: number,
+  /** `tracking`: the tracking loop's polls, on the carrier's tracking queue and its share of the rate. */
+  queue: 'purchases' | 'tracking' = 'purchases',
 ) {
   const queues = taskQueues(target.queuePrefix);
+  const carrierQueue = queue === 'tracking' ? queues.carrierTracking(carrier) : queues.carrier(carrier);
   return proxyActivities<CarrierActivities>({
     ...(summary ? { summary } : {}),
-    taskQueue: target.livemode ? queues.carrier(carrier) : queues.shipments,
+    taskQueue: target.livemode ? carrierQueue : queues.shipments,
     startToCloseTimeout: '30 seconds',
     // The carrier activity heartbeats every second: a lost carrier worker is noticed in seconds.
     heartbeatTimeout: '5 seconds',

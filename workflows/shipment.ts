@@ -21,7 +21,14 @@ import { voidLabel } from './void.js';
 
 export interface ShipmentWorkflowInput extends PurchaseInput {
   /** `quietStopMs`: tracking stops after this long without a new scan (default TRACKING_QUIET_STOP_MS). */
-  tracking: { minPollMs: number; maxPollMs: number; continueAsNewAfterPolls?: number; quietStopMs?: number };
+  tracking: {
+    minPollMs: number;
+    maxPollMs: number;
+    continueAsNewAfterPolls?: number;
+    quietStopMs?: number;
+    /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0), as before the split. */
+    sharedCarrierQueue?: boolean;
+  };
   /** Carried over by continue-as-new once the label is bought, and by a resumption after a quiet stop. */
   resume?: {
     status: ShipmentStatus;

@@ -23,10 +23,21 @@ export interface TrackingState {
 }
 
 
-/** Fetches the carrier's scans now (the void's scan check uses this too), for at most `limitMs`. */
-export async function pollScans(input: ShipmentWorkflowInput, state: TrackingState, limitMs = POLL_LIMIT_MS): Promise<Scan[]> {
+/**
+ * Fetches the carrier's scans now, for at most `limitMs`. The tracking loop's polls run on the
+ * carrier's tracking queue (its own share of the rate, so they never delay a purchase); the void's
+ * scan check, which a customer waits on, stays on the purchases' queue.
+ */
+export async function pollScans(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  limitMs = POLL_LIMIT_MS,
+  queue: 'purchases' | 'tracking' = 'purchases',
+): Promise<Scan[]> {
   if (!state.carrier || !state.trackingNumber) return [];
-  return carrierActivities(input, state.carrier, limitMs, `fetch the scans of ${state.trackingNumber} from ${state.carrier}`).fetchScans({
+  const summary = `fetch the scans of ${state.trackingNumber} from ${state.carrier}`;
+  const own = queue === 'tracking' && !input.tracking.sharedCarrierQueue ? 'tracking' : 'purchases';
+  return carrierActivities(input, state.carrier, limitMs, summary, undefined, own).fetchScans({
     carrier: state.carrier,
     livemode: input.livemode,
     trackingNumber: state.trackingNumber,
@@ -99,7 +110,7 @@ export async function followScans(input: ShipmentWorkflowInput, state: TrackingS
     scans = state.pushed.splice(0);
   } else {
     try {
-      scans = await pollScans(input, state);
+      scans = await pollScans(input, state, POLL_LIMIT_MS, 'tracking');
     } catch (err) {
       state.pollMs = Math.min(state.pollMs * 2, input.tracking.maxPollMs);
       log.warn('tracking poll failed; polling again later', { error: failureMessage(err) });

@@ -95,6 +95,7 @@ export const shipmentRoutes =
               minPollMs: ctx.config.trackingPollMinMs,
               maxPollMs: ctx.config.trackingPollMaxMs,
               continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
+              ...(ctx.config.carrierTrackingSharePercent === 0 ? { sharedCarrierQueue: true } : {}),
             },
           },
           key ?? String(request.id),
