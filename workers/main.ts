@@ -9,7 +9,7 @@ import path from 'node:path';
 import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../scripts/runtime.js';
 import { carrierRegistryFor } from './activities.js';
 import { serveWorkerMetrics } from './metrics.js';
-import { createWorkers, type QueueGroup } from './run.js';
+import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
 const config = loadConfig();
 const log = createLogger(config, 'worker');
@@ -34,7 +34,9 @@ const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address, log);
 const temporal = await connectTemporal(config, address, log);
 // The workflow bundle built at build time; bundling at start is for development only.
-const bundlePath = config.worker.workflowBundlePath && path.resolve(config.worker.workflowBundlePath);
+// With tracing on, the bundle that carries tracing's workflow interceptors.
+const plainBundle = config.worker.workflowBundlePath && path.resolve(config.worker.workflowBundlePath);
+const bundlePath = plainBundle && tracing ? tracedBundlePath(plainBundle) : plainBundle;
 if (bundlePath && !existsSync(bundlePath)) {
   log.error({ bundlePath }, 'the workflow bundle is missing: run npm run build:workflows');
   process.exit(2);

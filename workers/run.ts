@@ -21,6 +21,9 @@ const ignore = () => undefined;
 /** webpack's progress lines are noise in a worker's log; its errors still throw. */
 const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
+/** The prebuilt bundle with tracing's workflow interceptors, beside the plain one (scripts/build-workflows.ts). */
+export const tracedBundlePath = (bundlePath: string) => bundlePath.replace(/(\.js)?$/, '.traced.js');
+
 /** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
 export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${string}`;
 
@@ -75,7 +78,9 @@ export async function createWorkers(deps: {
       ? {
           workflowBundle: await bundleWorkflowCode({
             workflowsPath: WORKFLOWS_PATH,
-            workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+            // Tracing's workflow interceptors double the bundle (every new workflow evaluates it)
+            // and wrap every call in more promises: bundled only when there is a tracer to feed.
+            workflowInterceptorModules: deps.tracing ? WORKFLOW_INTERCEPTOR_MODULES : [],
             logger: quietBundler,
           }),
         }

@@ -3,6 +3,7 @@ import { balanceToJson, shipmentToJson, type EventType } from '../../domain/inde
 import type { Db, Tx } from '../connection.js';
 import { accounts, events, shipments, type ShipmentRow } from '../schema.js';
 import { claimIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
+import { typesWithSubscribers } from './webhooks.js';
 import { captureIn, crossedLowBalance, holdIn, releaseIn } from './ledger.js';
 import type { NewShipment } from './shipments.js';
 
@@ -88,7 +89,9 @@ export async function beginPurchase(
  * Finishes a bought purchase in one transaction: capture the charge, mark the shipment purchased,
  * store `shipment.purchased` and, when the charge crosses the low-balance threshold,
  * `wallet.low_balance`. The event ids come from the workflow. A retry after the commit stores
- * nothing again and still reports the crossing (its event is there).
+ * nothing again and still reports the crossing (its event is there). `events` lists the stored events
+ * that some webhook endpoint takes: only those have deliveries to start after the answer (none, and
+ * the workflow schedules no announcement at all).
  */
 export async function completePurchase(
   db: Db,
@@ -109,9 +112,14 @@ export async function completePurchase(
         .select({ id: events.id, type: events.type })
         .from(events)
         .where(inArray(events.id, ids));
+    const owner = { accountId: p.accountId, livemode: row.livemode };
+    const toAnnounce = async (written: Array<{ id: string; type: EventType }>) => {
+      const taken = await typesWithSubscribers(tx, owner, [...new Set(written.map((e) => e.type))]);
+      return written.filter((e) => taken.has(e.type));
+    };
     if (row.status !== 'pending') {
       const found = await stored([p.purchasedEventId, p.lowBalanceEventId]);
-      return { events: found.map((e) => ({ id: e.id, type: e.type as EventType })), firstTime: false };
+      return { events: await toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false };
     }
     const captured = p.capture ? await captureIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId }) : null;
     const [purchased] = await tx
@@ -132,7 +140,7 @@ export async function completePurchase(
         .values({ ...base, id: p.lowBalanceEventId, type: 'wallet.low_balance', shipmentId: null, data: { object: balanceToJson(account, row.livemode) } });
       written.push({ id: p.lowBalanceEventId, type: 'wallet.low_balance' });
     }
-    return { events: written, firstTime: true };
+    return { events: await toAnnounce(written), firstTime: true };
   });
 }
 

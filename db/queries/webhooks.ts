@@ -1,5 +1,5 @@
 import { and, arrayContains, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { webhookDeliveries, webhookEndpoints } from '../schema.js';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -90,6 +90,15 @@ export async function endpointsSubscribedTo(db: Db, owner: Owner, type: string):
     .from(webhookEndpoints)
     .where(and(ownedAndLive(owner), or(isNull(webhookEndpoints.events), arrayContains(webhookEndpoints.events, [type]))))
     .orderBy(webhookEndpoints.id);
+}
+
+/**
+ * Of these event types, the ones some live endpoint of the owner takes (an endpoint without a list
+ * takes every type): a stored event no endpoint takes has no delivery to start.
+ */
+export async function typesWithSubscribers(db: Db | Tx, owner: Owner, types: string[]): Promise<Set<string>> {
+  const lists = await db.select({ events: webhookEndpoints.events }).from(webhookEndpoints).where(ownedAndLive(owner));
+  return new Set(types.filter((type) => lists.some((l) => l.events === null || l.events.includes(type))));
 }
 
 /**
