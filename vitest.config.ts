@@ -7,6 +7,8 @@ const CLUSTER = 'test/fleet/cluster.test.ts';
 // The small chaos run (scripts/chaos: its own PostgreSQL, Temporal, simulator, two APIs and four
 // workers under SIGKILLs) likewise runs alone, between the two.
 const CHAOS = 'test/chaos/chaos.test.ts';
+// Workflow tests (time-skipping server, mocked activities) need no stack: only the test server pool.
+const WORKFLOWS = 'test/workflows/**/*.test.ts';
 
 // One Temporal dev server, one PostgreSQL, one carrier simulator and one time-skipping test server
 // per run (started by the global setups); tests isolate themselves by account and task queue.
@@ -23,10 +25,14 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CLUSTER, CHAOS],
+          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, WORKFLOWS],
           globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
           sequence: { groupOrder: 0 },
         },
+      },
+      {
+        extends: true,
+        test: { name: 'workflows', include: [WORKFLOWS], globalSetup: ['test/setup/time-skipping.ts'], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
