@@ -38,6 +38,8 @@ export interface Call {
   at: number;
   taskQueue: string;
   local: boolean;
+  /** The workflow run that made the call (a continue-as-new starts a new run). */
+  runId: string | undefined;
 }
 
 const WORKFLOWS = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -113,7 +115,7 @@ export function mockActivities(env: TestWorkflowEnvironment, shipmentId: string,
       name,
       async (arg: unknown) => {
         const info = Context.current().info;
-        calls.push({ name, arg, at: await env.currentTimeMs(), taskQueue: info.taskQueue, local: info.isLocal });
+        calls.push({ name, arg, at: await env.currentTimeMs(), taskQueue: info.taskQueue, local: info.isLocal, runId: info.workflowExecution?.runId });
         return answers[name](arg);
       },
     ]),
@@ -212,7 +214,7 @@ async function endShipment(handle: ShipmentHandle): Promise<void> {
   }
 }
 
-export function startShipment({ env }: ShipmentEnv, input: ShipmentWorkflowInput): Promise<ShipmentHandle> {
+export function startShipment({ env }: ShipmentEnv, input: ShipmentWorkflowInput) {
   return env.client.workflow.start<(input: ShipmentWorkflowInput) => Promise<ShipmentWorkflowResult>>(SHIPMENT_WORKFLOW, {
     workflowId: shipmentWorkflowId(input.shipmentId),
     taskQueue: taskQueues(input.queuePrefix).shipments,
