@@ -9,6 +9,8 @@ const CLUSTER = 'test/fleet/cluster.test.ts';
 const CHAOS = 'test/chaos/chaos.test.ts';
 // The documentation checks read files only: no stack to start for them.
 const DOCS = 'test/docs/**/*.test.ts';
+// Workflow tests (time-skipping server, mocked activities) need no stack: only the test server.
+const WORKFLOWS = 'test/workflows/**/*.test.ts';
 
 // One Temporal dev server, one PostgreSQL, one carrier simulator and one time-skipping test server
 // per run (started by the global setups); tests isolate themselves by account and task queue.
@@ -25,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS],
+          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS, WORKFLOWS],
           globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
           sequence: { groupOrder: 0 },
         },
@@ -33,6 +35,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'docs', include: [DOCS], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'workflows', include: [WORKFLOWS], globalSetup: ['test/setup/time-skipping.ts'], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

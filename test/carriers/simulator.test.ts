@@ -97,7 +97,8 @@ describe('simulator faults', () => {
     const own = await startCarrierSimulator({ port: 0 });
     await addFault(own.url, { carrier: 'acme', operation: 'lookup', mode: 'timeout' });
     const held = fetch(`${own.url}/acme/v2/labels?reference=x`).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 100));
+    // The request has arrived and is held once it has taken the (one-time) fault.
+    await expect.poll(async () => (await simCall(own.url, 'GET', '/_sim/faults')).body.data, { timeout: 10_000, interval: 20 }).toEqual([]);
     const started = Date.now();
     await own.close();
     expect(Date.now() - started).toBeLessThan(2000);

@@ -25,13 +25,18 @@ describe('the tracking loop', () => {
     expect(buy.status, buy.text).toBe(201);
     const { id, tracking } = buy.body;
     const journey = ['in_transit', 'in_transit', 'exception', 'in_transit', 'out_for_delivery', 'delivered'];
+    const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(id));
+    const scansRecorded = async () =>
+      (await call(stack, 'GET', `/api/v1/tracking/${tracking.number}`, { key: acct.liveKey })).body.events.length as number;
     for (const [i, status] of journey.entries()) {
       await sim.scan(tracking.number, status, `scan ${i + 1}`);
-      // Let a few polls (and a continue-as-new) pass between scans, as days pass between real ones
-      // (generous: on a loaded machine a poll and its activities take longer).
-      await new Promise((r) => setTimeout(r, 3000));
+      if (i === journey.length - 1) break;
+      // Between scans, as days pass between real ones: the scan is polled and recorded, then the
+      // loop polls on and continues as new before the next scan comes.
+      await eventually(async () => ((await scansRecorded()) === i + 1 ? true : undefined), 30_000, `scan ${i + 1} recorded`);
+      const recordedBy = (await handle.describe()).runId;
+      await eventually(async () => ((await handle.describe()).runId !== recordedBy ? true : undefined), 30_000, `a continue-as-new after scan ${i + 1}`);
     }
-    const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(id));
     const result = await eventually(async () => {
       const d = await handle.describe();
       return d.status.name === 'COMPLETED' ? d : undefined;

@@ -157,13 +157,23 @@ describe('pushed scans', () => {
     expect(events.map((e: any) => e.type).sort()).toEqual(['shipment.in_transit', 'shipment.purchased', 'tracking.updated']);
     const event = await call(stack, 'GET', `/api/v1/events/${events[0].id}`, { key: acct.liveKey });
     expect(event.body.id).toBe(events[0].id);
-    // The same scan pushed again is recorded once.
-    await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+    // The same scan pushed again is recorded once. A new scan pushed after it is the fence: pushes
+    // reach the workflow in order, so once it is recorded the repeated one has been handled too.
+    const again = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
       headers: { authorization: 'Bearer dev-carrier-acme-secret' },
       body: { tracking_number: s.tracking.number, scans: [{ id: 'scan-1', occurred_at: new Date().toISOString(), status: 'in_transit' }] },
     });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey })).body.events).toHaveLength(1);
+    expect(again.status, again.text).toBe(202);
+    const fence = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: 'Bearer dev-carrier-acme-secret' },
+      body: { tracking_number: s.tracking.number, scans: [{ id: 'scan-2', occurred_at: new Date().toISOString(), status: 'in_transit', description: 'Sorted' }] },
+    });
+    expect(fence.status, fence.text).toBe(202);
+    const after = await eventually(async () => {
+      const t = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.liveKey });
+      return t.body.events.some((e: any) => e.description === 'Sorted') ? t.body.events : undefined;
+    }, 20_000, 'the scan pushed after the repeated one');
+    expect(after.map((e: any) => e.description)).toEqual(['Collected', 'Sorted']);
   });
 
   it('refuses a carrier push without the carrier’s secret', async () => {

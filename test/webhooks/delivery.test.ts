@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookFanout } from '../../activities/webhook-fanout.js';
-import { EVENT_TYPES, parseAmount, webhookWorkflowId, type EventType } from '../../domain/index.js';
+import { EVENT_TYPES, parseAmount, shipmentWorkflowId, webhookWorkflowId, type EventType } from '../../domain/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 import { signatureTime, specVerify, startReceiver, type Answer, type Received, type Receiver } from './receiver.js';
@@ -50,6 +50,17 @@ const purchasedOf = (r: Receiver, shipmentId: string) =>
 const sig = (r: Received) => r.headers['x-svc-signature'] as string;
 const verified = (r: Received, secret: string) => specVerify(r.raw, sig(r), secret, r.at / 1000);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once the shipment's workflow has announced its purchase's events (announceEvents, after
+ * the answer): from then on every delivery the purchase will ever start has been started.
+ */
+const announced = (shipmentId: string) =>
+  eventually(async () => {
+    const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
+    const { currentDetails } = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    return currentDetails?.startsWith('purchased; next carrier poll') ? true : undefined;
+  }, 30_000, `the events of ${shipmentId} announced`);
 
 async function workflowExists(eventId: string, endpointId: string): Promise<boolean> {
   try {
@@ -200,19 +211,20 @@ describe('webhook deliveries on the real stack', () => {
     const money = (minor: number) => (minor / 100).toFixed(2);
     // 20.00 + 1.5 labels: the first purchase stays above, the second crosses, the third stays below.
     await stack.admin.topUp(acct.id, money(2000 + Math.round(1.5 * gross)));
-    await buy(acct.liveKey, 'above');
-    await buy(acct.liveKey, 'crosses');
-    await buy(acct.liveKey, 'below');
+    const bought = [await buy(acct.liveKey, 'above'), await buy(acct.liveKey, 'crosses'), await buy(acct.liveKey, 'below')];
     // Back above the threshold, and down across it again: a second crossing.
     await stack.admin.topUp(acct.id, money(2 * gross));
-    await buy(acct.liveKey, 'crosses-again');
+    bought.push(await buy(acct.liveKey, 'crosses-again'));
 
     const events = await eventually(async () => {
       const res = await call(stack, 'GET', '/api/v1/events?type=wallet.low_balance', { key: acct.liveKey });
       return res.body.data.length >= 2 ? res.body.data : undefined;
     }, 30_000, 'two low-balance events');
-    await eventually(async () => (rx.received.length >= 2 ? true : undefined), 30_000, 'two deliveries');
-    await pause(2000);
+    // Every delivery the four purchases start has started, and the two of the events have ended.
+    for (const s of bought) await announced(s.id);
+    for (const e of events) {
+      expect(await stack.temporal.workflow.getHandle(webhookWorkflowId(e.id, ep.id)).result()).toEqual({ outcome: 'delivered', attempts: 1 });
+    }
     const again = await call(stack, 'GET', '/api/v1/events?type=wallet.low_balance', { key: acct.liveKey });
     expect(again.body.data).toHaveLength(2);
     expect(rx.received).toHaveLength(2);
@@ -269,7 +281,7 @@ describe('webhook deliveries on the real stack', () => {
       const res = await call(stack, 'GET', `/api/v1/events?shipment=${shipment.id}`, { key: acct.testKey });
       return res.body.data[0];
     });
-    await pause(1000);
+    await announced(shipment.id);
     expect(await workflowExists(event.id, ep.id)).toBe(false);
     expect(rx.received).toHaveLength(0);
   });

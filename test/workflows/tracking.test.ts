@@ -1,0 +1,214 @@
+// The tracking loop (workflows/shipment.ts, workflows/tracking.ts) on the time-skipping server with
+// mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
+// ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scan } from '../../carriers/types.js';
+import { scansSignal, stateQuery } from '../../workflows/definitions.js';
+import {
+  CARRIER,
+  currentDetails,
+  DAY,
+  HOUR,
+  MINUTE,
+  mockActivities,
+  purchasedInput,
+  scan,
+  startShipment,
+  startShipmentEnv,
+  TRACKING_NUMBER,
+  withWorkers,
+  type Call,
+  type ShipmentEnv,
+} from './harness.js';
+
+let se: ShipmentEnv;
+beforeAll(async () => {
+  se = await startShipmentEnv();
+});
+afterAll(async () => {
+  await se?.env.teardown();
+});
+
+/** Gaps between consecutive calls, on the workflow's (skipped) clock. */
+const gaps = (calls: Call[]) => calls.slice(1).map((c, i) => c.at - calls[i].at);
+
+/** Each gap is the expected one, late only by the instants a workflow task and an activity take. */
+function expectGaps(calls: Call[], expected: number[]) {
+  const got = gaps(calls);
+  expect(got.length, `gaps ${got.map((g) => g / MINUTE)} min`).toBe(expected.length);
+  got.forEach((g, i) => {
+    expect(g, `gap ${i + 1}`).toBeGreaterThanOrEqual(expected[i]);
+    expect(g, `gap ${i + 1}`).toBeLessThan(expected[i] + 5_000);
+  });
+}
+
+/** The cadence while nothing moves: 15 min, doubling to the 12 h ceiling. */
+const BACKOFF = [15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR];
+const at = (iso: string) => Date.parse(iso);
+
+describe('tracking loop (time-skipping, mocked activities)', () => {
+  it('a week without scans: polls at 15 min, doubling to every 12 h, and records nothing', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const started = await se.env.currentTimeMs();
+      await se.env.sleep('7 days');
+      const polls = mocks.of('fetchScans');
+      // 15 min, 30 min, 1 h, 2 h, 4 h and 8 h (15.75 h), then every 12 h up to the seventh day.
+      const twelves = Math.floor((7 * DAY - 15.75 * HOUR) / (12 * HOUR));
+      expect(polls[0].at - started).toBeGreaterThanOrEqual(15 * MINUTE);
+      expectGaps(polls, [...BACKOFF.slice(1, 6), ...Array(twelves).fill(12 * HOUR)]);
+      expect(polls.every((p) => JSON.stringify(p.arg) === JSON.stringify({ carrier: CARRIER, livemode: true, trackingNumber: TRACKING_NUMBER }))).toBe(true);
+      // Live polls go to the carrier's own queue, whose rate limit holds fleet-wide.
+      expect(new Set(polls.map((p) => p.taskQueue))).toEqual(new Set([`${input.queuePrefix}carrier-${CARRIER}`]));
+      expect(new Set(mocks.names())).toEqual(new Set(['fetchScans']));
+      expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 12 * HOUR, scansSeen: 0 });
+      expect(await currentDetails(handle)).toBe('purchased; next carrier poll in 43200 s');
+    });
+  }, 180_000);
+
+  it('a new scan is recorded once, moves the status with its events, and brings the cadence back to 15 min', async () => {
+    const input = purchasedInput();
+    const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z'));
+    let poll = 0;
+    // The carrier answers every scan it has at each poll; the fourth poll is the first to see one.
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => (++poll >= 4 ? [pickup] : []) });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      await se.env.sleep('2 days');
+      const polls = mocks.of('fetchScans');
+      // Quiet: 15, 30, 60 min; the scan at the fourth; then 15 min again, doubling as before.
+      expect(gaps(polls).slice(0, 6).map((g) => Math.floor(g / MINUTE))).toEqual([30, 60, 120, 15, 30, 60]);
+      const recorded = mocks.of('recordScans');
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0].arg.shipmentId).toBe(input.shipmentId);
+      expect(recorded[0].arg.scans).toEqual([{ ...pickup, trackingEventId: expect.stringMatching(/^trk_/) }]);
+      expect(mocks.of('markShipment').map((c) => c.arg)).toEqual([
+        { shipmentId: input.shipmentId, changes: { trackingStatus: 'in_transit', status: 'in_transit' } },
+      ]);
+      const events = mocks.of('recordEvent').map((c) => c.arg);
+      expect(events.map((e) => e.type)).toEqual(['tracking.updated', 'shipment.in_transit']);
+      expect(events[0].object).toEqual({
+        tracking_number: TRACKING_NUMBER,
+        shipment_id: input.shipmentId,
+        status: 'in_transit',
+        event: {
+          id: recorded[0].arg.scans[0].trackingEventId,
+          occurred_at: pickup.occurredAt,
+          status: 'in_transit',
+          description: pickup.description,
+          location: pickup.location,
+        },
+      });
+      expect(new Set(events.map((e) => e.id)).size).toBe(2);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1 });
+    });
+  });
+
+  it('delivered ends the workflow: no poll after it, however long we wait', async () => {
+    const input = purchasedInput();
+    let poll = 0;
+    const scans = [scan('s1', 'in_transit', at('2026-03-01T09:00:00Z')), scan('s2', 'out_for_delivery', at('2026-03-02T07:00:00Z')), scan('s3', 'delivered', at('2026-03-02T12:00:00Z'))];
+    // A parcel delivered over five polls: each poll sees the scans made so far.
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => scans.slice(0, Math.max(0, ++poll - 2)) });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.result()).toEqual({ status: 'delivered' });
+      const pollsAtEnd = mocks.of('fetchScans').length;
+      expect(pollsAtEnd).toBe(5);
+      expect(mocks.of('recordScans').flatMap((c) => c.arg.scans.map((s) => s.id))).toEqual(['s1', 's2', 's3']);
+      expect(mocks.of('recordEvent').map((c) => c.arg.type)).toEqual([
+        'tracking.updated',
+        'shipment.in_transit',
+        'tracking.updated',
+        'tracking.updated',
+        'shipment.delivered',
+      ]);
+      expect(mocks.of('markShipment').at(-1)!.arg.changes).toEqual({ trackingStatus: 'delivered', status: 'delivered' });
+      expect(await currentDetails(handle)).toBe('delivered; finished');
+      await se.env.sleep('3 days');
+      expect(mocks.of('fetchScans')).toHaveLength(pollsAtEnd);
+    });
+  });
+
+  it('a live shipment with no scan for 30 days stops tracking, its status unchanged, and says how to resume', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const started = await se.env.currentTimeMs();
+      const result = await handle.result();
+      const stoppedAt = await se.env.currentTimeMs();
+      expect(result.status).toBe('purchased');
+      expect(result.trackingStopped!.quietForMs).toBeGreaterThanOrEqual(30 * DAY);
+      // Bounded: within one (longest) poll interval of the quiet period.
+      expect(stoppedAt - started).toBeLessThan(30 * DAY + 12 * HOUR + HOUR);
+      expect(result.trackingStopped!.resumeWith).toEqual({
+        ...input,
+        resume: { status: 'purchased', carrier: CARRIER, trackingNumber: TRACKING_NUMBER, seenScanIds: [], pollMs: 15 * MINUTE },
+      });
+      expect(mocks.of('fetchScans').length).toBeGreaterThan(50);
+      expect(new Set(mocks.names())).toEqual(new Set(['fetchScans']));
+      expect(await currentDetails(handle)).toMatch(/^purchased; tracking stopped: no new scan for 30(\.\d)? d\. /);
+    });
+  }, 180_000); // some 60 polls, each a workflow task and an activity
+
+  it('a pushed scan is taken at once, without waiting for the poll, and starts the quiet period again', async () => {
+    const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, quietStopMs: 2 * DAY } });
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      await se.env.sleep('1 day');
+      const pushedAt = await se.env.currentTimeMs();
+      const pushed = scan('s-pushed', 'in_transit', pushedAt);
+      const pollsBefore = mocks.of('fetchScans').length;
+      await handle.signal(scansSignal, [pushed]);
+      const result = await handle.result();
+      const [recorded] = mocks.of('recordScans');
+      expect(recorded.arg.scans.map((s) => s.id)).toEqual(['s-pushed']);
+      // Recorded on the signal, before any further poll.
+      expect(mocks.of('fetchScans').filter((c) => c.at < recorded.at)).toHaveLength(pollsBefore);
+      expect(recorded.at - pushedAt).toBeLessThan(MINUTE);
+      expect(result.status).toBe('in_transit');
+      expect(result.trackingStopped!.quietForMs).toBeGreaterThanOrEqual(2 * DAY);
+      expect(result.trackingStopped!.resumeWith.resume!.seenScanIds).toEqual(['s-pushed']);
+    });
+  });
+
+  it('continue-as-new keeps history small and carries the scans pushed during the last poll to the next run', async () => {
+    const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, continueAsNewAfterPolls: 2 } });
+    const s1 = scan('s1', 'in_transit', at('2026-03-01T09:00:00Z'));
+    const s2 = scan('s2', 'out_for_delivery', at('2026-03-02T07:00:00Z'));
+    let poll = 0;
+    const fetchScans = async (): Promise<Scan[]> => {
+      poll++;
+      if (poll === 2) {
+        // While the second poll is under way the carrier pushes s1 again and the new s2: the run
+        // continues as new right after this poll, with the pushed scans not yet taken.
+        await se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`).signal(scansSignal, [s1, s2]);
+      }
+      return [s1];
+    };
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans });
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      const firstRunId = first.firstExecutionRunId;
+      // Polls at 15 and 30 min, then the new run takes the pushed scans; its next poll is at 60 min.
+      await se.env.sleep('45 minutes');
+      const recorded = mocks.of('recordScans');
+      expect(recorded.map((c) => c.arg.scans.map((s) => s.id))).toEqual([['s1'], ['s2']]);
+      // s1 in the first run; s2, pushed in the first run, recorded by the second; s1 never twice.
+      expect(recorded[0].runId).toBe(firstRunId);
+      expect(recorded[1].runId).not.toBe(firstRunId);
+      const description = await handle.describe();
+      expect(description.runId).toBe(recorded[1].runId);
+      expect(description.status.name).toBe('RUNNING');
+      expect(mocks.of('fetchScans').slice(0, 2).every((c) => c.runId === firstRunId)).toBe(true);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 2 });
+      // The first run ended by continuing as new, after two polls.
+      const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, firstRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    });
+  });
+});

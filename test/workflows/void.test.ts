@@ -1,0 +1,229 @@
+// The void (workflows/void.ts) on the time-skipping server with mocked activities: each outcome, what
+// the read model is told at each step, and that money moves back only after the carrier cancelled.
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURE } from '../../domain/index.js';
+import { stateQuery, voidUpdate } from '../../workflows/definitions.js';
+import {
+  called,
+  CARRIER,
+  currentDetails,
+  mockActivities,
+  purchasedInput,
+  scan,
+  startShipment,
+  startShipmentEnv,
+  TRACKING_NUMBER,
+  withWorkers,
+  type ShipmentEnv,
+} from './harness.js';
+
+let se: ShipmentEnv;
+beforeAll(async () => {
+  se = await startShipmentEnv();
+});
+afterAll(async () => {
+  await se?.env.teardown();
+});
+
+const retryable = (message: string) => ApplicationFailure.create({ type: FAILURE.carrierRetryable, message, nonRetryable: false });
+
+describe('void (time-skipping, mocked activities)', () => {
+  it('accepted: checks scans, cancels at the carrier, then refunds the card and the ledger, voided, event stored; the workflow ends', async () => {
+    const input = purchasedInput({ fundingSource: 'card' });
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(voidUpdate, { updateId: 'void-1' })).toEqual({ ok: true });
+      expect(await handle.result()).toEqual({ status: 'voided' });
+
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'refundCard', 'refundFunds', 'markShipment', 'recordEvent']);
+      const [voiding, voided] = mocks.of('markShipment');
+      expect(voiding.arg).toEqual({ shipmentId: input.shipmentId, changes: { status: 'voiding', lastVoidError: null } });
+      expect(mocks.of('fetchScans')[0].arg).toEqual({ carrier: CARRIER, livemode: true, trackingNumber: TRACKING_NUMBER });
+      expect(mocks.of('cancelLabel')[0].arg).toEqual({ carrier: CARRIER, livemode: true, reference: input.shipmentId });
+      expect(mocks.of('refundCard')[0].arg).toEqual({ accountId: input.accountId, shipmentId: input.shipmentId });
+      expect(mocks.of('refundFunds')[0].arg).toEqual({ accountId: input.accountId, shipmentId: input.shipmentId });
+      expect(voided.arg).toEqual({ shipmentId: input.shipmentId, changes: { status: 'voided', trackingStatus: 'cancelled' } });
+      expect(mocks.of('recordEvent')[0].arg).toMatchObject({ type: 'shipment.voided', shipmentId: input.shipmentId, accountId: input.accountId, livemode: true });
+      expect(await currentDetails(handle)).toBe('voided; finished');
+    });
+  });
+
+  it('a sandbox void moves no money', async () => {
+    const input = purchasedInput({ livemode: false });
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(voidUpdate)).toEqual({ ok: true });
+      expect(await handle.result()).toEqual({ status: 'voided' });
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'markShipment', 'recordEvent']);
+    });
+  });
+
+  it('label already scanned (the carrier reports a scan): refused with label_already_scanned, the scan recorded, nothing cancelled or refunded', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      fetchScans: async () => [scan('s-pickup', 'in_transit', Date.parse('2026-01-02T10:00:00Z'))],
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(voidUpdate)).toEqual({
+        ok: false,
+        code: 'label_already_scanned',
+        message: 'The carrier has already scanned this label.',
+      });
+      expect(mocks.of('recordScans')[0].arg.scans.map((s) => s.id)).toEqual(['s-pickup']);
+      // The status is what the scan made it; the label stays bought and charged.
+      const marks = mocks.of('markShipment').map((c) => c.arg.changes);
+      expect(marks[0]).toEqual({ status: 'voiding', lastVoidError: null });
+      expect(marks.at(-1)).toEqual({ status: 'in_transit' });
+      expect(mocks.of('recordEvent').map((c) => c.arg.type)).toEqual(['tracking.updated', 'shipment.in_transit']);
+      for (const name of ['cancelLabel', 'refundFunds', 'refundCard'] as const) expect(mocks.of(name)).toHaveLength(0);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1 });
+    });
+  });
+
+  it('label scanned between the check and the cancel (the carrier refuses, already_scanned): back to purchased with the error', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        throw ApplicationFailure.create({
+          type: FAILURE.carrierRefused,
+          message: 'label already scanned',
+          nonRetryable: true,
+          details: [{ carrier: CARRIER, status: 409, retryAfterMs: null, reason: 'already_scanned' }],
+        });
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const outcome = await handle.executeUpdate(voidUpdate);
+      expect(outcome).toEqual({ ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' });
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'markShipment']);
+      expect(mocks.of('markShipment')[1].arg.changes).toEqual({ status: 'purchased', lastVoidError: 'The carrier has already scanned this label.' });
+      expect((await handle.query(stateQuery)).status).toBe('purchased');
+    });
+  });
+
+  it('carrier refuses the cancellation for another reason: back to purchased with carrier_error', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'cancellation window closed', nonRetryable: true });
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const outcome = await handle.executeUpdate(voidUpdate);
+      expect(outcome).toEqual({ ok: false, code: 'carrier_error', message: 'The carrier refused the cancellation: cancellation window closed' });
+      expect(mocks.of('markShipment').at(-1)!.arg.changes).toEqual({ status: 'purchased', lastVoidError: outcome.ok ? null : outcome.message });
+      expect(mocks.of('refundFunds')).toHaveLength(0);
+    });
+  });
+
+  it('carrier unavailable for a while: the cancellation is retried until it goes through, then refunded and voided', async () => {
+    const input = purchasedInput();
+    let attempts = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        if (++attempts <= 3) throw retryable('carrier answered 503');
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const outcome = handle.executeUpdate(voidUpdate);
+      expect(await handle.result()).toEqual({ status: 'voided' });
+      expect(await outcome).toEqual({ ok: true });
+      expect(mocks.of('cancelLabel')).toHaveLength(4);
+      // The refund comes only after the carrier's cancellation went through.
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'cancelLabel', 'cancelLabel', 'cancelLabel', 'refundFunds', 'markShipment', 'recordEvent']);
+    });
+  });
+
+  it('an unanswered cancellation the carrier did make: its record decides, voided', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        throw ApplicationFailure.create({ type: FAILURE.carrierAmbiguous, message: 'no answer after sending', nonRetryable: true });
+      },
+      findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: true }),
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(voidUpdate)).toEqual({ ok: true });
+      expect(await handle.result()).toEqual({ status: 'voided' });
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'findPurchase', 'refundFunds', 'markShipment', 'recordEvent']);
+    });
+  });
+
+  it('cannot finish (the carrier never answers within the void time): back to purchased with carrier_unavailable, nothing refunded', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        throw retryable('carrier answered 503');
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const started = await se.env.currentTimeMs();
+      const outcome = handle.executeUpdate(voidUpdate);
+      // Time passes only when the test says so: the void gives up after five minutes of trying.
+      await se.env.sleep('10 minutes');
+      const done = await outcome;
+      expect(done).toMatchObject({ ok: false, code: 'carrier_unavailable' });
+      expect(done.ok ? '' : done.message).toContain('carrier answered 503');
+      const cancels = mocks.of('cancelLabel');
+      expect(cancels.length).toBeGreaterThan(3);
+      expect(cancels.at(-1)!.at - started).toBeLessThan(6 * 60_000);
+      // After each cancellation that gave up, the carrier's record was asked whether it happened.
+      expect(mocks.of('findPurchase').length).toBeGreaterThanOrEqual(1);
+      const marks = mocks.of('markShipment').map((c) => c.arg.changes);
+      expect(marks[0]).toEqual({ status: 'voiding', lastVoidError: null });
+      expect(marks.at(-1)).toEqual({ status: 'purchased', lastVoidError: done.ok ? null : done.message });
+      for (const name of ['refundFunds', 'refundCard', 'recordEvent'] as const) expect(mocks.of(name)).toHaveLength(0);
+      expect((await handle.query(stateQuery)).status).toBe('purchased');
+    });
+  });
+
+  it('the scan check fails: back to purchased, nothing cancelled', async () => {
+    const input = purchasedInput();
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      fetchScans: async () => {
+        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'tracking number unknown', nonRetryable: true });
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const outcome = await handle.executeUpdate(voidUpdate);
+      expect(outcome).toEqual({ ok: false, code: 'carrier_error', message: 'The carrier could not confirm the label is unscanned: tracking number unknown' });
+      expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'markShipment']);
+      expect(mocks.of('markShipment')[1].arg.changes).toEqual({ status: 'purchased', lastVoidError: 'tracking number unknown' });
+    });
+  });
+
+  it('a second void while one is under way is refused by the validator, and the first completes', async () => {
+    const input = purchasedInput();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const mocks = mockActivities(se.env, input.shipmentId, { cancelLabel: () => released });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const first = handle.executeUpdate(voidUpdate, { updateId: 'void-a' });
+      await called(mocks, 'cancelLabel');
+      expect((await handle.query(stateQuery)).status).toBe('voiding');
+      const second = await handle.executeUpdate(voidUpdate, { updateId: 'void-b' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(second).toBeInstanceOf(WorkflowUpdateFailedError);
+      expect(((second as WorkflowUpdateFailedError).cause as ApplicationFailure).type).toBe('shipment_not_voidable');
+      release();
+      expect(await first).toEqual({ ok: true });
+      expect(await handle.result()).toEqual({ status: 'voided' });
+      expect(mocks.of('cancelLabel')).toHaveLength(1);
+      expect(mocks.of('refundFunds')).toHaveLength(1);
+    });
+  });
+});
