@@ -12,8 +12,9 @@ const DOCS = 'test/docs/**/*.test.ts';
 // Workflow tests (time-skipping server, mocked activities) need no stack: only the test server.
 const WORKFLOWS = 'test/workflows/**/*.test.ts';
 
-// One Temporal dev server, one PostgreSQL, one carrier simulator and one time-skipping test server
-// per run (started by the global setups); tests isolate themselves by account and task queue.
+// One Temporal dev server, one PostgreSQL and one carrier simulator per run (test/setup/stack.ts);
+// the time-skipping test server's jars resolved once (test/setup/time-skipping.ts), each workflow test
+// then starting a server of its own. Tests isolate themselves by account and task queue.
 export default defineConfig({
   test: {
     pool: 'forks',

@@ -14,7 +14,7 @@ import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
-import { startDevServer } from './temporal/cli.js';
+import { startDevServer } from './temporal/dev-server.js';
 import { killWithParent, stopChild } from './temporal/process-utils.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
-import { startDevServer, type DevServer } from '../temporal/cli.js';
+import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { freePorts } from '../temporal/process-utils.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

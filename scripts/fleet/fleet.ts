@@ -5,31 +5,30 @@
  * builds here) the Temporal UI. Every process is a child that dies with us; each writes to its own
  * log file under `<dataDir>/logs`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmod, mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { request } from 'undici';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
-import { parseConfig, SEARCH_ATTRIBUTES } from '../../domain/index.js';
-import { carrierRegistryFor } from '../../workers/activities.js';
-import { WORKFLOWS_PATH } from '../../workers/run.js';
-import { freePorts, killWithParent, portIsFree, parentDeathWrapped, readTail, sleep, stopChild, tcpConnects, type Log } from '../temporal/process-utils.js';
+import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { tcpConnects, type Log } from '../temporal/process-utils.js';
 import { ensureTemporalServer, ensureTemporalUi } from '../temporal/server.js';
+import { fleetPorts } from './ports.js';
+import { httpOk, logSays, managed, type FleetProcess } from './process.js';
 import {
-  DEFAULT_TEMPORAL_PORTS,
   prepareNamespace,
   REPO_ROOT,
+  setCurrentDeploymentVersion,
   setupTemporalSchema,
   TEMPORAL_SERVICES,
   temporalDbFromUrl,
   temporalEnv,
   temporalServerArgs,
-  type TemporalPorts,
   type TemporalService,
 } from './temporal-cluster.js';
+import { buildWorkflowBundle, workerLayout, type WorkerBuild } from './workers.js';
+
+export type { FleetProcess } from './process.js';
+export { buildWorkflowBundle, workerLayout, type WorkerBuild } from './workers.js';
 
 export interface FleetOptions {
   /** Embedded PostgreSQL files, the workflow bundles and `logs/`. */
@@ -48,25 +47,6 @@ export interface FleetOptions {
   /** Temporal server log level. Default `warn`. */
   temporalLogLevel?: string;
   log: Log;
-}
-
-export interface FleetProcess {
-  name: string;
-  logFile: string;
-  readonly pid: number | undefined;
-  running(): boolean;
-  /** Resolves when the current child exits. */
-  exited(): Promise<void>;
-  /** SIGTERM (or `signal`), SIGKILL after `graceMs`. */
-  stop(graceMs?: number, signal?: NodeJS.Signals): Promise<void>;
-  /** Starts it again (same command and environment) and waits until it is ready. */
-  start(): Promise<void>;
-}
-
-/** A worker build: the workflow bundle its processes load and the build id they poll as. */
-export interface WorkerBuild {
-  buildId: string;
-  bundlePath: string;
 }
 
 export interface Fleet {
@@ -91,118 +71,6 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** Bundles the workflows at `workflowsPath` into `<dir>/workflow-bundle-<buildId>.js`; the build id is the bundle's hash. */
-export async function buildWorkflowBundle(dir: string, workflowsPath = WORKFLOWS_PATH): Promise<WorkerBuild> {
-  const quiet = () => undefined;
-  const { code } = await bundleWorkflowCode({
-    workflowsPath,
-    logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
-  const buildId = createHash('sha256').update(code).digest('hex').slice(0, 12);
-  const bundlePath = path.join(dir, `workflow-bundle-${buildId}.js`);
-  await mkdir(dir, { recursive: true });
-  await writeFile(bundlePath, code);
-  return { buildId, bundlePath };
-}
-
-async function httpOk(url: string): Promise<boolean> {
-  try {
-    const res = await request(url, { headersTimeout: 2_000, bodyTimeout: 2_000 });
-    await res.body.dump();
-    return res.statusCode < 400;
-  } catch {
-    return false;
-  }
-}
-
-async function logSays(file: string, from: number, text: string): Promise<boolean> {
-  try {
-    return (await readFile(file, 'utf8')).slice(from).includes(text);
-  } catch {
-    return false;
-  }
-}
-
-interface Spec {
-  name: string;
-  cmd: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  /** Resolves true once the process serves; `offset` is where this start's output begins in the log. */
-  ready: (offset: number) => Promise<boolean>;
-  readyTimeoutMs: number;
-}
-
-function managed(spec: Spec, logDir: string, log: Log): FleetProcess {
-  const logFile = path.join(logDir, `${spec.name}.log`);
-  let child: ChildProcess | undefined;
-  let exit: Promise<void> = Promise.resolve();
-  const proc: FleetProcess = {
-    name: spec.name,
-    logFile,
-    get pid() {
-      return child?.pid;
-    },
-    running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
-    exited: () => exit,
-    stop: async (graceMs = 15_000, signal: NodeJS.Signals = 'SIGTERM') => {
-      if (child) await stopChild(child, graceMs, signal);
-    },
-    start: async () => {
-      if (proc.running()) return;
-      const out = await open(logFile, 'a');
-      const offset = (await out.stat()).size;
-      await out.writeFile(`\n=== ${new Date().toISOString()} ${spec.cmd} ${spec.args.join(' ')}\n`);
-      const [cmd, argv] = await parentDeathWrapped(spec.cmd, spec.args, 'SIGTERM');
-      try {
-        child = spawn(cmd, argv, { cwd: REPO_ROOT, env: spec.env, stdio: ['ignore', out.fd, out.fd] });
-      } finally {
-        await out.close();
-      }
-      const c = child;
-      killWithParent(c, 'SIGTERM');
-      let spawnError: Error | undefined;
-      c.once('error', (e) => (spawnError = e));
-      exit = new Promise((resolve) => c.once('exit', () => resolve()));
-      const deadline = Date.now() + spec.readyTimeoutMs;
-      for (;;) {
-        if (spawnError || c.exitCode !== null || c.signalCode !== null) {
-          throw new Error(`${spec.name} exited while starting (${spawnError?.message ?? c.exitCode ?? c.signalCode}); ${logFile}:\n${await readTail(logFile, 30)}`);
-        }
-        if (await spec.ready(offset)) break;
-        if (Date.now() > deadline) {
-          await stopChild(c, 5_000);
-          throw new Error(`${spec.name} did not get ready in ${spec.readyTimeoutMs / 1000} s; ${logFile}:\n${await readTail(logFile, 30)}`);
-        }
-        await sleep(250);
-      }
-      log(`${spec.name} is up (pid ${c.pid})`);
-    },
-  };
-  return proc;
-}
-
-/** The groups of the worker processes: two `shipments`, one per carrier, one `webhooks`. */
-export function workerLayout(): Array<{ name: string; groups: string[] }> {
-  const carriers = carrierRegistryFor(parseConfig({})).definitions.map((d) => d.code);
-  return [
-    { name: 'worker-shipments-1', groups: ['shipments'] },
-    { name: 'worker-shipments-2', groups: ['shipments'] },
-    ...carriers.map((code) => ({ name: `worker-carrier-${code}`, groups: [`carrier-${code}`] })),
-    { name: 'worker-webhooks', groups: ['webhooks'] },
-  ];
-}
-
-/** Free ports in 20000–32767 (Temporal's cluster_membership table keeps ports as smallint). */
-async function freeLowPorts(count: number): Promise<number[]> {
-  const ports: number[] = [];
-  while (ports.length < count) {
-    const p = 20_000 + Math.floor(Math.random() * 12_000);
-    if (!ports.includes(p) && (await portIsFree('127.0.0.1', p))) ports.push(p);
-  }
-  return ports;
-}
-
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const { log } = options;
   const namespace = options.namespace ?? 'default';
@@ -224,31 +92,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   };
 
   try {
-    const free = options.ports === 'free' ? await freePorts('127.0.0.1', 14) : [];
-    // Temporal stores membership ports as a smallint: they must be below 32768, unlike most free ports.
-    const low = options.ports === 'free' ? await freeLowPorts(4) : [];
-    const ports: TemporalPorts =
-      options.ports === 'free'
-        ? {
-            frontend: free[0],
-            frontendHttp: free[1],
-            frontendMembership: low[0],
-            history: free[3],
-            historyMembership: low[1],
-            matching: free[5],
-            matchingMembership: low[2],
-            worker: free[7],
-            workerMembership: low[3],
-          }
-        : DEFAULT_TEMPORAL_PORTS;
-    const apiPorts = options.ports === 'free' ? [free[9], free[10]] : [3000, 3001];
-    const simPort = options.ports === 'free' ? free[11] : 4010;
-    const uiPort = options.ports === 'free' ? free[12] : 8080;
-    if (options.ports === 'default') {
-      const taken = [];
-      for (const p of [...Object.values(ports), ...apiPorts, simPort, uiPort]) if (await tcpConnects('127.0.0.1', p, 300)) taken.push(p);
-      if (taken.length) throw new Error(`ports already in use: ${taken.join(', ')} (is \`npm start\` or another fleet running?)`);
-    }
+    const { temporal: ports, api: apiPorts, sim: simPort, ui: uiPort } = await fleetPorts(options.ports);
 
     // The binaries, PostgreSQL and the first workflow bundle at once.
     log('preparing: the Temporal server binaries (built once, minutes), PostgreSQL, the workflow bundle');
@@ -389,24 +233,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
     const connection = await Connection.connect({ address: temporalAddress });
     stops.push(() => connection.close());
-    const setCurrentBuild = async (buildId: string) => {
-      const deadline = Date.now() + 120_000;
-      let last = '';
-      for (;;) {
-        try {
-          await connection.workflowService.setWorkerDeploymentCurrentVersion({ namespace, deploymentName, buildId, identity: 'npm run fleet' });
-          const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName });
-          const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
-          // 1: ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS (task queues still being told; 1.29 reports 0).
-          if (current === buildId && Number(info?.routingConfigUpdateState) !== 1) return;
-          last = `current ${current ?? 'none'}, routing update state ${String(info?.routingConfigUpdateState)}`;
-        } catch (e) {
-          last = (e as Error).message;
-        }
-        if (Date.now() > deadline) throw new Error(`could not make build ${buildId} current: ${last}`);
-        await sleep(500);
-      }
-    };
+    const setCurrentBuild = (buildId: string) => setCurrentDeploymentVersion(connection, namespace, deploymentName, buildId);
 
     // Workers of the first build, then that build made current so new workflows go to it.
     const layout = workerLayout();

@@ -179,3 +179,23 @@ export async function prepareNamespace(opts: {
     await sleep(500);
   }
 }
+
+/** Makes `buildId` the deployment's current version (Worker Versioning) and waits until matching applies it. */
+export async function setCurrentDeploymentVersion(connection: Connection, namespace: string, deploymentName: string, buildId: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let last = '';
+  for (;;) {
+    try {
+      await connection.workflowService.setWorkerDeploymentCurrentVersion({ namespace, deploymentName, buildId, identity: 'npm run fleet' });
+      const { workerDeploymentInfo: info } = await connection.workflowService.describeWorkerDeployment({ namespace, deploymentName });
+      const current = info?.routingConfig?.currentDeploymentVersion?.buildId;
+      // 1: ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS (task queues still being told; 1.29 reports 0).
+      if (current === buildId && Number(info?.routingConfigUpdateState) !== 1) return;
+      last = `current ${current ?? 'none'}, routing update state ${String(info?.routingConfigUpdateState)}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`could not make build ${buildId} current: ${last}`);
+    await sleep(500);
+  }
+}

@@ -1,8 +1,8 @@
-// Small helpers shared by the Temporal tooling in this folder: the cache location, a cross-process
-// lock, free ports, running a command, and making sure the servers we start never outlive us.
+// Small helpers shared by the Temporal tooling in this folder: the cache location, free ports,
+// running a command, and making sure the servers we start never outlive us.
 import { execFile, type ChildProcess } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
-import { access, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,68 +92,6 @@ export async function readTail(file: string, lines = 40): Promise<string> {
     return tail(await readFile(file, 'utf8'), lines);
   } catch {
     return '';
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Runs `fn` while holding an exclusive lock file, so that two processes (two test runs, a test run
- * and `.ci/run`) never build or download into the cache at the same time. A lock whose owner process
- * is gone is taken over.
- */
-export async function withLock<T>(lockFile: string, what: string, log: Log, fn: () => Promise<T>): Promise<T> {
-  await mkdir(path.dirname(lockFile), { recursive: true });
-  const startedWaiting = Date.now();
-  let lastNotice = 0;
-  for (;;) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      await handle.writeFile(`${process.pid}\n${new Date().toISOString()}\n${what}\n`);
-      await handle.close();
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    let ownerPid = NaN;
-    try {
-      ownerPid = Number.parseInt((await readFile(lockFile, 'utf8')).split('\n')[0] ?? '', 10);
-    } catch {
-      continue; // removed between our open and read: try again at once
-    }
-    if (!Number.isInteger(ownerPid) || !pidAlive(ownerPid)) {
-      // The owner died (or is still writing its pid: give it a moment before judging).
-      const st = await stat(lockFile).catch(() => undefined);
-      if (st === undefined) continue;
-      if (Number.isInteger(ownerPid) || Date.now() - st.mtimeMs > 5_000) {
-        log(`taking over stale lock ${lockFile} (owner ${Number.isInteger(ownerPid) ? ownerPid : 'unknown'} is gone)`);
-        await rm(lockFile, { force: true });
-        continue;
-      }
-    } else if (Date.now() - lastNotice > 30_000) {
-      lastNotice = Date.now();
-      log(
-        `waiting for process ${ownerPid}, which is already ${what} (lock ${lockFile}, waited ${formatDuration(Date.now() - startedWaiting)})`,
-      );
-    }
-    await sleep(1_000);
-  }
-  try {
-    return await fn();
-  } finally {
-    try {
-      const owner = Number.parseInt((await readFile(lockFile, 'utf8')).split('\n')[0] ?? '', 10);
-      if (owner === process.pid) await rm(lockFile, { force: true });
-    } catch {
-      // already gone
-    }
   }
 }
 

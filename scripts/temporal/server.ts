@@ -9,7 +9,6 @@ import {
   isExecutableFile,
   run,
   tail,
-  withLock,
   type Log,
 } from './process-utils.js';
 
@@ -58,7 +57,7 @@ async function usable(b: TemporalServerBinaries): Promise<string | undefined> {
  * The server, the sql tool and the schema of TEMPORAL_SERVER_VERSION. Env TEMPORAL_SERVER_BIN,
  * TEMPORAL_SQL_TOOL and TEMPORAL_SCHEMA_DIR point at existing ones; otherwise the cache, filled by
  * `go install` of both commands (about two minutes with a warm Go module cache) and a copy of the
- * module's schema directory. Concurrent callers share one build (a lock file in the cache).
+ * module's schema directory. Builds go to a directory of this process's own and are renamed into place.
  */
 export async function ensureTemporalServer(log: Log = defaultLog): Promise<TemporalServerBinaries> {
   const fromEnv = process.env.TEMPORAL_SERVER_BIN;
@@ -76,67 +75,64 @@ export async function ensureTemporalServer(log: Log = defaultLog): Promise<Tempo
   if ((await usable(cached)) === undefined) return cached;
 
   const binDir = path.dirname(cached.server);
-  return withLock(path.join(binDir, '.temporal-server-build.lock'), 'building the Temporal server', log, async () => {
-    if ((await usable(cached)) === undefined) return cached;
-    const go = await findOnPath('go');
-    if (!go) {
-      throw new Error(
-        `No Temporal server at ${cached.server} and no \`go\` on PATH to build it. Install Go (https://go.dev), or set TEMPORAL_SERVER_BIN, TEMPORAL_SQL_TOOL and TEMPORAL_SCHEMA_DIR.`,
-      );
-    }
-    const env = { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') };
-    const logFile = path.join(binDir, 'go-install-server.log');
-    const started = Date.now();
+  const go = await findOnPath('go');
+  if (!go) {
+    throw new Error(
+      `No Temporal server at ${cached.server} and no \`go\` on PATH to build it. Install Go (https://go.dev), or set TEMPORAL_SERVER_BIN, TEMPORAL_SQL_TOOL and TEMPORAL_SCHEMA_DIR.`,
+    );
+  }
+  const env = { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') };
+  const logFile = path.join(binDir, 'go-install-server.log');
+  const started = Date.now();
 
-    if (!(await isExecutableFile(cached.server)) || !(await isExecutableFile(cached.sqlTool)) || (await usable(cached))?.includes('--version')) {
-      const buildDir = path.join(binDir, `.build-server-${process.pid}`);
-      await rm(buildDir, { recursive: true, force: true });
-      await mkdir(buildDir, { recursive: true });
-      const args = ['install', `${PACKAGES.server}@${TEMPORAL_SERVER_VERSION}`, `${PACKAGES.sql}@${TEMPORAL_SERVER_VERSION}`];
-      log(`building the Temporal server ${TEMPORAL_SERVER_VERSION} and its sql tool: go ${args.join(' ')} (minutes the first time; log: ${logFile})`);
-      const heartbeat = setInterval(() => log(`still building the Temporal server (${formatDuration(Date.now() - started)})`), 30_000);
-      let res;
-      try {
-        res = await run(go, args, { env: { ...env, GOBIN: buildDir }, timeoutMs: 45 * 60_000 });
-      } finally {
-        clearInterval(heartbeat);
-      }
-      const handle = await open(logFile, 'a');
-      await handle.writeFile(`\n=== ${new Date().toISOString()} go ${args.join(' ')} -> exit ${res.code ?? res.signal}\n${res.stdout}${res.stderr}`);
-      await handle.close();
-      if (res.code !== 0) {
-        await rm(buildDir, { recursive: true, force: true });
-        throw new Error(`go install of the Temporal server failed (exit ${res.code ?? res.signal}):\n${tail(`${res.stdout}${res.stderr}`, 15)}`);
-      }
-      await rename(path.join(buildDir, 'server'), cached.server);
-      await rename(path.join(buildDir, 'sql'), cached.sqlTool);
-      await rm(buildDir, { recursive: true, force: true });
+  if (!(await isExecutableFile(cached.server)) || !(await isExecutableFile(cached.sqlTool)) || (await usable(cached))?.includes('--version')) {
+    const buildDir = path.join(binDir, `.build-server-${process.pid}`);
+    await rm(buildDir, { recursive: true, force: true });
+    await mkdir(buildDir, { recursive: true });
+    const args = ['install', `${PACKAGES.server}@${TEMPORAL_SERVER_VERSION}`, `${PACKAGES.sql}@${TEMPORAL_SERVER_VERSION}`];
+    log(`building the Temporal server ${TEMPORAL_SERVER_VERSION} and its sql tool: go ${args.join(' ')} (minutes the first time; log: ${logFile})`);
+    const heartbeat = setInterval(() => log(`still building the Temporal server (${formatDuration(Date.now() - started)})`), 30_000);
+    let res;
+    try {
+      res = await run(go, args, { env: { ...env, GOBIN: buildDir }, timeoutMs: 45 * 60_000 });
+    } finally {
+      clearInterval(heartbeat);
     }
+    const handle = await open(logFile, 'a');
+    await handle.writeFile(`\n=== ${new Date().toISOString()} go ${args.join(' ')} -> exit ${res.code ?? res.signal}\n${res.stdout}${res.stderr}`);
+    await handle.close();
+    if (res.code !== 0) {
+      await rm(buildDir, { recursive: true, force: true });
+      throw new Error(`go install of the Temporal server failed (exit ${res.code ?? res.signal}):\n${tail(`${res.stdout}${res.stderr}`, 15)}`);
+    }
+    await rename(path.join(buildDir, 'server'), cached.server);
+    await rename(path.join(buildDir, 'sql'), cached.sqlTool);
+    await rm(buildDir, { recursive: true, force: true });
+  }
 
-    if (!(await isDir(path.join(cached.schemaDir, 'temporal', 'versioned')))) {
-      // The module is in the Go module cache after the build; `go mod download` prints where.
-      const res = await run(go, ['mod', 'download', '-json', `${SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`], { env, timeoutMs: 10 * 60_000 });
-      let dir: string | undefined;
-      try {
-        dir = (JSON.parse(res.stdout) as { Dir?: string }).Dir;
-      } catch {
-        dir = undefined;
-      }
-      if (!dir) throw new Error(`cannot locate the module ${SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}: ${tail(`${res.stdout}${res.stderr}`, 10)}`);
-      const staging = `${cached.schemaDir}.${process.pid}`;
-      await rm(staging, { recursive: true, force: true });
-      await mkdir(path.dirname(staging), { recursive: true });
-      await cp(path.join(dir, 'schema', 'postgresql', 'v12'), staging, { recursive: true });
-      // Files in the module cache are read-only; ours must stay removable.
-      await run('chmod', ['-R', 'u+w', staging]);
-      await rm(cached.schemaDir, { recursive: true, force: true });
-      await rename(staging, cached.schemaDir);
+  if (!(await isDir(path.join(cached.schemaDir, 'temporal', 'versioned')))) {
+    // The module is in the Go module cache after the build; `go mod download` prints where.
+    const res = await run(go, ['mod', 'download', '-json', `${SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`], { env, timeoutMs: 10 * 60_000 });
+    let dir: string | undefined;
+    try {
+      dir = (JSON.parse(res.stdout) as { Dir?: string }).Dir;
+    } catch {
+      dir = undefined;
     }
-    const why = await usable(cached);
-    if (why) throw new Error(`the Temporal server build is not usable: ${why}`);
-    log(`the Temporal server ${TEMPORAL_SERVER_VERSION} is ready in ${formatDuration(Date.now() - started)}: ${cached.server}`);
-    return cached;
-  });
+    if (!dir) throw new Error(`cannot locate the module ${SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}: ${tail(`${res.stdout}${res.stderr}`, 10)}`);
+    const staging = `${cached.schemaDir}.${process.pid}`;
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(path.dirname(staging), { recursive: true });
+    await cp(path.join(dir, 'schema', 'postgresql', 'v12'), staging, { recursive: true });
+    // Files in the module cache are read-only; ours must stay removable.
+    await run('chmod', ['-R', 'u+w', staging]);
+    await rm(cached.schemaDir, { recursive: true, force: true });
+    await rename(staging, cached.schemaDir);
+  }
+  const why = await usable(cached);
+  if (why) throw new Error(`the Temporal server build is not usable: ${why}`);
+  log(`the Temporal server ${TEMPORAL_SERVER_VERSION} is ready in ${formatDuration(Date.now() - started)}: ${cached.server}`);
+  return cached;
 }
 
 /** The Temporal UI server's module (`ui-server/v2`), built on a best-effort basis (docs/operators-guide.md#npm-run-fleet-the-production-topology-on-this-machine). */
@@ -153,27 +149,24 @@ export async function ensureTemporalUi(log: Log = defaultLog): Promise<string | 
     log(`no Temporal UI: it did not build here before (${failed}; delete it to try again)`);
     return undefined;
   }
-  return withLock(path.join(cacheRoot(), 'bin', '.temporal-ui-build.lock'), 'building the Temporal UI server', log, async () => {
-    if (await isExecutableFile(bin)) return bin;
-    const go = await findOnPath('go');
-    if (!go) return undefined;
-    const buildDir = path.join(cacheRoot(), 'bin', `.build-ui-${process.pid}`);
-    await mkdir(buildDir, { recursive: true });
-    log(`building the Temporal UI server ${TEMPORAL_UI_VERSION} (best effort)`);
-    const res = await run(go, ['install', `${UI_PACKAGE}@${TEMPORAL_UI_VERSION}`], {
-      env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
-      timeoutMs: 15 * 60_000,
-    });
-    if (res.code === 0) {
-      await rename(path.join(buildDir, 'server'), bin);
-      await rm(buildDir, { recursive: true, force: true });
-      return bin;
-    }
-    await rm(buildDir, { recursive: true, force: true });
-    const handle = await open(failed, 'w');
-    await handle.writeFile(`${new Date().toISOString()} go install ${UI_PACKAGE}@${TEMPORAL_UI_VERSION}\n${res.stdout}${res.stderr}`);
-    await handle.close();
-    log(`the Temporal UI server does not build here (${failed}): ${tail(`${res.stdout}${res.stderr}`, 3)}`);
-    return undefined;
+  const go = await findOnPath('go');
+  if (!go) return undefined;
+  const buildDir = path.join(cacheRoot(), 'bin', `.build-ui-${process.pid}`);
+  await mkdir(buildDir, { recursive: true });
+  log(`building the Temporal UI server ${TEMPORAL_UI_VERSION} (best effort)`);
+  const res = await run(go, ['install', `${UI_PACKAGE}@${TEMPORAL_UI_VERSION}`], {
+    env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
+    timeoutMs: 15 * 60_000,
   });
+  if (res.code === 0) {
+    await rename(path.join(buildDir, 'server'), bin);
+    await rm(buildDir, { recursive: true, force: true });
+    return bin;
+  }
+  await rm(buildDir, { recursive: true, force: true });
+  const handle = await open(failed, 'w');
+  await handle.writeFile(`${new Date().toISOString()} go install ${UI_PACKAGE}@${TEMPORAL_UI_VERSION}\n${res.stdout}${res.stderr}`);
+  await handle.close();
+  log(`the Temporal UI server does not build here (${failed}): ${tail(`${res.stdout}${res.stderr}`, 3)}`);
+  return undefined;
 }

@@ -5,7 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { startCarrierSimulator } from '../../carriers/index.js';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
-import { startDevServer } from '../../scripts/temporal/cli.js';
+import { startDevServer } from '../../scripts/temporal/dev-server.js';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../workers/run.js';
 import type { Infra } from './stack.js';
 

@@ -1,4 +1,4 @@
-// The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/cli.ts).
+// The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/dev-server.ts).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +9,8 @@ import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTemporalCli, startDevServer, type DevServer } from '../../scripts/temporal/cli.js';
+import { ensureTemporalCli } from '../../scripts/temporal/cli.js';
+import { startDevServer, type DevServer } from '../../scripts/temporal/dev-server.js';
 import { run, tcpConnects } from '../../scripts/temporal/process-utils.js';
 import { quick } from './workflows.js';
 

@@ -1,25 +1,36 @@
-// A time-skipping TestWorkflowEnvironment backed by the Java test server pool that
-// test/setup/time-skipping.ts (vitest globalSetup) starts for the run. Each environment gets its own
-// test server (time skipping is global to a server); call env.teardown() when done, which also frees
-// that server.
+// A time-skipping TestWorkflowEnvironment on a Java test server of its own (started here, killed by
+// env.teardown()). Time skipping is global to a server, so environments never share one.
 import { TestWorkflowEnvironment, type TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { inject } from 'vitest';
-import { ensureTestServer } from '../../scripts/temporal/test-server.js';
-import { TIME_SKIPPING_WRAPPER_ENV } from '../setup/time-skipping.js';
+import { startTestServer } from '../../scripts/temporal/test-server.js';
 
 export type TimeSkippingEnvOptions = Omit<TimeSkippingTestWorkflowEnvironmentOptions, 'server'>;
 
-/** Path of the executable given to the SDK: the run's pool wrapper, else a standalone one (starts its own JVM). */
-export async function timeSkippingExecutable(): Promise<string> {
-  const provided = inject('timeSkippingWrapper') ?? process.env[TIME_SKIPPING_WRAPPER_ENV];
-  if (provided) return provided;
-  return await ensureTestServer();
+/**
+ * The SDK's own `create`, which createTimeSkipping calls after starting the server itself (and giving
+ * it 5 s). It is private in the typings; the SDK version is pinned and time-skipping.test.ts covers it.
+ */
+interface SdkCreate {
+  create(opts: TimeSkippingEnvOptions & { server: { type: 'existing' }; address: string; supportsTimeSkipping: true }): Promise<TestWorkflowEnvironment>;
 }
 
 export async function createTimeSkippingEnv(options: TimeSkippingEnvOptions = {}): Promise<TestWorkflowEnvironment> {
-  const path = await timeSkippingExecutable();
-  return await TestWorkflowEnvironment.createTimeSkipping({
-    ...options,
-    server: { executable: { type: 'existing-path', path } },
-  });
+  const server = await startTestServer();
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await (TestWorkflowEnvironment as unknown as SdkCreate).create({
+      ...options,
+      server: { type: 'existing' },
+      address: server.address,
+      supportsTimeSkipping: true,
+    });
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    await server.stop();
+  };
+  return env;
 }
