@@ -6,9 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { toolingSettings } from '../domain/index.js';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../workers/run.js';
 
-const out = path.resolve(process.env.WORKFLOW_BUNDLE_PATH ?? 'dist/workflow-bundle.js');
+const out = path.resolve(toolingSettings().workflowBundlePath);
 const started = Date.now();
 const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES });
 await mkdir(path.dirname(out), { recursive: true });

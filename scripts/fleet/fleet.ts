@@ -13,7 +13,7 @@ import { Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { request } from 'undici';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
-import { parseConfig, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { childEnv, parseConfig, SEARCH_ATTRIBUTES, toolingSettings } from '../../domain/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { WORKFLOWS_PATH } from '../../workers/run.js';
 import { freePorts, killWithParent, portIsFree, parentDeathWrapped, readTail, sleep, stopChild, tcpConnects, type Log } from '../temporal/process-utils.js';
@@ -274,7 +274,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     })();
 
     // The cluster: one process per service.
-    const tEnv = { ...process.env, ...temporalEnv(db, ports, options.temporalLogLevel ?? 'warn') };
+    const tEnv = childEnv(temporalEnv(db, ports, options.temporalLogLevel ?? 'warn'));
     for (const service of TEMPORAL_SERVICES) {
       processes.set(
         `temporal-${service}`,
@@ -318,13 +318,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           name: 'temporal-ui',
           cmd: uiBin,
           args: ['--root', path.join(REPO_ROOT, 'deploy', 'temporal', 'ui'), '--config', 'config', '--env', 'parcel-shipping', 'start'],
-          env: {
-            ...process.env,
+          env: childEnv({
             TEMPORAL_ADDRESS: temporalAddress,
             TEMPORAL_UI_PORT: String(uiPort),
             TEMPORAL_UI_HOST: '127.0.0.1',
             TEMPORAL_DEFAULT_NAMESPACE: namespace,
-          },
+          }),
           ready: () => httpOk(`http://127.0.0.1:${uiPort}/`),
           readyTimeoutMs: 60_000,
         },
@@ -346,7 +345,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         name: 'carrier-sim',
         cmd: process.execPath,
         args: ['--import', 'tsx', 'carriers/simulator/main.ts'],
-        env: { ...process.env, CARRIER_SIM_PORT: String(simPort) },
+        env: childEnv({ CARRIER_SIM_PORT: String(simPort) }),
         ready: () => httpOk(`http://127.0.0.1:${simPort}/_sim/carriers`),
         readyTimeoutMs: 60_000,
       },
@@ -356,10 +355,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     processes.set(sim.name, sim);
     await sim.start();
 
-    const appEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-      ...process.env,
-      NODE_ENV: process.env.NODE_ENV ?? 'development',
-      LOG_LEVEL: process.env.FLEET_LOG_LEVEL ?? 'info',
+    const tooling = toolingSettings();
+    const appEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => childEnv({
+      NODE_ENV: tooling.nodeEnv ?? 'development',
+      LOG_LEVEL: tooling.fleetLogLevel,
       DATABASE_URL: pg.url,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: namespace,

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 import type { Connection as ClientConnection } from '@temporalio/client';
 import {
   cacheRoot,
@@ -133,7 +134,7 @@ async function goInstall(go: string, version: string, log: Log, failures: string
     let res;
     try {
       res = await run(go, args, {
-        env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
+        env: childEnv({ GOBIN: buildDir, GOFLAGS: [toolingSettings().goFlags, '-buildvcs=false'].filter(Boolean).join(' ') }),
         timeoutMs: 45 * 60_000,
       });
     } finally {
@@ -221,8 +222,8 @@ async function sdkDownload(log: Log, failures: string[]): Promise<string | undef
 export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> {
   const failures: string[] = [];
 
-  const fromEnv = process.env.TEMPORAL_CLI;
-  if (fromEnv !== undefined && fromEnv !== '') {
+  const fromEnv = toolingSettings().temporalCli;
+  if (fromEnv !== undefined) {
     const probe = await probeCli(fromEnv);
     if (probe.ok) return fromEnv;
     throw new Error(`TEMPORAL_CLI=${fromEnv} is not a working Temporal CLI: ${probe.reason}`);

@@ -6,13 +6,13 @@ import { access, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 
 export type Log = (msg: string) => void;
 
 /** `${XDG_CACHE_HOME ?? ~/.cache}/parcel-shipping`: outside the repo, shared by every clone on the machine. */
 export function cacheRoot(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && xdg !== '' ? xdg : path.join(os.homedir(), '.cache');
+  const base = toolingSettings().xdgCacheHome ?? path.join(os.homedir(), '.cache');
   return path.join(base, 'parcel-shipping');
 }
 
@@ -38,7 +38,7 @@ export async function isExecutableFile(file: string): Promise<boolean> {
 
 /** Finds an executable on PATH (like `which`), or undefined. */
 export async function findOnPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+  for (const dir of toolingSettings().path.split(path.delimiter)) {
     if (dir === '') continue;
     const candidate = path.join(dir, name);
     if (await isExecutableFile(candidate)) return candidate;
@@ -64,7 +64,7 @@ export function run(
       cmd,
       args,
       {
-        env: options.env ?? process.env,
+        env: options.env ?? childEnv(),
         cwd: options.cwd,
         timeout: options.timeoutMs ?? 0,
         maxBuffer: 64 * 1024 * 1024,

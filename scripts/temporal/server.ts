@@ -2,6 +2,7 @@
 // `npm run fleet`: found, or built from the Go module proxy and cached, like the CLI (cli.ts).
 import { cp, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 import {
   cacheRoot,
   findOnPath,
@@ -61,12 +62,13 @@ async function usable(b: TemporalServerBinaries): Promise<string | undefined> {
  * module's schema directory. Concurrent callers share one build (a lock file in the cache).
  */
 export async function ensureTemporalServer(log: Log = defaultLog): Promise<TemporalServerBinaries> {
-  const fromEnv = process.env.TEMPORAL_SERVER_BIN;
+  const settings = toolingSettings();
+  const fromEnv = settings.temporalServerBin;
   if (fromEnv) {
     const b = {
       server: fromEnv,
-      sqlTool: process.env.TEMPORAL_SQL_TOOL ?? path.join(path.dirname(fromEnv), 'temporal-sql-tool'),
-      schemaDir: process.env.TEMPORAL_SCHEMA_DIR ?? path.join(path.dirname(fromEnv), 'schema', 'postgresql', 'v12'),
+      sqlTool: settings.temporalSqlTool ?? path.join(path.dirname(fromEnv), 'temporal-sql-tool'),
+      schemaDir: settings.temporalSchemaDir ?? path.join(path.dirname(fromEnv), 'schema', 'postgresql', 'v12'),
     };
     const why = await usable(b);
     if (why) throw new Error(`TEMPORAL_SERVER_BIN=${fromEnv} (with TEMPORAL_SQL_TOOL, TEMPORAL_SCHEMA_DIR) is not usable: ${why}`);
@@ -84,7 +86,7 @@ export async function ensureTemporalServer(log: Log = defaultLog): Promise<Tempo
         `No Temporal server at ${cached.server} and no \`go\` on PATH to build it. Install Go (https://go.dev), or set TEMPORAL_SERVER_BIN, TEMPORAL_SQL_TOOL and TEMPORAL_SCHEMA_DIR.`,
       );
     }
-    const env = { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') };
+    const env = childEnv({ GOFLAGS: [settings.goFlags, '-buildvcs=false'].filter(Boolean).join(' ') });
     const logFile = path.join(binDir, 'go-install-server.log');
     const started = Date.now();
 
@@ -145,7 +147,8 @@ const UI_PACKAGE = 'github.com/temporalio/ui-server/v2/cmd/server';
 
 /** Path of a built Temporal UI server, or undefined (with the reason logged) when it cannot be built here. */
 export async function ensureTemporalUi(log: Log = defaultLog): Promise<string | undefined> {
-  if (process.env.TEMPORAL_UI_SERVER_BIN) return process.env.TEMPORAL_UI_SERVER_BIN;
+  const fromEnv = toolingSettings().temporalUiServerBin;
+  if (fromEnv) return fromEnv;
   const bin = path.join(cacheRoot(), 'bin', `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
   if (await isExecutableFile(bin)) return bin;
   const failed = path.join(cacheRoot(), 'bin', `temporal-ui-server-${TEMPORAL_UI_VERSION}.failed`);
@@ -161,7 +164,7 @@ export async function ensureTemporalUi(log: Log = defaultLog): Promise<string | 
     await mkdir(buildDir, { recursive: true });
     log(`building the Temporal UI server ${TEMPORAL_UI_VERSION} (best effort)`);
     const res = await run(go, ['install', `${UI_PACKAGE}@${TEMPORAL_UI_VERSION}`], {
-      env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
+      env: childEnv({ GOBIN: buildDir, GOFLAGS: [toolingSettings().goFlags, '-buildvcs=false'].filter(Boolean).join(' ') }),
       timeoutMs: 15 * 60_000,
     });
     if (res.code === 0) {

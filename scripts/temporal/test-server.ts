@@ -18,6 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 import {
   cacheRoot,
   findOnPath,
@@ -121,7 +122,8 @@ export async function installTestServer(log: Log = defaultLog): Promise<TestServ
     });
   }
 
-  const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : await findOnPath('java');
+  const javaHome = toolingSettings().javaHome;
+  const java = javaHome ? path.join(javaHome, 'bin', 'java') : await findOnPath('java');
   if (!java) throw new Error('cannot run the Temporal test server: no `java` on PATH (Debian: apt-get install openjdk-17-jre-headless)');
   const setpriv = process.platform === 'linux' ? await findOnPath('setpriv') : undefined;
 
@@ -195,8 +197,7 @@ interface Backend {
  */
 export async function startTestServerPool(options: TestServerPoolOptions = {}): Promise<TestServerPool> {
   const log = options.log ?? defaultLog;
-  const envSpares = Number.parseInt(process.env.PARCEL_TEMPORAL_TEST_SERVER_SPARES ?? '', 10);
-  const spares = Math.max(0, options.spares ?? (Number.isInteger(envSpares) ? envSpares : 2));
+  const spares = Math.max(0, options.spares ?? toolingSettings().testServerSpares ?? 2);
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
   const install = await installTestServer(log);
 
