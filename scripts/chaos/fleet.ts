@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
 import { childEnv, SEARCH_ATTRIBUTES, toolingSettings } from '../../domain/index.js';
 import { startDevServer, type DevServer } from '../temporal/cli.js';
-import { freePorts } from '../temporal/process-utils.js';
+import { freePorts } from '../../util/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -70,7 +70,7 @@ export interface Fleet {
 }
 
 export async function startFleet(dir: string, log: (line: string) => void): Promise<Fleet> {
-  const [temporalPort, uiPort, simPort, apiPort1, apiPort2] = await freePorts('127.0.0.1', 5);
+  const [temporalPort, uiPort, simPort, apiPort1, apiPort2] = await freePorts(5);
   const pg: RestartableHandle = await startRestartablePostgres(dir, { durable: true });
   log(`PostgreSQL on ${pg.port} (fsync on), data in ${dir}/postgres`);
   const database = openDatabase(pg.url, { max: 1 });

@@ -16,7 +16,8 @@ import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/
 import { childEnv, parseConfig, SEARCH_ATTRIBUTES, toolingSettings } from '../../domain/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { WORKFLOWS_PATH } from '../../workers/run.js';
-import { freePorts, killWithParent, portIsFree, parentDeathWrapped, readTail, sleep, stopChild, tcpConnects, type Log } from '../temporal/process-utils.js';
+import { freePorts } from '../../util/index.js';
+import { killWithParent, portIsFree, parentDeathWrapped, readTail, sleep, stopChild, tcpConnects, type Log } from '../temporal/process-utils.js';
 import { ensureTemporalServer, ensureTemporalUi } from '../temporal/server.js';
 import {
   DEFAULT_TEMPORAL_PORTS,
@@ -224,7 +225,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   };
 
   try {
-    const free = options.ports === 'free' ? await freePorts('127.0.0.1', 14) : [];
+    const free = options.ports === 'free' ? await freePorts(14) : [];
     // Temporal stores membership ports as a smallint: they must be below 32768, unlike most free ports.
     const low = options.ports === 'free' ? await freeLowPorts(4) : [];
     const ports: TemporalPorts =

@@ -6,13 +6,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { childEnv, toolingSettings } from '../../domain/index.js';
+import { freePorts } from '../../util/index.js';
 import type { Connection as ClientConnection } from '@temporalio/client';
 import {
   cacheRoot,
   dialHost,
   findOnPath,
   formatDuration,
-  freePorts,
   isExecutableFile,
   killWithParent,
   parentDeathWrapped,
@@ -361,7 +361,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const bindHost = ip === '' ? '0.0.0.0' : ip;
   const requestedPort = options.port ?? 7233;
   const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
-  const free = needFree > 0 ? await freePorts(bindHost, needFree) : [];
+  const free = needFree > 0 ? await freePorts(needFree, bindHost) : [];
   const port = requestedPort === 0 ? (free.shift() as number) : requestedPort;
   const uiPort =
     options.uiPort !== undefined && options.uiPort !== 0

@@ -1,5 +1,5 @@
 // Small helpers shared by the Temporal tooling in this folder: the cache location, a cross-process
-// lock, free ports, running a command, and making sure the servers we start never outlive us.
+// lock, running a command, and making sure the servers we start never outlive us.
 import { execFile, type ChildProcess } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { access, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
@@ -154,26 +154,6 @@ export async function withLock<T>(lockFile: string, what: string, log: Log, fn: 
     } catch {
       // already gone
     }
-  }
-}
-
-/** Binds `host:0` to get a free port. Several ports asked for at once are distinct. */
-export async function freePorts(host: string, count: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = net.createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen({ host, port: 0, exclusive: true }, () => resolve());
-      });
-      ports.push((server.address() as net.AddressInfo).port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 }
 

@@ -18,12 +18,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv, toolingSettings } from '../../domain/index.js';
+import { toolingSettings } from '../../domain/index.js';
+import { freePort } from '../../util/index.js';
 import {
   cacheRoot,
   findOnPath,
   formatDuration,
-  freePorts,
   killWithParent,
   readTail,
   run,
@@ -221,7 +221,7 @@ export async function startTestServerPool(options: TestServerPoolOptions = {}): 
   let stopped = false;
 
   const startBackend = async (): Promise<Backend> => {
-    const [port] = await freePorts('127.0.0.1', 1);
+    const port = await freePort();
     const logFile = path.join(runDir, `test-server-${port}.log`);
     const out = await open(logFile, 'a');
     let child: ChildProcess;
