@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every process of the fleet: the API (default command), the workers
-# (`tsx workers/main.ts <group>`) and the carrier simulator. See deploy/README.md.
+# (`node dist/workers/main.js <group>`), the codec server and the carrier simulator, all compiled
+# JavaScript. See deploy/README.md.
 #
-# Stages: deps (npm ci) -> build (prebuilt workflow bundle, dev dependencies pruned) -> runtime.
+# Stages: deps (npm ci) -> build (tsc into dist/, prebuilt workflow bundle, dev dependencies pruned) -> runtime.
 # Debian (glibc), not Alpine: the Temporal worker's native core and esbuild ship glibc binaries.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -26,8 +27,9 @@ RUN --mount=type=cache,target=/root/.npm npm ci
 # ---------------------------------------------------------------------------------------------
 FROM deps AS build
 COPY . .
-# Workers load this bundle instead of bundling workflow code with webpack at every start.
-RUN npm run build:workflows && test -s dist/workflow-bundle.js
+# `npm run build`: tsc compiles every process into dist/, and the workflow bundle that workers load
+# instead of bundling workflow code with webpack at every start.
+RUN npm run build && test -s dist/api/main.js && test -s dist/workers/main.js && test -s dist/workflow-bundle.js
 RUN npm prune --omit=dev
 
 # ---------------------------------------------------------------------------------------------
@@ -46,7 +48,7 @@ EXPOSE 3000
 # The API's liveness probe; the compose file switches it off for the workers, which serve no HTTP.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# TypeScript runs through tsx, as the package scripts do (`npm run api` is `tsx api/main.ts`).
-# tsx is started directly rather than through npx or npm: those put a shell between the container's
-# init and the app, which then never sees SIGTERM and cannot drain.
-CMD ["tsx", "api/main.ts"]
+# Compiled JavaScript, started by node itself: no TypeScript loader at every start, and no npx or npm,
+# which would put a shell between the container's init and the app, which then never sees SIGTERM
+# and cannot drain.
+CMD ["node", "dist/api/main.js"]

@@ -19,6 +19,15 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration comes from one validated module (domain/config.ts, domain/tooling-config.ts), which
+    // alone reads the environment through domain/env.ts; tests may set up their own.
+    files: ['**/*.ts'],
+    ignores: ['domain/env.ts', 'test/**', 'sdk/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, domain/tooling-config.ts).' }],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [

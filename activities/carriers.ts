@@ -13,7 +13,16 @@ export interface CarrierTarget {
 function classify(err: unknown, carrier: string): unknown {
   if (!(err instanceof CarrierError)) return err;
   // The reason travels with the failure: a cancel refused because the label was scanned is a 409 to the customer.
-  const details = [{ carrier, status: err.details.status ?? null, retryAfterMs: err.details.retryAfterMs ?? null, reason: err.details.reason ?? null }];
+  const details = [
+    {
+      carrier,
+      status: err.details.status ?? null,
+      retryAfterMs: err.details.retryAfterMs ?? null,
+      reason: err.details.reason ?? null,
+      // The carrier's own code, for operators reading the failure in the workflow's history.
+      carrierErrorCode: err.details.carrierErrorCode ?? null,
+    },
+  ];
   switch (err.kind) {
     case 'definitive':
       return ApplicationFailure.create({ type: FAILURE.carrierRefused, message: err.message, nonRetryable: true, details });

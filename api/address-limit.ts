@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { takeRateLimitToken, type Db, type RatePolicy } from '../db/index.js';
 import { ApiError } from '../domain/index.js';
-import { clientIp } from './auth.js';
 import { rateLimitState } from './rate-limit.js';
 
 /** Local memory of addresses over their allowance: at most this many, the oldest forgotten first. */
@@ -16,7 +15,7 @@ const MAX_REMEMBERED = 10_000;
  * 429 to that address from memory, without a database query, until the window has passed.
  * `/healthz` (the orchestrator's liveness probe, which touches nothing) does not count.
  */
-export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; trustedProxies: readonly string[]; now?: () => number }) {
+export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; now?: () => number }) {
   const now = deps.now ?? Date.now;
   const blockedUntil = new Map<string, number>();
 
@@ -27,7 +26,8 @@ export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; trusted
       { headers: { 'retry-after': String(retryAfter) } },
     );
 
-  const addressOf = (request: FastifyRequest) => clientIp(request, deps.trustedProxies) || 'unknown';
+  // The client's address (api/app.ts: trustProxy follows X-Forwarded-For through trusted proxies only).
+  const addressOf = (request: FastifyRequest) => request.ip || 'unknown';
 
   return {
     /** Refuses at once, from memory, an address this instance knows to be over its allowance. */

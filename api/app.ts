@@ -56,7 +56,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     bodyLimit: 64 * 1024,
     genReqId: () => makeId('req', Date.now(), randomBytes(16)),
-    trustProxy: false,
+    // request.ip is the client: X-Forwarded-For is honoured only from the proxies listed (TRUSTED_PROXIES).
+    trustProxy: deps.config.trustedProxies.length ? [...deps.config.trustedProxies] : false,
     return503OnClosing: false,
     ...(deps.tracer ? { serverFactory: tracedServerFactory(deps.tracer) } : {}),
   });
@@ -82,9 +83,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     createAuthenticator({
       db: ctx.db,
       now: ctx.now,
-      trustedProxies: ctx.config.trustedProxies,
       onAuthenticated: createRateLimiter({ db: ctx.db }),
-      addressLimiter: createAddressLimiter({ db: ctx.db, policy: ctx.config.addressRateLimit, trustedProxies: ctx.config.trustedProxies }),
+      addressLimiter: createAddressLimiter({ db: ctx.db, policy: ctx.config.addressRateLimit }),
     }),
   );
   app.addHook('preValidation', refuseControlCharacters);

@@ -53,20 +53,9 @@ function looksLikeKeyInQuery(url: string): boolean {
   });
 }
 
-/** The client's address: the socket's peer, or X-Forwarded-For's last untrusted hop via trusted proxies. */
-export function clientIp(request: FastifyRequest, trustedProxies: readonly string[]): string {
-  let ip = request.socket.remoteAddress ?? '';
-  const forwarded = request.headers['x-forwarded-for'];
-  if (!forwarded || !trustedProxies.length) return ip;
-  const hops = String(forwarded).split(',').map((h) => h.trim()).filter(Boolean);
-  while (hops.length && ipAllowed(ip, trustedProxies)) ip = hops.pop()!;
-  return ip;
-}
-
 export function createAuthenticator(deps: {
   db: Db;
   now: () => Date;
-  trustedProxies: readonly string[];
   /** Counts unauthenticated and refused requests per client address (api/address-limit.ts). */
   addressLimiter?: AddressLimiter;
   /** Runs once the key is known, before the scope check (the rate limit: every authenticated request counts). */
@@ -99,7 +88,7 @@ export function createAuthenticator(deps: {
       return refuse(request, unauthorized());
     }
     const caller: Caller = { key, account, livemode, owner: { accountId: account.id, livemode } };
-    if (key.allowedIps?.length && !ipAllowed(clientIp(request, deps.trustedProxies), key.allowedIps)) {
+    if (key.allowedIps?.length && !ipAllowed(request.ip, key.allowedIps)) {
       // A refused address spends the key's own allowance too, so a stolen key used from outside its
       // allowlist cannot be tried without limit.
       await deps.onAuthenticated?.(request, reply, caller);

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/index.js';
 
 /**
@@ -76,29 +76,3 @@ export type ListShipmentsQuery = Static<typeof ListShipmentsQuery>;
 
 export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
 export type PageQuery = Static<typeof PageQuery>;
-
-export const ProblemSchema = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  code: Type.String(),
-  detail: Type.String(),
-  request_id: Type.String(),
-  errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-});
-
-/** Documentation-only response schemas (responses are built by presenters, not validated). */
-export const doc = (description: string, schema: TSchema = Type.Object({}, { additionalProperties: true })) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-
-/** Documentation of a route's problem answers: the status and the contract codes it can carry. */
-export const problemDoc = (description: string, codes: readonly string[]) => ({
-  description: `${description} (code: ${codes.join(', ')})`,
-  content: {
-    'application/problem+json': {
-      schema: Type.Object({ ...ProblemSchema.properties, code: Type.String({ enum: [...codes] }) }),
-    },
-  },
-});

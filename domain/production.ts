@@ -1,10 +1,13 @@
 /**
- * What a production process (NODE_ENV=production) refuses to start without. A value that anyone can
- * read (a development default in this repository, or an example from deploy/.env.example) protects
- * nothing, so it counts as missing. Every problem is named at once, so one restart fixes them all.
+ * What a production process (NODE_ENV=production) refuses to start without, as a schema over the same
+ * variables as config-schema.ts. A value that anyone can read (a development default in this
+ * repository, or an example from deploy/.env.example) protects nothing, so it counts as missing.
+ * Every problem is named at once, so one restart fixes them all.
  */
-
-type Env = Record<string, string | undefined>;
+import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox';
+import { ValueErrorType } from '@sinclair/typebox/value';
+import type { Env } from './env.js';
+import { errorsByVariable, KEY32_PATTERN, readVariables } from './settings.js';
 
 /** Development defaults of domain/config.ts: valid outside production only. */
 export const DEV_SIGNING_SECRET = 'dev-only-signing-secret-change-me';
@@ -15,8 +18,8 @@ export const DEV_PAYLOAD_ENCRYPTION_KEY = 'ZGV2LW9ubHktcGF5bG9hZC1rZXktMzItYnl0Z
 export const devCarrierWebhookSecret = (code: string) => `dev-carrier-${code}-secret`;
 
 /**
- * Every value published in deploy/.env.example (test/config/production.test.ts keeps this list and
- * that file in step): a fleet started from the example must not run as production.
+ * Every value published in deploy/.env.example (test/security/production-config.test.ts keeps this
+ * list and that file in step): a fleet started from the example must not run as production.
  */
 export const PUBLISHED_EXAMPLE_VALUES: readonly string[] = [
   'example-postgres-password-change-me',
@@ -28,49 +31,64 @@ export const PUBLISHED_EXAMPLE_VALUES: readonly string[] = [
   'example-carrier-swiftpost-webhook-secret-change-me',
 ];
 
-const MIN_SECRET_LENGTH = 32;
+const DEV_VALUES = [DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, DEV_PAYLOAD_ENCRYPTION_KEY];
+FormatRegistry.Set(
+  'config-unpublished',
+  (value) => !DEV_VALUES.includes(value) && !PUBLISHED_EXAMPLE_VALUES.includes(value) && !/^dev-carrier-[a-z0-9]+-secret$/.test(value),
+);
 
 /** The 32 bytes of a base64 key, or undefined when it is not exactly that. */
 export function decodeKey32(value: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(value)) return undefined;
+  if (!new RegExp(KEY32_PATTERN).test(value)) return undefined;
   const bytes = Buffer.from(value, 'base64');
   return bytes.length === 32 ? bytes : undefined;
 }
 
-function isPublic(value: string, devDefaults: string[]): boolean {
-  return devDefaults.includes(value) || PUBLISHED_EXAMPLE_VALUES.includes(value);
+const MIN_SECRET_LENGTH = 32;
+
+/** A rule: the schema a production value must meet, the hint when it is missing, and what else it must be. */
+const rule = (schema: TSchema, o: { unset?: string; must?: string } = {}) => ({ ...schema, unset: o.unset ?? '', must: o.must });
+const fresh = (minLength = MIN_SECRET_LENGTH) => rule(Type.String({ format: 'config-unpublished', minLength }));
+const present = (unset?: string) => rule(Type.String(), { unset });
+
+/** The production schema; `carriers` are the codes of every registered carrier (carriers/registry.ts). */
+function productionSchema(carriers: readonly string[]) {
+  const perCarrier: Record<string, TSchema> = {};
+  for (const code of carriers) {
+    const upper = code.toUpperCase();
+    perCarrier[`CARRIER_${upper}_URL`] = present(' (live carriers never fall back to the simulator)');
+    perCarrier[`CARRIER_${upper}_WEBHOOK_SECRET`] = fresh();
+  }
+  return Type.Object({
+    SIGNING_SECRET: fresh(),
+    WEBHOOK_SECRET_KEY: fresh(),
+    DATABASE_URL: present(),
+    TEMPORAL_ADDRESS: present(),
+    CARD_PROCESSOR_URL: present(),
+    PUBLIC_BASE_URL: rule(Type.String({ pattern: '^https://[^/\\s]+' }), { unset: ' (the https origin customers reach)', must: 'be an https URL' }),
+    ...perCarrier,
+    PAYLOAD_ENCRYPTION_KEY: rule(Type.String({ format: 'config-unpublished', pattern: KEY32_PATTERN }), {
+      unset: ' (32 bytes, base64)',
+      must: 'be 32 bytes, base64 (openssl rand -base64 32)',
+    }),
+    WEBHOOK_ALLOW_PRIVATE: Type.Optional(rule(Type.Literal('0'), { must: 'be off' })),
+  });
 }
 
 /**
- * The problems that keep a production process from starting, each one sentence naming its variable.
- * `carriers` are the codes of every registered carrier (carriers/registry.ts).
+ * The problems that keep a production process from starting, each one sentence naming its variable:
+ * unset, a published value, too short, or not of the required form, in that order of precedence.
  */
 export function productionProblems(env: Env, carriers: readonly string[]): string[] {
+  const schema = productionSchema(carriers);
   const problems: string[] = [];
-  const devCarrierSecrets = carriers.map(devCarrierWebhookSecret);
-  const secret = (name: string, devDefault: string, minLength: number) => {
-    const value = env[name];
-    if (!value) problems.push(`${name} must be set`);
-    else if (isPublic(value, [devDefault, ...devCarrierSecrets])) problems.push(`${name} is a published development or example value; generate a fresh one`);
-    else if (value.length < minLength) problems.push(`${name} must be ${minLength} characters at least`);
-  };
-  secret('SIGNING_SECRET', DEV_SIGNING_SECRET, MIN_SECRET_LENGTH);
-  secret('WEBHOOK_SECRET_KEY', DEV_WEBHOOK_SECRET_KEY, MIN_SECRET_LENGTH);
-  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'CARD_PROCESSOR_URL']) {
-    if (!env[name]) problems.push(`${name} must be set`);
+  for (const [name, errors] of errorsByVariable(schema, readVariables(schema, env))) {
+    const property = (schema.properties as Record<string, TSchema>)[name] as TSchema & { unset: string; must?: string };
+    const has = (type: ValueErrorType, format?: string) => errors.some((e) => e.type === type && (!format || e.schema.format === format));
+    if (has(ValueErrorType.ObjectRequiredProperty)) problems.push(`${name} must be set${property.unset}`);
+    else if (has(ValueErrorType.StringFormat, 'config-unpublished')) problems.push(`${name} is a published development or example value; generate a fresh one`);
+    else if (has(ValueErrorType.StringMinLength)) problems.push(`${name} must be ${property.minLength} characters at least`);
+    else problems.push(`${name} must ${property.must}`);
   }
-  const base = env.PUBLIC_BASE_URL;
-  if (!base) problems.push('PUBLIC_BASE_URL must be set (the https origin customers reach)');
-  else if (!/^https:\/\/[^/\s]+/i.test(base)) problems.push('PUBLIC_BASE_URL must be an https URL');
-  for (const code of carriers) {
-    const upper = code.toUpperCase();
-    if (!env[`CARRIER_${upper}_URL`]) problems.push(`CARRIER_${upper}_URL must be set (live carriers never fall back to the simulator)`);
-    secret(`CARRIER_${upper}_WEBHOOK_SECRET`, devCarrierWebhookSecret(code), MIN_SECRET_LENGTH);
-  }
-  const payloadKey = env.PAYLOAD_ENCRYPTION_KEY;
-  if (!payloadKey) problems.push('PAYLOAD_ENCRYPTION_KEY must be set (32 bytes, base64)');
-  else if (isPublic(payloadKey, [DEV_PAYLOAD_ENCRYPTION_KEY])) problems.push('PAYLOAD_ENCRYPTION_KEY is a published development or example value; generate a fresh one');
-  else if (!decodeKey32(payloadKey)) problems.push('PAYLOAD_ENCRYPTION_KEY must be 32 bytes, base64 (openssl rand -base64 32)');
-  if (env.WEBHOOK_ALLOW_PRIVATE && env.WEBHOOK_ALLOW_PRIVATE !== '0') problems.push('WEBHOOK_ALLOW_PRIVATE must be off');
   return problems;
 }

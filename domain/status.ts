@@ -73,10 +73,6 @@ export function isVoidable(status: ShipmentStatus): boolean {
   return canTransition(status, 'voiding');
 }
 
-export function isShipmentStatus(value: unknown): value is ShipmentStatus {
-  return typeof value === 'string' && (SHIPMENT_STATUSES as readonly string[]).includes(value);
-}
-
 export const FUNDING_SOURCES = ['wallet', 'credit_line', 'card'] as const;
 export type FundingSource = (typeof FUNDING_SOURCES)[number];
 

@@ -5,8 +5,7 @@
  * by this path.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-
-const DEFAULT_TOLERANCE_SECONDS = 300;
+import { WEBHOOK_TOLERANCE_SECONDS } from './webhooks.js';
 
 function hmacHex(body: string | Buffer, secret: string, timestampSeconds: number): string {
   return createHmac('sha256', secret).update(`${timestampSeconds}.`, 'utf8').update(body).digest('hex');
@@ -31,7 +30,7 @@ export function verifyWebhook(
   rawBody: string | Buffer,
   signatureHeader: string | undefined | null,
   secret: string,
-  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+  toleranceSeconds = WEBHOOK_TOLERANCE_SECONDS,
   nowSeconds = Date.now() / 1000,
 ): boolean {
   if (typeof signatureHeader !== 'string' || !secret) return false;

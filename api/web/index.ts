@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ApiError } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
-import { clientIp } from '../auth.js';
 import { FAVICON, SCRIPT, STYLESHEET } from './assets.js';
 import { html } from './html.js';
 import { sendPage } from './layout.js';
@@ -91,7 +90,7 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
     if (!loginCsrfMatches(request, field(request.body, '_csrf'))) {
       return loginPage(reply, ctx, { email, error: 'The sign-in form expired. Please sign in again.' }, 403);
     }
-    const ip = clientIp(request, ctx.config.trustedProxies);
+    const ip = request.ip;
     const result = await signIn(ctx, { email, password: field(request.body, 'password'), ip });
     if (!result.ok) {
       request.log.info({ action: 'sign_in', outcome: result.reason }, 'portal sign-in refused');

@@ -1,19 +1,27 @@
+import { ConfigError, simulatorSettings } from '../../domain/index.js';
 import { startCarrierSimulator } from './server.js';
 
-// Entry point of `npm run carrier-sim`: the simulator on a fixed port for development.
-const portText = process.env.CARRIER_SIM_PORT ?? '4010';
-const port = Number(portText);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(JSON.stringify({ level: 'error', msg: 'CARRIER_SIM_PORT must be a port number', value: portText }));
-  process.exit(1);
+// Entry point of `npm run carrier-sim` (and of the compose `carrier-sim` service, with
+// CARRIER_SIM_HOST=0.0.0.0): the simulator on a fixed port, for development only.
+let settings;
+try {
+  settings = simulatorSettings();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(JSON.stringify({ level: 'error', msg: `configuration error: ${err.message}` }));
+  process.exit(2);
 }
 
-const simulator = await startCarrierSimulator({ port, host: '127.0.0.1' });
-console.log(JSON.stringify({ level: 'info', msg: 'carrier simulator listening', url: simulator.url }));
+const simulator = await startCarrierSimulator(settings);
+console.log(JSON.stringify({ level: 'info', msg: 'carrier simulator listening', url: simulator.url, host: settings.host }));
 
-async function stop(): Promise<void> {
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(JSON.stringify({ level: 'info', msg: 'carrier simulator stopping', signal }));
   await simulator.close();
   process.exit(0);
 }
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));

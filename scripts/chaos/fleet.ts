@@ -3,9 +3,9 @@ import { createWriteStream, existsSync, readdirSync, statSync, type WriteStream 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
-import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { childEnv, SEARCH_ATTRIBUTES, toolingSettings } from '../../domain/index.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { freePorts } from '../temporal/process-utils.js';
+import { freePorts } from '../../util/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -70,7 +70,7 @@ export interface Fleet {
 }
 
 export async function startFleet(dir: string, log: (line: string) => void): Promise<Fleet> {
-  const [temporalPort, uiPort, simPort, apiPort1, apiPort2] = await freePorts('127.0.0.1', 5);
+  const [temporalPort, uiPort, simPort, apiPort1, apiPort2] = await freePorts(5);
   const pg: RestartableHandle = await startRestartablePostgres(dir, { durable: true });
   log(`PostgreSQL on ${pg.port} (fsync on), data in ${dir}/postgres`);
   const database = openDatabase(pg.url, { max: 1 });
@@ -83,15 +83,14 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
   log(`Temporal dev server on ${temporal.address} (SQLite file ${dir}/temporal.sqlite, UI ${temporal.uiUrl})`);
 
   const logs = path.join(dir, 'logs');
-  const env = (extra: Record<string, string>) => ({
-    ...process.env,
+  const env = (extra: Record<string, string>) => childEnv({
     NODE_ENV: 'development',
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
     CARRIER_SIM_PORT: String(simPort),
     WORKFLOW_BUNDLE_PATH: path.join(DIST, 'workflow-bundle.js'),
     WEBHOOK_ALLOW_PRIVATE: '1',
-    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: toolingSettings().chaosLogLevel,
     CARRIER_TIMEOUT_MS: '2000',
     PURCHASE_WAIT_MS: '10000',
     WORKER_SHUTDOWN_GRACE_MS: '0',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { openDatabase } from '../../db/index.js';
+import { toolingSettings } from '../../domain/index.js';
 import { adminCommands } from '../admin/commands.js';
 import { createClients, startReceiver, type KeyOutcome } from './clients.js';
 import { formatTable, runChecks, undelivered, unsettled, type Check } from './checks.js';
@@ -45,7 +46,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   } finally {
     await receiver.close();
     await fleet.stop();
-    if (process.env.CHAOS_KEEP !== '1') await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    if (!toolingSettings().chaosKeep) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -9,7 +9,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
-import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { childEnv, SEARCH_ATTRIBUTES, toolingSettings } from '../../domain/index.js';
 import { tcpConnects, type Log } from '../temporal/process-utils.js';
 import { ensureTemporalServer, ensureTemporalUi } from '../temporal/server.js';
 import { fleetPorts } from './ports.js';
@@ -118,7 +118,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     })();
 
     // The cluster: one process per service.
-    const tEnv = { ...process.env, ...temporalEnv(db, ports, options.temporalLogLevel ?? 'warn') };
+    const tEnv = childEnv(temporalEnv(db, ports, options.temporalLogLevel ?? 'warn'));
     for (const service of TEMPORAL_SERVICES) {
       processes.set(
         `temporal-${service}`,
@@ -163,7 +163,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           cmd: uiBin,
           args: ['--root', path.join(REPO_ROOT, 'deploy', 'temporal', 'ui'), '--config', 'config', '--env', 'parcel-shipping', 'start'],
           env: {
-            ...process.env,
+            ...childEnv(),
             TEMPORAL_ADDRESS: temporalAddress,
             TEMPORAL_UI_PORT: String(uiPort),
             TEMPORAL_UI_HOST: '127.0.0.1',
@@ -190,7 +190,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         name: 'carrier-sim',
         cmd: process.execPath,
         args: ['--import', 'tsx', 'carriers/simulator/main.ts'],
-        env: { ...process.env, CARRIER_SIM_PORT: String(simPort) },
+        env: childEnv({ CARRIER_SIM_PORT: String(simPort) }),
         ready: () => httpOk(`http://127.0.0.1:${simPort}/_sim/carriers`),
         readyTimeoutMs: 60_000,
       },
@@ -201,9 +201,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await sim.start();
 
     const appEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-      ...process.env,
-      NODE_ENV: process.env.NODE_ENV ?? 'development',
-      LOG_LEVEL: process.env.FLEET_LOG_LEVEL ?? 'info',
+      ...childEnv(),
+      NODE_ENV: toolingSettings().nodeEnv ?? 'development',
+      LOG_LEVEL: toolingSettings().fleetLogLevel,
       DATABASE_URL: pg.url,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: namespace,

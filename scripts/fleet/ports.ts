@@ -1,5 +1,6 @@
 // The ports of the fleet: the well-known ones (`npm run fleet`, refused when taken) or free ones (tests).
-import { freePorts, portIsFree, tcpConnects } from '../temporal/process-utils.js';
+import { freePorts } from '../../util/index.js';
+import { portIsFree, tcpConnects } from '../temporal/process-utils.js';
 import { DEFAULT_TEMPORAL_PORTS, type TemporalPorts } from './temporal-cluster.js';
 
 export interface FleetPorts {
@@ -28,7 +29,7 @@ export async function fleetPorts(mode: 'default' | 'free'): Promise<FleetPorts> 
     if (taken.length) throw new Error(`ports already in use: ${taken.join(', ')} (is \`npm start\` or another fleet running?)`);
     return ports;
   }
-  const free = await freePorts('127.0.0.1', 9);
+  const free = await freePorts(9, '127.0.0.1');
   // Temporal stores membership ports as a smallint: they must be below 32768, unlike most free ports.
   const low = await freeLowPorts(4);
   const at = (i: number): number => free[i] as number;

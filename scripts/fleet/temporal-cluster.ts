@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
+import { childEnv } from '../../domain/index.js';
 import { sleep, run, tail, type Log } from '../temporal/process-utils.js';
 import type { TemporalServerBinaries } from '../temporal/server.js';
 
@@ -100,15 +101,14 @@ export function grpcPort(ports: TemporalPorts, service: TemporalService): number
 /** Runs deploy/temporal/setup-postgres.sh with our sql tool and schema: both databases exist and are current. */
 export async function setupTemporalSchema(binaries: TemporalServerBinaries, db: TemporalDb, log: Log): Promise<void> {
   const res = await run('sh', [SCHEMA_SETUP_SCRIPT], {
-    env: {
-      ...process.env,
+    env: childEnv({
       SQL_TOOL: binaries.sqlTool,
       SCHEMA_DIR: binaries.schemaDir,
       TEMPORAL_DB_HOST: db.host,
       TEMPORAL_DB_PORT: String(db.port),
       TEMPORAL_DB_USER: db.user,
       TEMPORAL_DB_PASSWORD: db.password,
-    },
+    }),
     timeoutMs: 10 * 60_000,
   });
   if (res.code !== 0) {

@@ -4,6 +4,7 @@
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheRoot, findOnPath, formatDuration, isExecutableFile, run, sleep, tail, type Log } from './process-utils.js';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 
 /** The CLI release built by `go install`: the last whose go.mod has no replace directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -60,7 +61,7 @@ async function goInstall(go: string, version: string, log: Log, failures: string
     let res;
     try {
       res = await run(go, args, {
-        env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
+        env: childEnv({ GOBIN: buildDir, GOFLAGS: [toolingSettings().goFlags, '-buildvcs=false'].filter(Boolean).join(' ') }),
         timeoutMs: 45 * 60_000,
       });
     } finally {
@@ -149,7 +150,7 @@ async function sdkDownload(log: Log, failures: string[]): Promise<string | undef
 export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> {
   const failures: string[] = [];
 
-  const fromEnv = process.env.TEMPORAL_CLI;
+  const fromEnv = toolingSettings().temporalCli;
   if (fromEnv !== undefined && fromEnv !== '') {
     const probe = await probeCli(fromEnv);
     if (probe.ok) return fromEnv;

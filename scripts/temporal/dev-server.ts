@@ -8,7 +8,6 @@ import { ensureTemporalCli } from './cli.js';
 import {
   dialHost,
   formatDuration,
-  freePorts,
   killWithParent,
   parentDeathWrapped,
   portIsFree,
@@ -17,6 +16,7 @@ import {
   stopChild,
   type Log,
 } from './process-utils.js';
+import { freePorts } from '../../util/index.js';
 import { DISPATCH_TUNING } from './tuning.js';
 
 const defaultLog: Log = (msg) => process.stderr.write(`[temporal-dev-server] ${msg}\n`);
@@ -103,7 +103,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const bindHost = ip === '' ? '0.0.0.0' : ip;
   const requestedPort = options.port ?? 7233;
   const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
-  const free = needFree > 0 ? await freePorts(bindHost, needFree) : [];
+  const free = needFree > 0 ? await freePorts(needFree, bindHost) : [];
   const port = requestedPort === 0 ? (free.shift() as number) : requestedPort;
   const uiPort =
     options.uiPort !== undefined && options.uiPort !== 0

@@ -6,12 +6,13 @@ import { access, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 
 export type Log = (msg: string) => void;
 
 /** `${XDG_CACHE_HOME ?? ~/.cache}/parcel-shipping`: outside the repo, shared by every clone on the machine. */
 export function cacheRoot(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
+  const xdg = toolingSettings().xdgCacheHome;
   const base = xdg !== undefined && xdg !== '' ? xdg : path.join(os.homedir(), '.cache');
   return path.join(base, 'parcel-shipping');
 }
@@ -38,7 +39,7 @@ export async function isExecutableFile(file: string): Promise<boolean> {
 
 /** Finds an executable on PATH (like `which`), or undefined. */
 export async function findOnPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+  for (const dir of toolingSettings().path.split(path.delimiter)) {
     if (dir === '') continue;
     const candidate = path.join(dir, name);
     if (await isExecutableFile(candidate)) return candidate;
@@ -64,7 +65,7 @@ export function run(
       cmd,
       args,
       {
-        env: options.env ?? process.env,
+        env: options.env ?? childEnv(),
         cwd: options.cwd,
         timeout: options.timeoutMs ?? 0,
         maxBuffer: 64 * 1024 * 1024,
@@ -95,25 +96,6 @@ export async function readTail(file: string, lines = 40): Promise<string> {
   }
 }
 
-/** Binds `host:0` to get a free port. Several ports asked for at once are distinct. */
-export async function freePorts(host: string, count: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = net.createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen({ host, port: 0, exclusive: true }, () => resolve());
-      });
-      ports.push((server.address() as net.AddressInfo).port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-  }
-}
 
 /** True when nothing listens on host:port and we may bind it. */
 export async function portIsFree(host: string, port: number): Promise<boolean> {

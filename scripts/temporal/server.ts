@@ -11,6 +11,7 @@ import {
   tail,
   type Log,
 } from './process-utils.js';
+import { childEnv, toolingSettings } from '../../domain/index.js';
 
 /** The server release of the fleet and of docker-compose.yml (its go.mod has no replace directive). */
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
@@ -60,12 +61,13 @@ async function usable(b: TemporalServerBinaries): Promise<string | undefined> {
  * module's schema directory. Builds go to a directory of this process's own and are renamed into place.
  */
 export async function ensureTemporalServer(log: Log = defaultLog): Promise<TemporalServerBinaries> {
-  const fromEnv = process.env.TEMPORAL_SERVER_BIN;
+  const settings = toolingSettings();
+  const fromEnv = settings.temporalServerBin;
   if (fromEnv) {
     const b = {
       server: fromEnv,
-      sqlTool: process.env.TEMPORAL_SQL_TOOL ?? path.join(path.dirname(fromEnv), 'temporal-sql-tool'),
-      schemaDir: process.env.TEMPORAL_SCHEMA_DIR ?? path.join(path.dirname(fromEnv), 'schema', 'postgresql', 'v12'),
+      sqlTool: settings.temporalSqlTool ?? path.join(path.dirname(fromEnv), 'temporal-sql-tool'),
+      schemaDir: settings.temporalSchemaDir ?? path.join(path.dirname(fromEnv), 'schema', 'postgresql', 'v12'),
     };
     const why = await usable(b);
     if (why) throw new Error(`TEMPORAL_SERVER_BIN=${fromEnv} (with TEMPORAL_SQL_TOOL, TEMPORAL_SCHEMA_DIR) is not usable: ${why}`);
@@ -81,7 +83,7 @@ export async function ensureTemporalServer(log: Log = defaultLog): Promise<Tempo
       `No Temporal server at ${cached.server} and no \`go\` on PATH to build it. Install Go (https://go.dev), or set TEMPORAL_SERVER_BIN, TEMPORAL_SQL_TOOL and TEMPORAL_SCHEMA_DIR.`,
     );
   }
-  const env = { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') };
+  const env = childEnv({ GOFLAGS: [toolingSettings().goFlags, '-buildvcs=false'].filter(Boolean).join(' ') });
   const logFile = path.join(binDir, 'go-install-server.log');
   const started = Date.now();
 
@@ -141,7 +143,8 @@ const UI_PACKAGE = 'github.com/temporalio/ui-server/v2/cmd/server';
 
 /** Path of a built Temporal UI server, or undefined (with the reason logged) when it cannot be built here. */
 export async function ensureTemporalUi(log: Log = defaultLog): Promise<string | undefined> {
-  if (process.env.TEMPORAL_UI_SERVER_BIN) return process.env.TEMPORAL_UI_SERVER_BIN;
+  const uiBin = toolingSettings().temporalUiServerBin;
+  if (uiBin) return uiBin;
   const bin = path.join(cacheRoot(), 'bin', `temporal-ui-server-${TEMPORAL_UI_VERSION}`);
   if (await isExecutableFile(bin)) return bin;
   const failed = path.join(cacheRoot(), 'bin', `temporal-ui-server-${TEMPORAL_UI_VERSION}.failed`);
@@ -155,7 +158,7 @@ export async function ensureTemporalUi(log: Log = defaultLog): Promise<string | 
   await mkdir(buildDir, { recursive: true });
   log(`building the Temporal UI server ${TEMPORAL_UI_VERSION} (best effort)`);
   const res = await run(go, ['install', `${UI_PACKAGE}@${TEMPORAL_UI_VERSION}`], {
-    env: { ...process.env, GOBIN: buildDir, GOFLAGS: [process.env.GOFLAGS, '-buildvcs=false'].filter(Boolean).join(' ') },
+    env: childEnv({ GOBIN: buildDir, GOFLAGS: [toolingSettings().goFlags, '-buildvcs=false'].filter(Boolean).join(' ') }),
     timeoutMs: 15 * 60_000,
   });
   if (res.code === 0) {

@@ -18,7 +18,6 @@ import {
   cacheRoot,
   findOnPath,
   formatDuration,
-  freePorts,
   killWithParent,
   parentDeathWrapped,
   readTail,
@@ -29,6 +28,8 @@ import {
   tcpConnects,
   type Log,
 } from './process-utils.js';
+import { toolingSettings } from '../../domain/index.js';
+import { freePorts } from '../../util/index.js';
 
 export const TEST_SERVER_MAIN_CLASS = 'io.temporal.testserver.TestServer';
 const POM = fileURLToPath(new URL('./test-server-pom.xml', import.meta.url));
@@ -131,9 +132,10 @@ export async function startTestServer(options: { log?: Log; startTimeoutMs?: num
 
 /** Runs the server's JVM on a free port with `extraArgs` and resolves once it listens. */
 async function launchJvm(lib: string, extraArgs: string[], startTimeoutMs: number): Promise<{ port: number; child: ChildProcess; logFile: string }> {
-  const java = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : await findOnPath('java');
+  const javaHome = toolingSettings().javaHome;
+  const java = javaHome ? path.join(javaHome, 'bin', 'java') : await findOnPath('java');
   if (!java) throw new Error('cannot run the Temporal test server: no `java` on PATH (Debian: apt-get install openjdk-17-jre-headless)');
-  const [port] = (await freePorts('127.0.0.1', 1)) as [number];
+  const [port] = (await freePorts(1, '127.0.0.1')) as [number];
   const jvmArgs = [
     // A small, quick-starting JVM: the server holds a few workflows for one test file.
     ...['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Xss1m', '-Xmx512m', ...extraArgs],

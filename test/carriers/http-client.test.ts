@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CARRIER_MODULES,
@@ -10,6 +9,7 @@ import {
   type CarrierAdapter,
   type CarrierSimulator,
 } from '../../carriers/index.js';
+import { freePort } from '../../util/index.js';
 import { addFault, purchaseRequest, simCall, simPurchases, uniqueRef } from './sim-helpers.js';
 
 let sim: CarrierSimulator;
@@ -151,7 +151,7 @@ describe('http client: classifying carrier answers', () => {
   });
 
   it('a refused connection is retryable even for a buy: nothing was sent', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const adapter = CARRIER_MODULES[0].createHttpAdapter({ baseUrl: `http://127.0.0.1:${port}/acme/v2`, timeoutMs: TIMEOUT_MS });
     expect(await failure(adapter.buy(purchaseRequest('acme_ground')))).toMatchObject({ kind: 'retryable', details: { carrierCode: 'acme' } });
   });
@@ -181,11 +181,3 @@ describe('parseRetryAfter', () => {
   });
 });
 
-/** A port nothing listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

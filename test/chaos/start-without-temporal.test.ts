@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { request } from 'undici';
-import { freePorts } from '../../scripts/temporal/process-utils.js';
+import { freePorts } from '../../util/index.js';
 import { eventually } from '../support/sim.js';
 
 // Fault 14: a worker or API process started while Temporal is down waits for it and connects once it
@@ -60,7 +60,7 @@ async function answers(url: string): Promise<number | undefined> {
 
 describe('processes started while Temporal is down', () => {
   it('the API and a worker wait for Temporal, then serve, instead of exiting', async () => {
-    const [temporalPort, apiPort] = await freePorts('127.0.0.1', 2);
+    const [temporalPort, apiPort] = await freePorts(2);
     const temporalAddress = `127.0.0.1:${temporalPort}`;
     const api = start('api/main.ts', [], { TEMPORAL_ADDRESS: temporalAddress, PORT: String(apiPort), HOST: '127.0.0.1' });
     const worker = start('workers/main.ts', ['shipments', 'webhooks'], { TEMPORAL_ADDRESS: temporalAddress });

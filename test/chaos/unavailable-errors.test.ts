@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isDependencyUnavailable } from '../../api/problem.js';
 import { openDatabase } from '../../db/index.js';
-import { freePorts } from '../../scripts/temporal/process-utils.js';
+import { freePort } from '../../util/index.js';
 
 // Fault 12: what PostgreSQL and Temporal really throw when they are not there is recognised as
 // "unavailable" (503 service_unavailable with Retry-After), and a bug is not.
@@ -18,7 +18,7 @@ async function thrown(p: Promise<unknown>): Promise<unknown> {
 
 describe('dependency unavailability', () => {
   it('recognises a Temporal frontend that is down', async () => {
-    const [port] = await freePorts('127.0.0.1', 1);
+    const port = await freePort();
     const connection = await Connection.lazy({ address: `127.0.0.1:${port}`, connectTimeout: '1s' });
     try {
       const client = new Client({ connection });
@@ -31,7 +31,7 @@ describe('dependency unavailability', () => {
   });
 
   it('recognises a PostgreSQL that is down, through drizzle and through pg', async () => {
-    const [port] = await freePorts('127.0.0.1', 1);
+    const port = await freePort();
     const database = openDatabase(`postgres://u:p@127.0.0.1:${port}/x`, { max: 1 });
     try {
       expect(isDependencyUnavailable(await thrown(database.pool.query('select 1')))).toBe(true);

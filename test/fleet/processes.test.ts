@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { request } from 'undici';
-import { freePorts } from '../../scripts/temporal/process-utils.js';
+import { freePort } from '../../util/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe('worker and API processes', () => {
   it('drains a worker on SIGTERM in the middle of purchases: none lost, none doubled, once a worker is back', async () => {
-    const metricsPort = (await freePorts('127.0.0.1', 1))[0];
+    const metricsPort = await freePort();
     const first = start('workers/main.ts', ['shipments', 'carriers'], {
       WORKER_SHUTDOWN_GRACE_MS: '15000',
       WORKER_METRICS_PORT: String(metricsPort),
@@ -107,7 +107,7 @@ describe('worker and API processes', () => {
   it('answers every in-flight request before the API process exits on SIGTERM, and serves its metrics', async () => {
     const workers = await startTestStack({ taskQueuePrefix: prefix }, {});
     try {
-      const port = (await freePorts('127.0.0.1', 1))[0];
+      const port = await freePort();
       const proc = start('api/main.ts', [], { PORT: String(port), HOST: '127.0.0.1', PURCHASE_WAIT_MS: '10000' });
       const base = `http://127.0.0.1:${port}`;
       await waitForHttp(`${base}/healthz`);

@@ -80,6 +80,20 @@ describe('per-address limit on unauthenticated and refused requests', () => {
   });
 });
 
+describe('the client address behind a trusted proxy', () => {
+  it('is the last X-Forwarded-For hop the trusted proxy added, not one the client wrote before it', async () => {
+    const acct = await createAccount(stack);
+    const { key } = await stack.admin.createKey(acct.id, { mode: 'test', allowIp: '203.0.113.0/24' });
+    expect((await call(stack, 'GET', '/api/v1/shipments', { key, headers: from('203.0.113.7') })).status).toBe(200);
+    // The client forged an allowed address; the proxy appended the one it saw, which is outside.
+    const forged = await call(stack, 'GET', '/api/v1/shipments', { key, headers: from(`203.0.113.7, ${newAddress()}`) });
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('ip_not_allowed');
+    // Through two trusted hops the client is still the first untrusted one from the right.
+    expect((await call(stack, 'GET', '/api/v1/shipments', { key, headers: from('198.51.100.1, 203.0.113.8, 127.0.0.1') })).status).toBe(200);
+  });
+});
+
 describe('refusals that spend the key', () => {
   it('counts an ip_not_allowed refusal against the key’s own allowance', async () => {
     const acct = await createAccount(stack);

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { request } from 'undici';
 import { inject } from 'vitest';
-import { freePorts } from '../../scripts/temporal/process-utils.js';
+import { freePort } from '../../util/index.js';
 import { createApp } from '../../api/app.js';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, openDatabase, type Database } from '../../db/index.js';
@@ -14,7 +14,6 @@ import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../../scripts/tracing.js';
 
-const freePort = async () => (await freePorts('127.0.0.1', 1))[0];
 
 let runtimeInstalled = false;
 function quietRuntime() {

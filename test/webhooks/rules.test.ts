@@ -36,6 +36,10 @@ describe('isPublicAddress', () => {
     '64:ff9b::a00:1',
     '2001:db8::1',
     '2002:a00:1::1',
+    // IPv4-compatible IPv6, discard-only and benchmarking ranges.
+    '::7f00:1',
+    '100::1',
+    '198.19.0.1',
     'not an address',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
 
