@@ -37,7 +37,7 @@ export interface AppDeps {
   catalog: Catalog;
   now?: () => Date;
   logger?: Logger | boolean;
-  /** OpenTelemetry (scripts/tracing.ts): each request becomes a span; absent, nothing is traced. */
+  /** OpenTelemetry (runtime/tracing.ts): each request becomes a span; absent, nothing is traced. */
   tracer?: Tracer;
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ErrorCode } from '../domain/index.js';
 import {
   bigint,
   bigserial,
@@ -109,7 +110,7 @@ export const shipments = pgTable(
     chargedTo: text('charged_to').notNull(),
     trackingNumber: text('tracking_number'),
     trackingStatus: text('tracking_status'),
-    failureCode: text('failure_code'),
+    failureCode: text('failure_code').$type<ErrorCode>(),
     failureMessage: text('failure_message'),
     /** Why a void was refused, kept visible on the shipment. */
     lastVoidError: text('last_void_error'),

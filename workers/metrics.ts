@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Runtime } from '@temporalio/worker';
 import { request } from 'undici';
-import { createWorkerMetrics, type WorkerMetrics } from '../activities/metrics.js';
+import { createWorkerMetrics, type WorkerMetrics } from '../activities/index.js';
 
 async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -10,8 +10,8 @@ import {
   TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Purchase } from '../carriers/types.js';
-import { FAILURE, type Address, type FundingSource, type Parcel } from '../domain/index.js';
+import type { Purchase } from '../carriers/index.js';
+import { errorCodeOf, FAILURE, type Address, type ErrorCode, type FundingSource, type Parcel } from '../domain/index.js';
 import type { EventType } from '../domain/index.js';
 import type { PurchaseOutcome } from './definitions.js';
 import { workflowId } from './event-ids.js';
@@ -53,18 +53,20 @@ const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause 
 /** The carrier call gave up under its deadline (time-out, or retries spent on retryable errors). */
 function unreachable(carrier: string, err: unknown): PurchaseFailed {
   const last = isTimeout(err) ? 'timed out' : failureMessage(err);
-  return new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
+  return new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
 }
 
 /** The failure a caught error stands for; an operator's Cancel fails the purchase cleanly. */
 function purchaseFailure(err: unknown): PurchaseFailed {
   if (err instanceof PurchaseFailed) return err;
   if (isCancellation(err)) {
-    return new PurchaseFailed('internal_error', 'The purchase was cancelled by an operator; nothing was bought or charged.');
+    return new PurchaseFailed(FAILURE.internalError, 'The purchase was cancelled by an operator; nothing was bought or charged.');
   }
   // The card processor refused for a reason other than a decline: the card cannot pay for this label.
-  if (failureType(err) === FAILURE.cardProcessorRefused) return new PurchaseFailed('card_declined', failureMessage(err));
-  return new PurchaseFailed(failureType(err) ?? 'carrier_error', failureMessage(err));
+  const type = failureType(err);
+  if (type === FAILURE.cardProcessorRefused) return new PurchaseFailed(FAILURE.cardDeclined, failureMessage(err));
+  // A failure without a type is the carrier's; an internal type never reaches a customer as such.
+  return new PurchaseFailed(type === undefined ? FAILURE.carrierRefused : errorCodeOf(type), failureMessage(err));
 }
 
 /** A purchase that ended without a label; a stray-label check follows when a buy may have happened. */
@@ -81,7 +83,7 @@ function failed(failure: PurchaseFailed, carrier: string | null, maybeBought: bo
 /** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
 class PurchaseFailed extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -272,7 +274,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
   let lastError = 'none';
   for (let attempt = 1; ; attempt++) {
     if (Date.now() >= deadline) {
-      throw new PurchaseFailed('carrier_unavailable', `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
+      throw new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
     }
     setCurrentDetails(
       attempt === 1
@@ -285,7 +287,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
       return await buyLabel({ ...target, request: attempt > 1 ? { ...request, earlierAttempt: true } : request });
     } catch (err) {
       const type = failureType(err);
-      if (type === FAILURE.carrierRefused) throw new PurchaseFailed('carrier_error', failureMessage(err));
+      if (type === FAILURE.carrierRefused) throw new PurchaseFailed(FAILURE.carrierRefused, failureMessage(err));
       lastError = isTimeout(err) ? 'no answer in time' : failureMessage(err);
       if (type === FAILURE.carrierAmbiguous || isTimeout(err)) {
         // The carrier may have bought it: its record decides before we buy again.

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
-import { labelFile } from '../../activities/labels/files.js';
+import { labelFile } from '../../labels/index.js';
 import { ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';

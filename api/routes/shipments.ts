@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, listShipments, recordPurchaseRequest, saveIdempotentResponse, type ShipmentRow } from '../../db/index.js';
-import { ApiError, isErrorCode, makeId, shipmentToJson, type FundingSource } from '../../domain/index.js';
+import { ApiError, FAILURE, makeId, shipmentToJson, type FundingSource } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
@@ -14,10 +14,11 @@ import { RESPONSES } from '../response-schemas.js';
 
 /** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
 export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'failureMessage'>): ApiError {
-  const code = isErrorCode(row.failureCode) ? row.failureCode : 'carrier_error';
+  // A failed row always has its code; a row without one answers as the carrier's refusal.
+  const code = row.failureCode ?? FAILURE.carrierRefused;
   return new ApiError(code, row.failureMessage ?? 'The purchase failed; nothing was bought or charged.', {
     fields: { shipment_id: row.id },
-    headers: code === 'carrier_unavailable' ? { 'retry-after': '30' } : {},
+    headers: code === FAILURE.carrierUnavailable ? { 'retry-after': '30' } : {},
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { deleteWebhookEndpoint, findOwnWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from '../../db/index.js';
 import { ApiError, EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../domain/index.js';
-import { AdminError } from '../../scripts/admin/commands.js';
+import { AdminError } from '../../admin/index.js';
 import type { AppContext } from '../app.js';
 import { fieldErrors } from '../problem.js';
 import { createWebhookEndpoint, CreateEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';

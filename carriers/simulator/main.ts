@@ -1,4 +1,4 @@
-import { startCarrierSimulator } from './server.js';
+import { startCarrierSimulator } from './index.js';
 
 // Entry point of `npm run carrier-sim`: the simulator on a fixed port for development.
 const portText = process.env.CARRIER_SIM_PORT ?? '4010';
