@@ -27,6 +27,7 @@ import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
 import { webRoutes } from './web/index.js';
 import { registerResponseSchemas } from './response-schemas.js';
+import { registerIdempotency } from './idempotency.js';
 import { referencePage } from './reference-page.js';
 import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
@@ -88,6 +89,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   app.addHook('preValidation', refuseControlCharacters);
+  // The Idempotency-Key protocol of the routes that take one (config.idempotency).
+  registerIdempotency(app, { db: ctx.db, now: ctx.now });
 
   await app.register(swagger, {
     openapi: {

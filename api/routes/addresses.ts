@@ -2,20 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import {
-  claimIdempotencyKey,
   deleteOwnAddress,
   findOwnAddress,
   listAddresses,
-  releaseIdempotencyKey,
   saveAddress,
-  saveIdempotentResponse,
   updateOwnAddress,
   type AddressRow,
 } from '../../db/index.js';
 import { ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
-import { fingerprintOf, idempotencyKeyOf, keyInUse, keyReused } from '../idempotency.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
@@ -76,37 +72,19 @@ export const addressRoutes =
     // Saving the same address twice is harmless (spec §4): the second answer is 200 with the first record.
     app.post<{ Body: AddressInput }>(
       '/addresses',
-      { config: { scope: 'addresses:write' }, schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress } },
+      {
+        config: { scope: 'addresses:write', idempotency: { inFlight: 'conflict' } },
+        schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
         const address = normalized(request.body);
-        const key = idempotencyKeyOf(request);
-        const fingerprint = fingerprintOf(request);
-        const scope = { ...caller.owner, key: key ?? '' };
-        if (key) {
-          const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, now: ctx.now() });
-          if (!claim.claimed) {
-            if (claim.row.fingerprint !== fingerprint) throw keyReused();
-            if (!claim.row.responseStatus) throw keyInUse();
-            reply.header('idempotency-replayed', 'true');
-            return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
-          }
-        }
-        try {
-          const { row, created } = await saveAddress(ctx.db, caller.owner, {
-            id: makeId('adr', Date.now(), randomBytes(16)),
-            address,
-            now: ctx.now(),
-          });
-          const status = created ? 201 : 200;
-          const body = addressToJson(row);
-          if (key) await saveIdempotentResponse(ctx.db, scope, status, body);
-          return reply.code(status).send(body);
-        } catch (err) {
-          // Nothing was saved: the key is free again (contract: Idempotency, rule 4).
-          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
-          throw err;
-        }
+        const { row, created } = await saveAddress(ctx.db, caller.owner, {
+          id: makeId('adr', Date.now(), randomBytes(16)),
+          address,
+          now: ctx.now(),
+        });
+        return reply.code(created ? 201 : 200).send(addressToJson(row));
       },
     );
 
