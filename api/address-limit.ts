@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { takeRateLimitToken, type Db, type RatePolicy } from '../db/index.js';
-import { ApiError } from '../domain/index.js';
+import { CODE, ApiError } from '../domain/index.js';
 import { clientIp } from './auth.js';
 import { rateLimitState } from './rate-limit.js';
 
@@ -22,7 +22,7 @@ export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; trusted
 
   const refusal = (retryAfter: number) =>
     new ApiError(
-      'rate_limited',
+      CODE.rate_limited,
       `Too many unauthenticated or refused requests from this address (${deps.policy.count} per ${deps.policy.seconds} s); retry after ${retryAfter} s.`,
       { headers: { 'retry-after': String(retryAfter) } },
     );

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.js';
-import { makeId, type Config } from '../domain/index.js';
+import { CODE, makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
@@ -71,7 +71,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -142,7 +142,7 @@ function closeGracefully(app: FastifyInstance) {
   app.addHook('onClose', async () => clearInterval(sweep));
   app.addHook('onRequest', async () => {
     if (closing) {
-      throw new ApiError('service_unavailable', 'This instance is shutting down; retry the request.', {
+      throw new ApiError(CODE.service_unavailable, 'This instance is shutting down; retry the request.', {
         headers: { 'retry-after': '1' },
       });
     }

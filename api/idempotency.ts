@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse, type Db, type IdempotencyRow } from '../db/index.js';
-import { ApiError } from '../domain/index.js';
+import { CODE, ApiError } from '../domain/index.js';
 
 /**
  * The key protocol (contract: Idempotency), one mechanism for every route that takes a key. A route
@@ -43,7 +43,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_SHAPE.test(key)) {
-    throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 printable ASCII characters.', {
+    throw new ApiError(CODE.validation_failed, 'Idempotency-Key must be 1 to 255 printable ASCII characters.', {
       errors: [{ path: 'headers.idempotency-key', message: 'must be 1 to 255 printable ASCII characters' }],
     });
   }
@@ -69,9 +69,9 @@ export function fingerprintOf(request: FastifyRequest): string {
 }
 
 export const keyReused = () =>
-  new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+  new ApiError(CODE.idempotency_key_reused, 'This Idempotency-Key was used with a different request.');
 export const keyInUse = () =>
-  new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', {
+  new ApiError(CODE.idempotency_key_in_use, 'A request with this Idempotency-Key is still being processed.', {
     headers: { 'retry-after': '1' },
   });
 

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERRORS, type ErrorCode } from '../domain/index.js';
+import { CODE, ERRORS, type ErrorCode } from '../domain/index.js';
 import { closed, nullable } from './response-objects.js';
 
 /**
@@ -44,10 +44,10 @@ function problems(codes: Code[]) {
 type Code = ErrorCode;
 
 /** Answers any authenticated route can give before its handler runs. */
-const AUTHENTICATED: Code[] = ['unauthorized', 'insufficient_scope', 'ip_not_allowed', 'rate_limited', 'internal_error', 'service_unavailable'];
+const AUTHENTICATED: Code[] = [CODE.unauthorized, CODE.insufficient_scope, CODE.ip_not_allowed, CODE.rate_limited, CODE.internal_error, CODE.service_unavailable];
 /** And those a route that reads parameters or a body can add. */
-const READS: Code[] = ['validation_failed', 'bad_request', 'header_fields_too_large'];
-const BODY: Code[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type', 'request_timeout'];
+const READS: Code[] = [CODE.validation_failed, CODE.bad_request, CODE.header_fields_too_large];
+const BODY: Code[] = [CODE.invalid_json, CODE.payload_too_large, CODE.unsupported_media_type, CODE.request_timeout];
 
 const responses = (success: Record<number, unknown>, codes: Code[]) => ({
   ...success,
@@ -64,22 +64,22 @@ export const RESPONSES = {
     },
     [
       ...BODY,
-      'idempotency_key_in_use',
-      'idempotency_key_reused',
-      'insufficient_funds',
-      'card_declined',
-      'service_not_available',
-      'carrier_error',
-      'carrier_unavailable',
+      CODE.idempotency_key_in_use,
+      CODE.idempotency_key_reused,
+      CODE.insufficient_funds,
+      CODE.card_declined,
+      CODE.service_not_available,
+      CODE.carrier_error,
+      CODE.carrier_unavailable,
     ],
   ),
-  retrieveShipment: responses({ 200: json('The shipment', ref('Shipment')) }, ['not_found']),
+  retrieveShipment: responses({ 200: json('The shipment', ref('Shipment')) }, [CODE.not_found]),
   listShipments: responses({ 200: json('One page, newest first', page('Shipment')) }, []),
   voidShipment: responses(
     { 200: json('Voided and the charge reversed', ref('Shipment')), 202: json('Still voiding', ref('Shipment')) },
-    ['not_found', 'label_already_scanned', 'shipment_not_voidable', 'idempotency_key_in_use', 'idempotency_key_reused', 'carrier_error', 'carrier_unavailable'],
+    [CODE.not_found, CODE.label_already_scanned, CODE.shipment_not_voidable, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
   ),
-  labelLink: responses({ 200: json('A signed URL to the file', ref('LabelLink')) }, ['not_found', 'label_not_available']),
+  labelLink: responses({ 200: json('A signed URL to the file', ref('LabelLink')) }, [CODE.not_found, CODE.label_not_available]),
   labelFile: responses(
     {
       200: {
@@ -90,26 +90,26 @@ export const RESPONSES = {
         },
       },
     },
-    ['not_found', 'label_not_available'],
+    [CODE.not_found, CODE.label_not_available],
   ),
-  tracking: responses({ 200: json('Every scan, oldest first', ref('Tracking')) }, ['not_found']),
-  sandboxScan: responses({ 202: json('Recorded; it flows through tracking and webhooks', ref('SandboxScan')) }, [...BODY, 'not_found', 'label_not_available']),
+  tracking: responses({ 200: json('Every scan, oldest first', ref('Tracking')) }, [CODE.not_found]),
+  sandboxScan: responses({ 202: json('Recorded; it flows through tracking and webhooks', ref('SandboxScan')) }, [...BODY, CODE.not_found, CODE.label_not_available]),
   balance: responses({ 200: json('The balance', ref('Balance')) }, []),
   createAddress: responses(
     { 201: json('Saved', ref('Address')), 200: json('The same address was already saved', ref('Address')) },
-    [...BODY, 'idempotency_key_in_use', 'idempotency_key_reused'],
+    [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused],
   ),
   listAddresses: responses({ 200: json('One page, newest first', page('Address')) }, []),
-  retrieveAddress: responses({ 200: json('The address', ref('Address')) }, ['not_found']),
-  updateAddress: responses({ 200: json('The edited address', ref('Address')) }, [...BODY, 'not_found', 'address_already_exists']),
-  deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, ['not_found']),
+  retrieveAddress: responses({ 200: json('The address', ref('Address')) }, [CODE.not_found]),
+  updateAddress: responses({ 200: json('The edited address', ref('Address')) }, [...BODY, CODE.not_found, CODE.address_already_exists]),
+  deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [CODE.not_found]),
   createWebhookEndpoint: responses(
     { 201: json('Registered; the secret is shown only here', ref('WebhookEndpointWithSecret')) },
-    [...BODY, 'limit_exceeded', 'webhook_endpoint_exists'],
+    [...BODY, CODE.limit_exceeded, CODE.webhook_endpoint_exists],
   ),
   listWebhookEndpoints: responses({ 200: json('One page, newest first', page('WebhookEndpoint')) }, []),
-  deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, ['not_found']),
-  listWebhookDeliveries: responses({ 200: json('One page, newest first', page('WebhookDelivery')) }, ['not_found']),
+  deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, [CODE.not_found]),
+  listWebhookDeliveries: responses({ 200: json('One page, newest first', page('WebhookDelivery')) }, [CODE.not_found]),
   listEvents: responses({ 200: json('One page, newest first', page('Event')) }, []),
-  retrieveEvent: responses({ 200: json('The event', ref('Event')) }, ['not_found']),
+  retrieveEvent: responses({ 200: json('The event', ref('Event')) }, [CODE.not_found]),
 };

@@ -9,7 +9,7 @@ import {
   updateOwnAddress,
   type AddressRow,
 } from '../../db/index.js';
-import { ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
+import { CODE, ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
@@ -55,14 +55,14 @@ function normalized(input: AddressInput): Address {
   const { address, errors } = normalizeAddress(input, '');
   if (errors.length) {
     const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));
-    throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: named });
+    throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: named });
   }
   return address;
 }
 
 async function ownAddress(ctx: AppContext, caller: Caller, id: string): Promise<AddressRow> {
   const row = await findOwnAddress(ctx.db, caller.owner, id);
-  if (!row) throw new ApiError('not_found', `No address ${id}.`);
+  if (!row) throw new ApiError(CODE.not_found, `No address ${id}.`);
   return row;
 }
 
@@ -129,10 +129,10 @@ export const addressRoutes =
         const line2 = patch.line2 === undefined ? current.line2 : patch.line2;
         if (line2) merged.line2 = line2;
         const outcome = await updateOwnAddress(ctx.db, caller.owner, current.id, normalized(merged), ctx.now());
-        if (outcome.kind === 'missing') throw new ApiError('not_found', `No address ${current.id}.`);
+        if (outcome.kind === 'missing') throw new ApiError(CODE.not_found, `No address ${current.id}.`);
         if (outcome.kind === 'duplicate') {
           // Two records cannot silently merge (either id would vanish): the caller decides.
-          throw new ApiError('address_already_exists', `The edit would make this address the same as ${outcome.existingId}.`, {
+          throw new ApiError(CODE.address_already_exists, `The edit would make this address the same as ${outcome.existingId}.`, {
             fields: { existing_id: outcome.existingId },
           });
         }
@@ -146,7 +146,7 @@ export const addressRoutes =
       async (request) => {
         const caller = callerOf(request);
         const id = request.params.address;
-        if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError('not_found', `No address ${id}.`);
+        if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError(CODE.not_found, `No address ${id}.`);
         return { id, object: 'address', deleted: true };
       },
     );

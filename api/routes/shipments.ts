@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, listShipments, type ShipmentRow } from '../../db/index.js';
-import { ApiError, FAILURE, shipmentToJson } from '../../domain/index.js';
+import { CODE, ApiError, FAILURE, shipmentToJson } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
@@ -22,7 +22,7 @@ export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'fail
 
 export async function ownShipment(ctx: AppContext, caller: Caller, id: string): Promise<ShipmentRow> {
   const row = await findOwnShipment(ctx.db, caller.owner, id);
-  if (!row) throw new ApiError('not_found', `No shipment ${id}.`);
+  if (!row) throw new ApiError(CODE.not_found, `No shipment ${id}.`);
   return row;
 }
 

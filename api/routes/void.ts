@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, type ShipmentRow } from '../../db/index.js';
-import { ApiError, FAILURE, shipmentToJson, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
+import { CODE, ApiError, FAILURE, shipmentToJson, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { startVoid, VoidNotAccepted } from '../purchases.js';
@@ -15,9 +15,9 @@ const SCANNED = new Set(['in_transit', 'exception', 'delivered']);
 /** Why a shipment in this state cannot be voided, in the contract's codes. */
 function refusal(row: ShipmentRow): ApiError {
   if (SCANNED.has(row.status)) {
-    return new ApiError('label_already_scanned', 'The carrier has already scanned this label, so it cannot be voided.');
+    return new ApiError(CODE.label_already_scanned, 'The carrier has already scanned this label, so it cannot be voided.');
   }
-  return new ApiError('shipment_not_voidable', `A ${row.status} shipment cannot be voided.`);
+  return new ApiError(CODE.shipment_not_voidable, `A ${row.status} shipment cannot be voided.`);
 }
 
 /** A void the workflow refused or could not carry out, in the contract's codes. */
@@ -53,7 +53,7 @@ export const voidRoute =
       {
         // A repeated key joins the same void (the update id is the key); a refused void frees it,
         // a void not accepted in time keeps it, since it may still run and the same key must join it.
-        config: { scope: 'shipments:void', idempotency: { inFlight: 'join', releaseOn: (err) => !(err instanceof ApiError && err.code === 'service_unavailable') } },
+        config: { scope: 'shipments:void', idempotency: { inFlight: 'join', releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
         schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment },
       },
       async (request, reply) => {
@@ -78,7 +78,7 @@ export const voidRoute =
           }
           if (err instanceof VoidNotAccepted) {
             // Nothing was promised: the same key again joins the same void if it was accepted meanwhile.
-            throw new ApiError('service_unavailable', 'The void could not be accepted in time; retry with the same Idempotency-Key.', {
+            throw new ApiError(CODE.service_unavailable, 'The void could not be accepted in time; retry with the same Idempotency-Key.', {
               headers: { 'retry-after': '1' },
             });
           }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
-import { balanceToJson, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
+import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import type { Db, Tx } from '../connection.js';
 import { accounts, events, shipments, type ShipmentRow } from '../schema.js';
 import { claimIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
@@ -66,7 +66,7 @@ export async function beginPurchase(
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status === 'failed') {
-      return { ok: false as const, code: row.failureCode ?? 'internal_error', message: row.failureMessage ?? 'The purchase failed.' };
+      return { ok: false as const, code: row.failureCode ?? CODE.internal_error, message: row.failureMessage ?? 'The purchase failed.' };
     }
     await tx
       .update(shipments)
