@@ -5,6 +5,17 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** The production rooms; scripts/, test/ and sdk/ are not among them. */
+const PRODUCTION_ROOMS = ['domain', 'carriers', 'db', 'activities', 'workflows', 'workers', 'api', 'codec', 'runtime', 'admin', 'labels', 'util'];
+/** Doors beside index.ts: signing needs node:crypto, so it stays out of the index workflows bundle. */
+const EXTRA_DOORS = { domain: ['webhook-signature.js'] };
+const WORKFLOW_FORBIDDEN_PATHS = [...nodeBuiltins, 'pg', 'undici', 'drizzle-orm', 'pino', 'fastify', '@temporalio/client', '@temporalio/worker'];
+/** Workflows do no I/O: of carriers/ and activities/ they import types only. */
+const WORKFLOW_FORBIDDEN_PATTERNS = [
+  { group: ['**/db/**', '**/api/**', '**/workers/**', '**/runtime/**', '**/admin/**', '**/labels/**', '**/codec/**', '**/util/**'], message: 'Workflows do no I/O.' },
+  { group: ['**/carriers/**', '**/activities/**'], allowTypeImports: true, message: 'Workflows import only types from carriers/ and activities/.' },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'sdk/dist/**', 'test-results/**', '.data/**', 'db/migrations/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   {
@@ -27,18 +38,27 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, domain/tooling-config.ts).' }],
     },
   },
-  {
-    files: ['workflows/**/*.ts'],
+  // Each room (folder) is imported from outside through its door, index.ts (architecture.md:
+  // Folders); production code never imports the developer scripts; the API reaches workers and
+  // activities only through Temporal.
+  ...PRODUCTION_ROOMS.map((room) => ({
+    files: [`${room}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, 'pg', 'undici', 'drizzle-orm', 'pino', 'fastify', '@temporalio/client', '@temporalio/worker'],
+          paths: room === 'workflows' ? WORKFLOW_FORBIDDEN_PATHS : [],
           patterns: [
-            { group: ['../db/*', '../db', '../api/*', '../carriers/*', '!../carriers/types.js'], message: 'Workflows do no I/O.' },
+            ...(room === 'workflows' ? WORKFLOW_FORBIDDEN_PATTERNS : []),
+            { group: ['**/scripts/**', '**/test/**'], message: 'Production code does not import the developer scripts or tests.' },
+            ...(room === 'api' ? [{ group: ['**/workers/**', '**/activities/**'], message: 'The API reaches workers and activities only through Temporal.' }] : []),
+            ...PRODUCTION_ROOMS.filter((other) => other !== room).map((other) => ({
+              group: [`**/${other}/**`, `!**/${other}/index.js`, ...(EXTRA_DOORS[other] ?? []).map((door) => `!**/${other}/${door}`)],
+              message: `Import ${other}/ through its door, ${other}/index.js.`,
+            })),
           ],
         },
       ],
     },
-  },
+  })),
 );

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/types.js';
+import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
 import { FAILURE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 

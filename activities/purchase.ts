@@ -6,7 +6,7 @@ import {
   InsufficientFundsError,
   ShipmentMissingError,
 } from '../db/index.js';
-import { customerFailureMessage, FAILURE, type Address, type EventType, type Parcel } from '../domain/index.js';
+import { customerFailureMessage, FAILURE, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
 import { priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
@@ -39,7 +39,7 @@ export function createPurchaseActivities(deps: ShipmentActivityDeps) {
       vatRateBp: number;
       currency: string;
       hold: boolean;
-    }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: string; message: string }> {
+    }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: ErrorCode; message: string }> {
       const { found, price } = priceOrRefuse(deps.catalog, p);
       try {
         const begun = await beginPurchase(db, {
@@ -81,7 +81,7 @@ export function createPurchaseActivities(deps: ShipmentActivityDeps) {
      * Release, failed and keys freed, in one transaction. The customer reads our message for the
      * code, never the carrier's text (which stays in this activity's input, for operators).
      */
-    async failPurchase(p: { shipmentId: string; accountId: string; livemode: boolean; code: string; message: string }): Promise<void> {
+    async failPurchase(p: { shipmentId: string; accountId: string; livemode: boolean; code: ErrorCode; message: string }): Promise<void> {
       try {
         if (await failPurchase(db, { ...p, message: customerFailureMessage(p.code, p.message), now: now() })) {
           deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(p.livemode) });

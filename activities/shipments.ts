@@ -2,14 +2,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   findAccount,
   findShipment,
+  schema,
   insertEvent,
   releaseKeysOfShipment,
   updateShipment,
   type Db,
   type ShipmentRow,
 } from '../db/index.js';
-import { trackingEvents } from '../db/schema.js';
-import type { Scan } from '../carriers/types.js';
+import type { Scan } from '../carriers/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
@@ -18,6 +18,7 @@ import {
   priceService,
   shipmentToJson,
   type Address,
+  type ErrorCode,
   type EventType,
   type Parcel,
   type PricedServiceSource,
@@ -115,7 +116,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
      * The customer's message is ours, never the carrier's text (which stays in this activity's input,
      * in the workflow's history, for operators).
      */
-    async failShipment(p: { shipmentId: string; code: string; message: string }): Promise<void> {
+    async failShipment(p: { shipmentId: string; code: ErrorCode; message: string }): Promise<void> {
       const failureMessage = customerFailureMessage(p.code, p.message);
       const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage }, now());
       if (!row) missingRow(p.shipmentId);
@@ -164,7 +165,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
       const fresh: string[] = [];
       for (const scan of p.scans) {
         const inserted = await db
-          .insert(trackingEvents)
+          .insert(schema.trackingEvents)
           .values({
             id: scan.trackingEventId,
             shipmentId: p.shipmentId,
@@ -175,7 +176,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
             location: scan.location,
           })
           .onConflictDoNothing()
-          .returning({ id: trackingEvents.carrierScanId });
+          .returning({ id: schema.trackingEvents.carrierScanId });
         if (inserted.length) fresh.push(scan.id);
       }
       return fresh;

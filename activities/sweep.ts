@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { failUnstartedPurchase, unstartedPurchases, type Db } from '../db/index.js';
-import { shipmentWorkflowId } from '../domain/index.js';
+import { FAILURE, shipmentWorkflowId } from '../domain/index.js';
 
 export interface SweptShipment {
   shipment_id: string;
@@ -31,7 +31,7 @@ export async function sweepUnstartedPurchases(
     }
     const swept = await failUnstartedPurchase(db, {
       shipmentId: row.id,
-      code: 'internal_error',
+      code: FAILURE.internalError,
       message: 'The purchase was never started (the API stopped first); nothing was bought or charged.',
       now,
     });

@@ -4,11 +4,13 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { Agent, request } from 'undici';
 import { decryptWebhookSecret, findOwnEvent, findWebhookEndpoint, recordWebhookAttempt, type Db, type WebhookEndpointRow } from '../db/index.js';
 import {
   checkWebhookUrl,
+  FAILURE,
+  nonRetryableFailure,
+  typedFailure,
   eventPayload,
   isPublicAddress,
   makeId,
@@ -179,7 +181,7 @@ export function createWebhookActivities(deps: {
     /** The delivery body, built once per delivery and carried in the workflow's history. */
     async loadWebhookEvent(p: { eventId: string; accountId: string; livemode: boolean }): Promise<string> {
       const row = await findOwnEvent(db, p, p.eventId);
-      if (!row) throw ApplicationFailure.nonRetryable(`Event ${p.eventId} does not exist.`, 'webhook_event_missing');
+      if (!row) throw nonRetryableFailure(FAILURE.webhookEventMissing, `Event ${p.eventId} does not exist.`);
       return JSON.stringify(eventPayload(row));
     },
 
@@ -193,8 +195,7 @@ export function createWebhookActivities(deps: {
       const owner = `${endpoint.accountId}:${endpoint.livemode}`;
       const busy = inFlight.get(owner) ?? 0;
       if (busy >= config.webhookAccountConcurrency) {
-        throw ApplicationFailure.create({
-          type: WEBHOOK_ACCOUNT_BUSY,
+        throw typedFailure(FAILURE.webhookAccountBusy, {
           message: `account ${endpoint.accountId} already has ${busy} webhook attempts in flight here; retrying shortly`,
           nextRetryDelay: 1000 + Math.floor(Math.random() * 2000),
         });
@@ -211,6 +212,4 @@ export function createWebhookActivities(deps: {
   };
 }
 
-/** The type of the retryable failure of an attempt that waits for its account's turn. */
-export const WEBHOOK_ACCOUNT_BUSY = 'webhook_account_busy';
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

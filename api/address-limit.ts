@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { takeRateLimitToken, type Db, type RatePolicy } from '../db/index.js';
-import { ApiError } from '../domain/index.js';
+import { CODE, ApiError } from '../domain/index.js';
 import { rateLimitState } from './rate-limit.js';
 
 /** Local memory of addresses over their allowance: at most this many, the oldest forgotten first. */
@@ -21,7 +21,7 @@ export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; now?: (
 
   const refusal = (retryAfter: number) =>
     new ApiError(
-      'rate_limited',
+      CODE.rate_limited,
       `Too many unauthenticated or refused requests from this address (${deps.policy.count} per ${deps.policy.seconds} s); retry after ${retryAfter} s.`,
       { headers: { 'retry-after': String(retryAfter) } },
     );

@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.js';
-import { makeId, type Config } from '../domain/index.js';
+import { CODE, makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
@@ -27,6 +27,7 @@ import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
 import { webRoutes } from './web/index.js';
 import { registerResponseSchemas } from './response-schemas.js';
+import { registerIdempotency } from './idempotency.js';
 import { referencePage } from './reference-page.js';
 import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
@@ -37,7 +38,7 @@ export interface AppDeps {
   catalog: Catalog;
   now?: () => Date;
   logger?: Logger | boolean;
-  /** OpenTelemetry (scripts/tracing.ts): each request becomes a span; absent, nothing is traced. */
+  /** OpenTelemetry (runtime/tracing.ts): each request becomes a span; absent, nothing is traced. */
   tracer?: Tracer;
 }
 
@@ -71,7 +72,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -88,6 +89,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   app.addHook('preValidation', refuseControlCharacters);
+  // The Idempotency-Key protocol of the routes that take one (config.idempotency).
+  registerIdempotency(app, { db: ctx.db, now: ctx.now });
 
   await app.register(swagger, {
     openapi: {
@@ -139,7 +142,7 @@ function closeGracefully(app: FastifyInstance) {
   app.addHook('onClose', async () => clearInterval(sweep));
   app.addHook('onRequest', async () => {
     if (closing) {
-      throw new ApiError('service_unavailable', 'This instance is shutting down; retry the request.', {
+      throw new ApiError(CODE.service_unavailable, 'This instance is shutting down; retry the request.', {
         headers: { 'retry-after': '1' },
       });
     }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findKeyByHash, hashApiKey, touchApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
-import { ApiError, ipAllowed, type Scope } from '../domain/index.js';
+import { CODE, ApiError, ipAllowed, type Scope } from '../domain/index.js';
 import type { AddressLimiter } from './address-limit.js';
 
 export interface Caller {
@@ -25,7 +25,7 @@ const KEY_SHAPE = /^Bearer (svc_(test|live)_[A-Za-z0-9]{20,100})$/;
 
 /** One 401 for every refusal, so a caller learns nothing about why (spec §5.3). */
 const unauthorized = () =>
-  new ApiError('unauthorized', 'A valid API key is required as Authorization: Bearer <key>.', {
+  new ApiError(CODE.unauthorized, 'A valid API key is required as Authorization: Bearer <key>.', {
     headers: { 'www-authenticate': 'Bearer' },
   });
 
@@ -92,7 +92,7 @@ export function createAuthenticator(deps: {
       // A refused address spends the key's own allowance too, so a stolen key used from outside its
       // allowlist cannot be tried without limit.
       await deps.onAuthenticated?.(request, reply, caller);
-      return refuse(request, new ApiError('ip_not_allowed', 'This key may only be used from its allowed addresses.'));
+      return refuse(request, new ApiError(CODE.ip_not_allowed, 'This key may only be used from its allowed addresses.'));
     }
     request.caller = caller;
     // "Last used" in the portal, to the minute: off the request's path, at most one write a minute
@@ -105,13 +105,13 @@ export function createAuthenticator(deps: {
     request.log = reply.log = request.log.child({ key_id: key.id, account_id: account.id });
     await deps.onAuthenticated?.(request, reply, request.caller);
     if (!key.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This key lacks the scope ${scope}.`);
+      throw new ApiError(CODE.insufficient_scope, `This key lacks the scope ${scope}.`);
     }
   };
 }
 
 /** The authenticated caller; routes with a scope always have one. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new ApiError('unauthorized', 'A valid API key is required.');
+  if (!request.caller) throw new ApiError(CODE.unauthorized, 'A valid API key is required.');
   return request.caller;
 }

@@ -1,5 +1,5 @@
 import type { CarrierDefinition } from '../carriers/index.js';
-import { normalizeAddress, priceService, priceToJson, ApiError, type Address, type FieldError, type Parcel } from '../domain/index.js';
+import { CODE, normalizeAddress, priceService, priceToJson, ApiError, type Address, type FieldError, type Parcel } from '../domain/index.js';
 import type { AccountRow } from '../db/index.js';
 import type { AddressInput } from './schemas.js';
 
@@ -32,6 +32,6 @@ export function normalizeAddresses(from: AddressInput, to: AddressInput): { from
   const a = normalizeAddress(from, 'from');
   const b = normalizeAddress(to, 'to');
   const errors: FieldError[] = [...a.errors, ...b.errors];
-  if (errors.length) throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors });
+  if (errors.length) throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors });
   return { from: a.address, to: b.address };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
+import { CODE, ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
 import { problemBody, sendProblem } from './problem.js';
 
 /**
@@ -16,19 +16,19 @@ const MAX_REPORTED = 20;
 /** The router's own refusals: a path that is not valid percent-encoding, or a segment too long to be an id. */
 export function frameworkErrors(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) {
   reply.header('request-id', request.id);
-  return sendProblem(reply, new ApiError('not_found', 'No such resource: the path is not one this API serves.'));
+  return sendProblem(reply, new ApiError(CODE.not_found, 'No such resource: the path is not one this API serves.'));
 }
 
 /** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  let code: ErrorCode = 'bad_request';
+  let code: ErrorCode = CODE.bad_request;
   let detail = 'The request is not valid HTTP.';
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    code = 'header_fields_too_large';
+    code = CODE.header_fields_too_large;
     detail = 'The request headers are too large.';
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    code = 'request_timeout';
+    code = CODE.request_timeout;
     detail = 'The request was not received in time.';
   }
   const id = makeId('req', Date.now(), randomBytes(16));
@@ -74,11 +74,11 @@ function controlCharacterPaths(value: unknown, base: string): FieldError[] {
 export async function refuseControlCharacters(request: FastifyRequest): Promise<void> {
   const params = request.params as Record<string, unknown> | undefined;
   if (params && Object.values(params).some((v) => typeof v === 'string' && CONTROL.test(v))) {
-    throw new ApiError('not_found', 'No such resource.');
+    throw new ApiError(CODE.not_found, 'No such resource.');
   }
   const jsonBody = !Buffer.isBuffer(request.body);
   const errors = [...controlCharacterPaths(request.query, 'querystring'), ...(jsonBody ? controlCharacterPaths(request.body, '') : [])];
   if (errors.length) {
-    throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
+    throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }
 }

@@ -1,6 +1,39 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/index.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse, type Db, type IdempotencyRow } from '../db/index.js';
+import { CODE, ApiError } from '../domain/index.js';
+
+/**
+ * The key protocol (contract: Idempotency), one mechanism for every route that takes a key. A route
+ * opts in with `config.idempotency`; before its handler the key is checked and claimed, a replay is
+ * answered with the first answer, a different request with the same key is refused; a final answer
+ * (200, 201) is saved for replays; a failed attempt frees the key so it may run anew.
+ */
+export interface IdempotencyRouteConfig {
+  /**
+   * A key still being processed: `join` lets the route go on as a second request of the same work
+   * (it joins the first by the key, e.g. the same Temporal update, and answers as the first
+   * would); `conflict` answers 409 `idempotency_key_in_use` with `Retry-After: 1`.
+   */
+  inFlight: 'join' | 'conflict';
+  /**
+   * The route claims the key itself, inside its own transaction (`request.idempotency.settle` with
+   * the claim's result): a purchase claims its key and inserts its pending row in one transaction.
+   */
+  claimsInHandler?: boolean;
+  /** Whether a failure frees the key (the default: every failure does). */
+  releaseOn?: (error: unknown) => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    idempotency?: IdempotencyRouteConfig;
+  }
+  interface FastifyRequest {
+    /** The request's key, once checked; absent without an Idempotency-Key header. */
+    idempotency?: IdempotentRequest;
+  }
+}
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
@@ -10,7 +43,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_SHAPE.test(key)) {
-    throw new ApiError('validation_failed', 'Idempotency-Key must be 1 to 255 printable ASCII characters.', {
+    throw new ApiError(CODE.validation_failed, 'Idempotency-Key must be 1 to 255 printable ASCII characters.', {
       errors: [{ path: 'headers.idempotency-key', message: 'must be 1 to 255 printable ASCII characters' }],
     });
   }
@@ -36,8 +69,82 @@ export function fingerprintOf(request: FastifyRequest): string {
 }
 
 export const keyReused = () =>
-  new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
+  new ApiError(CODE.idempotency_key_reused, 'This Idempotency-Key was used with a different request.');
 export const keyInUse = () =>
-  new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', {
+  new ApiError(CODE.idempotency_key_in_use, 'A request with this Idempotency-Key is still being processed.', {
     headers: { 'retry-after': '1' },
   });
+
+/** What a claim found: go on (as the owner, or joining the first), or answer the first answer again. */
+export type Settled = { replay: { status: number; body: unknown } } | { replay: null };
+
+/** One request's key: its scope and fingerprint, and whether this request holds the claim. */
+export class IdempotentRequest {
+  /** This request claimed the key: only it may free it. */
+  owner = false;
+  /** The answer is a replay (of a stored answer, or of the first request it joined). */
+  replayed = false;
+  /** The answer is the stored one: nothing to save. */
+  stored = false;
+
+  constructor(
+    readonly scope: { accountId: string; livemode: boolean; key: string },
+    readonly fingerprint: string,
+    private readonly route: IdempotencyRouteConfig,
+  ) {}
+
+  get key(): string {
+    return this.scope.key;
+  }
+
+  /** Decides on a claim's result (rules 1 to 3): claimed, joined, replayed or refused. */
+  settle(claim: { claimed: true } | { claimed: false; row: IdempotencyRow }): Settled {
+    if (claim.claimed) {
+      this.owner = true;
+      return { replay: null };
+    }
+    if (claim.row.fingerprint !== this.fingerprint) throw keyReused();
+    if (!claim.row.responseStatus && this.route.inFlight === 'conflict') throw keyInUse();
+    this.replayed = true;
+    if (!claim.row.responseStatus) return { replay: null };
+    this.stored = true;
+    return { replay: { status: claim.row.responseStatus, body: claim.row.responseBody } };
+  }
+}
+
+/** A final answer is kept for replays; a 202 is not (its replay answers as the first would now). */
+const FINAL = new Set([200, 201]);
+
+/** Installs the key protocol on every route whose config has `idempotency`. */
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: () => Date }): void {
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = request.routeOptions.config?.idempotency;
+    if (!route || !request.caller) return;
+    const key = idempotencyKeyOf(request);
+    if (!key) return;
+    const idem = new IdempotentRequest({ ...request.caller.owner, key }, fingerprintOf(request), route);
+    request.idempotency = idem;
+    if (route.claimsInHandler) return;
+    const claim = await claimIdempotencyKey(deps.db, { ...idem.scope, fingerprint: idem.fingerprint, now: deps.now() });
+    const { replay } = idem.settle(claim);
+    if (replay) return reply.code(replay.status).send(replay.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency;
+    if (!idem) return payload;
+    if (idem.replayed) reply.header('idempotency-replayed', 'true');
+    if (!idem.stored && FINAL.has(reply.statusCode) && typeof payload === 'string') {
+      await saveIdempotentResponse(deps.db, idem.scope, reply.statusCode, JSON.parse(payload));
+    }
+    return payload;
+  });
+
+  app.addHook('onError', async (request, _reply, error) => {
+    const idem = request.idempotency;
+    const route = request.routeOptions.config?.idempotency;
+    if (!idem?.owner || !route) return;
+    if (route.releaseOn && !route.releaseOn(error)) return;
+    await releaseIdempotencyKey(deps.db, idem.scope, idem.fingerprint);
+  });
+}

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../domain/index.js';
+import { CODE, ApiError } from '../domain/index.js';
 
 /**
  * Short-lived signed label links: HMAC-SHA256 with the server secret over shipment, format and
@@ -27,6 +27,6 @@ export function checkLabelLink(o: {
   const given = Buffer.from(o.sig ?? '', 'utf8');
   const wanted = Buffer.from(signLabelLink(o.secret, o.shipmentId, o.format, Number(expires)), 'utf8');
   const valid = /^\d{1,12}$/.test(expires) && given.length === wanted.length && timingSafeEqual(given, wanted);
-  if (!valid) throw new ApiError('invalid_signature', 'This label link is not valid.');
-  if (Number(expires) <= o.nowSeconds) throw new ApiError('link_expired', 'This label link has expired; ask for a new one.');
+  if (!valid) throw new ApiError(CODE.invalid_signature, 'This label link is not valid.');
+  if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This label link has expired; ask for a new one.');
 }

@@ -2,8 +2,7 @@
  * Production entry point of the API: `npm run api`. SIGTERM stops accepting connections, answers
  * every request already in flight (up to API_SHUTDOWN_GRACE_MS), then exits.
  */
-import { carrierRegistryFor } from '../workers/activities.js';
-import { connectDatabase, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../scripts/runtime.js';
+import { carrierRegistryFor, connectDatabase, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
 import { createApp } from './app.js';
 
 const config = loadConfig();

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
+import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
 
 /** RFC 9457 problem details: the one shape of every error the API returns. */
 export function problemBody(code: ErrorCode, detail: string, requestId: string, extra: Record<string, unknown> = {}) {
@@ -64,37 +64,37 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
   if (error instanceof ApiError) return sendProblem(reply, error);
   if (error.validation) {
     const errors = fieldErrors(error.validation, error.validationContext);
-    return sendProblem(reply, new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors }));
+    return sendProblem(reply, new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors }));
   }
   if (error.statusCode === 415) {
-    return sendProblem(reply, new ApiError('unsupported_media_type', 'Send the body as application/json.'));
+    return sendProblem(reply, new ApiError(CODE.unsupported_media_type, 'Send the body as application/json.'));
   }
-  if (error.statusCode === 413) return sendProblem(reply, new ApiError('payload_too_large', 'The body is over 64 KiB.'));
+  if (error.statusCode === 413) return sendProblem(reply, new ApiError(CODE.payload_too_large, 'The body is over 64 KiB.'));
   switch (error.code) {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return sendProblem(reply, new ApiError('invalid_json', 'The body is empty; send a JSON object.'));
+      return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.'));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return sendProblem(reply, new ApiError('invalid_json', 'The body does not match its Content-Length.'));
+      return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body does not match its Content-Length.'));
   }
   if (error.statusCode === 400 && /JSON/i.test(error.message)) {
-    return sendProblem(reply, new ApiError('invalid_json', 'The body is not valid JSON.'));
+    return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body is not valid JSON.'));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Anything else the HTTP layer refused (a malformed header, say): a client error, said plainly.
-    return sendProblem(reply, new ApiError('validation_failed', `The request could not be read: ${error.message}`));
+    return sendProblem(reply, new ApiError(CODE.validation_failed, `The request could not be read: ${error.message}`));
   }
   if (isDependencyUnavailable(error)) {
     // A database restart or a Temporal outage is not our bug and not the client's: retry soon (fault 12).
     request.log.warn({ err: error }, 'dependency unavailable');
     return sendProblem(
       reply,
-      new ApiError('service_unavailable', 'A dependency (database or Temporal) is briefly unavailable; retry the request.', {
+      new ApiError(CODE.service_unavailable, 'A dependency (database or Temporal) is briefly unavailable; retry the request.', {
         headers: { 'retry-after': '1' },
       }),
     );
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendProblem(reply, new ApiError('internal_error', 'Something went wrong on our side; it has been logged.'));
+  return sendProblem(reply, new ApiError(CODE.internal_error, 'Something went wrong on our side; it has been logged.'));
 }
 
 /** PostgreSQL SQLSTATEs that mean "the database is not there right now", not "the query is wrong". */

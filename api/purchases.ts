@@ -4,8 +4,7 @@ import {
   WorkflowUpdateStage,
   type Client,
 } from '@temporalio/client';
-import type { ShipmentWorkflowInput } from '../workflows/shipment.js';
-import type { PurchaseOutcome, VoidOutcome } from '../workflows/definitions.js';
+import type { PurchaseOutcome, ShipmentWorkflowInput, VoidOutcome } from '../workflows/index.js';
 import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, UPDATE_PURCHASE, UPDATE_VOID } from '../domain/index.js';
 
 /** Waits for a promise up to `ms`; undefined when time ran out first. */

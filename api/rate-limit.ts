@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { emissionIntervalUs, takeRateLimitToken, type Db, type RatePolicy } from '../db/index.js';
-import { ApiError } from '../domain/index.js';
+import { CODE, ApiError } from '../domain/index.js';
 import type { Caller } from './auth.js';
 
 const US = 1_000_000;
@@ -53,7 +53,7 @@ export function createRateLimiter(deps: { db: Db }) {
     setRateLimitHeaders(reply, policy, state);
     if (!allowed) {
       request.log.info({ retry_after: state.retryAfter }, 'rate limited');
-      throw new ApiError('rate_limited', `This key's allowance of ${policy.count} requests per ${policy.seconds} s is spent; retry after ${state.retryAfter} s.`, {
+      throw new ApiError(CODE.rate_limited, `This key's allowance of ${policy.count} requests per ${policy.seconds} s is spent; retry after ${state.retryAfter} s.`, {
         headers: { 'retry-after': String(state.retryAfter) },
       });
     }

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Scan } from '../carriers/index.js';
 import { SHIPMENT_WORKFLOW, shipmentWorkflowId, SIGNAL_SCANS, taskQueues } from '../domain/index.js';
-import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../workflows/shipment.js';
+import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../workflows/index.js';
 
 /**
  * Starts tracking again for a shipment whose workflow stopped after a quiet period (issue 13: no

@@ -1,4 +1,8 @@
-/** The carriers folder's one door. The contract kit (vitest) is imported directly by tests only. */
+/**
+ * The carriers folder's one door: the adapter interface, the registry, the HTTP client adapters use.
+ * Two more entry points sit beside it: `contract-kit.ts` (the tests every adapter passes; it imports
+ * vitest, so production never loads it) and `simulator/index.ts` (the carrier simulator).
+ */
 export * from './types.js';
 export { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls } from './registry.js';
 export type { CarrierRegistry, CarrierRegistryOptions } from './registry.js';
@@ -15,8 +19,6 @@ export {
   DEFAULT_TIMEOUT_MS,
 } from './http-client.js';
 export type { CarrierCall, CarrierHttpClient, CarrierHttpClientOptions, CarrierOperation } from './http-client.js';
-export { startCarrierSimulator } from './simulator/server.js';
-export type { CarrierSimulator, CarrierSimulatorOptions } from './simulator/server.js';
 export { bandPrice, isInternational } from './rate-card.js';
 export type { WeightBands } from './rate-card.js';
 export { digitsFromSeed, luhnCheckDigit } from './tracking-digits.js';

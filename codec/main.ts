@@ -3,7 +3,7 @@
  * `codec` service). CODEC_PORT (default 8888), CODEC_HOST (default 127.0.0.1), and the UI's origin
  * in TEMPORAL_UI_URL; the keys are the workers'.
  */
-import { createLogger, loadConfig, takeOverSignals } from '../scripts/runtime.js';
+import { createLogger, loadConfig, takeOverSignals } from '../runtime/index.js';
 import { EncryptionCodec } from './payload-codec.js';
 import { startCodecServer } from './server.js';
 

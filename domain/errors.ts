@@ -37,6 +37,9 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** Each code by its own name (`CODE.not_found`): code outside domain/ names codes through this, never as literals. */
+export const CODE = Object.fromEntries(Object.keys(ERRORS).map((code) => [code, code])) as { readonly [K in ErrorCode]: K };
+
 export interface FieldError {
   path: string;
   message: string;

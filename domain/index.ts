@@ -1,6 +1,7 @@
 export * from './money.js';
 export * from './ids.js';
 export * from './errors.js';
+export * from './failures.js';
 export * from './address.js';
 export * from './parcel.js';
 export * from './status.js';

@@ -55,31 +55,9 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.from
   Object.values(SA).map((key) => [key.name, key.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword']),
 );
 
-/** `type` of the non-retryable ApplicationFailures that cross from activities to workflows. */
 /**
  * How long tracking goes on without a new scan before it stops (the shipment keeps its status; a
  * later pushed or sandbox scan, or a void, resumes it): no shipment is tracked, and no workflow
  * lives, forever. Shorter in the sandbox, where nothing scans unless the customer says so.
  */
 export const TRACKING_QUIET_STOP_MS = { live: 30 * 24 * 3600_000, sandbox: 3 * 24 * 3600_000 } as const;
-
-export const FAILURE = {
-  insufficientFunds: 'insufficient_funds',
-  cardDeclined: 'card_declined',
-  serviceNotAvailable: 'service_not_available',
-  /** The carrier refused definitively (a 4xx other than 409/429). */
-  carrierRefused: 'carrier_error',
-  /** The request may have been carried out; ask the carrier by reference before trying again. */
-  carrierAmbiguous: 'carrier_ambiguous',
-  /** A retryable carrier failure; the activity's retry policy handles it. */
-  carrierRetryable: 'carrier_retryable',
-  shipmentNotVoidable: 'shipment_not_voidable',
-  /** A step found no row for its shipment: a bug or lost data, never retried, shown to operators. */
-  shipmentMissing: 'shipment_missing',
-  /** Input our own store can never accept (PostgreSQL refused the data itself): retrying cannot help. */
-  invalidData: 'invalid_data',
-  /** The card processor refused a request (a 4xx other than a decline); retrying cannot help. */
-  cardProcessorRefused: 'card_processor_error',
-  /** A retryable card processor failure (network, 409, 429, 5xx, unreadable answer). */
-  cardProcessorRetryable: 'card_processor_retryable',
-} as const;

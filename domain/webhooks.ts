@@ -4,6 +4,7 @@
  * lives in `webhook-signature.ts`, outside this index (workflows bundle the index).
  */
 import { isPublicAddress, parseIp } from './cidr.js';
+import { INTERNAL_FAILURES } from './failures.js';
 
 /** Waits after each failed attempt: 10 s, 1 min, 5 min, 30 min, 2 h (spec §6 delivery rules, §8). */
 export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
@@ -22,7 +23,7 @@ export const WEBHOOK_HEADERS = {
 } as const;
 
 /** `type` of the failure a delivery workflow ends with once every attempt failed. */
-export const WEBHOOK_DELIVERY_FAILED = 'webhook_delivery_failed';
+export const WEBHOOK_DELIVERY_FAILED = INTERNAL_FAILURES.webhookDeliveryFailed;
 
 /** The delivery body: the event as `GET /events/{id}` shows it, so receivers can reconcile. */
 export function eventPayload(e: { id: string; type: string; createdAt: Date; livemode: boolean; data: unknown }) {

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCarrierSimulator } from '../carriers/index.js';
+import { startCarrierSimulator } from '../carriers/simulator/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { childEnv, SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';

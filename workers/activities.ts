@@ -1,30 +1,11 @@
 import type { Client } from '@temporalio/client';
-import { createCarrierActivities } from '../activities/carriers.js';
-import { createLabelActivities } from '../activities/labels/activities.js';
-import { createLedgerActivities } from '../activities/ledger.js';
-import { createPaymentActivities } from '../activities/payments.js';
-import { createPurchaseActivities } from '../activities/purchase.js';
-import { createShipmentActivities } from '../activities/shipments.js';
-import { createSweepActivities } from '../activities/sweep.js';
-import { failFastOnBadData } from '../activities/fail-fast.js';
-import { createWebhookFanout } from '../activities/webhook-fanout.js';
-import type { WorkerMetrics } from '../activities/metrics.js';
-import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
+import { createCarrierActivities, createLabelActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db } from '../db/index.js';
-import { carrierSimUrl, type Config } from '../domain/index.js';
+import type { Config } from '../domain/index.js';
 
-/**
- * The carrier registry as configured: each carrier's URL, else (outside production only) its path on
- * the simulator. A live carrier never falls back to the simulator in production.
- */
-export function carrierRegistryFor(config: Config): CarrierRegistry {
-  const simulated = config.production ? {} : defaultCarrierBaseUrls(carrierSimUrl(config));
-  return createCarrierRegistry({
-    baseUrls: { ...simulated, ...config.carrierUrls },
-    timeoutMs: config.carrierTimeoutMs,
-    settleMs: config.carrierSettleMs,
-  });
-}
+/** Where the registry is built (runtime/): re-exported for the workers' callers. */
+export { carrierRegistryFor } from '../runtime/index.js';
 
 /**
  * Every activity of the `shipments` queue, built once from its dependencies. With a Temporal client,

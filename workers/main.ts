@@ -6,8 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../scripts/runtime.js';
-import { carrierRegistryFor } from './activities.js';
+import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 

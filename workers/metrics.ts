@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Runtime } from '@temporalio/worker';
 import { request } from 'undici';
-import { createWorkerMetrics, type WorkerMetrics } from '../activities/metrics.js';
+import { createWorkerMetrics, type WorkerMetrics } from '../activities/index.js';
 import { freePort } from '../util/index.js';
 
 /**

@@ -2,12 +2,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createCarrierActivities } from '../activities/carriers.js';
-import { createWebhookActivities } from '../activities/webhooks.js';
+import { createCarrierActivities, createWebhookActivities, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import { splitCarrierRate, taskQueues, type Config } from '../domain/index.js';
-import type { WorkerMetrics } from '../activities/metrics.js';
 import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
@@ -44,7 +42,7 @@ export async function createWorkers(deps: {
   /** Starts the webhook deliveries of each stored event; without it, events are stored but not pushed. */
   client?: Client;
   metrics?: WorkerMetrics;
-  /** OpenTelemetry (scripts/tracing.ts); without it, workflow spans go nowhere and activities are not traced. */
+  /** OpenTelemetry (runtime/tracing.ts); without it, workflow spans go nowhere and activities are not traced. */
   tracing?: WorkerTracingDeps;
 }): Promise<WorkerFleet> {
   const { config, connection, registry, metrics } = deps;

@@ -1,10 +1,10 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Scan } from '../carriers/types.js';
-import { QUERY_STATE, SIGNAL_SCANS, UPDATE_PURCHASE, UPDATE_VOID } from '../domain/index.js';
+import type { Scan } from '../carriers/index.js';
+import { QUERY_STATE, SIGNAL_SCANS, UPDATE_PURCHASE, UPDATE_VOID, type ErrorCode } from '../domain/index.js';
 
 /** What the purchase update answers: the API reads the shipment itself for the body. */
-export type PurchaseOutcome = { ok: true } | { ok: false; code: string; message: string };
-export type VoidOutcome = { ok: true } | { ok: false; code: string; message: string };
+export type PurchaseOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
+export type VoidOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
 export const purchaseUpdate = defineUpdate<PurchaseOutcome>(UPDATE_PURCHASE);
 export const voidUpdate = defineUpdate<VoidOutcome>(UPDATE_VOID);

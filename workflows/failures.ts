@@ -1,10 +1,8 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure } from '@temporalio/workflow';
+import { failureTypeOf } from '../domain/index.js';
 
 /** The `type` of the ApplicationFailure behind an activity's failure, if it has one. */
-export function failureType(err: unknown): string | undefined {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? (cause.type ?? undefined) : undefined;
-}
+export const failureType = failureTypeOf;
 
 /** The message of the failure behind an activity's failure. */
 export function failureMessage(err: unknown): string {

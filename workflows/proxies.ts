@@ -1,11 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { CarrierActivities } from '../activities/carriers.js';
-import type { LedgerActivities } from '../activities/ledger.js';
-import type { PaymentActivities } from '../activities/payments.js';
-import type { PurchaseActivities } from '../activities/purchase.js';
-import type { ShipmentActivities } from '../activities/shipments.js';
-import type { LabelActivities } from '../activities/labels/activities.js';
-import { taskQueues } from '../domain/index.js';
+import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities, LabelActivities } from '../activities/index.js';
+import { FAILURE, taskQueues } from '../domain/index.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {
@@ -50,7 +45,7 @@ export function shipmentActivities() {
   return summarised(
     proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities & PurchaseActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available'] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable] },
     }),
   );
 }
@@ -68,7 +63,7 @@ export function purchaseSteps() {
         initialInterval: '200 milliseconds',
         backoffCoefficient: 2,
         maximumInterval: '10 seconds',
-        nonRetryableErrorTypes: ['insufficient_funds', 'service_not_available', 'shipment_missing'],
+        nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable, FAILURE.shipmentMissing],
       },
     }),
   );
@@ -78,7 +73,7 @@ export function paymentActivities() {
   return summarised(
     proxyActivities<PaymentActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: ['card_declined'] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.cardDeclined] },
     }),
   );
 }

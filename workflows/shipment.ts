@@ -10,8 +10,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Scan } from '../carriers/types.js';
-import { FAILURE, isTerminal, isVoidable, SA, type ShipmentStatus } from '../domain/index.js';
+import type { Scan } from '../carriers/index.js';
+import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, SA, type ShipmentStatus } from '../domain/index.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
 import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
@@ -102,7 +102,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
     validator: () => {
       // Validators run before the update is accepted: a refused void leaves no trace in history.
       if (!isVoidable(state.status)) {
-        throw ApplicationFailure.nonRetryable(`A ${state.status} shipment cannot be voided.`, FAILURE.shipmentNotVoidable);
+        throw nonRetryableFailure(FAILURE.shipmentNotVoidable, `A ${state.status} shipment cannot be voided.`);
       }
     },
   });

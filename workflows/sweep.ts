@@ -1,5 +1,5 @@
 import { log, proxyActivities } from '@temporalio/workflow';
-import type { SweepActivities } from '../activities/sweep.js';
+import type { SweepActivities } from '../activities/index.js';
 
 const { sweepUnstartedPurchases } = proxyActivities<SweepActivities>({
   startToCloseTimeout: '1 minute',

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
-import type { Scan } from '../carriers/types.js';
+import type { Scan } from '../carriers/index.js';
 import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';

@@ -7,7 +7,7 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
+import { applicationFailureOf, FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
 import type { VoidOutcome } from './definitions.js';
 import { emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
@@ -29,7 +29,6 @@ async function moveTo(
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
 
-const failureOf = (err: unknown) => (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null);
 
 /**
  * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
@@ -48,13 +47,13 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       await calls.cancelLabel(target);
       return { ok: true };
     } catch (err) {
-      const failure = failureOf(err);
+      const failure = applicationFailureOf(err);
       if (failure?.type === FAILURE.carrierRefused) {
         const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
         if (reason === 'already_scanned') {
-          return { ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' };
+          return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
         }
-        return { ok: false, code: 'carrier_error', message: `The carrier refused the cancellation: ${message(err)}` };
+        return { ok: false, code: FAILURE.carrierRefused, message: `The carrier refused the cancellation: ${message(err)}` };
       }
       lastError = message(err);
       // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
@@ -65,7 +64,7 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       }
     }
     if (Date.now() >= until) {
-      return { ok: false, code: 'carrier_unavailable', message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
+      return { ok: false, code: FAILURE.carrierUnavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
     }
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
     await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
@@ -99,7 +98,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     } catch (err) {
       // The carrier would not tell us its scans: without them a void is not safe. It stays bought.
       await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-      return { ok: false, code: 'carrier_error', message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+      return { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
     }
     const scans = [...state.pushed.splice(0), ...polled];
     state.status = 'purchased';
@@ -107,7 +106,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     if (state.seenScanIds.size > 0) {
       // Scanned: the status is what the scans made it; the label stays bought and charged.
       await moveTo(input, state, state.status);
-      return { ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' };
+      return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
     }
     state.status = 'voiding';
 

@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
-import type { DeliveryOutcome, WebhookActivities } from '../activities/webhooks.js';
+import { ActivityFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
+import type { DeliveryOutcome, WebhookActivities } from '../activities/index.js';
 import {
-  WEBHOOK_DELIVERY_FAILED,
+  FAILURE,
+  nonRetryableFailure,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
   type EventType,
@@ -25,7 +26,7 @@ export interface WebhookDeliveryResult {
 const load = () =>
   proxyActivities<WebhookActivities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['webhook_event_missing'] },
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [FAILURE.webhookEventMissing] },
     summary: 'Build the delivery body from the event',
   });
 
@@ -73,9 +74,9 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     await sleep(delay, { summary: `Wait ${human(delay)} before attempt ${attempt + 1} of ${WEBHOOK_MAX_ATTEMPTS}` });
   }
   setCurrentDetails(`failed: ${WEBHOOK_MAX_ATTEMPTS} attempts, the last: ${last}`);
-  throw ApplicationFailure.nonRetryable(
+  throw nonRetryableFailure(
+    FAILURE.webhookDeliveryFailed,
     `Webhook ${input.eventId} to ${input.endpointId} failed after ${WEBHOOK_MAX_ATTEMPTS} attempts; the last: ${last}`,
-    WEBHOOK_DELIVERY_FAILED,
   );
 }
 

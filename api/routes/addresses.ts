@@ -2,20 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import {
-  claimIdempotencyKey,
   deleteOwnAddress,
   findOwnAddress,
   listAddresses,
-  releaseIdempotencyKey,
   saveAddress,
-  saveIdempotentResponse,
   updateOwnAddress,
   type AddressRow,
 } from '../../db/index.js';
-import { ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
+import { CODE, ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
-import { fingerprintOf, idempotencyKeyOf, keyInUse, keyReused } from '../idempotency.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
@@ -59,14 +55,14 @@ function normalized(input: AddressInput): Address {
   const { address, errors } = normalizeAddress(input, '');
   if (errors.length) {
     const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));
-    throw new ApiError('validation_failed', 'The request has invalid fields; see errors.', { errors: named });
+    throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: named });
   }
   return address;
 }
 
 async function ownAddress(ctx: AppContext, caller: Caller, id: string): Promise<AddressRow> {
   const row = await findOwnAddress(ctx.db, caller.owner, id);
-  if (!row) throw new ApiError('not_found', `No address ${id}.`);
+  if (!row) throw new ApiError(CODE.not_found, `No address ${id}.`);
   return row;
 }
 
@@ -76,37 +72,19 @@ export const addressRoutes =
     // Saving the same address twice is harmless (spec §4): the second answer is 200 with the first record.
     app.post<{ Body: AddressInput }>(
       '/addresses',
-      { config: { scope: 'addresses:write' }, schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress } },
+      {
+        config: { scope: 'addresses:write', idempotency: { inFlight: 'conflict' } },
+        schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress },
+      },
       async (request, reply) => {
         const caller = callerOf(request);
         const address = normalized(request.body);
-        const key = idempotencyKeyOf(request);
-        const fingerprint = fingerprintOf(request);
-        const scope = { ...caller.owner, key: key ?? '' };
-        if (key) {
-          const claim = await claimIdempotencyKey(ctx.db, { ...scope, fingerprint, now: ctx.now() });
-          if (!claim.claimed) {
-            if (claim.row.fingerprint !== fingerprint) throw keyReused();
-            if (!claim.row.responseStatus) throw keyInUse();
-            reply.header('idempotency-replayed', 'true');
-            return reply.code(claim.row.responseStatus).send(claim.row.responseBody);
-          }
-        }
-        try {
-          const { row, created } = await saveAddress(ctx.db, caller.owner, {
-            id: makeId('adr', Date.now(), randomBytes(16)),
-            address,
-            now: ctx.now(),
-          });
-          const status = created ? 201 : 200;
-          const body = addressToJson(row);
-          if (key) await saveIdempotentResponse(ctx.db, scope, status, body);
-          return reply.code(status).send(body);
-        } catch (err) {
-          // Nothing was saved: the key is free again (contract: Idempotency, rule 4).
-          if (key) await releaseIdempotencyKey(ctx.db, scope, fingerprint);
-          throw err;
-        }
+        const { row, created } = await saveAddress(ctx.db, caller.owner, {
+          id: makeId('adr', Date.now(), randomBytes(16)),
+          address,
+          now: ctx.now(),
+        });
+        return reply.code(created ? 201 : 200).send(addressToJson(row));
       },
     );
 
@@ -151,10 +129,10 @@ export const addressRoutes =
         const line2 = patch.line2 === undefined ? current.line2 : patch.line2;
         if (line2) merged.line2 = line2;
         const outcome = await updateOwnAddress(ctx.db, caller.owner, current.id, normalized(merged), ctx.now());
-        if (outcome.kind === 'missing') throw new ApiError('not_found', `No address ${current.id}.`);
+        if (outcome.kind === 'missing') throw new ApiError(CODE.not_found, `No address ${current.id}.`);
         if (outcome.kind === 'duplicate') {
           // Two records cannot silently merge (either id would vanish): the caller decides.
-          throw new ApiError('address_already_exists', `The edit would make this address the same as ${outcome.existingId}.`, {
+          throw new ApiError(CODE.address_already_exists, `The edit would make this address the same as ${outcome.existingId}.`, {
             fields: { existing_id: outcome.existingId },
           });
         }
@@ -168,7 +146,7 @@ export const addressRoutes =
       async (request) => {
         const caller = callerOf(request);
         const id = request.params.address;
-        if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError('not_found', `No address ${id}.`);
+        if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError(CODE.not_found, `No address ${id}.`);
         return { id, object: 'address', deleted: true };
       },
     );

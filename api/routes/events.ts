@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnEvent, listEvents } from '../../db/index.js';
-import { ApiError, eventPayload } from '../../domain/index.js';
+import { CODE, ApiError, eventPayload } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
@@ -37,7 +37,7 @@ export const eventRoutes =
       { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), summary: 'Read one event', operationId: 'retrieveEvent', response: RESPONSES.retrieveEvent } },
       async (request) => {
         const row = await findOwnEvent(ctx.db, callerOf(request).owner, request.params.id);
-        if (!row) throw new ApiError('not_found', `No event ${request.params.id}.`);
+        if (!row) throw new ApiError(CODE.not_found, `No event ${request.params.id}.`);
         return eventPayload(row);
       },
     );

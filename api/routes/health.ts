@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../app.js';
-import { ApiError } from '../../domain/index.js';
+import { CODE, ApiError } from '../../domain/index.js';
 
 /** `/healthz`: the process is up. `/readyz`: the database and Temporal answer. No authentication. */
 export const healthRoutes =
@@ -13,7 +13,7 @@ export const healthRoutes =
         await ctx.db.execute(sql`select 1`);
         await ctx.temporal.connection.workflowService.getSystemInfo({});
       } catch {
-        throw new ApiError('service_unavailable', 'A dependency (database or Temporal) is not reachable.');
+        throw new ApiError(CODE.service_unavailable, 'A dependency (database or Temporal) is not reachable.');
       }
       return { status: 'ready' };
     });

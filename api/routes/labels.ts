@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
-import { labelFile } from '../../activities/labels/files.js';
-import { ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
+import { labelFile } from '../../labels/index.js';
+import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { checkLabelLink, labelLink } from '../label-links.js';
@@ -24,7 +24,7 @@ const isLabelFormat = (f: string): f is LabelFormat => (LABEL_FORMAT_LIST as rea
 /** Labels of pending, failed or voided shipments are not to be had (contract: Errors). */
 function assertAvailable(row: ShipmentRow) {
   if (!hasLabel(row.status)) {
-    throw new ApiError('label_not_available', `The label of a ${row.status} shipment is not available.`);
+    throw new ApiError(CODE.label_not_available, `The label of a ${row.status} shipment is not available.`);
   }
 }
 
@@ -36,7 +36,7 @@ export const labelRoutes =
 
     async function sendFile(reply: FastifyReply, row: ShipmentRow, format: string) {
       assertAvailable(row);
-      if (!row.trackingNumber || !isLabelFormat(format)) throw new ApiError('label_not_available', 'The label is not available.');
+      if (!row.trackingNumber || !isLabelFormat(format)) throw new ApiError(CODE.label_not_available, 'The label is not available.');
       // Rendered after the purchase was answered; a download that comes first renders it, once.
       const file = await labelFile(store, { ...row, trackingNumber: row.trackingNumber }, format, carrierName);
       const extension = format === 'zpl' ? 'zpl' : 'pdf';
@@ -99,7 +99,7 @@ export const labelRoutes =
           nowSeconds: Math.floor(ctx.now().getTime() / 1000),
         });
         const row = await findShipment(ctx.db, shipment);
-        if (!row) throw new ApiError('not_found', `No shipment ${shipment}.`);
+        if (!row) throw new ApiError(CODE.not_found, `No shipment ${shipment}.`);
         return sendFile(reply, row, format);
       },
     );

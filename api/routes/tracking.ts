@@ -4,7 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
-import { ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
+import { CODE, ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
@@ -78,7 +78,7 @@ export const trackingRoutes =
       async (request) => {
         const caller = callerOf(request);
         const row = await findOwnShipmentByTracking(ctx.db, caller.owner, request.params.trackingNumber);
-        if (!row) throw new ApiError('not_found', `No tracking number ${request.params.trackingNumber}.`);
+        if (!row) throw new ApiError(CODE.not_found, `No tracking number ${request.params.trackingNumber}.`);
         const scans = await scansOf(ctx.db, row.id);
         return {
           object: 'tracking',
@@ -108,10 +108,10 @@ export const trackingRoutes =
         const caller = callerOf(request);
         // Sandbox only: a live key sees no such resource.
         const row = caller.livemode ? undefined : await findOwnShipment(ctx.db, caller.owner, request.params.shipment);
-        if (!row) throw new ApiError('not_found', `No sandbox shipment ${request.params.shipment}.`);
+        if (!row) throw new ApiError(CODE.not_found, `No sandbox shipment ${request.params.shipment}.`);
         // A carrier scans only a label that exists and has not reached the end of its life.
         if (!hasLabel(row.status) || row.status === 'delivered') {
-          throw new ApiError('label_not_available', `A ${row.status} shipment has no label for a carrier to scan.`);
+          throw new ApiError(CODE.label_not_available, `A ${row.status} shipment has no label for a carrier to scan.`);
         }
         const scan: Scan = {
           id: makeId('trk', ctx.now().getTime(), randomBytes(16)),
@@ -140,7 +140,7 @@ export const trackingRoutes =
       async (request, reply) => {
         const { carrier } = request.params;
         if (!carrierSecretMatches(ctx, carrier, request.headers.authorization)) {
-          throw new ApiError('unauthorized', 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
+          throw new ApiError(CODE.unauthorized, 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
         }
         // Only that carrier's live shipments (a carrier never sees a sandbox one); an unknown tracking number gets the same answer as a known
         // one, so a push cannot be used to learn which tracking numbers exist.

@@ -13,7 +13,7 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
 } from '../../db/index.js';
-import { ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type Config } from '../../domain/index.js';
+import { CODE, ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type Config } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
@@ -66,7 +66,7 @@ export function deliveryToJson(row: WebhookDeliveryRow, livemode: boolean) {
 }
 
 const invalidUrl = (message: string) =>
-  new ApiError('validation_failed', `The url ${message}.`, { errors: [{ path: 'url', message }] });
+  new ApiError(CODE.validation_failed, `The url ${message}.`, { errors: [{ path: 'url', message }] });
 
 const DNS_TIMEOUT_MS = 5000;
 
@@ -133,11 +133,11 @@ export async function createWebhookEndpoint(
     { limit: MAX_ENDPOINTS, sameUrl: (a, b) => sameUrl(a, b) },
   );
   if ('existing' in outcome) {
-    throw new ApiError('webhook_endpoint_exists', `The webhook endpoint ${outcome.existing.id} already has this URL.`);
+    throw new ApiError(CODE.webhook_endpoint_exists, `The webhook endpoint ${outcome.existing.id} already has this URL.`);
   }
   if ('limitExceeded' in outcome) {
     throw new ApiError(
-      'limit_exceeded',
+      CODE.limit_exceeded,
       `An account may have at most ${outcome.limitExceeded} webhook endpoints per mode; delete one before adding another.`,
     );
   }
@@ -149,7 +149,7 @@ export const webhookRoutes =
   async (app) => {
     async function ownEndpoint(owner: { accountId: string; livemode: boolean }, id: string) {
       const row = await findOwnWebhookEndpoint(ctx.db, owner, id);
-      if (!row) throw new ApiError('not_found', `No webhook endpoint ${id}.`);
+      if (!row) throw new ApiError(CODE.not_found, `No webhook endpoint ${id}.`);
       return row;
     }
 
@@ -196,7 +196,7 @@ export const webhookRoutes =
       async (request) => {
         const { id } = request.params;
         const deleted = await deleteWebhookEndpoint(ctx.db, callerOf(request).owner, id, ctx.now());
-        if (!deleted) throw new ApiError('not_found', `No webhook endpoint ${id}.`);
+        if (!deleted) throw new ApiError(CODE.not_found, `No webhook endpoint ${id}.`);
         return { id, object: 'webhook_endpoint', deleted: true };
       },
     );

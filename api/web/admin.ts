@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { listAccessRequests, listAccounts, type WebSession } from '../../db/index.js';
 import { balanceToJson, formatAmount, formatDuration, reviewStatus } from '../../domain/index.js';
-import { AdminError, adminCommands } from '../../scripts/admin/commands.js';
-import { findStuckShipments, parseAge } from '../../scripts/ops/stuck.js';
+import { AdminError, adminCommands, findStuckShipments, parseAge } from '../../admin/index.js';
 import type { AppContext } from '../app.js';
 import { field, type Form } from './forms.js';
 import { requireUser } from './guard.js';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSession } from '../../db/index.js';
 import { ApiError } from '../../domain/index.js';
-import { AdminError } from '../../scripts/admin/commands.js';
+import { AdminError } from '../../admin/index.js';
 import type { Form } from './forms.js';
 import { html, type Html } from './html.js';
 import { modeName, type Mode } from './layout.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { deleteWebhookEndpoint, findOwnWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from '../../db/index.js';
-import { ApiError, EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../domain/index.js';
-import { AdminError } from '../../scripts/admin/commands.js';
+import { CODE, ApiError, EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../domain/index.js';
+import { AdminError } from '../../admin/index.js';
 import type { AppContext } from '../app.js';
 import { fieldErrors } from '../problem.js';
 import { createWebhookEndpoint, CreateEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';
@@ -69,7 +69,7 @@ ${rows.map(
         // The API's own schema and creation function: the same rules as POST /webhook_endpoints.
         if (!validateEndpoint(body)) {
           const errors = fieldErrors((validateEndpoint as unknown as { errors: never[] }).errors ?? [], 'body');
-          throw new ApiError('validation_failed', 'The form has invalid fields.', { errors });
+          throw new ApiError(CODE.validation_failed, 'The form has invalid fields.', { errors });
         }
         created = await createWebhookEndpoint(ctx, ownerOf(s, mode), body as CreateEndpoint);
       } catch (err) {

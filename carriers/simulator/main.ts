@@ -1,5 +1,5 @@
 import { ConfigError, simulatorSettings } from '../../domain/index.js';
-import { startCarrierSimulator } from './server.js';
+import { startCarrierSimulator } from './index.js';
 
 // Entry point of `npm run carrier-sim` (and of the compose `carrier-sim` service, with
 // CARRIER_SIM_HOST=0.0.0.0): the simulator on a fixed port, for development only.

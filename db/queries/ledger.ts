@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
 import { accounts, ledgerEntries, type AccountRow } from '../schema.js';
-import { availableOf } from '../../domain/index.js';
+import { availableOf, CODE } from '../../domain/index.js';
 
 /**
  * The ledger: one row per money movement, unique per (shipment, kind), so a retried activity can
@@ -12,7 +12,7 @@ import { availableOf } from '../../domain/index.js';
 export type LedgerKind = 'topup' | 'hold' | 'capture' | 'release' | 'refund';
 
 export class InsufficientFundsError extends Error {
-  readonly code = 'insufficient_funds';
+  readonly code = CODE.insufficient_funds;
 }
 
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
-import { balanceToJson, shipmentToJson, type EventType } from '../../domain/index.js';
+import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import type { Db, Tx } from '../connection.js';
 import { accounts, events, shipments, type ShipmentRow } from '../schema.js';
 import { claimIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
@@ -48,7 +48,7 @@ async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
   return row;
 }
 
-export type BeginOutcome = { ok: true } | { ok: false; code: string; message: string };
+export type BeginOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
 /**
  * Prices the pending shipment and reserves the money in one transaction. A shipment that is no longer
@@ -67,7 +67,7 @@ export async function beginPurchase(
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status === 'failed') {
-      return { ok: false as const, code: row.failureCode ?? 'internal_error', message: row.failureMessage ?? 'The purchase failed.' };
+      return { ok: false as const, code: row.failureCode ?? CODE.internal_error, message: row.failureMessage ?? 'The purchase failed.' };
     }
     await tx
       .update(shipments)
@@ -151,7 +151,7 @@ export async function completePurchase(
  */
 export async function failPurchase(
   db: Db,
-  p: { shipmentId: string; accountId: string; code: string; message: string; now: Date },
+  p: { shipmentId: string; accountId: string; code: ErrorCode; message: string; now: Date },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
@@ -163,7 +163,7 @@ export async function failPurchase(
 }
 
 /** The shipment failed and its idempotency keys freed: the one place a purchase's key is freed. */
-async function markFailedIn(tx: Tx, p: { shipmentId: string; code: string; message: string; now: Date }): Promise<void> {
+async function markFailedIn(tx: Tx, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<void> {
   await tx
     .update(shipments)
     .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
@@ -190,7 +190,7 @@ export async function unstartedPurchases(db: Db, cutoff: Date, accountId?: strin
  * Fails a pending shipment whose purchase never began and frees its keys, in one transaction; false
  * when its workflow began meanwhile (it priced the row under the same lock), so nothing is touched.
  */
-export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; code: string; message: string; now: Date }): Promise<boolean> {
+export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<boolean> {
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status !== 'pending' || row.priceGross !== null) return false;

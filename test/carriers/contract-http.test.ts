@@ -1,4 +1,5 @@
-import { CARRIER_MODULES, defaultCarrierBaseUrls, startCarrierSimulator } from '../../carriers/index.js';
+import { CARRIER_MODULES, defaultCarrierBaseUrls } from '../../carriers/index.js';
+import { startCarrierSimulator } from '../../carriers/simulator/index.js';
 import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
 import { addSimScan } from './sim-helpers.js';
 

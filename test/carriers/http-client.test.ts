@@ -5,11 +5,10 @@ import {
   createCarrierHttpClient,
   defaultCarrierBaseUrls,
   parseRetryAfter,
-  startCarrierSimulator,
   type CarrierAdapter,
-  type CarrierSimulator,
 } from '../../carriers/index.js';
 import { freePort } from '../../util/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
 import { addFault, purchaseRequest, simCall, simPurchases, uniqueRef } from './sim-helpers.js';
 
 let sim: CarrierSimulator;

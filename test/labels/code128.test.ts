@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { code128 } from '../../activities/labels/render/barcode.js';
+import { code128 } from '../../labels/render/barcode.js';
 import { barsToModules, decodeCode128, PATTERNS, STOP } from './code128.js';
 import { TRACKING_SHAPES } from './fixtures.js';
 

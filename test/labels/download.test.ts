@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { renderCount } from '../../activities/labels/render/index.js';
+import { renderCount } from '../../labels/render/index.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 import { inspectPdf } from './pdf-inspect.js';
 

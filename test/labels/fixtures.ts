@@ -1,4 +1,4 @@
-import type { LabelInput } from '../../activities/labels/render/index.js';
+import type { LabelInput } from '../../labels/render/index.js';
 
 /** Tracking numbers in the shapes carriers use: prefixed alphanumeric, S10 (UPU), all digits. */
 export const TRACKING_SHAPES = ['ACM123456789012', 'SP123456785GB', '1234567890123456', '1Z999AA10123456784'] as const;

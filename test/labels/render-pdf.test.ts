@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLabel, type LabelFormat } from '../../activities/labels/render/index.js';
+import { renderLabel, type LabelFormat } from '../../labels/render/index.js';
 import { barsToModules, decodeCode128 } from './code128.js';
 import { labelInput, TRACKING_SHAPES } from './fixtures.js';
 import { barcodeBars, inspectPdf } from './pdf-inspect.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLabel } from '../../activities/labels/render/index.js';
+import { renderLabel } from '../../labels/render/index.js';
 import { decodeUtf8, labelInput, TRACKING_SHAPES } from './fixtures.js';
 
 interface ZplCommand {

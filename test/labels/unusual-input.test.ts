@@ -4,8 +4,8 @@ import {
   LABEL_FORMATS,
   renderLabel,
   type LabelInput,
-} from '../../activities/labels/render/index.js';
-import { fitText, formatDate, formatWeight, helvetica, toWinAnsi } from '../../activities/labels/render/text.js';
+} from '../../labels/render/index.js';
+import { fitText, formatDate, formatWeight, helvetica, toWinAnsi } from '../../labels/render/text.js';
 import { barsToModules, decodeCode128 } from './code128.js';
 import { decodeUtf8, labelInput } from './fixtures.js';
 import { barcodeBars, inspectPdf } from './pdf-inspect.js';

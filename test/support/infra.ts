@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { startCarrierSimulator } from '../../carriers/index.js';
+import { startCarrierSimulator } from '../../carriers/simulator/index.js';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
 import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
 import { startDevServer } from '../../scripts/temporal/dev-server.js';

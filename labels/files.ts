@@ -1,5 +1,5 @@
-import type { LabelStore, ShipmentRow } from '../../db/index.js';
-import type { Address, Parcel } from '../../domain/index.js';
+import type { LabelStore, ShipmentRow } from '../db/index.js';
+import type { Address, Parcel } from '../domain/index.js';
 import { contentTypeFor, renderLabel, type LabelFormat } from './render/index.js';
 
 /**

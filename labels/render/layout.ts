@@ -1,4 +1,4 @@
-import type { Address } from '../../../domain/index.js';
+import type { Address } from '../../domain/index.js';
 import { code128, moduleWidthPt, QUIET_ZONE_MODULES, type Code128Symbol } from './barcode.js';
 import { fitText, formatDate, formatWeight, helvetica, helveticaBold, toWinAnsi, wrapText } from './text.js';
 import type { LabelInput } from './types.js';

@@ -1,4 +1,4 @@
-import type { Address } from '../../../domain/index.js';
+import type { Address } from '../../domain/index.js';
 
 export type LabelFormat = 'pdf_6x4' | 'pdf_a4' | 'zpl';
 

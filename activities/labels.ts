@@ -1,8 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findShipment, type Db, type LabelStore } from '../../db/index.js';
-import { FAILURE } from '../../domain/index.js';
-import { labelFile } from './files.js';
-import { LABEL_FORMATS } from './render/index.js';
+import { findShipment, type Db, type LabelStore } from '../db/index.js';
+import { FAILURE } from '../domain/index.js';
+import { labelFile, LABEL_FORMATS } from '../labels/index.js';
 
 /**
  * Renders the three label files once the purchase has been answered, and stores them. A download

@@ -1,0 +1,93 @@
+import type { Client } from '@temporalio/client';
+import { SHIPMENT_WORKFLOW } from '../domain/index.js';
+
+export interface StuckShipment {
+  shipment_id: string;
+  status: string;
+  account_id: string | null;
+  carrier: string | null;
+  reference: string | null;
+  livemode: boolean | null;
+  /** Since when the purchase (pending) or the void's oldest pending step (voiding) has waited. */
+  waiting_since: string;
+  details: string | null;
+  pending_activities: Array<{
+    activity: string;
+    task_queue: string | null;
+    attempt: number;
+    last_failure: string | null;
+    next_attempt_at: string | null;
+  }>;
+  ui_url: string;
+}
+
+const toDate = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): Date | null =>
+  t?.seconds === undefined || t.seconds === null ? null : new Date(Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6));
+
+/**
+ * Shipments whose purchase or void has been under way longer than `olderThanMs`, found through the
+ * search attributes (ShipmentStatus) and explained by each workflow's pending activities.
+ */
+export async function findStuckShipments(
+  client: Client,
+  o: { olderThanMs: number; now?: Date; uiUrl: string; namespace: string; accountId?: string },
+): Promise<StuckShipment[]> {
+  const now = o.now ?? new Date();
+  const cutoff = new Date(now.getTime() - o.olderThanMs);
+  const filters = [
+    `WorkflowType = '${SHIPMENT_WORKFLOW}'`,
+    `ExecutionStatus = 'Running'`,
+    `ShipmentStatus IN ('pending', 'voiding')`,
+    ...(o.accountId ? [`AccountId = '${o.accountId.replace(/'/g, '')}'`] : []),
+  ];
+  const stuck: StuckShipment[] = [];
+  for await (const wf of client.workflow.list({ query: filters.join(' AND ') })) {
+    const handle = client.workflow.getHandle(wf.workflowId, wf.runId);
+    const description = await handle.describe();
+    const attrs = description.typedSearchAttributes;
+    const get = (name: string) => attrs.getAll().find((p) => p.key.name === name)?.value ?? null;
+    const status = String(get('ShipmentStatus'));
+    const raw = description.raw;
+    const pending = raw.pendingActivities ?? [];
+    const scheduled = pending.map((a) => toDate(a.scheduledTime)).filter((d): d is Date => d !== null);
+    const since = status === 'pending' ? wf.startTime : scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now;
+    if (since > cutoff) continue;
+    stuck.push({
+      shipment_id: wf.workflowId.replace(/^shipment\//, ''),
+      status,
+      account_id: get('AccountId') as string | null,
+      carrier: get('Carrier') as string | null,
+      reference: get('Reference') as string | null,
+      livemode: get('Livemode') as boolean | null,
+      waiting_since: since.toISOString(),
+      details: await currentDetails(handle),
+      pending_activities: pending.map((a) => ({
+        activity: a.activityType?.name ?? 'unknown',
+        task_queue: (a as { activityOptions?: { taskQueue?: { name?: string } } }).activityOptions?.taskQueue?.name ?? null,
+        attempt: a.attempt ?? 0,
+        last_failure: a.lastFailure?.message ?? null,
+        next_attempt_at: toDate(a.nextAttemptScheduleTime)?.toISOString() ?? null,
+      })),
+      ui_url: `${o.uiUrl}/namespaces/${encodeURIComponent(o.namespace)}/workflows/${encodeURIComponent(wf.workflowId)}/${wf.runId}/history`,
+    });
+  }
+  return stuck.sort((a, b) => a.waiting_since.localeCompare(b.waiting_since));
+}
+
+/** The workflow's own account of what it is doing (its current details), when a worker can answer. */
+async function currentDetails(handle: { query<T>(name: string): Promise<T> }): Promise<string | null> {
+  try {
+    const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    return metadata.currentDetails || null;
+  } catch {
+    return null; // no worker running: the pending activities still say why it waits
+  }
+}
+
+/** "10m", "90s", "2h", "1d" → milliseconds. */
+export function parseAge(text: string): number | null {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}

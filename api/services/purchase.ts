@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { findOwnShipment, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
+import { makeId, type Address, type FundingSource } from '../../domain/index.js';
+import type { ShipmentWorkflowInput } from '../../workflows/index.js';
+import type { AppContext } from '../app.js';
+import type { Caller } from '../auth.js';
+import type { IdempotentRequest } from '../idempotency.js';
+import { startPurchase } from '../purchases.js';
+import type { BuyRequest } from '../schemas.js';
+
+/** What a purchase request comes to: the stored first answer (a replay), or the shipment as it now is. */
+export type PurchaseAnswer = { stored: { status: number; body: unknown } } | { stored: null; row: ShipmentRow };
+
+/** The shipment workflow's input for a purchase, from the request, the account and the configuration. */
+function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req: BuyRequest, addresses: { from: Address; to: Address }, reference: string | null): ShipmentWorkflowInput {
+  const account = caller.account;
+  return {
+    shipmentId,
+    accountId: account.id,
+    livemode: caller.livemode,
+    fundingSource: account.fundingSource as FundingSource,
+    currency: account.currency,
+    vatRateBp: account.vatRateBp,
+    serviceCode: req.service,
+    from: addresses.from,
+    to: addresses.to,
+    parcel: req.parcel,
+    reference,
+    queuePrefix: ctx.config.taskQueuePrefix,
+    purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
+    strayLabelSettleMs: ctx.config.strayLabelSettleMs,
+    tracking: {
+      minPollMs: ctx.config.trackingPollMinMs,
+      maxPollMs: ctx.config.trackingPollMaxMs,
+      continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
+      ...(ctx.config.carrierTrackingSharePercent === 0 ? { sharedCarrierQueue: true } : {}),
+    },
+  };
+}
+
+/**
+ * A purchase request (architecture.md, "A shipment's life", step 1): in one transaction claim the
+ * idempotency key and insert the pending row; then Update-With-Start the purchase and wait for it up
+ * to PURCHASE_WAIT_MS. The shipment's status then decides the answer. A repeated key joins the
+ * purchase its first request started (never a second purchase) or gets the stored first answer.
+ */
+export async function requestPurchase(
+  ctx: AppContext,
+  caller: Caller,
+  req: BuyRequest,
+  addresses: { from: Address; to: Address },
+  o: { idempotency?: IdempotentRequest; requestId: string; log: FastifyBaseLogger },
+): Promise<PurchaseAnswer> {
+  const idem = o.idempotency;
+  const reference = req.reference?.trim() || null;
+  const account = caller.account;
+  let shipmentId = makeId('shp', Date.now(), randomBytes(16));
+  // The key is claimed and the pending row inserted in one transaction: a key never names a
+  // shipment that does not exist, whatever stops this process in between.
+  const recorded = await recordPurchaseRequest(
+    ctx.db,
+    {
+      id: shipmentId,
+      accountId: account.id,
+      livemode: caller.livemode,
+      status: 'pending',
+      reference,
+      serviceCode: req.service,
+      fromAddress: addresses.from,
+      toAddress: addresses.to,
+      parcel: req.parcel,
+      currency: account.currency,
+      chargedTo: account.fundingSource,
+      createdAt: ctx.now(),
+      updatedAt: ctx.now(),
+    },
+    idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined,
+  );
+  if (idem) {
+    const settled = idem.settle(recorded.kind === 'existing' ? { claimed: false, row: recorded.key } : { claimed: true });
+    if (settled.replay) return { stored: settled.replay };
+    if (recorded.kind === 'existing') shipmentId = recorded.key.shipmentId!;
+  }
+  o.log.info({ shipment_id: shipmentId, replayed: idem?.replayed ?? false }, 'purchase requested');
+  // Waits up to PURCHASE_WAIT_MS; the shipment's status then decides the answer.
+  await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, addresses, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs);
+  return { stored: null, row: (await findOwnShipment(ctx.db, caller.owner, shipmentId))! };
+}

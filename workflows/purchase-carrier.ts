@@ -1,0 +1,140 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  log,
+  setCurrentDetails,
+  sleep,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Purchase } from '../carriers/index.js';
+import { errorCodeOf, FAILURE, type ErrorCode } from '../domain/index.js';
+import { carrierActivities } from './proxies.js';
+import { failureMessage, failureType } from './failures.js';
+import type { PurchaseInput, PurchaseResult } from './purchase-types.js';
+
+export const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+
+/** The carrier call gave up under its deadline (time-out, or retries spent on retryable errors). */
+export function unreachable(carrier: string, err: unknown): PurchaseFailed {
+  const last = isTimeout(err) ? 'timed out' : failureMessage(err);
+  return new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
+}
+
+/** The failure a caught error stands for; an operator's Cancel fails the purchase cleanly. */
+export function purchaseFailure(err: unknown): PurchaseFailed {
+  if (err instanceof PurchaseFailed) return err;
+  if (isCancellation(err)) {
+    return new PurchaseFailed(FAILURE.internalError, 'The purchase was cancelled by an operator; nothing was bought or charged.');
+  }
+  // The card processor refused for a reason other than a decline: the card cannot pay for this label.
+  const type = failureType(err);
+  if (type === FAILURE.cardProcessorRefused) return new PurchaseFailed(FAILURE.cardDeclined, failureMessage(err));
+  // A failure without a type is the carrier's; an internal type never reaches a customer as such.
+  return new PurchaseFailed(type === undefined ? FAILURE.carrierRefused : errorCodeOf(type), failureMessage(err));
+}
+
+/** A purchase that ended without a label; a stray-label check follows when a buy may have happened. */
+export function failed(failure: PurchaseFailed, carrier: string | null, maybeBought: boolean): PurchaseResult {
+  return {
+    outcome: { ok: false, code: failure.code, message: failure.message },
+    carrier,
+    trackingNumber: null,
+    lowBalance: null,
+    strayLabelCheck: maybeBought && carrier !== null,
+  };
+}
+
+/** Why the purchase failed, in the API's words (a failed purchase buys and charges nothing). */
+export class PurchaseFailed extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Buys the label. The workflow runs the retries itself, one carrier call per activity, so operators
+ * see each attempt and its error in the current details and each wait is a timer with a summary.
+ * An ambiguous outcome (a time-out or a lost answer) is settled by asking the carrier for our
+ * reference before buying again: never two labels for one shipment.
+ */
+export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { maybeBought: boolean }): Promise<Purchase> {
+  const deadline = workflowInfo().startTime.getTime() + input.purchaseDeadlineMs;
+  const request = {
+    reference: input.shipmentId,
+    serviceCode: input.serviceCode,
+    from: input.from,
+    to: input.to,
+    parcel: input.parcel,
+  };
+  const target = { carrier, livemode: input.livemode };
+  // Each attempt may last no longer than the deadline leaves, so funds are never held past it.
+  const buyLabel = (request: Parameters<ReturnType<typeof carrierActivities>['buyLabel']>[0]) =>
+    carrierActivities(
+      input,
+      carrier,
+      Math.max(deadline - Date.now(), 1000),
+      `buy the label from carrier ${carrier} for ${input.shipmentId}`,
+      1,
+    ).buyLabel(request);
+  let lastError = 'none';
+  for (let attempt = 1; ; attempt++) {
+    if (Date.now() >= deadline) {
+      throw new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
+    }
+    setCurrentDetails(
+      attempt === 1
+        ? `buying the label from carrier ${carrier}`
+        : `buying the label from carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`,
+    );
+    let retryAfterMs: number | null = null;
+    try {
+      // A later attempt tells a carrier without idempotency keys to settle an earlier booking first.
+      return await buyLabel({ ...target, request: attempt > 1 ? { ...request, earlierAttempt: true } : request });
+    } catch (err) {
+      const type = failureType(err);
+      if (type === FAILURE.carrierRefused) throw new PurchaseFailed(FAILURE.carrierRefused, failureMessage(err));
+      lastError = isTimeout(err) ? 'no answer in time' : failureMessage(err);
+      if (type === FAILURE.carrierAmbiguous || isTimeout(err)) {
+        // The carrier may have bought it: its record decides before we buy again.
+        unsure.maybeBought = true;
+        log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: lastError });
+        const found = await lookUp(input, carrier, deadline, lastError);
+        if (found) return found;
+      } else {
+        retryAfterMs = retryAfterOf(err);
+      }
+    }
+    const backoff = retryAfterMs ?? Math.min(1000 * 2 ** (attempt - 1), 30_000);
+    const delay = Math.min(backoff, Math.max(deadline - Date.now(), 0));
+    setCurrentDetails(`waiting for carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`);
+    if (delay > 0) await sleep(delay, { summary: `retry carrier ${carrier} after attempt ${attempt} (${lastError})` });
+  }
+}
+
+/** The purchase the carrier made under our reference, asked with retries until the deadline. */
+async function lookUp(input: PurchaseInput, carrier: string, deadline: number, lastError: string): Promise<Purchase | null> {
+  setCurrentDetails(`asking carrier ${carrier} whether ${input.shipmentId} was bought (last error: ${lastError})`);
+  try {
+    const found = await carrierActivities(
+      input,
+      carrier,
+      Math.max(deadline - Date.now(), 1000),
+      `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
+    ).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId });
+    return found && !found.cancelled ? found : null;
+  } catch (err) {
+    throw unreachable(carrier, err);
+  }
+}
+
+/** The carrier's Retry-After, carried in the failure's details by the carrier activity. */
+function retryAfterOf(err: unknown): number | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { retryAfterMs?: number | null } | undefined) : undefined;
+  return typeof details?.retryAfterMs === 'number' ? details.retryAfterMs : null;
+}
