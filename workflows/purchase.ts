@@ -55,7 +55,15 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
 
     if (card) {
       setCurrentDetails('capturing the card payment');
-      await pay.captureCard(money);
+      try {
+        await pay.captureCard(money);
+      } catch (err) {
+        // A capture refused after the label was bought: the label must not stay bought unpaid.
+        if (!isCancellation(err) && patched(PATCH_CANCEL_UNPAID_LABEL)) {
+          compensations.push({ what: `cancel the unpaid label at carrier ${carrier}`, run: () => cancelUnpaidLabel(input, begun.carrier) });
+        }
+        throw err;
+      }
     }
     setCurrentDetails('capturing the charge and recording the purchase');
     const events = await steps.completePurchase({
@@ -89,6 +97,19 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
       });
     });
     return failed(failure, carrier, unsure.maybeBought);
+  }
+}
+
+/** Shipments whose card capture was refused after the buy cancel the bought label (recorded ones did not). */
+const PATCH_CANCEL_UNPAID_LABEL = 'cancel-unpaid-label';
+
+/** Cancels a label bought for a purchase that then failed; a refusal is logged for operators, not thrown. */
+async function cancelUnpaidLabel(input: PurchaseInput, carrier: string): Promise<void> {
+  const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
+  try {
+    await carrierActivities(input, carrier, undefined, `cancel the unpaid label of ${input.shipmentId} at ${carrier}`).cancelLabel(target);
+  } catch (err) {
+    log.error('the unpaid label could not be cancelled at the carrier: cancel it by hand', { carrier, message: (err as Error).message });
   }
 }
 
