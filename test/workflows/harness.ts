@@ -181,6 +181,8 @@ export async function withWorkers<T>(
   const connection = env.nativeConnection;
   const shipments = await Worker.create({ connection, taskQueue: queues.shipments, workflowBundle: bundle, activities: mocks.activities });
   const carrier = await Worker.create({ connection, taskQueue: queues.carrier(CARRIER), activities: mocks.activities });
+  // Tracking polls have a queue of their own (its share of the carrier's rate).
+  const carrierTracking = await Worker.create({ connection, taskQueue: queues.carrierTracking(CARRIER), activities: mocks.activities });
   const handle: ShipmentHandle = env.client.workflow.getHandle(shipmentWorkflowId(input.shipmentId));
   const run = async () => {
     try {
@@ -193,7 +195,7 @@ export async function withWorkers<T>(
       if (status === 'RUNNING') await endShipment(handle);
     }
   };
-  return await carrier.runUntil(shipments.runUntil(run()));
+  return await carrierTracking.runUntil(carrier.runUntil(shipments.runUntil(run())));
 }
 
 /**

@@ -60,8 +60,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expect(polls[0].at - started).toBeGreaterThanOrEqual(15 * MINUTE);
       expectGaps(polls, [...BACKOFF.slice(1, 6), ...Array(twelves).fill(12 * HOUR)]);
       expect(polls.every((p) => JSON.stringify(p.arg) === JSON.stringify({ carrier: CARRIER, livemode: true, trackingNumber: TRACKING_NUMBER }))).toBe(true);
-      // Live polls go to the carrier's own queue, whose rate limit holds fleet-wide.
-      expect(new Set(polls.map((p) => p.taskQueue))).toEqual(new Set([`${input.queuePrefix}carrier-${CARRIER}`]));
+      // Live polls go to the carrier's tracking queue, whose share of the carrier's rate holds fleet-wide.
+      expect(new Set(polls.map((p) => p.taskQueue))).toEqual(new Set([`${input.queuePrefix}carrier-${CARRIER}-tracking`]));
       expect(new Set(mocks.names())).toEqual(new Set(['fetchScans']));
       expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 12 * HOUR, scansSeen: 0 });
       expect(await currentDetails(handle)).toBe('purchased; next carrier poll in 43200 s');
