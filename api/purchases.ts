@@ -76,8 +76,12 @@ export async function startPurchase(
   }
 }
 
-/** How long a void may take to be accepted by its workflow before the answer is a 503. */
-const ACCEPT_WAIT_MS = 10_000;
+/**
+ * How long a void may take to be accepted by its workflow before the answer is a 503: long enough
+ * for a workflow whose worker was just lost to be picked up by another (its sticky task moves on
+ * after 3 s, a workflow task lost mid-way times out after 10 s).
+ */
+const ACCEPT_WAIT_MS = 20_000;
 
 /** The void was not durably accepted in time (no worker took it): nothing is promised; retry. */
 export class VoidNotAccepted extends Error {}

@@ -52,6 +52,9 @@ export async function createWorkers(deps: {
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     shutdownGraceTime: config.worker.shutdownGraceMs,
+    // A workflow task waiting for a worker that is gone (killed, its cache with it) moves to the
+    // shared queue after 3 s instead of the default 10 s, so a void or a scan is not held that long.
+    stickyQueueScheduleToStartTimeout: '3 seconds',
     // Worker Versioning: every worker of a build polls as one version of the deployment; a running
     // workflow moves to the current version at its next task, so new builds keep old histories
     // replaying (patched()) rather than pinning weeks-long shipments to old workers.
