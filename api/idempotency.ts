@@ -11,11 +11,13 @@ import { CODE, ApiError } from '../domain/index.js';
  */
 export interface IdempotencyRouteConfig {
   /**
-   * A key still being processed: `join` lets the route go on as a second request of the same work
-   * (it joins the first by the key, e.g. the same Temporal update, and answers as the first
-   * would); `conflict` answers 409 `idempotency_key_in_use` with `Retry-After: 1`.
+   * A key still being processed gets one behaviour everywhere (contract rule 3): the request waits
+   * for the first and answers as it did. A route whose work can be joined by the key (a purchase or a
+   * void: the same Temporal update) joins it in its handler; any other route waits here for the
+   * first answer to be stored (or the key freed, and then runs). Still in flight after
+   * IN_FLIGHT_WAIT_MS: 409 `idempotency_key_in_use` with `Retry-After: 1`.
    */
-  inFlight: 'join' | 'conflict';
+  joinsInHandler?: boolean;
   /**
    * The route claims the key itself, inside its own transaction (`request.idempotency.settle` with
    * the claim's result): a purchase claims its key and inserts its pending row in one transaction.
@@ -104,11 +106,28 @@ export class IdempotentRequest {
       return { replay: null };
     }
     if (claim.row.fingerprint !== this.fingerprint) throw keyReused();
-    if (!claim.row.responseStatus && this.route.inFlight === 'conflict') throw keyInUse();
     this.replayed = true;
     if (!claim.row.responseStatus) return { replay: null };
     this.stored = true;
     return { replay: { status: claim.row.responseStatus, body: claim.row.responseBody } };
+  }
+}
+
+/** How long a request whose key is still in flight waits for the first answer (routes that do not join). */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+const IN_FLIGHT_POLL_MS = 50;
+
+/**
+ * Claims the key, waiting while another request holds it unanswered: its stored answer, or the key
+ * freed (the first failed) and claimed by this request; 409 when the first is still running at the end.
+ */
+async function claimOrAwait(db: Db, idem: IdempotentRequest, now: () => Date): Promise<Parameters<IdempotentRequest['settle']>[0]> {
+  const until = Date.now() + IN_FLIGHT_WAIT_MS;
+  for (;;) {
+    const claim = await claimIdempotencyKey(db, { ...idem.scope, fingerprint: idem.fingerprint, now: now() });
+    if (claim.claimed || claim.row.responseStatus || claim.row.fingerprint !== idem.fingerprint) return claim;
+    if (Date.now() >= until) throw keyInUse();
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
   }
 }
 
@@ -125,7 +144,9 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: (
     const idem = new IdempotentRequest({ ...request.caller.owner, key }, fingerprintOf(request), route);
     request.idempotency = idem;
     if (route.claimsInHandler) return;
-    const claim = await claimIdempotencyKey(deps.db, { ...idem.scope, fingerprint: idem.fingerprint, now: deps.now() });
+    const claim = route.joinsInHandler
+      ? await claimIdempotencyKey(deps.db, { ...idem.scope, fingerprint: idem.fingerprint, now: deps.now() })
+      : await claimOrAwait(deps.db, idem, deps.now);
     const { replay } = idem.settle(claim);
     if (replay) return reply.code(replay.status).send(replay.body);
   });

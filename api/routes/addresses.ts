@@ -73,7 +73,7 @@ export const addressRoutes =
     app.post<{ Body: AddressInput }>(
       '/addresses',
       {
-        config: { scope: 'addresses:write', idempotency: { inFlight: 'conflict' } },
+        config: { scope: 'addresses:write', idempotency: {} },
         schema: { body: AddressSchema, summary: 'Save an address', operationId: 'createAddress', response: RESPONSES.createAddress },
       },
       async (request, reply) => {

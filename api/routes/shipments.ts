@@ -34,7 +34,7 @@ export const shipmentRoutes =
       {
         // A purchase claims its key in the transaction that inserts its pending row, and only the
         // transaction that fails the purchase frees it; a repeated key joins the same purchase.
-        config: { scope: 'shipments:write', idempotency: { inFlight: 'join', claimsInHandler: true, releaseOn: () => false } },
+        config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
         schema: { body: BuyRequestSchema, summary: 'Buy a label', operationId: 'createShipment', response: RESPONSES.createShipment },
       },
       async (request, reply) => {

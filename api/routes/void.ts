@@ -15,7 +15,7 @@ export const voidRoute =
       {
         // A repeated key joins the same void (the update id is the key); a refused void frees it,
         // a void not accepted in time keeps it, since it may still run and the same key must join it.
-        config: { scope: 'shipments:void', idempotency: { inFlight: 'join', releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
+        config: { scope: 'shipments:void', idempotency: { joinsInHandler: true, releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
         schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment },
       },
       async (request, reply) => {

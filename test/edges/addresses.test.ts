@@ -1,4 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintOf } from '../../api/idempotency.js';
+import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from '../../db/index.js';
 import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
 /** The address book (spec §4, contract: Resources → Addresses). */
@@ -73,6 +76,43 @@ describe('creating', () => {
     expectProblem(await save(acct.testKey, { ...body, country: 'XX' }, { 'idempotency-key': key2 }), 422, 'validation_failed');
     expect((await save(acct.testKey, body, { 'idempotency-key': key2 })).status).toBe(200);
     expectProblem(await save(acct.testKey, body, { 'idempotency-key': 'x'.repeat(256) }), 422, 'validation_failed');
+  });
+
+  describe('a key whose first request is still being processed (contract: Idempotency, rule 3)', () => {
+    /** Claims the key as a first request would, still running: no answer stored yet. */
+    async function firstStillRunning(body: unknown) {
+      const scope = { accountId: acct.id, livemode: false, key: `adr-${unique('inflight').replace(' ', '-')}` };
+      const fingerprint = fingerprintOf({ method: 'POST', url: '/api/v1/addresses', body } as FastifyRequest);
+      await claimIdempotencyKey(stack.database.db, { ...scope, fingerprint, now: new Date() });
+      return { scope, fingerprint };
+    }
+    // The first request's own duration: the second arrives while it is still running.
+    const firstRequestRuns = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+    it('waits for the first answer and replays it, like a purchase or a void joins the first', async () => {
+      const body = address({ name: unique('Waiting') });
+      const { scope } = await firstStillRunning(body);
+      const second = save(acct.testKey, body, { 'idempotency-key': scope.key });
+      await firstRequestRuns();
+      const firstAnswer = { id: 'adr_first', name: body.name };
+      await saveIdempotentResponse(stack.database.db, scope, 201, firstAnswer);
+      const answer = await second;
+      expect(answer.status, answer.text).toBe(201);
+      expect(answer.body).toEqual(firstAnswer);
+      expect(answer.headers['idempotency-replayed']).toBe('true');
+    });
+
+    it('runs anew when the first failed and freed the key meanwhile', async () => {
+      const body = address({ name: unique('Freed') });
+      const { scope, fingerprint } = await firstStillRunning(body);
+      const second = save(acct.testKey, body, { 'idempotency-key': scope.key });
+      await firstRequestRuns();
+      await releaseIdempotencyKey(stack.database.db, scope, fingerprint);
+      const answer = await second;
+      expect(answer.status, answer.text).toBe(201);
+      expect(answer.body.name).toBe(body.name);
+      expect(answer.headers['idempotency-replayed']).toBeUndefined();
+    });
   });
 
   it('refuses invalid addresses with 422 naming each field', async () => {
