@@ -38,9 +38,9 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, domain/tooling-config.ts).' }],
     },
   },
-  // Each room (folder) is imported from outside through its door, index.ts (architecture.md:
-  // Folders); production code never imports the developer scripts; the API reaches workers and
-  // activities only through Temporal.
+  // Each room (folder) is imported from outside through its door, index.ts (docs/architecture.md#the-rooms);
+  // production code never imports the developer scripts; the API reaches workers and activities only
+  // through Temporal.
   ...PRODUCTION_ROOMS.map((room) => ({
     files: [`${room}/**/*.ts`],
     rules: {

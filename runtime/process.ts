@@ -8,7 +8,7 @@ import { encryptingDataConverter } from '../codec/index.js';
 import { loadConfig as readConfig, type Config } from '../domain/index.js';
 import { currentTracing, startTracing, type Tracing } from './tracing.js';
 
-/** Reads and validates the configuration, or exits with a clear message (style.md). */
+/** Reads and validates the configuration, or exits with a clear message naming what is wrong. */
 export function loadConfig(): Config {
   try {
     return readConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });

@@ -40,7 +40,7 @@ function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req:
 }
 
 /**
- * A purchase request (architecture.md, "A shipment's life", step 1): in one transaction claim the
+ * A purchase request (docs/architecture.md#a-shipments-life, step 1): in one transaction claim the
  * idempotency key and insert the pending row; then Update-With-Start the purchase and wait for it up
  * to PURCHASE_WAIT_MS. The shipment's status then decides the answer. A repeated key joins the
  * purchase its first request started (never a second purchase) or gets the stored first answer.

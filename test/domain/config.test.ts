@@ -1,11 +1,12 @@
-// The configuration schema (domain/config-schema.ts): the README's defaults, each bound refused with a
+// The configuration schema (domain/config-schema.ts): the documented defaults, each bound refused with a
 // message naming the variable and the bound, every problem at once, and the production rules.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, isConfigVariable, isToolingVariable, parseConfig } from '../../domain/index.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+/** The operator's guide holds the Configuration table. */
+const GUIDE = readFileSync(fileURLToPath(new URL('../../docs/operators-guide.md', import.meta.url)), 'utf8');
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -18,7 +19,7 @@ const refusal = (env: Record<string, string>) => {
 };
 
 describe('configuration defaults', () => {
-  it('are the README table defaults', () => {
+  it('are the documented defaults (docs/operators-guide.md#configuration)', () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
       port: 3000,
@@ -75,8 +76,8 @@ describe('configuration defaults', () => {
     expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
   });
 
-  it('covers every variable of the README Configuration table', () => {
-    const table = README.slice(README.indexOf('## Configuration'), README.indexOf('## Architecture in a paragraph'));
+  it('covers every variable of the Configuration table (docs/operators-guide.md)', () => {
+    const table = GUIDE.slice(GUIDE.indexOf('### Configuration'), GUIDE.indexOf('### `npm run fleet`'));
     const names = [...table.matchAll(/`([A-Z][A-Z0-9_<>]*)`/g)].map((m) => m[1].replace('<CODE>', 'ACME'));
     expect(names.length).toBeGreaterThan(30);
     // The OpenTelemetry exporter reads the other standard OTEL_* variables itself.
