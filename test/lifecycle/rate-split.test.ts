@@ -89,9 +89,10 @@ describe('purchases and tracking polls on one carrier’s rate limit', () => {
     const queued = figures.reduce((n, f) => n + f.queuedAhead, 0);
     expect(queued, 'polls queued ahead of the purchases (the backlog)').toBeGreaterThanOrEqual((MEASURED * TRACKED) / 4);
     // On one shared queue a purchase takes its turn behind most of the polls queued ahead of it
-    // (measured with CARRIER_TRACKING_SHARE=0: 33 of 51, and 40 of 62, in all). On its own queue a poll can only start in the
-    // instant between a buy's scheduling and its start.
+    // (measured with CARRIER_TRACKING_SHARE=0: 33 of 51, and 40 of 62, in all). On its own queue a
+    // poll starts before a buy only while the buy waits for its own queue's token or a busy worker:
+    // 0 to 4 of about 75 in runs on a loaded machine. A quarter separates the two layouts.
     const waited = figures.reduce((n, f) => n + f.waitedBehind, 0);
-    expect(waited, 'polls the purchases waited behind').toBeLessThanOrEqual(2);
+    expect(waited, 'polls the purchases waited behind').toBeLessThan(queued / 4);
   }, 240_000);
 });
