@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fitsBounds, PARCEL_LIMITS, type Address, type Parcel, type ScanStatus } from '../domain/index.js';
+import { CARRIER_REASON, fitsBounds, PARCEL_LIMITS, type Address, type Parcel, type ScanStatus } from '../domain/index.js';
 import { CarrierError, type CarrierAdapter, type CarrierDefinition, type ServiceDefinition } from './types.js';
 
 export interface ContractSetup {
@@ -176,7 +176,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
         const error = await ctx.adapter.cancel(purchase.reference).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(CarrierError);
         expect((error as CarrierError).kind).toBe('definitive');
-        expect((error as CarrierError).details.reason).toBe('already_scanned');
+        expect((error as CarrierError).details.reason).toBe(CARRIER_REASON.alreadyScanned);
         expect((error as CarrierError).message).not.toBe('');
         expect((await ctx.adapter.findPurchase(purchase.reference))?.cancelled).toBe(false);
       });

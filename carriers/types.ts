@@ -1,4 +1,4 @@
-import type { Address, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { Address, CarrierErrorReason, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -81,7 +81,7 @@ export type CarrierErrorKind = 'retryable' | 'definitive' | 'ambiguous';
  * `already_scanned` (a cancel refused because the carrier has scanned the label, spec §3 rule 2),
  * `not_found` (no purchase or tracking number of that kind at the carrier).
  */
-export type CarrierErrorReason = 'already_scanned' | 'not_found';
+export type { CarrierErrorReason };
 
 export class CarrierError extends Error {
   constructor(

@@ -29,6 +29,14 @@ export const INTERNAL_FAILURES = {
 
 export type InternalFailure = (typeof INTERNAL_FAILURES)[keyof typeof INTERNAL_FAILURES];
 /** The type of an ApplicationFailure: an API error code or an internal failure. */
+/**
+ * Why a carrier refused, in our words (an adapter maps the carrier's own codes onto these): the
+ * workflows turn them into answers (a cancellation refused as `already_scanned` is the customer's
+ * `label_already_scanned`).
+ */
+export const CARRIER_REASON = { alreadyScanned: 'already_scanned', notFound: 'not_found' } as const;
+export type CarrierErrorReason = (typeof CARRIER_REASON)[keyof typeof CARRIER_REASON];
+
 export type FailureType = ErrorCode | InternalFailure;
 
 /** The failure types the workflows and activities name, by what they mean. */

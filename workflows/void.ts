@@ -7,7 +7,7 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { applicationFailureOf, FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
+import { applicationFailureOf, CARRIER_REASON, FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
 import type { VoidOutcome } from './definitions.js';
 import { emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';
@@ -50,7 +50,7 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       const failure = applicationFailureOf(err);
       if (failure?.type === FAILURE.carrierRefused) {
         const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
-        if (reason === 'already_scanned') {
+        if (reason === CARRIER_REASON.alreadyScanned) {
           return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
         }
         return { ok: false, code: FAILURE.carrierRefused, message: `The carrier refused the cancellation: ${message(err)}` };

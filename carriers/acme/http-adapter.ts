@@ -3,6 +3,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { oldestFirst } from '../scan-order.js';
 import type { CarrierAdapter, HttpAdapterOptions, Purchase, Scan } from '../types.js';
 import { acmeDefinition } from './definition.js';
+import { CARRIER_REASON } from '../../domain/index.js';
 
 /**
  * Acme Express API v2: Stripe-like JSON, labels keyed by our `reference`, and an `Idempotency-Key`
@@ -14,7 +15,7 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
     carrierCode: definition.code,
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs,
-    reasons: { already_scanned: 'already_scanned', label_not_found: 'not_found', tracking_number_not_found: 'not_found' },
+    reasons: { already_scanned: CARRIER_REASON.alreadyScanned, label_not_found: CARRIER_REASON.notFound, tracking_number_not_found: CARRIER_REASON.notFound },
   });
 
   function decodeLabel(value: unknown): Purchase | undefined {

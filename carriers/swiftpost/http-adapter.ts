@@ -1,4 +1,4 @@
-import type { Address, ScanStatus } from '../../domain/index.js';
+import { CARRIER_REASON, type Address, type ScanStatus } from '../../domain/index.js';
 import { decodeArray, isRecord, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
 import { oldestFirst } from '../scan-order.js';
@@ -43,7 +43,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     baseUrl: options.baseUrl,
     timeoutMs: options.timeoutMs,
     readError: readSwiftpostError,
-    reasons: { ALREADY_IN_NETWORK: 'already_scanned', CONSIGNMENT_NOT_FOUND: 'not_found' },
+    reasons: { ALREADY_IN_NETWORK: CARRIER_REASON.alreadyScanned, CONSIGNMENT_NOT_FOUND: CARRIER_REASON.notFound },
   });
 
   function decodeConsignment(value: unknown): Consignment | undefined {
@@ -141,7 +141,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
       if (consignments.length === 0) {
         throw new CarrierError('definitive', `no consignment with reference ${reference}`, {
           carrierCode: definition.code,
-          reason: 'not_found',
+          reason: CARRIER_REASON.notFound,
         });
       }
       // Cancelling a cancelled consignment is harmless, so a retried cancel simply skips it.
