@@ -40,9 +40,9 @@ async function submit(page: Page, selector: string) {
 async function signIn(page: Page, email: string, password: string) {
   await go(page, '/portal');
   expect(new URL(page.url()).pathname).toBe('/portal/login');
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(password);
+  // Typed into the fields by name: under load the autofocus may not have landed yet when typing starts.
+  await page.type('#email', email);
+  await page.type('#password', password);
   await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.keyboard.press('Enter')]);
 }
 
