@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { findShipment, type Db, type LabelStore } from '../db/index.js';
-import { FAILURE } from '../domain/index.js';
+import { missingRow } from './shipments.js';
 import { labelFile, LABEL_FORMATS } from '../labels/index.js';
 
 /**
@@ -11,10 +10,7 @@ export function createLabelActivities(deps: { db: Db; store: LabelStore; carrier
   return {
     async storeLabels(p: { shipmentId: string; trackingNumber: string }): Promise<void> {
       const row = await findShipment(deps.db, p.shipmentId);
-      if (!row) {
-        // Retrying cannot make the row appear: fail where operators see it (docs/architecture.md#operators).
-        throw ApplicationFailure.nonRetryable(`Shipment ${p.shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
-      }
+      if (!row) missingRow(p.shipmentId);
       for (const format of LABEL_FORMATS) {
         await labelFile(deps.store, { ...row, trackingNumber: p.trackingNumber }, format, deps.carrierName);
       }

@@ -7,12 +7,12 @@ import {
   ShipmentMissingError,
 } from '../db/index.js';
 import { customerFailureMessage, FAILURE, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
-import { priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
+import { missingRow, priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
 function missing(err: unknown): never {
   if (err instanceof ShipmentMissingError) {
-    throw ApplicationFailure.nonRetryable(`Shipment ${err.shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
+    missingRow(err.shipmentId);
   }
   throw err;
 }

@@ -58,7 +58,7 @@ export function priceOrRefuse(
 }
 
 /** A step that expects the shipment's row found none: retrying cannot help, so operators see it. */
-function missingRow(shipmentId: string): never {
+export function missingRow(shipmentId: string): never {
   throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
 }
 
