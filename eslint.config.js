@@ -8,7 +8,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 /** The production rooms; scripts/, test/ and sdk/ are not among them. */
 const PRODUCTION_ROOMS = ['domain', 'carriers', 'db', 'activities', 'workflows', 'workers', 'api', 'codec', 'runtime', 'admin', 'labels', 'util'];
 /** Doors beside index.ts: signing needs node:crypto, so it stays out of the index workflows bundle. */
-const EXTRA_DOORS = { domain: ['webhook-signature.js'] };
+const EXTRA_DOORS = { domain: ['webhook-signature.js', 'workflow.js'] };
 const WORKFLOW_FORBIDDEN_PATHS = [...nodeBuiltins, 'pg', 'undici', 'drizzle-orm', 'pino', 'fastify', '@temporalio/client', '@temporalio/worker'];
 /** Workflows do no I/O: of carriers/ and activities/ they import types only. */
 const WORKFLOW_FORBIDDEN_PATTERNS = [

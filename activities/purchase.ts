@@ -20,10 +20,15 @@ function missing(err: unknown): never {
 /**
  * The purchase's database steps, each one transaction, run as local activities beside the workflow
  * (docs/architecture.md#latency-count-the-round-trips): begin (price + hold), complete (capture +
- * purchased + events), fail (release + failed + keys freed). Announcing the stored events to their
- * webhook endpoints happens after the answer.
+ * purchased + events, then the label render in the background), fail (release + failed + keys freed).
+ * Announcing the stored events to their webhook endpoints happens after the answer.
  */
-export function createPurchaseActivities(deps: ShipmentActivityDeps) {
+export function createPurchaseActivities(
+  deps: ShipmentActivityDeps & {
+    /** Starts rendering a purchased shipment's label files in this process, without waiting for it. */
+    renderLabels?: (p: { shipmentId: string; trackingNumber: string }) => void;
+  },
+) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
 
@@ -58,7 +63,11 @@ export function createPurchaseActivities(deps: ShipmentActivityDeps) {
       }
     },
 
-    /** Capture, purchased and its events, in one transaction; returns the events to announce. */
+    /**
+     * Capture, purchased and its events, in one transaction; returns the events to announce. With
+     * `renderLabels`, the label files are then rendered in the background: the answer never waits for
+     * them, and a download that comes first renders its file itself, once.
+     */
     async completePurchase(p: {
       shipmentId: string;
       accountId: string;
@@ -67,10 +76,13 @@ export function createPurchaseActivities(deps: ShipmentActivityDeps) {
       trackingNumber: string;
       purchasedEventId: string;
       lowBalanceEventId: string;
+      renderLabels?: boolean;
     }): Promise<Array<{ id: string; type: EventType }>> {
       try {
-        const done = await completePurchase(db, { ...p, now: now() });
+        const { renderLabels, ...purchase } = p;
+        const done = await completePurchase(db, { ...purchase, now: now() });
         if (done.firstTime) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(p.livemode) });
+        if (renderLabels) deps.renderLabels?.({ shipmentId: p.shipmentId, trackingNumber: p.trackingNumber });
         return done.events;
       } catch (err) {
         return missing(err);

@@ -6,10 +6,7 @@
 import { isPublicAddress, parseIp } from './cidr.js';
 import { INTERNAL_FAILURES } from './failures.js';
 
-/** Waits after each failed attempt: 10 s, 1 min, 5 min, 30 min, 2 h (spec §6 delivery rules, §8). */
-export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
-/** The first attempt plus one per delay. */
-export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
 /** A 2xx within this long acknowledges a delivery. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Receivers reject a signature whose `t` is older than this (spec §6 signature rule 4). */

@@ -1,6 +1,6 @@
 import type { LabelStore, ShipmentRow } from '../db/index.js';
 import type { Address, Parcel } from '../domain/index.js';
-import { contentTypeFor, renderLabel, type LabelFormat } from './render/index.js';
+import { contentTypeFor, LABEL_FORMATS, renderLabel, type LabelFormat } from './render/index.js';
 
 /**
  * A shipment's label file in one format: the stored one, or rendered now and stored. The render
@@ -13,7 +13,16 @@ export function labelFile(
   format: LabelFormat,
   carrierName: (code: string) => string,
 ): Promise<{ contentType: string; content: Buffer }> {
-  return store.getOrMake(row.id, format, async () => ({
+  return store.getOrMake(row.id, format, () => render(row, format, carrierName));
+}
+
+/** Every label file of a shipment not stored yet, rendered and stored in one transaction. */
+export function allLabelFiles(store: LabelStore, row: ShipmentRow & { trackingNumber: string }, carrierName: (code: string) => string): Promise<void> {
+  return store.makeMissing(row.id, LABEL_FORMATS, (format) => render(row, format as LabelFormat, carrierName));
+}
+
+async function render(row: ShipmentRow & { trackingNumber: string }, format: LabelFormat, carrierName: (code: string) => string) {
+  return {
     contentType: contentTypeFor(format),
     content: await renderLabel(
       {
@@ -30,5 +39,5 @@ export function labelFile(
       },
       format,
     ),
-  }));
+  };
 }

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { createCarrierActivities, createLabelActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createCarrierActivities, createLabelActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db } from '../db/index.js';
 import type { Config } from '../domain/index.js';
@@ -17,20 +17,26 @@ export function shipmentQueueActivities(deps: {
   registry: CarrierRegistry;
   client?: Client;
   metrics?: WorkerMetrics;
+  /** Where the label renders started by purchases run; the worker drains it before it stops. */
+  renders?: BackgroundRenders;
 }) {
   const { db, config, registry, client, metrics } = deps;
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
+  const labels = createLabelActivities({
+    db,
+    store: createPostgresLabelStore(db),
+    carrierName: (code) => registry.carrier(code)?.name ?? code,
+  });
+  const renders = deps.renders ?? new BackgroundRenders();
+  const renderLabels = (p: { shipmentId: string; trackingNumber: string }) => renders.start(labels.storeLabels, p);
   return {
     // Our own database steps retry until the database answers, but never on data it refuses.
     ...failFastOnBadData(createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics })),
-    ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics })),
+    ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
-    ...createLabelActivities({
-      db,
-      store: createPostgresLabelStore(db),
-      carrierName: (code) => registry.carrier(code)?.name ?? code,
-    }),
+    // Shipments bought before the render moved into the capture still schedule storeLabels.
+    ...labels,
     ...(client ? createSweepActivities({ db, client }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),

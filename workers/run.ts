@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createCarrierActivities, createWebhookActivities, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createCarrierActivities, createWebhookActivities, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import { splitCarrierRate, taskQueues, type Config } from '../domain/index.js';
@@ -27,6 +27,8 @@ export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${stri
 
 export interface WorkerFleet {
   workers: Worker[];
+  /** Label renders started by purchases' captures in this process and not finished yet. */
+  renders: BackgroundRenders;
   run(): Promise<void>;
   shutdown(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function createWorkers(deps: {
       : {};
   const traced = workerTracing(deps.tracing, []);
   const workers: Worker[] = [];
+  const renders = new BackgroundRenders();
   // Every payload is encrypted and decrypted here (codec/), as in every client.
   const dataConverter = encryptingDataConverter(config);
 
@@ -102,7 +105,7 @@ export async function createWorkers(deps: {
           ...tuning,
           ...workflows,
           ...traced,
-          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics }),
+          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
         }),
       );
       if (deps.client) await ensureOrphanSweepSchedule(deps.client, config);
@@ -150,8 +153,11 @@ export async function createWorkers(deps: {
   }
   return {
     workers,
+    renders,
     run: async () => {
       await Promise.all(workers.map((w) => w.run()));
+      // Label renders the last purchases started: finished before the caller closes the database.
+      await renders.drain();
     },
     shutdown: async () => {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

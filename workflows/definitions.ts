@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { QUERY_STATE, SIGNAL_SCANS, UPDATE_PURCHASE, UPDATE_VOID, type ErrorCode } from '../domain/index.js';
+import { QUERY_STATE, SIGNAL_SCANS, UPDATE_PURCHASE, UPDATE_VOID, type ErrorCode } from '../domain/workflow.js';
 
 /** What the purchase update answers: the API reads the shipment itself for the body. */
 export type PurchaseOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };

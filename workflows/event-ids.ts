@@ -1,5 +1,5 @@
 import { uuid4 } from '@temporalio/workflow';
-import { makeId, type IdPrefix } from '../domain/index.js';
+import { makeId, type IdPrefix } from '../domain/workflow.js';
 
 /**
  * Ids made inside the workflow are part of its history, so a retried activity that stores an

@@ -1,4 +1,4 @@
-import { eventForStatus, SA, type EventType, type ShipmentStatus } from '../domain/index.js';
+import { eventForStatus, SA, type EventType, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import type { PurchaseInput } from './purchase.js';
 import { shipmentActivities } from './proxies.js';

@@ -1,5 +1,5 @@
 import { ActivityFailure } from '@temporalio/workflow';
-import { failureTypeOf } from '../domain/index.js';
+import { failureTypeOf } from '../domain/workflow.js';
 
 /** The `type` of the ApplicationFailure behind an activity's failure, if it has one. */
 export const failureType = failureTypeOf;

@@ -1,6 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities, LabelActivities } from '../activities/index.js';
-import { FAILURE, taskQueues } from '../domain/index.js';
+import { FAILURE, taskQueues } from '../domain/workflow.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {

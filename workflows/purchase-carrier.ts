@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Purchase } from '../carriers/index.js';
-import { errorCodeOf, FAILURE, type ErrorCode } from '../domain/index.js';
+import { errorCodeOf, FAILURE, type ErrorCode } from '../domain/workflow.js';
 import { carrierActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
 import type { PurchaseInput, PurchaseResult } from './purchase-types.js';

@@ -1,4 +1,4 @@
-import type { Address, EventType, FundingSource, Parcel } from '../domain/index.js';
+import type { Address, EventType, FundingSource, Parcel } from '../domain/workflow.js';
 import type { PurchaseOutcome } from './definitions.js';
 
 export interface PurchaseInput {

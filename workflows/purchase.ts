@@ -15,7 +15,7 @@ export { purchase } from './purchase-legacy.js';
  * answer; rendering and webhook fan-out come after it. A definitive failure voids any card
  * authorization, then one transaction releases the hold, fails the shipment and frees its keys.
  */
-export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult> {
+export async function purchaseLean(input: PurchaseInput, options: { renderWithCapture?: boolean } = {}): Promise<PurchaseResult> {
   const steps = purchaseSteps();
   const pay = paymentActivities();
   const money = { accountId: input.accountId, shipmentId: input.shipmentId };
@@ -74,6 +74,7 @@ export async function purchaseLean(input: PurchaseInput): Promise<PurchaseResult
       trackingNumber: label.trackingNumber,
       purchasedEventId: workflowId('evt'),
       lowBalanceEventId: workflowId('evt'),
+      ...(options.renderWithCapture ? { renderLabels: true } : {}),
     });
     return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance: null, strayLabelCheck: false, events };
   } catch (err) {

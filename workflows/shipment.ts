@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, SA, type ShipmentStatus } from '../domain/index.js';
+import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, SA, type ShipmentStatus } from '../domain/workflow.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
 import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
@@ -51,16 +51,23 @@ export interface ShipmentWorkflowResult {
 
 /** The purchase path of `purchaseLean` (local transactions, render after the answer). */
 export const PATCH_LEAN_PURCHASE = 'lean-purchase';
+/**
+ * `purchaseLean` whose capture also starts the label render in its worker, with no activity of its
+ * own (a download renders what is not there yet), and tracking that stops when quiet. One marker for
+ * a new shipment where there were two, and two tasks through the server fewer.
+ */
+export const PATCH_RENDER_WITH_CAPTURE = 'lean-purchase-render-with-capture';
 
 /**
  * After the purchase has been answered: render the label files (a download that comes first renders
  * its own file, once) and start the webhook deliveries of the events the purchase stored.
  */
-async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResult): Promise<void> {
+async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResult, rendered: boolean): Promise<void> {
   const acts = shipmentActivities();
-  setCurrentDetails('purchased; rendering the label files and announcing the events');
+  if (rendered && !result.events?.length) return;
+  setCurrentDetails(rendered ? 'purchased; announcing the events' : 'purchased; rendering the label files and announcing the events');
   await Promise.all([
-    acts.storeLabels({ shipmentId: input.shipmentId, trackingNumber: result.trackingNumber! }),
+    rendered ? Promise.resolve() : acts.storeLabels({ shipmentId: input.shipmentId, trackingNumber: result.trackingNumber! }),
     result.events?.length
       ? acts.announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events })
       : Promise.resolve(),
@@ -107,10 +114,11 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
     },
   });
 
+  // Shipments whose purchase began before a path keep the command sequence they recorded.
+  const renderWithCapture = !input.resume && patched(PATCH_RENDER_WITH_CAPTURE);
   if (!input.resume) {
-    // Shipments whose purchase began before the lean path keep the command sequence they recorded.
-    const lean = patched(PATCH_LEAN_PURCHASE);
-    const result = lean ? await purchaseLean(input) : await purchase(input);
+    const lean = renderWithCapture || patched(PATCH_LEAN_PURCHASE);
+    const result = lean ? await purchaseLean(input, { renderWithCapture }) : await purchase(input);
     state.carrier = result.carrier;
     state.trackingNumber = result.trackingNumber;
     state.status = result.outcome.ok ? 'purchased' : 'failed';
@@ -130,7 +138,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       return { status: 'failed' };
     }
     if (lean) {
-      await afterPurchase(input, result);
+      await afterPurchase(input, result, renderWithCapture);
     } else {
       await emitStatusEvent(input, 'purchased');
       if (result.lowBalance) {
@@ -142,7 +150,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
 
   let polls = 0;
   // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
-  const stopsWhenQuiet = patched(QUIET_STOP_PATCH);
+  const stopsWhenQuiet = renderWithCapture || patched(QUIET_STOP_PATCH);
   let quietSince = input.resume?.quietSince ?? Date.now();
   while (!isTerminal(state.status)) {
     const quietForMs = Date.now() - quietSince;

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/index.js';
+import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';

@@ -7,7 +7,7 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { applicationFailureOf, CARRIER_REASON, FAILURE, SA, type ShipmentStatus } from '../domain/index.js';
+import { applicationFailureOf, CARRIER_REASON, FAILURE, SA, type ShipmentStatus } from '../domain/workflow.js';
 import type { VoidOutcome } from './definitions.js';
 import { emitStatusEvent } from './events.js';
 import type { ShipmentWorkflowInput } from './shipment.js';

@@ -6,7 +6,7 @@ import {
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
   type EventType,
-} from '../domain/index.js';
+} from '../domain/workflow.js';
 
 export interface WebhookDeliveryInput {
   eventId: string;

@@ -15,6 +15,23 @@ export interface LabelStore {
     format: string,
     make: () => Promise<{ contentType: string; content: Uint8Array }>,
   ): Promise<{ contentType: string; content: Buffer }>;
+  /**
+   * Makes and stores every file of `formats` not stored yet, in one transaction, under the same
+   * per-file locks as `getOrMake` (taken in the order given), so each file is still made at most once.
+   */
+  makeMissing(
+    shipmentId: string,
+    formats: readonly string[],
+    make: (format: string) => Promise<{ contentType: string; content: Uint8Array }>,
+  ): Promise<void>;
+}
+
+const lockKey = (shipmentId: string, format: string) => `label:${shipmentId}:${format}`;
+
+/** The formats of a shipment's stored files (their names only, not their content). */
+async function storedFormats(q: Db | Tx, shipmentId: string): Promise<Set<string>> {
+  const rows = await q.select({ format: labelFiles.format }).from(labelFiles).where(eq(labelFiles.shipmentId, shipmentId));
+  return new Set(rows.map((r) => r.format));
 }
 
 /** One stored file, read through the database or inside a transaction. */
@@ -40,13 +57,34 @@ export function createPostgresLabelStore(db: Db): LabelStore {
       if (found) return found;
       return db.transaction(async (tx) => {
         // One maker per file across every process: a transaction-scoped advisory lock on its name.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`label:${shipmentId}:${format}`}, 0))`);
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey(shipmentId, format)}, 0))`);
         const stored = await fileOf(tx, shipmentId, format);
         if (stored) return stored;
         const made = await make();
         const content = Buffer.from(made.content);
         await tx.insert(labelFiles).values({ shipmentId, format, contentType: made.contentType, content });
         return { contentType: made.contentType, content };
+      });
+    },
+    async makeMissing(shipmentId, formats, make) {
+      const stored = await storedFormats(db, shipmentId);
+      const missing = formats.filter((f) => !stored.has(f));
+      if (!missing.length) return;
+      await db.transaction(async (tx) => {
+        // The locks of every missing file in one round trip, in the order given: two callers with
+        // the same order cannot deadlock, and a download holds one lock and waits for none.
+        const locks = sql.join(
+          missing.map((f) => sql`pg_advisory_xact_lock(hashtextextended(${lockKey(shipmentId, f)}, 0))`),
+          sql`, `,
+        );
+        await tx.execute(sql`select ${locks}`);
+        const meanwhile = await storedFormats(tx, shipmentId);
+        const rows = [];
+        for (const format of missing.filter((f) => !meanwhile.has(f))) {
+          const made = await make(format);
+          rows.push({ shipmentId, format, contentType: made.contentType, content: Buffer.from(made.content) });
+        }
+        if (rows.length) await tx.insert(labelFiles).values(rows);
       });
     },
   };

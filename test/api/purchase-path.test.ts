@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { labelFiles } from '../../db/schema.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 // Issue 11: the durable path is lean. One dispatch to a worker (the carrier's queue) between the
-// request and the answer; the label render and the webhook fan-out come after the answer.
+// request and the answer; the label render (in the capture's worker) and the webhook fan-out come
+// after the answer.
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();
@@ -13,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('the lean purchase path', () => {
-  it('answers 201 before the label render, with one carrier dispatch and local transactions on the way', async () => {
+  it('answers 201 with one carrier dispatch and local transactions on the way; the label files follow, with no render activity', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
     const a = await call(stack, 'POST', '/api/v1/shipments', {
       key: acct.liveKey,
@@ -22,22 +25,22 @@ describe('the lean purchase path', () => {
     expect(a.status, a.text).toBe(201);
     expect(a.body.tracking.number).toBeTruthy();
     const handle = stack.temporal.workflow.getHandle(`shipment/${a.body.id}`);
-    // Until the render has finished (its started event is written with its completion).
-    const events = await eventually(async () => {
-      const h = (await handle.fetchHistory()).events ?? [];
-      const render = h.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'storeLabels');
-      return render && h.some((e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(render.eventId)) ? h : undefined;
+    // The capture starts the render in its worker once its transaction has committed; the answer
+    // goes out with that transaction, so the files land after it (and a download renders its own).
+    const files = await eventually(async () => {
+      const rows = await stack.database.db.select({ format: labelFiles.format }).from(labelFiles).where(eq(labelFiles.shipmentId, a.body.id));
+      return rows.length === 3 ? rows.map((r) => r.format).sort() : undefined;
     });
-    const index = (pred: (e: (typeof events)[number]) => boolean) => events.findIndex(pred);
-    const answered = index((e) => !!e.workflowExecutionUpdateCompletedEventAttributes);
-    const renderScheduled = events[index((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'storeLabels')];
-    const renderStarted = index((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(renderScheduled.eventId));
+    expect(files).toEqual(['pdf_6x4', 'pdf_a4', 'zpl']);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const answered = events.findIndex((e) => !!e.workflowExecutionUpdateCompletedEventAttributes);
     expect(answered).toBeGreaterThan(0);
-    // Scheduled by the same workflow task that answers; it only starts once the answer has gone.
-    expect(renderStarted, 'the render starts after the answer').toBeGreaterThan(answered);
-    const before = events.slice(0, answered).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name !== 'storeLabels' && e.activityTaskScheduledEventAttributes?.activityType?.name !== 'announceEvents');
-    const dispatched = before.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-    expect(dispatched, 'activities dispatched through the server before the answer').toEqual(['buyLabel']);
-    expect(before.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
+    const dispatched = events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    // The one dispatch through the server is the carrier's buy: no render activity, no announcement
+    // (no webhook endpoint takes this account's events).
+    expect(dispatched, 'activities dispatched through the server').toEqual(['buyLabel']);
+    expect(events.slice(0, answered).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
+    // Three workflow tasks in all: the first (begin), the one that answers, and none for a render.
+    expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(2);
   });
 });

@@ -4,12 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, inject, it } from 'vitest';
+import { encryptingDataConverter } from '../../codec/index.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY } from '../../domain/index.js';
 
 // Histories recorded from real runs (npm run record-histories) and committed: the current workflow
 // code must replay every one of them, or a deploy would break shipments already under way.
 const DIR = fileURLToPath(new URL('./histories', import.meta.url));
 const files = (await readdir(DIR)).filter((f) => f.endsWith('.json')).sort();
 const load = async (file: string) => JSON.parse(await readFile(path.join(DIR, file), 'utf8'));
+// Histories are recorded as the fleet writes them: payloads encrypted, here with the development key
+// the recording stack runs with (the older ones predate encryption and pass through the codec).
+const dataConverter = encryptingDataConverter({ payloadEncryptionKey: DEV_PAYLOAD_ENCRYPTION_KEY, payloadDecryptionKeys: [] });
 
 describe('replaying recorded histories', () => {
   it('has histories of every kind of run', () => {
@@ -21,7 +26,13 @@ describe('replaying recorded histories', () => {
         'v1-shipment-voided.json',
         'v1-shipment-carrier-refused.json',
         'v1-shipment-carrier-retried-then-voided.json',
-        // Recorded on the lean purchase path.
+        // Recorded on the lean purchase path (patched 'lean-purchase'), with a render activity.
+        'v2-shipment-purchase-first-run.json',
+        'v2-shipment-delivered-last-run.json',
+        'v2-shipment-voided.json',
+        'v2-shipment-carrier-refused.json',
+        'v2-shipment-carrier-retried-then-voided.json',
+        // Recorded on the current path: the capture starts the render (patched 'lean-purchase-render-with-capture').
         'shipment-purchase-first-run.json',
         'shipment-delivered-last-run.json',
         'shipment-voided.json',
@@ -34,7 +45,7 @@ describe('replaying recorded histories', () => {
 
   for (const file of files) {
     it(`replays ${file} against the current code`, async () => {
-      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, await load(file), file);
+      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, await load(file), file);
     });
   }
 
@@ -44,7 +55,7 @@ describe('replaying recorded histories', () => {
       logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     });
     await expect(
-      Worker.runReplayHistory({ workflowBundle: changed }, await load('shipment-voided.json'), 'changed'),
+      Worker.runReplayHistory({ workflowBundle: changed, dataConverter }, await load('shipment-voided.json'), 'changed'),
     ).rejects.toBeInstanceOf(DeterminismViolationError);
   });
 });

@@ -35,6 +35,8 @@ export interface Infra {
 }
 
 export interface TestStack {
+  /** Label renders the workers' captures started and have not finished. */
+  readonly workerRenders: { size: number };
   url: string;
   simUrl: string;
   config: Config;
@@ -126,6 +128,9 @@ export async function startTestStack(
     admin: adminCommands(database.db),
     startWorkers,
     stopWorkers,
+    get workerRenders() {
+      return { size: fleet?.renders.size ?? 0 };
+    },
     async stop() {
       await app.close();
       await stopWorkers();
