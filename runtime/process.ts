@@ -53,7 +53,7 @@ export async function connectDatabase(
   let url = config.databaseUrl;
   if (!url) {
     const embedded = await ensureEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
-    url = embedded.url;
+    url = embedded.socketUrl;
     stopEmbedded = embedded.stop;
   }
   const database = openDatabase(url, { max: config.databasePoolMax });
