@@ -52,14 +52,12 @@ export async function startPurchase(
   waitMs: number,
 ): Promise<void> {
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input));
-  const started = (async () => {
-    const handle = await temporal.workflow.startUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
-      updateId,
-      waitForStage: WorkflowUpdateStage.ACCEPTED,
-      startWorkflowOperation: operation,
-    });
-    return handle.result();
-  })();
+  // One call that waits for the outcome: the server answers it when the update completes, where
+  // waiting for "accepted" and then polling for the result took a second call through the server.
+  const started = temporal.workflow.executeUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
+    updateId,
+    startWorkflowOperation: operation,
+  });
   try {
     if ((await within(started, waitMs)) !== undefined) return;
   } catch (err) {
