@@ -108,7 +108,10 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   setHandler(voidUpdate, () => voidLabel(input, state), {
     validator: () => {
       // Validators run before the update is accepted: a refused void leaves no trace in history.
-      if (!isVoidable(state.status)) {
+      // A purchase still pending here may already be purchased in the database (its capture has
+      // committed, and the workflow task that carries it was lost with its worker and runs again):
+      // the customer may have been told so. The void is accepted and waits for the purchase to end.
+      if (!isVoidable(state.status) && state.status !== 'pending') {
         throw nonRetryableFailure(FAILURE.shipmentNotVoidable, `A ${state.status} shipment cannot be voided.`);
       }
     },

@@ -83,7 +83,8 @@ const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ?
 export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingState): Promise<VoidOutcome> {
   const acts = shipmentActivities();
   const pay = paymentActivities();
-  await condition(() => !state.busy);
+  // A void accepted while the purchase was still running waits for its end (failed: refused below).
+  await condition(() => state.status !== 'pending' && !state.busy);
   if (state.status !== 'purchased') {
     return { ok: false, code: FAILURE.shipmentNotVoidable, message: `A ${state.status} shipment cannot be voided.` };
   }

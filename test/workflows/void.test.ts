@@ -1,6 +1,6 @@
 // The void (workflows/void.ts) on the time-skipping server with mocked activities: each outcome, what
 // the read model is told at each step, and that money moves back only after the carrier cancelled.
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE } from '../../domain/index.js';
@@ -12,6 +12,7 @@ import {
   mockActivities,
   purchasedInput,
   scan,
+  shipmentInput,
   startShipment,
   startShipmentEnv,
   TRACKING_NUMBER,
@@ -48,6 +49,52 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(voided.arg).toEqual({ shipmentId: input.shipmentId, changes: { status: 'voided', trackingStatus: 'cancelled' } });
       expect(mocks.of('recordEvent')[0].arg).toMatchObject({ type: 'shipment.voided', shipmentId: input.shipmentId, accountId: input.accountId, livemode: true });
       expect(await currentDetails(handle)).toBe('voided; finished');
+    });
+  });
+
+  it('a void that arrives while the purchase is still running waits for it, then is carried out (issue 12, fault 11)', async () => {
+    // The database can say purchased (the capture committed) while the workflow still runs the
+    // purchase: its task was lost with a worker and runs again. The customer may void at once.
+    const input = shipmentInput();
+    let release!: () => void;
+    const bought = new Promise<void>((resolve) => (release = resolve));
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      buyLabel: async () => {
+        await bought;
+        return { reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false };
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      await called(mocks, 'buyLabel');
+      expect((await handle.query(stateQuery)).status).toBe('pending');
+      const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-early', waitForStage: WorkflowUpdateStage.ACCEPTED });
+      release();
+      expect(await voiding.result()).toEqual({ ok: true });
+      expect(await handle.result()).toEqual({ status: 'voided' });
+      const names = mocks.names();
+      expect(names.indexOf('cancelLabel'), 'cancelled only after the purchase completed').toBeGreaterThan(names.indexOf('completePurchase'));
+    });
+  });
+
+  it('a void that arrives while the purchase is running, which then fails: refused as not voidable', async () => {
+    const input = shipmentInput();
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      buyLabel: async () => {
+        await answered;
+        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'no such service today', nonRetryable: true });
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      await called(mocks, 'buyLabel');
+      const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-early', waitForStage: WorkflowUpdateStage.ACCEPTED });
+      release();
+      expect(await voiding.result()).toMatchObject({ ok: false, code: FAILURE.shipmentNotVoidable });
+      expect(await handle.result()).toEqual({ status: 'failed' });
+      expect(mocks.of('cancelLabel')).toHaveLength(0);
     });
   });
 
