@@ -59,8 +59,9 @@ export const PATCH_LEAN_PURCHASE = 'lean-purchase';
 export const PATCH_RENDER_WITH_CAPTURE = 'lean-purchase-render-with-capture';
 
 /**
- * After the purchase has been answered: render the label files (a download that comes first renders
- * its own file, once) and start the webhook deliveries of the events the purchase stored.
+ * After the purchase has been answered: start the webhook deliveries of the events the purchase
+ * stored and, unless the capture's worker already renders them (`rendered`), render the label files
+ * in an activity (a download that comes first renders its own file, once).
  */
 async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResult, rendered: boolean): Promise<void> {
   const acts = shipmentActivities();

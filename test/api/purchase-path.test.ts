@@ -40,7 +40,7 @@ describe('the lean purchase path', () => {
     // (no webhook endpoint takes this account's events).
     expect(dispatched, 'activities dispatched through the server').toEqual(['buyLabel']);
     expect(events.slice(0, answered).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
-    // Three workflow tasks in all: the first (begin), the one that answers, and none for a render.
+    // Two workflow tasks in all: the first (begin) and the one that answers; none for a render.
     expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(2);
   });
 });

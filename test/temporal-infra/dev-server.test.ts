@@ -1,5 +1,4 @@
 // The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/dev-server.ts).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,28 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTemporalCli } from '../../scripts/temporal/cli.js';
 import { startDevServer, type DevServer } from '../../scripts/temporal/dev-server.js';
 import { run, tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { alive, expectServerDiesWithParent, hostPort, repoRoot } from './orphans.js';
 import { quick } from './workflows.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workflowsPath = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 const namespace = 'infra-test';
 const ShipmentStatus = defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD);
 const Livemode = defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL);
 const searchAttributes = { ShipmentStatus: 'Keyword', Livemode: 'Bool', AttemptCount: 'Int' } as const;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function hostPort(address: string): [string, number] {
-  const i = address.lastIndexOf(':');
-  return [address.slice(0, i), Number(address.slice(i + 1))];
-}
 
 describe('Temporal dev server', () => {
   let dataDir: string;
@@ -150,28 +135,9 @@ describe('Temporal CLI', () => {
 
   it('a dev server does not outlive the process that started it, even one killed by SIGKILL', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'parcel-devserver-orphan-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/temporal-infra/fixtures/dev-server-child.ts', dataDir], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-        });
-        child.once('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
-      });
-      const { pid, address } = JSON.parse(line) as { pid: number; address: string };
-      expect(alive(pid)).toBe(true);
-      child.kill('SIGKILL');
-      await expect.poll(() => alive(pid), { timeout: 20_000, interval: 200 }).toBe(false);
-      const [host, port] = hostPort(address);
-      expect(await tcpConnects(host, port)).toBe(false);
+      await expectServerDiesWithParent('test/temporal-infra/fixtures/dev-server-child.ts', [dataDir]);
     } finally {
-      child.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,32 +1,17 @@
 // The time-skipping test server: days of workflow time in seconds of wall time.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { alive, expectServerDiesWithParent, hostPort } from './orphans.js';
 import { createTimeSkippingEnv } from './time-skipping-env.js';
 import { phaseQuery, sleepy } from './workflows.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workflowsPath = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function hostPort(address: string): [string, number] {
-  const i = address.lastIndexOf(':');
-  return [address.slice(0, i), Number(address.slice(i + 1))];
-}
 
 describe('time-skipping test server', () => {
   let env: TestWorkflowEnvironment;
@@ -102,28 +87,6 @@ describe('test server isolation', () => {
   });
 
   it('a test server does not outlive the process that started it, even one killed by SIGKILL', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/temporal-infra/fixtures/test-server-child.ts'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8');
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-        });
-        child.once('exit', (code) => reject(new Error(`fixture exited early (${code})`)));
-      });
-      const { pid, address } = JSON.parse(line) as { pid: number; address: string };
-      expect(alive(pid)).toBe(true);
-      child.kill('SIGKILL');
-      await expect.poll(() => alive(pid), { timeout: 20_000, interval: 200 }).toBe(false);
-      const [host, port] = hostPort(address);
-      expect(await tcpConnects(host, port)).toBe(false);
-    } finally {
-      child.kill('SIGKILL');
-    }
+    await expectServerDiesWithParent('test/temporal-infra/fixtures/test-server-child.ts');
   });
 });
