@@ -52,16 +52,41 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-/** JSON with keys sorted at every level, so key order never changes a fingerprint. */
+/**
+ * JSON with keys sorted at every level, so key order never changes a fingerprint. Iterative, as the
+ * control-character walk is (api/hardening.ts): a body nested thousands deep must not overflow the
+ * stack and answer 500.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+  const out: string[] = [];
+  // What is left to write, last first: literal text, or a value to write in canonical form.
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value }];
+  while (todo.length) {
+    const next = todo.pop()!;
+    if ('text' in next) {
+      out.push(next.text);
+      continue;
+    }
+    const v = next.value;
+    if (!v || typeof v !== 'object') {
+      out.push(JSON.stringify(v ?? null));
+      continue;
+    }
+    const parts: Array<{ text: string } | { value: unknown }> = [];
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => parts.push(...(i ? [{ text: ',' }] : []), { value: item }));
+      parts.unshift({ text: '[' });
+      parts.push({ text: ']' });
+    } else {
+      Object.keys(v)
+        .sort()
+        .forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Record<string, unknown>)[k] }));
+      parts.unshift({ text: '{' });
+      parts.push({ text: '}' });
+    }
+    for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]);
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
 }
 
 /** Method, path and the body as parsed JSON (contract: Idempotency). */
