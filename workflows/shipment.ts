@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, SA, type ShipmentStatus } from '../domain/workflow.js';
+import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, PURCHASE_PATH, SA, type ShipmentStatus } from '../domain/workflow.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
 import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
@@ -29,6 +29,14 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0), as before the split. */
     sharedCarrierQueue?: boolean;
   };
+  /**
+   * The purchase path this run was started on (`PURCHASE_PATH`, the path of
+   * `PATCH_RENDER_WITH_CAPTURE`), set by the API for a new shipment.
+   * Where it is set, the run decides its path by its input, which is in its history, and records
+   * no patch marker: a marker costs an event and a TemporalChangeVersion upsert (a visibility
+   * write) on every purchase. Runs started without it keep deciding by their markers.
+   */
+  purchasePath?: typeof PURCHASE_PATH;
   /** Carried over by continue-as-new once the label is bought, and by a resumption after a quiet stop. */
   resume?: {
     status: ShipmentStatus;
@@ -119,7 +127,8 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   });
 
   // Shipments whose purchase began before a path keep the command sequence they recorded.
-  const renderWithCapture = !input.resume && patched(PATCH_RENDER_WITH_CAPTURE);
+  // A new shipment names its path in its input (no marker); older runs decide by their markers.
+  const renderWithCapture = !input.resume && (input.purchasePath === PURCHASE_PATH || patched(PATCH_RENDER_WITH_CAPTURE));
   if (!input.resume) {
     const lean = renderWithCapture || patched(PATCH_LEAN_PURCHASE);
     const result = lean ? await purchaseLean(input, { renderWithCapture }) : await purchase(input);
@@ -154,7 +163,8 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
 
   let polls = 0;
   // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
-  const stopsWhenQuiet = renderWithCapture || patched(QUIET_STOP_PATCH);
+  // A run whose input names the current purchase path was started by code that stops when quiet.
+  const stopsWhenQuiet = renderWithCapture || input.purchasePath === PURCHASE_PATH || patched(QUIET_STOP_PATCH);
   let quietSince = input.resume?.quietSince ?? Date.now();
   while (!isTerminal(state.status)) {
     const quietForMs = Date.now() - quietSince;

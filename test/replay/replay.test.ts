@@ -32,7 +32,13 @@ describe('replaying recorded histories', () => {
         'v2-shipment-voided.json',
         'v2-shipment-carrier-refused.json',
         'v2-shipment-carrier-retried-then-voided.json',
-        // Recorded on the current path: the capture starts the render (patched 'lean-purchase-render-with-capture').
+        // Recorded when the capture started the render (patched 'lean-purchase-render-with-capture').
+        'v3-shipment-purchase-first-run.json',
+        'v3-shipment-delivered-last-run.json',
+        'v3-shipment-voided.json',
+        'v3-shipment-carrier-refused.json',
+        'v3-shipment-carrier-retried-then-voided.json',
+        // Recorded on the current path, the same commands named in the input (no patch marker).
         'shipment-purchase-first-run.json',
         'shipment-delivered-last-run.json',
         'shipment-voided.json',
