@@ -5,6 +5,7 @@ import {
   failPurchase,
   InsufficientFundsError,
   ShipmentMissingError,
+  type ShipmentRow,
 } from '../db/index.js';
 import { customerFailureMessage, FAILURE, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
 import { missingRow, priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
@@ -25,8 +26,11 @@ function missing(err: unknown): never {
  */
 export function createPurchaseActivities(
   deps: ShipmentActivityDeps & {
-    /** Starts rendering a purchased shipment's label files in this process, without waiting for it. */
-    renderLabels?: (p: { shipmentId: string; trackingNumber: string }) => void;
+    /**
+     * Starts rendering a purchased shipment's label files in this process, without waiting for it,
+     * from the row the capture's transaction returned (no second read).
+     */
+    renderLabels?: (row: ShipmentRow & { trackingNumber: string }) => void;
   },
 ) {
   const now = deps.now ?? (() => new Date());
@@ -82,7 +86,7 @@ export function createPurchaseActivities(
         const { renderLabels, ...purchase } = p;
         const done = await completePurchase(db, { ...purchase, now: now() });
         if (done.firstTime) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(p.livemode) });
-        if (renderLabels) deps.renderLabels?.({ shipmentId: p.shipmentId, trackingNumber: p.trackingNumber });
+        if (renderLabels) deps.renderLabels?.({ ...done.shipment, trackingNumber: p.trackingNumber });
         return done.events;
       } catch (err) {
         return missing(err);

@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createCarrierActivities, createLabelActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, type Db } from '../db/index.js';
+import { createPostgresLabelStore, type Db, type ShipmentRow } from '../db/index.js';
 import type { Config } from '../domain/index.js';
+import { allLabelFiles } from '../labels/index.js';
 
 /** Where the registry is built (runtime/): re-exported for the workers' callers. */
 export { carrierRegistryFor } from '../runtime/index.js';
@@ -22,13 +23,11 @@ export function shipmentQueueActivities(deps: {
 }) {
   const { db, config, registry, client, metrics } = deps;
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
-  const labels = createLabelActivities({
-    db,
-    store: createPostgresLabelStore(db),
-    carrierName: (code) => registry.carrier(code)?.name ?? code,
-  });
+  const store = createPostgresLabelStore(db);
+  const carrierName = (code: string) => registry.carrier(code)?.name ?? code;
+  const labels = createLabelActivities({ db, store, carrierName });
   const renders = deps.renders ?? new BackgroundRenders();
-  const renderLabels = (p: { shipmentId: string; trackingNumber: string }) => renders.start(labels.storeLabels, p);
+  const renderLabels = (row: ShipmentRow & { trackingNumber: string }) => renders.start((p) => allLabelFiles(store, p.row, carrierName), { shipmentId: row.id, row });
   return {
     // Our own database steps retry until the database answers, but never on data it refuses.
     ...failFastOnBadData(createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics })),

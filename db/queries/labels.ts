@@ -67,9 +67,9 @@ export function createPostgresLabelStore(db: Db): LabelStore {
       });
     },
     async makeMissing(shipmentId, formats, make) {
-      const stored = await storedFormats(db, shipmentId);
-      const missing = formats.filter((f) => !stored.has(f));
-      if (!missing.length) return;
+      // Straight to the locks, with no read before them: the caller is the render after a capture,
+      // when the files are not there yet unless a download came first.
+      const missing = [...formats];
       await db.transaction(async (tx) => {
         // The locks of every missing file in one round trip, in the order given: two callers with
         // the same order cannot deadlock, and a download holds one lock and waits for none.

@@ -104,7 +104,7 @@ export async function completePurchase(
     lowBalanceEventId: string;
     now: Date;
   },
-): Promise<{ events: Array<{ id: string; type: EventType }>; firstTime: boolean }> {
+): Promise<{ events: Array<{ id: string; type: EventType }>; firstTime: boolean; shipment: ShipmentRow }> {
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
     const stored = (ids: string[]) =>
@@ -119,7 +119,7 @@ export async function completePurchase(
     };
     if (row.status !== 'pending') {
       const found = await stored([p.purchasedEventId, p.lowBalanceEventId]);
-      return { events: await toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false };
+      return { events: await toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false, shipment: row };
     }
     const captured = p.capture ? await captureIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId }) : null;
     const [purchased] = await tx
@@ -140,7 +140,7 @@ export async function completePurchase(
         .values({ ...base, id: p.lowBalanceEventId, type: 'wallet.low_balance', shipmentId: null, data: { object: balanceToJson(account, row.livemode) } });
       written.push({ id: p.lowBalanceEventId, type: 'wallet.low_balance' });
     }
-    return { events: await toAnnounce(written), firstTime: true };
+    return { events: await toAnnounce(written), firstTime: true, shipment: purchased };
   });
 }
 
