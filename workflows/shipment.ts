@@ -57,6 +57,20 @@ export interface ShipmentWorkflowResult {
   trackingStopped?: { quietForMs: number; resumeWith: ShipmentWorkflowInput };
 }
 
+/**
+ * Whether this run takes the branch of `patchId`. A run whose input names the current purchase path
+ * takes it and records no marker. A worker build from before `purchasePath` ignores the field and
+ * records the marker instead (a new API beside an old build: a ramp, a rollback), and a replay of
+ * that history by this code must meet the patched() call the marker answers, or it is a
+ * nondeterminism error. So on replay, and only then, the call is made: it consumes a marker that is
+ * there and, where there is none, returns false and records nothing.
+ */
+function takesPath(input: ShipmentWorkflowInput, patchId: string): boolean {
+  if (input.purchasePath !== PURCHASE_PATH) return patched(patchId);
+  if (workflowInfo().unsafe.isReplaying) patched(patchId);
+  return true;
+}
+
 /** The purchase path of `purchaseLean` (local transactions, render after the answer). */
 export const PATCH_LEAN_PURCHASE = 'lean-purchase';
 /**
@@ -128,7 +142,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
 
   // Shipments whose purchase began before a path keep the command sequence they recorded.
   // A new shipment names its path in its input (no marker); older runs decide by their markers.
-  const renderWithCapture = !input.resume && (input.purchasePath === PURCHASE_PATH || patched(PATCH_RENDER_WITH_CAPTURE));
+  const renderWithCapture = !input.resume && takesPath(input, PATCH_RENDER_WITH_CAPTURE);
   if (!input.resume) {
     const lean = renderWithCapture || patched(PATCH_LEAN_PURCHASE);
     const result = lean ? await purchaseLean(input, { renderWithCapture }) : await purchase(input);
@@ -164,7 +178,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   let polls = 0;
   // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
   // A run whose input names the current purchase path was started by code that stops when quiet.
-  const stopsWhenQuiet = renderWithCapture || input.purchasePath === PURCHASE_PATH || patched(QUIET_STOP_PATCH);
+  const stopsWhenQuiet = renderWithCapture || takesPath(input, QUIET_STOP_PATCH);
   let quietSince = input.resume?.quietSince ?? Date.now();
   while (!isTerminal(state.status)) {
     const quietForMs = Date.now() - quietSince;
