@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/simulator/index.js';
@@ -14,6 +15,7 @@ import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { childEnv, SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
+import { PROCESSES_FILE } from './bench/cpu.js';
 import { startDevServer } from './temporal/dev-server.js';
 import { killWithParent, stopChild } from './temporal/process-utils.js';
 
@@ -56,6 +58,7 @@ async function main() {
   takeOverSignals(() => stopAll(0));
 
   let temporalAddress = config.temporalAddress;
+  let temporalPid: number | undefined;
   let uiUrl = '(external Temporal: see its own UI)';
   if (!temporalAddress) {
     // The UI decodes the encrypted payloads through this endpoint, in the operator's browser.
@@ -77,6 +80,7 @@ async function main() {
     });
     stops.push(() => server.stop());
     temporalAddress = server.address;
+    temporalPid = server.pid;
     uiUrl = server.uiUrl;
   }
 
@@ -100,6 +104,7 @@ async function main() {
     });
   }
   await waitForHealth(`http://127.0.0.1:${config.port}/healthz`, apiProcess);
+  writeProcesses({ api: apiProcess.pid, workers: workers.pid, temporal: temporalPid, postgres: config.databaseUrl ? undefined : postmasterPid() });
 
   const admin = adminCommands(database.db);
   const account = await admin.createAccount({ name: 'Demo account', funding: 'wallet' });
@@ -140,6 +145,26 @@ async function createDemoUsers(admin: ReturnType<typeof adminCommands>, accountI
     return { email, password };
   };
   return { customer: await make('demo', false), admin: await make('admin', true) };
+}
+
+/** The embedded PostgreSQL's postmaster, from its pid file. */
+function postmasterPid(): number | undefined {
+  try {
+    return Number(readFileSync(path.join(path.resolve(config.dataDir), 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Names this stack's processes for `npm run bench`, which reads their CPU time from /proc to say
+ * where a purchase's CPU goes. This process hosts the carrier simulator (and the codec endpoint).
+ */
+function writeProcesses(pids: Record<string, number | undefined>): void {
+  const file = path.join(path.resolve(config.dataDir), PROCESSES_FILE);
+  const known = Object.fromEntries(Object.entries({ ...pids, simulator: process.pid }).filter(([, pid]) => pid));
+  writeFileSync(file, `${JSON.stringify(known)}\n`);
+  stops.push(async () => rmSync(file, { force: true }));
 }
 
 let stopping = false;

@@ -7,6 +7,7 @@ import { adminCommands } from '../admin/commands.js';
 import { openStackDatabase } from './account.js';
 import { buyRequest } from './fixtures.js';
 import { describeAnswer, type ApiClient } from './http.js';
+import { cpuMs, perPurchase, selfCpuMs, stackProcesses, type StackProcesses } from './cpu.js';
 import { closedLoop, type LoadResult } from './load.js';
 import { cheapestService, SetupError } from './setup.js';
 import { summarize, type LatencySummary } from './stats.js';
@@ -22,6 +23,11 @@ export interface LevelReport {
   direct: Figures;
   /** durable ÷ direct: how many times slower (latency) or what share of the throughput. */
   ratio: { p50: number; p99: number; throughput: number };
+  /**
+   * CPU per purchase (ms) of each process of the `npm start` under test and of this bench, with
+   * their total, when that stack runs on this machine (read from /proc around each load).
+   */
+  cpu_ms_per_purchase?: { durable: Record<string, number>; direct: Record<string, number> };
 }
 interface Figures {
   requests: number;
@@ -127,10 +133,17 @@ export async function runDurable(o: {
     await closedLoop({ concurrency: 4, requests: 20, timeMs: 60_000 }, () => direct());
 
     const levels: LevelReport[] = [];
+    const processes = stackProcesses(config.dataDir);
+    if (!processes) log('durable: no npm start of this DATA_DIR on this machine: CPU per purchase not measured');
     for (const concurrency of o.levels) {
       const limits = { concurrency, requests: o.requests, timeMs: o.timeMs, signal: o.signal };
+      // The direct path runs in this bench, on the stack's database and simulator only.
+      const directCpu = cpuOver(processes, ['postgres', 'simulator']);
       const directLoad = figures(await closedLoop(limits, () => direct()), (s) => s === '201');
+      const directMs = directCpu(directLoad.ok);
+      const durableCpu = cpuOver(processes);
       const durableLoad = figures(await closedLoop(limits, (i) => durable(i, `c${concurrency}`)), (s) => s === '201');
+      const durableMs = durableCpu(durableLoad.ok);
       levels.push({
         concurrency,
         durable: durableLoad,
@@ -140,6 +153,7 @@ export async function runDurable(o: {
           p99: ratio(durableLoad.latency_ms?.p99, directLoad.latency_ms?.p99),
           throughput: ratio(durableLoad.throughput_rps, directLoad.throughput_rps),
         },
+        ...(durableMs && directMs ? { cpu_ms_per_purchase: { durable: durableMs, direct: directMs } } : {}),
       });
       log(`durable: concurrency ${concurrency}: ${durableLoad.throughput_rps}/s against ${directLoad.throughput_rps}/s direct`);
     }
@@ -149,6 +163,14 @@ export async function runDurable(o: {
     await temporal.connection.close();
     await database.close();
   }
+}
+
+/** Starts counting the CPU of the stack's processes and this bench; the result divides by purchases. */
+function cpuOver(all: StackProcesses | undefined, roles?: string[]): (purchases: number) => Record<string, number> | undefined {
+  if (!all) return () => undefined;
+  const processes = roles ? Object.fromEntries(Object.entries(all).filter(([role]) => roles.includes(role))) : all;
+  const before = { ...cpuMs(processes), bench: selfCpuMs() };
+  return (purchases) => perPurchase(before, { ...cpuMs(processes), bench: selfCpuMs() }, purchases);
 }
 
 function buyRequestParts(service: string) {

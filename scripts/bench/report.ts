@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { BenchOptions } from './options.js';
-import type { DurableReport } from './durable.js';
+import type { DurableReport, LevelReport } from './durable.js';
 import type { ScenarioOutcome } from './scenarios.js';
 import { summarize, type LatencySummary } from './stats.js';
 
@@ -164,8 +164,23 @@ function durableText(d: BenchReport['durable']): string[] {
     `Durable purchase (live wallet, ${d.service}) against a direct one (hold, ${d.carrier} call, capture; no Temporal), ms:`,
     table(rows),
     `Server round trips before the answer: ${r.total_dispatches} dispatches (${r.workflow_tasks} workflow tasks, ${r.activity_tasks} activity task) and ${r.local_activities} local activities in the worker`,
+    ...cpuText(d.levels),
     '',
   ];
+}
+
+/** Where each purchase's CPU went, per process (from /proc), when the stack ran on this machine. */
+function cpuText(levels: LevelReport[]): string[] {
+  const measured = levels.filter((l) => l.cpu_ms_per_purchase);
+  if (!measured.length) return [];
+  const roles = [...new Set(measured.flatMap((l) => Object.keys(l.cpu_ms_per_purchase!.durable)))].filter((role) => role !== 'total');
+  const rows = [['clients', 'path', ...roles, 'total']];
+  for (const l of measured) {
+    for (const [path, cpu] of Object.entries(l.cpu_ms_per_purchase!)) {
+      rows.push([String(l.concurrency), path, ...roles.map((role) => (role in cpu ? String(cpu[role]) : '-')), String(cpu.total)]);
+    }
+  }
+  return ['', 'CPU per purchase, ms (all processes on this machine, from /proc; the direct path runs in the bench):', table(rows)];
 }
 
 export function skeleton(options: BenchOptions, startedAt: Date): Omit<BenchReport, 'target' | 'scenarios'> {
