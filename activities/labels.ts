@@ -26,11 +26,11 @@ export type LabelActivities = ReturnType<typeof createLabelActivities>;
 export class BackgroundRenders {
   private readonly running = new Set<Promise<void>>();
 
-  start<P extends { shipmentId: string }>(renderFiles: (p: P) => Promise<void>, p: P): void {
+  start(shipmentId: string, renderFiles: () => Promise<void>): void {
     // The activity's logger, taken while its context is current: the render outlives the activity.
     const logger = activityLogger();
-    const render: Promise<void> = renderFiles(p)
-      .catch((err: unknown) => logger?.warn('label render after the purchase failed; a download will render the file', { shipmentId: p.shipmentId, error: (err as Error).message }))
+    const render: Promise<void> = renderFiles()
+      .catch((err: unknown) => logger?.warn('label render after the purchase failed; a download will render the file', { shipmentId, error: (err as Error).message }))
       .finally(() => this.running.delete(render));
     this.running.add(render);
   }

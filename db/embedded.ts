@@ -31,20 +31,32 @@ function socketUrlFor(dir: string, port: number): string {
   return `postgres://${USER}:${PASSWORD}@/${DATABASE}?host=${encodeURIComponent(socketDir)}&port=${port}`;
 }
 
-/** The port of a server already running on this data directory, from its postmaster.pid. */
-function runningPort(dir: string): number | null {
+/** The pid and port of the postmaster running on this server directory, from its postmaster.pid. */
+function postmasterOf(dir: string): { pid: number; port: number; pidFile: string } | { pid: null; pidFile: string } {
   const pidFile = path.join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
+  if (!existsSync(pidFile)) return { pid: null, pidFile };
   const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(pidLine);
   try {
     process.kill(pid, 0);
-    return Number(portLine);
+    return { pid, port: Number(portLine), pidFile };
   } catch {
-    // A crash left the pid file behind; PostgreSQL would refuse to start over it.
-    rmSync(pidFile, { force: true });
-    return null;
+    return { pid: null, pidFile };
   }
+}
+
+/** The pid of the embedded PostgreSQL running under `dataDir`, if one is. */
+export function runningPostmaster(dataDir: string): number | undefined {
+  return postmasterOf(path.resolve(dataDir, 'postgres')).pid ?? undefined;
+}
+
+/** The port of a server already running on this data directory, from its postmaster.pid. */
+function runningPort(dir: string): number | null {
+  const postmaster = postmasterOf(dir);
+  if (postmaster.pid !== null) return postmaster.port;
+  // A crash left the pid file behind; PostgreSQL would refuse to start over it.
+  rmSync(postmaster.pidFile, { force: true });
+  return null;
 }
 
 /**

@@ -7,11 +7,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from '../carriers/simulator/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
+import { runningPostmaster } from '../db/index.js';
 import { childEnv, SEARCH_ATTRIBUTES } from '../domain/index.js';
 import { adminCommands } from './admin/commands.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
@@ -104,7 +105,7 @@ async function main() {
     });
   }
   await waitForHealth(`http://127.0.0.1:${config.port}/healthz`, apiProcess);
-  writeProcesses({ api: apiProcess.pid, workers: workers.pid, temporal: temporalPid, postgres: config.databaseUrl ? undefined : postmasterPid() });
+  writeProcesses({ api: apiProcess.pid, workers: workers.pid, temporal: temporalPid, postgres: config.databaseUrl ? undefined : runningPostmaster(config.dataDir) });
 
   const admin = adminCommands(database.db);
   const account = await admin.createAccount({ name: 'Demo account', funding: 'wallet' });
@@ -145,15 +146,6 @@ async function createDemoUsers(admin: ReturnType<typeof adminCommands>, accountI
     return { email, password };
   };
   return { customer: await make('demo', false), admin: await make('admin', true) };
-}
-
-/** The embedded PostgreSQL's postmaster, from its pid file. */
-function postmasterPid(): number | undefined {
-  try {
-    return Number(readFileSync(path.join(path.resolve(config.dataDir), 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -27,7 +27,7 @@ export function shipmentQueueActivities(deps: {
   const carrierName = (code: string) => registry.carrier(code)?.name ?? code;
   const labels = createLabelActivities({ db, store, carrierName });
   const renders = deps.renders ?? new BackgroundRenders();
-  const renderLabels = (row: ShipmentRow & { trackingNumber: string }) => renders.start((p) => allLabelFiles(store, p.row, carrierName), { shipmentId: row.id, row });
+  const renderLabels = (row: ShipmentRow & { trackingNumber: string }) => renders.start(row.id, () => allLabelFiles(store, row, carrierName));
   return {
     // Our own database steps retry until the database answers, but never on data it refuses.
     ...failFastOnBadData(createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics })),

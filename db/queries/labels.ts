@@ -69,18 +69,17 @@ export function createPostgresLabelStore(db: Db): LabelStore {
     async makeMissing(shipmentId, formats, make) {
       // Straight to the locks, with no read before them: the caller is the render after a capture,
       // when the files are not there yet unless a download came first.
-      const missing = [...formats];
       await db.transaction(async (tx) => {
-        // The locks of every missing file in one round trip, in the order given: two callers with
-        // the same order cannot deadlock, and a download holds one lock and waits for none.
+        // The locks of every file in one round trip, in the order given: two callers with the same
+        // order cannot deadlock, and a download holds one lock and waits for none.
         const locks = sql.join(
-          missing.map((f) => sql`pg_advisory_xact_lock(hashtextextended(${lockKey(shipmentId, f)}, 0))`),
+          formats.map((f) => sql`pg_advisory_xact_lock(hashtextextended(${lockKey(shipmentId, f)}, 0))`),
           sql`, `,
         );
         await tx.execute(sql`select ${locks}`);
         const meanwhile = await storedFormats(tx, shipmentId);
         const rows = [];
-        for (const format of missing.filter((f) => !meanwhile.has(f))) {
+        for (const format of formats.filter((f) => !meanwhile.has(f))) {
           const made = await make(format);
           rows.push({ shipmentId, format, contentType: made.contentType, content: Buffer.from(made.content) });
         }

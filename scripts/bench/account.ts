@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import type { Db } from '../../db/index.js';
+import { runningPostmaster, type Db } from '../../db/index.js';
 import { formatAmount, type Config } from '../../domain/index.js';
 import { adminCommands } from '../admin/commands.js';
 import { connectDatabase } from '../runtime.js';
@@ -22,18 +21,6 @@ export interface DemoAccount {
  */
 const BENCH_RATE_LIMIT = '1000000/1';
 
-/** Is the embedded PostgreSQL of this DATA_DIR running (the stack's, which the API uses)? */
-function embeddedRunning(dataDir: string): boolean {
-  const pidFile = path.join(path.resolve(dataDir), 'postgres', 'postmaster.pid');
-  if (!existsSync(pidFile)) return false;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface StackDatabase {
   db: Db;
@@ -43,7 +30,7 @@ export interface StackDatabase {
 
 /** The stack's database, as `npm start` and `npm run admin` open it. Never starts a PostgreSQL of its own. */
 export async function openStackDatabase(config: Config): Promise<StackDatabase> {
-  if (!config.databaseUrl && !embeddedRunning(config.dataDir)) {
+  if (!config.databaseUrl && !runningPostmaster(config.dataDir)) {
     throw new BenchSetupError(
       `no running database under DATA_DIR=${path.resolve(config.dataDir)}: run the bench with the DATA_DIR ` +
         '(or DATABASE_URL) of the running `npm start`, or pass --key',

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -77,7 +77,7 @@ export function stackProcesses(dataDir: string, procDir = '/proc'): StackProcess
   try {
     const named = JSON.parse(readFileSync(path.join(path.resolve(dataDir), PROCESSES_FILE), 'utf8')) as StackProcesses;
     const pids = Object.values(named);
-    if (!pids.length || !pids.every((pid) => Number.isInteger(pid) && readFileSync(path.join(procDir, String(pid), 'stat'), 'utf8'))) return undefined;
+    if (!pids.length || !pids.every((pid) => Number.isInteger(pid) && existsSync(path.join(procDir, String(pid))))) return undefined;
     return named;
   } catch {
     return undefined;

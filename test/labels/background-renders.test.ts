@@ -15,7 +15,7 @@ describe('label renders started by a capture', () => {
           resolve();
         };
       });
-    renders.start(slow, { shipmentId: 'shp_1', trackingNumber: 'T1' });
+    renders.start('shp_1', () => slow({ shipmentId: 'shp_1' }));
     expect(renders.size).toBe(1);
     let drained = false;
     const draining = renders.drain().then(() => (drained = true));
@@ -29,9 +29,9 @@ describe('label renders started by a capture', () => {
 
   it('swallows a failed render (a download renders the file later) and forgets it', async () => {
     const renders = new BackgroundRenders();
-    renders.start(async () => {
+    renders.start('shp_2', async () => {
       throw new Error('database gone');
-    }, { shipmentId: 'shp_2', trackingNumber: 'T2' });
+    });
     await renders.drain();
     expect(renders.size).toBe(0);
   });
