@@ -103,7 +103,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const bindHost = ip === '' ? '0.0.0.0' : ip;
   const requestedPort = options.port ?? 7233;
   const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
-  const free = needFree > 0 ? await freePorts(needFree, bindHost) : [];
+  // The HTTP API and metrics ports too: the CLI would pick each of them as a free port of its own
+  // before the frontend binds, and once picked the very port we chose for the frontend (the server
+  // then exits: "bind: address already in use"). Taken in one call, the four are distinct.
+  const free = await freePorts(needFree + 2, bindHost);
+  const [httpPort, metricsPort] = free.splice(needFree, 2);
   const port = requestedPort === 0 ? (free.shift() as number) : requestedPort;
   const uiPort =
     options.uiPort !== undefined && options.uiPort !== 0
@@ -133,6 +137,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     String(port),
     '--ui-port',
     String(uiPort),
+    '--http-port',
+    String(httpPort),
+    '--metrics-port',
+    String(metricsPort),
     '--db-filename',
     dbFile,
     '--log-level',

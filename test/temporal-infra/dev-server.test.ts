@@ -1,6 +1,6 @@
 // The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/dev-server.ts).
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,16 @@ describe('Temporal dev server', () => {
     } finally {
       await connection.close();
     }
+  });
+
+  it('binds four ports of our choosing, all distinct: the CLI picks none of its own (it once picked the frontend\'s)', async () => {
+    const s = server as DevServer;
+    const command = (await readFile(s.logFile, 'utf8')).split('\n').filter((line) => line.startsWith('=== ')).at(-1) ?? '';
+    const portOf = (flag: string) => Number(command.match(new RegExp(`${flag} (\\d+)`))?.[1]);
+    const ports = ['--port', '--ui-port', '--http-port', '--metrics-port'].map(portOf);
+    expect(ports.every((p) => p > 0), command).toBe(true);
+    expect(new Set(ports).size).toBe(4);
+    expect(await tcpConnects('127.0.0.1', portOf('--http-port'))).toBe(true);
   });
 
   it('runs a workflow that carries search attributes, found by a visibility query', async () => {
