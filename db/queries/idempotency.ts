@@ -31,6 +31,18 @@ export async function claimIdempotencyKey(
   return { claimed: false, row: existing };
 }
 
+/**
+ * The live record that holds the key, or undefined once it is free: an expired record is removed
+ * here, so the key works anew after 24 hours.
+ */
+export async function heldIdempotencyKey(db: Db | Tx, s: Scope, now: Date): Promise<IdempotencyRow | undefined> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+  const [existing] = await db.select().from(idempotencyKeys).where(where(s));
+  if (!existing || existing.createdAt >= cutoff) return existing;
+  await db.delete(idempotencyKeys).where(and(where(s), lt(idempotencyKeys.createdAt, cutoff)));
+  return undefined;
+}
+
 export async function saveIdempotentResponse(db: Db, s: Scope, status: number, body: unknown): Promise<void> {
   await db
     .update(idempotencyKeys)

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import type { Db, Tx } from '../connection.js';
-import { accounts, events, shipments, type ShipmentRow } from '../schema.js';
-import { claimIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
+import { accounts, events, idempotencyKeys, shipments, type ShipmentRow } from '../schema.js';
+import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
 import { typesWithSubscribers } from './webhooks.js';
 import { captureIn, crossedLowBalance, holdIn, releaseIn } from './ledger.js';
 import type { NewShipment } from './shipments.js';
@@ -22,24 +22,46 @@ export class ShipmentMissingError extends Error {
 type KeyScope = { accountId: string; livemode: boolean; key: string };
 
 /**
- * Records a purchase request: claims the Idempotency-Key (when there is one) and inserts the pending
- * row in one transaction, so a key is never bound to a shipment that does not exist. A key already
- * held answers `existing` with its record (a replay, a request in flight, or a reuse).
+ * Records a purchase request: inserts the pending row and claims the Idempotency-Key (when there is
+ * one) in one statement, so one round trip and one transaction: a key is never bound to a shipment
+ * that does not exist, and a row is never left behind by a key that was already held. A key already
+ * held answers `existing` with its record (a replay, a request in flight, or a reuse); an expired one
+ * is removed and the key claimed anew.
  */
 export async function recordPurchaseRequest(
   db: Db,
   row: NewShipment & { id: string; createdAt: Date },
   claim?: KeyScope & { fingerprint: string },
 ): Promise<{ kind: 'created' } | { kind: 'existing'; key: IdempotencyRow }> {
-  return db.transaction(async (tx) => {
-    if (claim) {
-      // A concurrent claim of the same key waits on ours (unique index), so what it finds is committed.
-      const claimed = await claimIdempotencyKey(tx, { ...claim, shipmentId: row.id, now: row.createdAt });
-      if (!claimed.claimed) return { kind: 'existing' as const, key: claimed.row };
-    }
-    await tx.insert(shipments).values(row);
+  const insertRow = db.insert(shipments).values(row);
+  if (!claim) {
+    await insertRow;
     return { kind: 'created' as const };
-  });
+  }
+  for (;;) {
+    try {
+      // A held key is a unique violation, which undoes the row's insert with it. A concurrent claim of
+      // the same key waits on ours (unique index), so it fails only once ours has committed.
+      await db.execute(sql`with created as (${insertRow.returning({ id: shipments.id }).getSQL()})
+        insert into ${idempotencyKeys} (account_id, livemode, key, fingerprint, shipment_id, created_at)
+        select ${claim.accountId}, ${claim.livemode}, ${claim.key}, ${claim.fingerprint}, created.id, ${sql.param(row.createdAt, idempotencyKeys.createdAt)} from created`);
+      return { kind: 'created' as const };
+    } catch (err) {
+      if (!violatesUniqueOf(err, 'idempotency_keys')) throw err;
+    }
+    const held = await heldIdempotencyKey(db, claim, row.createdAt);
+    if (held) return { kind: 'existing' as const, key: held };
+    // It had expired (now removed) or was released in between: claim it again.
+  }
+}
+
+/** A unique violation of `table`'s index, however deep the driver wrapped it. */
+function violatesUniqueOf(err: unknown, table: string): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const pgErr = e as { code?: unknown; table?: unknown };
+    if (pgErr.code === '23505') return pgErr.table === table;
+  }
+  return false;
 }
 
 async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {

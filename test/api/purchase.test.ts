@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAmount } from '../../domain/index.js';
 import { simControl } from '../support/sim.js';
@@ -210,6 +211,23 @@ describe('idempotency (contract: Idempotency)', () => {
     const other = await buy(acct, body({ reference: 'order-2' }), { 'idempotency-key': key });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('takes a key again once its record is over 24 hours old: a new purchase, never the old answer', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const key = randomUUID();
+    const first = await buy(acct, body(), { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    await stack.database.db.execute(
+      sql`update idempotency_keys set created_at = now() - interval '25 hours' where account_id = ${acct.id} and key = ${key}`,
+    );
+    const later = await buy(acct, body({ reference: 'order-2' }), { 'idempotency-key': key });
+    expect(later.status, later.text).toBe(201);
+    expect(later.body.id).not.toBe(first.body.id);
+    expect(later.headers['idempotency-replayed']).toBeUndefined();
+    const replay = await buy(acct, body({ reference: 'order-2' }), { 'idempotency-key': key });
+    expect(replay.body.id).toBe(later.body.id);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
   });
 
   it('keeps keys per account and mode', async () => {
