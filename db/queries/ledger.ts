@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
 import { accounts, ledgerEntries, type AccountRow } from '../schema.js';
 import { availableOf, CODE } from '../../domain/index.js';
@@ -22,7 +22,10 @@ async function lockAccount(tx: Tx, accountId: string): Promise<AccountRow> {
   return account;
 }
 
-async function entriesOf(tx: Tx, shipmentId: string): Promise<Map<LedgerKind, number>> {
+/** A shipment's ledger entries by kind (unique per shipment and kind). */
+export type ShipmentEntries = Map<LedgerKind, number>;
+
+async function entriesOf(tx: Tx, shipmentId: string): Promise<ShipmentEntries> {
   const rows = await tx
     .select({ kind: ledgerEntries.kind, amount: ledgerEntries.amount })
     .from(ledgerEntries)
@@ -30,16 +33,75 @@ async function entriesOf(tx: Tx, shipmentId: string): Promise<Map<LedgerKind, nu
   return new Map(rows.map((r) => [r.kind as LedgerKind, r.amount]));
 }
 
-async function move(tx: Tx, account: AccountRow, shipmentId: string | null, kind: LedgerKind, amount: number) {
-  await tx.insert(ledgerEntries).values({ accountId: account.id, shipmentId, kind, amount });
-  const balance = { topup: amount, refund: amount, capture: -amount, hold: 0, release: 0 }[kind];
-  const pending = { hold: amount, capture: -amount, release: -amount, topup: 0, refund: 0 }[kind];
-  const [updated] = await tx
-    .update(accounts)
-    .set({ balance: sql`${accounts.balance} + ${balance}`, pending: sql`${accounts.pending} + ${pending}` })
-    .where(eq(accounts.id, account.id))
-    .returning();
-  return updated;
+/**
+ * A column that reads a shipment's entries beside a row lock taken in the same statement, so locking
+ * and reading are one round trip: `[{ kind, amount }]`, as `entriesFrom` takes it.
+ */
+export function entriesColumn(shipmentId: string) {
+  return sql<Array<{ kind: string; amount: number }>>`coalesce((select json_agg(json_build_object('kind', ${ledgerEntries.kind}, 'amount', ${ledgerEntries.amount})) from ${ledgerEntries} where ${ledgerEntries.shipmentId} = ${shipmentId}), '[]'::json)`;
+}
+
+export function entriesFrom(rows: Array<{ kind: string; amount: number }>): ShipmentEntries {
+  return new Map(rows.map((r) => [r.kind as LedgerKind, Number(r.amount)]));
+}
+
+export interface Move {
+  kind: LedgerKind;
+  amount: number;
+}
+
+const BALANCE_EFFECT: Record<LedgerKind, 1 | 0 | -1> = { topup: 1, refund: 1, capture: -1, hold: 0, release: 0 };
+const PENDING_EFFECT: Record<LedgerKind, 1 | 0 | -1> = { hold: 1, capture: -1, release: -1, topup: 0, refund: 0 };
+
+/** The account as a move leaves it (what its update returns). */
+export function afterMove(account: AccountRow, m: Move): AccountRow {
+  return { ...account, balance: account.balance + BALANCE_EFFECT[m.kind] * m.amount, pending: account.pending + PENDING_EFFECT[m.kind] * m.amount };
+}
+
+/**
+ * The writes of a move: its entry and the account's update. Run as the sub-statements of one
+ * statement (`oneStatement`), beside the caller's other writes, they are one round trip.
+ */
+export function moveWrites(accountId: string, shipmentId: string | null, m: Move): SQL[] {
+  const balance = BALANCE_EFFECT[m.kind] * m.amount;
+  const pending = PENDING_EFFECT[m.kind] * m.amount;
+  return [
+    sql`insert into ${ledgerEntries} (account_id, shipment_id, kind, amount) values (${accountId}, ${shipmentId}, ${m.kind}, ${m.amount})`,
+    sql`update ${accounts} set balance = balance + ${balance}, pending = pending + ${pending} where id = ${accountId}`,
+  ];
+}
+
+/**
+ * Runs writes as one statement (each a data-modifying sub-statement of a WITH), so one round trip.
+ * They share one snapshot and see none of each other's changes: each must touch its own rows.
+ */
+export async function oneStatement(tx: Tx | Db, writes: SQL[]): Promise<void> {
+  if (writes.length === 0) return;
+  const [last, ...first] = [writes[writes.length - 1], ...writes.slice(0, -1)];
+  if (first.length === 0) {
+    await tx.execute(last);
+    return;
+  }
+  const ctes = sql.join(
+    first.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w})`),
+    sql`, `,
+  );
+  await tx.execute(sql`with ${ctes} ${last}`);
+}
+
+async function move(tx: Tx, account: AccountRow, shipmentId: string | null, m: Move): Promise<AccountRow> {
+  await oneStatement(tx, moveWrites(account.id, shipmentId, m));
+  return afterMove(account, m);
+}
+
+/** The hold a purchase needs, or none when it is already held; refuses what the account cannot cover. */
+export function planHold(account: AccountRow, existing: ShipmentEntries, amount: number): Move | null {
+  if (existing.has('hold')) return null;
+  const available = availableOf(account);
+  if (available !== null && available < amount) {
+    throw new InsufficientFundsError(`available ${available} is below the price ${amount}`);
+  }
+  return { kind: 'hold', amount };
 }
 
 /** Reserves the price; refuses when the wallet or credit line cannot cover it. Idempotent. */
@@ -50,13 +112,8 @@ export async function holdFunds(db: Db, p: { accountId: string; shipmentId: stri
 /** `holdFunds` inside the caller's transaction. */
 export async function holdIn(tx: Tx, p: { accountId: string; shipmentId: string; amount: number }): Promise<void> {
   const account = await lockAccount(tx, p.accountId);
-  const existing = await entriesOf(tx, p.shipmentId);
-  if (existing.has('hold')) return;
-  const available = availableOf(account);
-  if (available !== null && available < p.amount) {
-    throw new InsufficientFundsError(`available ${available} is below the price ${p.amount}`);
-  }
-  await move(tx, account, p.shipmentId, 'hold', p.amount);
+  const hold = planHold(account, await entriesOf(tx, p.shipmentId), p.amount);
+  if (hold) await move(tx, account, p.shipmentId, hold);
 }
 
 export interface CaptureResult {
@@ -64,6 +121,27 @@ export interface CaptureResult {
   availableBefore: number | null;
   availableAfter: number | null;
   lowBalanceThreshold: number | null;
+}
+
+const NO_CAPTURE: CaptureResult = { captured: false, availableBefore: null, availableAfter: null, lowBalanceThreshold: null };
+
+/** The capture of a shipment's hold (none once captured or released), and what it does to the account. */
+export function planCapture(account: AccountRow, existing: ShipmentEntries): { move: Move; after: AccountRow; result: CaptureResult } | null {
+  const held = existing.get('hold');
+  if (held === undefined || existing.has('capture') || existing.has('release')) return null;
+  const m: Move = { kind: 'capture', amount: held };
+  const after = afterMove(account, m);
+  return {
+    move: m,
+    after,
+    result: {
+      captured: true,
+      // The hold already counted against the available amount; what fell is the balance after release.
+      availableBefore: availableOf({ ...account, pending: account.pending - held }),
+      availableAfter: availableOf(after),
+      lowBalanceThreshold: account.lowBalanceThreshold,
+    },
+  };
 }
 
 /** Turns the hold into a charge. Idempotent: a second call captures nothing. */
@@ -74,18 +152,10 @@ export async function captureFunds(db: Db, p: { accountId: string; shipmentId: s
 /** `captureFunds` inside the caller's transaction. */
 export async function captureIn(tx: Tx, p: { accountId: string; shipmentId: string }): Promise<CaptureResult> {
   const account = await lockAccount(tx, p.accountId);
-  const existing = await entriesOf(tx, p.shipmentId);
-  const held = existing.get('hold');
-  const none = { captured: false, availableBefore: null, availableAfter: null, lowBalanceThreshold: null };
-  if (held === undefined || existing.has('capture') || existing.has('release')) return none;
-  const updated = await move(tx, account, p.shipmentId, 'capture', held);
-  return {
-    captured: true,
-    // The hold already counted against the available amount; what fell is the balance after release.
-    availableBefore: availableOf({ ...account, pending: account.pending - held }),
-    availableAfter: availableOf(updated),
-    lowBalanceThreshold: account.lowBalanceThreshold,
-  };
+  const capture = planCapture(account, await entriesOf(tx, p.shipmentId));
+  if (!capture) return NO_CAPTURE;
+  await move(tx, account, p.shipmentId, capture.move);
+  return capture.result;
 }
 
 /** The charge crossed the account's low-balance threshold downwards (at most once per crossing). */
@@ -105,7 +175,7 @@ export async function releaseIn(tx: Tx, p: { accountId: string; shipmentId: stri
   const existing = await entriesOf(tx, p.shipmentId);
   const held = existing.get('hold');
   if (held === undefined || existing.has('capture') || existing.has('release')) return false;
-  await move(tx, account, p.shipmentId, 'release', held);
+  await move(tx, account, p.shipmentId, { kind: 'release', amount: held });
   return true;
 }
 
@@ -116,7 +186,7 @@ export async function refundFunds(db: Db, p: { accountId: string; shipmentId: st
     const existing = await entriesOf(tx, p.shipmentId);
     const captured = existing.get('capture');
     if (captured === undefined || existing.has('refund')) return false;
-    await move(tx, account, p.shipmentId, 'refund', captured);
+    await move(tx, account, p.shipmentId, { kind: 'refund', amount: captured });
     return true;
   });
 }
@@ -124,7 +194,7 @@ export async function refundFunds(db: Db, p: { accountId: string; shipmentId: st
 export async function topUp(db: Db, p: { accountId: string; amount: number }): Promise<AccountRow> {
   return db.transaction(async (tx) => {
     const account = await lockAccount(tx, p.accountId);
-    return move(tx, account, null, 'topup', p.amount);
+    return move(tx, account, null, { kind: 'topup', amount: p.amount });
   });
 }
 

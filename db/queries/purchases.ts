@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import type { Db, Tx } from '../connection.js';
-import { accounts, events, idempotencyKeys, shipments, type ShipmentRow } from '../schema.js';
+import { accounts, events, idempotencyKeys, shipments, type AccountRow, type ShipmentRow } from '../schema.js';
 import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
-import { typesWithSubscribers } from './webhooks.js';
-import { captureIn, crossedLowBalance, holdIn, releaseIn } from './ledger.js';
+import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
+import { crossedLowBalance, entriesColumn, entriesFrom, moveWrites, oneStatement, planCapture, planHold, releaseIn, type ShipmentEntries } from './ledger.js';
 import type { NewShipment } from './shipments.js';
 
 /**
@@ -70,11 +70,46 @@ async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
   return row;
 }
 
+type Locked = { row: ShipmentRow; account?: AccountRow; entries?: ShipmentEntries; subscriptions: Array<string[] | null> };
+
+/**
+ * A purchase's rows, in one round trip: the shipment locked, and when money moves its account locked
+ * (after the shipment, as everywhere) with the shipment's ledger entries; with `subscriptions`, the
+ * event lists of the owner's webhook endpoints.
+ */
+async function lockPurchase(tx: Tx, p: { shipmentId: string; accountId: string; money: boolean; subscriptions?: boolean }): Promise<Locked> {
+  const subscriptions = p.subscriptions ? subscriptionsColumn(shipments) : sql<Array<string[] | null>>`'[]'::json`;
+  if (!p.money) {
+    const [found] = await tx
+      .select({ row: shipments, subscriptions })
+      .from(shipments)
+      .where(eq(shipments.id, p.shipmentId))
+      .for('update');
+    if (!found) throw new ShipmentMissingError(p.shipmentId);
+    return { row: found.row, subscriptions: found.subscriptions };
+  }
+  const [found] = await tx
+    .select({ row: shipments, account: accounts, entries: entriesColumn(p.shipmentId), subscriptions })
+    .from(shipments)
+    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
+    .where(eq(shipments.id, p.shipmentId))
+    .for('update');
+  if (!found) throw new ShipmentMissingError(p.shipmentId);
+  if (found.account.id !== p.accountId) throw new Error(`shipment ${p.shipmentId} belongs to another account than ${p.accountId}`);
+  return {
+    row: found.row,
+    account: found.account,
+    entries: entriesFrom(found.entries),
+    subscriptions: found.subscriptions,
+  };
+}
+
 export type BeginOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
 /**
- * Prices the pending shipment and reserves the money in one transaction. A shipment that is no longer
- * pending (the orphan sweep failed it before its workflow ran) reports that failure instead.
+ * Prices the pending shipment and reserves the money in one transaction of four round trips (begin,
+ * the locks and reads, the writes as one statement, commit). A shipment that is no longer pending
+ * (the orphan sweep failed it before its workflow ran) reports that failure instead.
  */
 export async function beginPurchase(
   db: Db,
@@ -87,22 +122,27 @@ export async function beginPurchase(
   },
 ): Promise<BeginOutcome> {
   return db.transaction(async (tx) => {
-    const row = await lockShipment(tx, p.shipmentId);
+    const { row, account, entries } = await lockPurchase(tx, { shipmentId: p.shipmentId, accountId: p.accountId, money: p.hold });
     if (row.status === 'failed') {
       return { ok: false as const, code: row.failureCode ?? CODE.internal_error, message: row.failureMessage ?? 'The purchase failed.' };
     }
-    await tx
-      .update(shipments)
-      .set({
-        carrier: p.price.carrier,
-        serviceName: p.price.serviceName,
-        priceNet: p.price.net,
-        priceVat: p.price.vat,
-        priceGross: p.price.gross,
-        updatedAt: p.now,
-      })
-      .where(eq(shipments.id, p.shipmentId));
-    if (p.hold) await holdIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId, amount: p.price.gross });
+    // Refusing here (insufficient funds) rolls back the transaction: the row stays unpriced.
+    const hold = account && entries ? planHold(account, entries, p.price.gross) : null;
+    await oneStatement(tx, [
+      tx
+        .update(shipments)
+        .set({
+          carrier: p.price.carrier,
+          serviceName: p.price.serviceName,
+          priceNet: p.price.net,
+          priceVat: p.price.vat,
+          priceGross: p.price.gross,
+          updatedAt: p.now,
+        })
+        .where(eq(shipments.id, p.shipmentId))
+        .getSQL(),
+      ...(hold ? moveWrites(p.accountId, p.shipmentId, hold) : []),
+    ]);
     return { ok: true as const };
   });
 }
@@ -110,10 +150,12 @@ export async function beginPurchase(
 /**
  * Finishes a bought purchase in one transaction: capture the charge, mark the shipment purchased,
  * store `shipment.purchased` and, when the charge crosses the low-balance threshold,
- * `wallet.low_balance`. The event ids come from the workflow. A retry after the commit stores
- * nothing again and still reports the crossing (its event is there). `events` lists the stored events
- * that some webhook endpoint takes: only those have deliveries to start after the answer (none, and
- * the workflow schedules no announcement at all).
+ * `wallet.low_balance`. Four round trips: begin, the locks and reads, the writes as one statement,
+ * commit; the rows the writes leave (the shipment, the account) follow from the locked ones, so they
+ * are not read again. The event ids come from the workflow. A retry after the commit stores nothing
+ * again and still reports the crossing (its event is there). `events` lists the stored events that
+ * some webhook endpoint takes: only those have deliveries to start after the answer (none, and the
+ * workflow schedules no announcement at all).
  */
 export async function completePurchase(
   db: Db,
@@ -128,41 +170,48 @@ export async function completePurchase(
   },
 ): Promise<{ events: Array<{ id: string; type: EventType }>; firstTime: boolean; shipment: ShipmentRow }> {
   return db.transaction(async (tx) => {
-    const row = await lockShipment(tx, p.shipmentId);
-    const stored = (ids: string[]) =>
-      tx
-        .select({ id: events.id, type: events.type })
-        .from(events)
-        .where(inArray(events.id, ids));
-    const owner = { accountId: p.accountId, livemode: row.livemode };
-    const toAnnounce = async (written: Array<{ id: string; type: EventType }>) => {
-      const taken = await typesWithSubscribers(tx, owner, [...new Set(written.map((e) => e.type))]);
+    const { row, account, entries, subscriptions } = await lockPurchase(tx, {
+      shipmentId: p.shipmentId,
+      accountId: p.accountId,
+      money: p.capture,
+      subscriptions: true,
+    });
+    const toAnnounce = (written: Array<{ id: string; type: EventType }>) => {
+      const taken = typesTakenBy(subscriptions, [...new Set(written.map((e) => e.type))]);
       return written.filter((e) => taken.has(e.type));
     };
     if (row.status !== 'pending') {
-      const found = await stored([p.purchasedEventId, p.lowBalanceEventId]);
-      return { events: await toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false, shipment: row };
+      const found = await tx
+        .select({ id: events.id, type: events.type })
+        .from(events)
+        .where(inArray(events.id, [p.purchasedEventId, p.lowBalanceEventId]));
+      return { events: toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false, shipment: row };
     }
-    const captured = p.capture ? await captureIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId }) : null;
-    const [purchased] = await tx
-      .update(shipments)
-      .set({ status: 'purchased', trackingNumber: p.trackingNumber, trackingStatus: 'label_created', updatedAt: p.now })
-      .where(eq(shipments.id, p.shipmentId))
-      .returning();
+    const capture = account && entries ? planCapture(account, entries) : null;
+    const set = { status: 'purchased' as const, trackingNumber: p.trackingNumber, trackingStatus: 'label_created' as const, updatedAt: p.now };
+    const purchased: ShipmentRow = { ...row, ...set };
     const base = { accountId: p.accountId, livemode: row.livemode, createdAt: p.now };
     const written: Array<{ id: string; type: EventType }> = [{ id: p.purchasedEventId, type: 'shipment.purchased' }];
-    await tx
-      .insert(events)
-      .values({ ...base, id: p.purchasedEventId, type: 'shipment.purchased', shipmentId: p.shipmentId, data: { object: shipmentToJson(purchased) } });
-    if (captured && crossedLowBalance(captured)) {
-      // The payload is the balance as it stands when the event is stored.
-      const [account] = await tx.select().from(accounts).where(eq(accounts.id, p.accountId));
-      await tx
+    const writes = [
+      ...(capture ? moveWrites(p.accountId, p.shipmentId, capture.move) : []),
+      tx.update(shipments).set(set).where(eq(shipments.id, p.shipmentId)).getSQL(),
+      tx
         .insert(events)
-        .values({ ...base, id: p.lowBalanceEventId, type: 'wallet.low_balance', shipmentId: null, data: { object: balanceToJson(account, row.livemode) } });
+        .values({ ...base, id: p.purchasedEventId, type: 'shipment.purchased', shipmentId: p.shipmentId, data: { object: shipmentToJson(purchased) } })
+        .getSQL(),
+    ];
+    if (capture && crossedLowBalance(capture.result)) {
+      // The payload is the balance as it stands when the event is stored: the account after the capture.
+      writes.push(
+        tx
+          .insert(events)
+          .values({ ...base, id: p.lowBalanceEventId, type: 'wallet.low_balance', shipmentId: null, data: { object: balanceToJson(capture.after, row.livemode) } })
+          .getSQL(),
+      );
       written.push({ id: p.lowBalanceEventId, type: 'wallet.low_balance' });
     }
-    return { events: await toAnnounce(written), firstTime: true, shipment: purchased };
+    await oneStatement(tx, writes);
+    return { events: toAnnounce(written), firstTime: true, shipment: purchased };
   });
 }
 

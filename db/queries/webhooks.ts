@@ -1,4 +1,5 @@
 import { and, arrayContains, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../connection.js';
 import { webhookDeliveries, webhookEndpoints } from '../schema.js';
 
@@ -98,7 +99,20 @@ export async function endpointsSubscribedTo(db: Db, owner: Owner, type: string):
  */
 export async function typesWithSubscribers(db: Db | Tx, owner: Owner, types: string[]): Promise<Set<string>> {
   const lists = await db.select({ events: webhookEndpoints.events }).from(webhookEndpoints).where(ownedAndLive(owner));
-  return new Set(types.filter((type) => lists.some((l) => l.events === null || l.events.includes(type))));
+  return typesTakenBy(lists.map((l) => l.events), types);
+}
+
+/**
+ * The event lists of the live endpoints of a shipment's owner, as a column beside a read of the
+ * shipment (no round trip of its own): what `typesTakenBy` takes.
+ */
+export function subscriptionsColumn(shipment: { accountId: AnyPgColumn; livemode: AnyPgColumn }) {
+  return sql<Array<string[] | null>>`coalesce((select json_agg(${webhookEndpoints.events}) from ${webhookEndpoints} where ${webhookEndpoints.accountId} = ${shipment.accountId} and ${webhookEndpoints.livemode} = ${shipment.livemode} and ${webhookEndpoints.deletedAt} is null), '[]'::json)`;
+}
+
+/** Of these event types, the ones some of these endpoint lists takes (null takes every type). */
+export function typesTakenBy(lists: Array<string[] | null>, types: string[]): Set<string> {
+  return new Set(types.filter((type) => lists.some((events) => events === null || events.includes(type))));
 }
 
 /**
