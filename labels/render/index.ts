@@ -1,3 +1,4 @@
+import { layoutLabel, type LabelElement } from './layout.js';
 import { renderPdf } from './pdf.js';
 import type { LabelFormat, LabelInput } from './types.js';
 import { renderZpl } from './zpl.js';
@@ -16,18 +17,31 @@ export const renderCount = () => renders;
  * Throws a RangeError when the tracking number is not printable ASCII (it could not be scanned
  * back as itself); any other text is folded to what the label fonts can print.
  */
-export async function renderLabel(input: LabelInput, format: LabelFormat): Promise<Uint8Array> {
-  renders++;
-  switch (format) {
-    case 'pdf_6x4':
-      return renderPdf(input, 'label');
-    case 'pdf_a4':
-      return renderPdf(input, 'a4');
-    case 'zpl':
-      return renderZpl(input);
-    default:
-      throw new RangeError(`unknown label format ${JSON.stringify(format satisfies never)}`);
-  }
+export function renderLabel(input: LabelInput, format: LabelFormat): Promise<Uint8Array> {
+  return labelRenderer(input)(format);
+}
+
+/**
+ * renderLabel for several formats of one label: the layout (text fitting and the barcode) is
+ * computed on the first render and shared by the others, where each format used to lay the label
+ * out again. Each call gives the same bytes as renderLabel(input, format).
+ */
+export function labelRenderer(input: LabelInput): (format: LabelFormat) => Promise<Uint8Array> {
+  let elements: readonly LabelElement[] | undefined;
+  const layout = (): readonly LabelElement[] => (elements ??= layoutLabel(input));
+  return async (format) => {
+    renders++;
+    switch (format) {
+      case 'pdf_6x4':
+        return renderPdf(input, layout(), 'label');
+      case 'pdf_a4':
+        return renderPdf(input, layout(), 'a4');
+      case 'zpl':
+        return renderZpl(layout());
+      default:
+        throw new RangeError(`unknown label format ${JSON.stringify(format satisfies never)}`);
+    }
+  };
 }
 
 export function contentTypeFor(format: LabelFormat): 'application/pdf' | 'application/zpl' {

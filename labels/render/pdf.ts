@@ -1,16 +1,6 @@
-import {
-  PDFDocument,
-  StandardFonts,
-  fill,
-  popGraphicsState,
-  pushGraphicsState,
-  rectangle,
-  rgb,
-  setFillingGrayscaleColor,
-  type PDFFont,
-  type PDFPage,
-} from 'pdf-lib';
-import { LABEL_HEIGHT, LABEL_WIDTH, layoutLabel, type LabelElement } from './layout.js';
+import { helvetica, helveticaBold, winAnsiBinary } from './font-metrics.js';
+import { LABEL_HEIGHT, LABEL_WIDTH, type LabelElement } from './layout.js';
+import { FONT_BOLD, FONT_REGULAR, pdfLiteral, pdfNumber as n, writePdf } from './pdf-file.js';
 import { metadataDate } from './text.js';
 import type { LabelInput } from './types.js';
 
@@ -21,57 +11,30 @@ export const A4_HEIGHT = 841.89;
 const A4_TOP_MARGIN = 36;
 
 const PRODUCER = 'parcel-shipping label renderer';
+const CUT_HERE = 'Cut along the dashed line and attach the label to the parcel.';
 
 export type PdfPageSize = 'label' | 'a4';
 
-export async function renderPdf(input: LabelInput, size: PdfPageSize): Promise<Uint8Array> {
-  const elements = layoutLabel(input);
-  // updateMetadata: false keeps pdf-lib from stamping the current time, so the bytes depend on
-  // the input alone.
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  const when = metadataDate(input.date);
-  doc.setTitle(`Shipping label ${input.trackingNumber}`);
-  doc.setProducer(PRODUCER);
-  doc.setCreator(PRODUCER);
-  doc.setCreationDate(when);
-  doc.setModificationDate(when);
-
-  const fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+/** The label laid out as `elements` (see layoutLabel), as a PDF page of the given size. */
+export function renderPdf(input: LabelInput, elements: readonly LabelElement[], size: PdfPageSize): Uint8Array {
+  const info = {
+    title: `Shipping label ${input.trackingNumber}`,
+    producer: PRODUCER,
+    creator: PRODUCER,
+    date: metadataDate(input.date),
   };
-
   if (size === 'label') {
-    const page = doc.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
-    paint(page, elements, fonts, { x: 0, top: LABEL_HEIGHT });
-  } else {
-    const page = doc.addPage([A4_WIDTH, A4_HEIGHT]);
-    const x = (A4_WIDTH - LABEL_WIDTH) / 2;
-    const top = A4_HEIGHT - A4_TOP_MARGIN;
-    page.drawRectangle({
-      x,
-      y: top - LABEL_HEIGHT,
-      width: LABEL_WIDTH,
-      height: LABEL_HEIGHT,
-      borderColor: rgb(0.5, 0.5, 0.5),
-      borderWidth: 0.5,
-      borderDashArray: [4, 3],
-    });
-    paint(page, elements, fonts, { x, top });
-    page.drawText('Cut along the dashed line and attach the label to the parcel.', {
-      x,
-      y: top - LABEL_HEIGHT - 16,
-      size: 8,
-      font: fonts.regular,
-      color: rgb(0.3, 0.3, 0.3),
-    });
+    const content = paint(elements, { x: 0, top: LABEL_HEIGHT });
+    return writePdf({ width: LABEL_WIDTH, height: LABEL_HEIGHT, content }, info);
   }
-  return doc.save({ useObjectStreams: false });
-}
-
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
+  const x = (A4_WIDTH - LABEL_WIDTH) / 2;
+  const top = A4_HEIGHT - A4_TOP_MARGIN;
+  const bottom = top - LABEL_HEIGHT;
+  const content =
+    dashedBorder(x, bottom, LABEL_WIDTH, LABEL_HEIGHT) +
+    paint(elements, { x, top }) +
+    text(CUT_HERE, FONT_REGULAR, 8, x, bottom - 16, 0.3);
+  return writePdf({ width: A4_WIDTH, height: A4_HEIGHT, content }, info);
 }
 
 /** Where the label's top-left corner lands on the page, in PDF coordinates (y up). */
@@ -80,32 +43,27 @@ interface Origin {
   top: number;
 }
 
-function paint(page: PDFPage, elements: LabelElement[], fonts: Fonts, at: Origin): void {
+/** The content stream operators that draw the label's elements. */
+function paint(elements: readonly LabelElement[], at: Origin): string {
   // Layout y grows downwards from the label's top; PDF y grows upwards from the page's bottom.
   const pageY = (y: number): number => at.top - y;
+  let out = '';
   for (const el of elements) {
     switch (el.kind) {
       case 'box':
-        fillRects(page, [{ x: at.x + el.x, y: pageY(el.y + el.height), width: el.width, height: el.height }]);
+        out += fillRects([{ x: at.x + el.x, y: pageY(el.y + el.height), width: el.width, height: el.height }]);
         break;
       case 'text': {
-        const font = el.bold ? fonts.bold : fonts.regular;
-        const width = font.widthOfTextAtSize(el.text, el.size);
+        const width = (el.bold ? helveticaBold : helvetica).widthOf(el.text, el.size);
         const dx = el.align === 'left' ? 0 : el.align === 'right' ? el.width - width : (el.width - width) / 2;
         // The layout gives the top of the line; Helvetica's ascent is about 0.72 em above the baseline.
-        page.drawText(el.text, {
-          x: at.x + el.x + dx,
-          y: pageY(el.y) - el.size * 0.72,
-          size: el.size,
-          font,
-          color: el.inverse ? rgb(1, 1, 1) : rgb(0, 0, 0),
-        });
+        const y = pageY(el.y) - el.size * 0.72;
+        out += text(el.text, el.bold ? FONT_BOLD : FONT_REGULAR, el.size, at.x + el.x + dx, y, el.inverse ? 1 : 0);
         break;
       }
       case 'barcode': {
         const bottom = pageY(el.y + el.height);
-        fillRects(
-          page,
+        out += fillRects(
           el.symbol.bars.map((bar) => ({
             x: at.x + el.x + bar.x * el.moduleWidth,
             y: bottom,
@@ -117,24 +75,30 @@ function paint(page: PDFPage, elements: LabelElement[], fonts: Fonts, at: Origin
       }
     }
   }
+  return out;
 }
 
 /**
- * Fills rectangles with plain `re … f` operators: one path per call, no per-bar transforms, so
- * thermal printer drivers get crisp edges and the bars can be read back from the content stream.
+ * Fills rectangles in black with plain `re … f` operators: one path per call, no per-bar
+ * transforms, so thermal printer drivers get crisp edges and the bars can be read back from the
+ * content stream.
  */
-function fillRects(page: PDFPage, rects: { x: number; y: number; width: number; height: number }[]): void {
-  page.pushOperators(
-    pushGraphicsState(),
-    setFillingGrayscaleColor(0),
-    ...rects.map((r) => rectangle(round(r.x), round(r.y), round(r.width), round(r.height))),
-    fill(),
-    popGraphicsState(),
-  );
+function fillRects(rects: { x: number; y: number; width: number; height: number }[]): string {
+  let out = '0 g\n';
+  for (const r of rects) out += `${n(r.x)} ${n(r.y)} ${n(r.width)} ${n(r.height)} re\n`;
+  return out + 'f\n';
 }
 
-// Content streams need no more precision than a thousandth of a point, and shorter numbers keep
-// the output byte-for-byte stable.
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
+/** One line of text with its baseline starting at (x, y), filled in the given grey (0 black, 1 white). */
+function text(value: string, font: string, size: number, x: number, y: number, grey: number): string {
+  return `${n(grey)} g\nBT\n${font} ${n(size)} Tf\n${n(x)} ${n(y)} Td\n${pdfLiteral(winAnsiBinary(value))} Tj\nET\n`;
+}
+
+/** The A4 sheet's cut line around the label: 0.5 pt grey, 4 on 3 off, starting bottom-left. */
+function dashedBorder(x: number, y: number, width: number, height: number): string {
+  // A path of lines rather than `re`, so the only rectangles in the stream are filled ones.
+  return (
+    `q\n0.5 G\n0.5 w\n[4 3] 0 d\n${n(x)} ${n(y)} m\n${n(x)} ${n(y + height)} l\n` +
+    `${n(x + width)} ${n(y + height)} l\n${n(x + width)} ${n(y)} l\nh\nS\nQ\n`
+  );
 }

@@ -1,4 +1,4 @@
-import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
+import { isWinAnsi, type FontMetrics } from './font-metrics.js';
 
 /**
  * Text helpers shared by the PDF and ZPL writers. Both print with Helvetica-like fonts whose
@@ -6,20 +6,8 @@ import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
  * the same content.
  */
 
-export interface FontMetrics {
-  widthOf(text: string, size: number): number;
-}
-
-// pdf-lib's embedders carry the AFM widths and the encoding without needing a document, which lets
-// the ZPL writer measure text with the same metrics as the PDF one.
-// Its typings name the font enum of @pdf-lib/standard-fonts, which holds the same strings as
-// pdf-lib's StandardFonts but is not a dependency of ours to import.
-type EmbedderFontName = Parameters<typeof StandardFontEmbedder.for>[0];
-const regular = StandardFontEmbedder.for(StandardFonts.Helvetica as string as EmbedderFontName);
-const bold = StandardFontEmbedder.for(StandardFonts.HelveticaBold as string as EmbedderFontName);
-
-export const helvetica: FontMetrics = { widthOf: (t, s) => regular.widthOfTextAtSize(t, s) };
-export const helveticaBold: FontMetrics = { widthOf: (t, s) => bold.widthOfTextAtSize(t, s) };
+// The layout measures with these (the same metrics for the PDF and the ZPL label).
+export { helvetica, helveticaBold, type FontMetrics } from './font-metrics.js';
 
 const ELLIPSIS = '\u2026';
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
@@ -31,7 +19,7 @@ const LATIN_FOLDS: Record<string, string> = {
 
 function encodable(ch: string): boolean {
   const cp = ch.codePointAt(0);
-  return cp !== undefined && regular.encoding.canEncodeUnicodeCodePoint(cp);
+  return cp !== undefined && isWinAnsi(cp);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { PRINTER_DPI, moduleDots, QUIET_ZONE_MODULES } from './barcode.js';
-import { LABEL_HEIGHT, LABEL_WIDTH, layoutLabel, type LabelElement } from './layout.js';
-import type { LabelInput } from './types.js';
+import { LABEL_HEIGHT, LABEL_WIDTH, type LabelElement } from './layout.js';
 
 /**
  * ZPL II for a 203 dpi 4 × 6 in thermal printer, painted from the same layout as the PDFs.
@@ -13,8 +12,8 @@ const dots = (pt: number): number => Math.round((pt * PRINTER_DPI) / 72);
 export const ZPL_WIDTH_DOTS = dots(LABEL_WIDTH); // 812
 export const ZPL_HEIGHT_DOTS = dots(LABEL_HEIGHT); // 1218
 
-export function renderZpl(input: LabelInput): Uint8Array {
-  const elements = layoutLabel(input);
+/** The label laid out as `elements` (see layoutLabel), as one ZPL format. */
+export function renderZpl(elements: readonly LabelElement[]): Uint8Array {
   const out: string[] = [
     '^XA',
     // UTF-8 field data, so the WinAnsi text of the layout (accents, dashes) prints as such.
