@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey, insertShipment, ledgerEntriesOf } from '../../db/index.js';
-import { makeId, orphanSweepScheduleId } from '../../domain/index.js';
+import { claimIdempotencyKey, ledgerEntriesOf } from '../../db/index.js';
+import { orphanSweepScheduleId } from '../../domain/index.js';
 import { eventually } from '../support/sim.js';
-import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, expectLedgerConsistent, insertPendingShipment, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 // Issue 11: no crash window between claiming an Idempotency-Key and recording the shipment, and an
 // orphaned pending row (the API died before starting its workflow) failed automatically.
@@ -80,21 +80,7 @@ describe('orphaned pending shipments', () => {
     const db = stack.database.db;
     const created = new Date(Date.now() - 60_000);
     // What an API that stopped between recording the purchase and starting its workflow leaves.
-    const orphan = makeId('shp', created.getTime(), Buffer.from(randomUUID().replace(/-/g, ''), 'hex'));
-    await insertShipment(db, {
-      id: orphan,
-      accountId: acct.id,
-      livemode: true,
-      status: 'pending',
-      serviceCode: 'acme_ground',
-      fromAddress: address(),
-      toAddress: address(),
-      parcel: parcel(),
-      currency: 'GBP',
-      chargedTo: 'wallet',
-      createdAt: created,
-      updatedAt: created,
-    });
+    const orphan = await insertPendingShipment(stack, acct.id, created);
     const key = randomUUID();
     await claimIdempotencyKey(db, { accountId: acct.id, livemode: true, key, fingerprint: 'x', shipmentId: orphan, now: created });
 

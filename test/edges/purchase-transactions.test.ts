@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beginPurchase, checkLedger, completePurchase, InsufficientFundsError, insertShipment } from '../../db/index.js';
+import { beginPurchase, checkLedger, completePurchase, InsufficientFundsError } from '../../db/index.js';
 import { accounts, events, shipments } from '../../db/schema.js';
 import { balanceToJson, makeId, shipmentToJson } from '../../domain/index.js';
-import { address, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { createAccount, insertPendingShipment, startTestStack, type TestStack } from '../support/stack.js';
 
 // The purchase's two transactions write what their locked rows say the writes leave (the shipment
 // purchased, the account after the capture) without reading them again: what they store must be
@@ -17,26 +17,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function pendingShipment(accountId: string, chargedTo = 'wallet'): Promise<string> {
-  const id = makeId('shp', Date.now(), randomBytes(16));
-  const now = new Date();
-  await insertShipment(stack.database.db, {
-    id,
-    accountId,
-    livemode: true,
-    status: 'pending',
-    serviceCode: 'acme_ground',
-    fromAddress: address(),
-    toAddress: address(),
-    parcel: parcel(),
-    currency: 'GBP',
-    chargedTo,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return id;
-}
-
 const price = (gross: number) => ({ carrier: 'acme', serviceName: 'Ground', net: gross - 100, vat: 100, gross });
 
 describe('the purchase transactions', () => {
@@ -44,7 +24,7 @@ describe('the purchase transactions', () => {
     const acct = await createAccount(stack, { topUp: '30.00' });
     await stack.admin.setAccount(acct.id, { lowBalanceThreshold: '25.00' });
     const db = stack.database.db;
-    const shipmentId = await pendingShipment(acct.id);
+    const shipmentId = await insertPendingShipment(stack, acct.id);
     const ids = { purchasedEventId: makeId('evt', Date.now(), randomBytes(16)), lowBalanceEventId: makeId('evt', Date.now(), randomBytes(16)) };
 
     expect(await beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })).toEqual({ ok: true });
@@ -82,7 +62,7 @@ describe('the purchase transactions', () => {
   it('refuse a price the wallet cannot cover and leave the shipment unpriced, with nothing held', async () => {
     const acct = await createAccount(stack, { topUp: '5.00' });
     const db = stack.database.db;
-    const shipmentId = await pendingShipment(acct.id);
+    const shipmentId = await insertPendingShipment(stack, acct.id);
     await expect(beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })).rejects.toBeInstanceOf(
       InsufficientFundsError,
     );
@@ -95,7 +75,7 @@ describe('the purchase transactions', () => {
   it('hold concurrent purchases of one account one after the other, never past what it has', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
     const db = stack.database.db;
-    const ids = await Promise.all(Array.from({ length: 8 }, () => pendingShipment(acct.id)));
+    const ids = await Promise.all(Array.from({ length: 8 }, () => insertPendingShipment(stack, acct.id)));
     const outcomes = await Promise.allSettled(
       ids.map((shipmentId) => beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })),
     );

@@ -1,9 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey, insertShipment } from '../../db/index.js';
-import { makeId } from '../../domain/index.js';
+import { claimIdempotencyKey } from '../../db/index.js';
 import { reconcileOrphans } from '../../scripts/ops/reconcile.js';
-import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, insertPendingShipment, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -18,21 +17,7 @@ describe('npm run ops -- reconcile', () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
     const hourAgo = new Date(Date.now() - 3_600_000);
     // What an API that stopped between recording the shipment and starting its workflow leaves.
-    const orphan = makeId('shp', hourAgo.getTime(), randomBytes(16));
-    await insertShipment(stack.database.db, {
-      id: orphan,
-      accountId: acct.id,
-      livemode: true,
-      status: 'pending',
-      serviceCode: 'acme_ground',
-      fromAddress: address(),
-      toAddress: address(),
-      parcel: parcel(),
-      currency: 'GBP',
-      chargedTo: 'wallet',
-      createdAt: hourAgo,
-      updatedAt: hourAgo,
-    });
+    const orphan = await insertPendingShipment(stack, acct.id, hourAgo);
     const key = randomUUID();
     await claimIdempotencyKey(stack.database.db, {
       accountId: acct.id,

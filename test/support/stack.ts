@@ -6,8 +6,8 @@ import { inject } from 'vitest';
 import { freePort } from '../../util/index.js';
 import { createApp } from '../../api/app.js';
 import { encryptingDataConverter } from '../../codec/index.js';
-import { checkLedger, openDatabase, type Database } from '../../db/index.js';
-import { parseConfig, type Config } from '../../domain/index.js';
+import { checkLedger, insertShipment, openDatabase, type Database } from '../../db/index.js';
+import { makeId, parseConfig, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
@@ -202,6 +202,29 @@ export async function expectLedgerConsistent(stack: TestStack, accountId: string
     );
   }
   return account;
+}
+
+/**
+ * A pending shipment row of a live wallet purchase of acme_ground, as the API records a purchase
+ * request, with no workflow started: what an API that stopped right after recording it leaves.
+ */
+export async function insertPendingShipment(stack: TestStack, accountId: string, createdAt = new Date()): Promise<string> {
+  const id = makeId('shp', createdAt.getTime(), randomBytes(16));
+  await insertShipment(stack.database.db, {
+    id,
+    accountId,
+    livemode: true,
+    status: 'pending',
+    serviceCode: 'acme_ground',
+    fromAddress: address(),
+    toAddress: address(),
+    parcel: parcel(),
+    currency: 'GBP',
+    chargedTo: 'wallet',
+    createdAt,
+    updatedAt: createdAt,
+  });
+  return id;
 }
 
 export const address = (over: Record<string, string> = {}) => ({
