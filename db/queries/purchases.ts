@@ -76,6 +76,13 @@ type Locked = { row: ShipmentRow; account?: AccountRow; entries?: ShipmentEntrie
  * A purchase's rows, in one round trip: the shipment locked, and when money moves its account locked
  * (after the shipment, as everywhere) with the shipment's ledger entries; with `subscriptions`, the
  * event lists of the owner's webhook endpoints.
+ *
+ * The locked rows come back as they are once the locks are held (PostgreSQL re-reads a row that
+ * changed while it waited), but the entries and subscriptions are read as of the statement's start.
+ * Only another attempt at the same step writes this shipment's entries, and it holds the shipment's
+ * lock while it does: if it committed while this one waited, the shipment row already shows it
+ * (purchased, for a capture); a hold it made is not seen, and holding again fails on the ledger's
+ * unique (shipment, kind) index, which the step's retry then finds held. Nothing moves twice.
  */
 async function lockPurchase(tx: Tx, p: { shipmentId: string; accountId: string; money: boolean; subscriptions?: boolean }): Promise<Locked> {
   const subscriptions = p.subscriptions ? subscriptionsColumn(shipments) : sql<Array<string[] | null>>`'[]'::json`;

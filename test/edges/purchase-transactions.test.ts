@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginPurchase, checkLedger, completePurchase, InsufficientFundsError } from '../../db/index.js';
 import { accounts, events, shipments } from '../../db/schema.js';
 import { balanceToJson, makeId, shipmentToJson } from '../../domain/index.js';
+import { eventually } from '../support/sim.js';
 import { createAccount, insertPendingShipment, startTestStack, type TestStack } from '../support/stack.js';
 
 // The purchase's two transactions write what their locked rows say the writes leave (the shipment
@@ -85,5 +86,41 @@ describe('the purchase transactions', () => {
     const ledger = await checkLedger(db, acct.id);
     expect([ledger.account.balance, ledger.account.pending]).toEqual([5000, 5000]);
     expect(ledger.entriesPending).toBe(5000);
+  });
+  it('never hold twice when a retry waited on the lock of an attempt that held and committed meanwhile', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const db = stack.database.db;
+    const shipmentId = await insertPendingShipment(stack, acct.id);
+    // The first attempt, by hand: it holds the shipment's lock while it prices and holds.
+    const first = await stack.database.pool.connect();
+    try {
+      await first.query('begin');
+      await first.query('select id from shipments where id = $1 for update', [shipmentId]);
+      const { rows } = await first.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
+      const retry = beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() });
+      const settled = retry.then(
+        () => 'held',
+        (err: unknown) => err,
+      );
+      // Until the retry's statement waits on the lock the first attempt holds.
+      await eventually(async () => {
+        const waiting = await first.query("select 1 from pg_locks where locktype = 'transactionid' and not granted and transactionid::text = $1", [
+          rows[0].xid,
+        ]);
+        return waiting.rowCount ? true : undefined;
+      }, 10_000, 'the retry waiting on the shipment lock');
+      await first.query("insert into ledger_entries (account_id, shipment_id, kind, amount) values ($1, $2, 'hold', 1000)", [acct.id, shipmentId]);
+      await first.query('update accounts set pending = pending + 1000 where id = $1', [acct.id]);
+      await first.query('commit');
+      // It read the entries before the first attempt's commit: its own hold fails on the unique index.
+      expect(await settled).toMatchObject({ cause: { code: '23505' } });
+    } finally {
+      first.release();
+    }
+    // The step's next retry finds the hold and moves nothing.
+    expect(await beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })).toEqual({ ok: true });
+    const ledger = await checkLedger(db, acct.id);
+    expect([ledger.account.balance, ledger.account.pending]).toEqual([5000, 1000]);
+    expect(ledger.entriesPending).toBe(1000);
   });
 });
