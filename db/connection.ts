@@ -16,6 +16,18 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * A unique violation (of `table`'s indexes, when given), however deep drizzle wrapped the driver's
+ * error: the one database error our queries answer as a result (a key or a record already there).
+ */
+export function isUniqueViolation(err: unknown, table?: string): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const pgErr = e as { code?: unknown; table?: unknown };
+    if (pgErr.code === '23505') return table === undefined || pgErr.table === table;
+  }
+  return false;
+}
+
 // bigint columns (money, counts) come back as numbers: amounts stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 

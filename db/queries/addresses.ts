@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { ADDRESS_FIELDS, type Address } from '../../domain/index.js';
-import type { Db } from '../connection.js';
+import { isUniqueViolation, type Db } from '../connection.js';
 import { addresses } from '../schema.js';
 
 export type AddressRow = typeof addresses.$inferSelect;
@@ -125,11 +125,4 @@ export async function updateOwnAddress(db: Db, owner: Owner, id: string, address
 export async function deleteOwnAddress(db: Db, owner: Owner, id: string, now: Date): Promise<boolean> {
   const rows = await db.update(addresses).set({ deletedAt: now, updatedAt: now }).where(own(owner, id)).returning({ id: addresses.id });
   return rows.length > 0;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }

@@ -12,23 +12,24 @@ const where = (s: Scope) =>
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 
 /**
- * Claims the key for this request, or returns the record that already holds it. An expired record
- * is removed first, so the key works anew after 24 hours.
+ * Claims the key for this request, or returns the live record that holds it. An expired record is
+ * removed when met (`heldIdempotencyKey`), so the key works anew after 24 hours.
  */
 export async function claimIdempotencyKey(
   db: Db | Tx,
   s: Scope & { fingerprint: string; shipmentId?: string; now: Date },
 ): Promise<{ claimed: true; row: IdempotencyRow } | { claimed: false; row: IdempotencyRow }> {
-  await db.delete(idempotencyKeys).where(and(where(s), lt(idempotencyKeys.createdAt, new Date(s.now.getTime() - IDEMPOTENCY_TTL_MS))));
-  const [inserted] = await db
-    .insert(idempotencyKeys)
-    .values({ accountId: s.accountId, livemode: s.livemode, key: s.key, fingerprint: s.fingerprint, shipmentId: s.shipmentId, createdAt: s.now })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted) return { claimed: true, row: inserted };
-  const [existing] = await db.select().from(idempotencyKeys).where(where(s));
-  if (!existing) return claimIdempotencyKey(db, s); // released in between: try again
-  return { claimed: false, row: existing };
+  for (;;) {
+    const [inserted] = await db
+      .insert(idempotencyKeys)
+      .values({ accountId: s.accountId, livemode: s.livemode, key: s.key, fingerprint: s.fingerprint, shipmentId: s.shipmentId, createdAt: s.now })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted) return { claimed: true, row: inserted };
+    const held = await heldIdempotencyKey(db, s, s.now);
+    if (held) return { claimed: false, row: held };
+    // It had expired (now removed) or was released in between: claim it again.
+  }
 }
 
 /**

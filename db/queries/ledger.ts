@@ -77,7 +77,8 @@ export function moveWrites(accountId: string, shipmentId: string | null, m: Move
  */
 export async function oneStatement(tx: Tx | Db, writes: SQL[]): Promise<void> {
   if (writes.length === 0) return;
-  const [last, ...first] = [writes[writes.length - 1], ...writes.slice(0, -1)];
+  const first = writes.slice(0, -1);
+  const last = writes[writes.length - 1]!;
   if (first.length === 0) {
     await tx.execute(last);
     return;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
-import type { Db, Tx } from '../connection.js';
+import { isUniqueViolation, type Db, type Tx } from '../connection.js';
 import { accounts, events, idempotencyKeys, shipments, type AccountRow, type ShipmentRow } from '../schema.js';
 import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
 import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
@@ -47,21 +47,12 @@ export async function recordPurchaseRequest(
         select ${claim.accountId}, ${claim.livemode}, ${claim.key}, ${claim.fingerprint}, created.id, ${sql.param(row.createdAt, idempotencyKeys.createdAt)} from created`);
       return { kind: 'created' as const };
     } catch (err) {
-      if (!violatesUniqueOf(err, 'idempotency_keys')) throw err;
+      if (!isUniqueViolation(err, 'idempotency_keys')) throw err;
     }
     const held = await heldIdempotencyKey(db, claim, row.createdAt);
     if (held) return { kind: 'existing' as const, key: held };
     // It had expired (now removed) or was released in between: claim it again.
   }
-}
-
-/** A unique violation of `table`'s index, however deep the driver wrapped it. */
-function violatesUniqueOf(err: unknown, table: string): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const pgErr = e as { code?: unknown; table?: unknown };
-    if (pgErr.code === '23505') return pgErr.table === table;
-  }
-  return false;
 }
 
 async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
