@@ -1,7 +1,8 @@
-import { ActivityFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { ActivityFailure, log, patched, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookActivities } from '../activities/index.js';
 import {
   FAILURE,
+  failureTypeOf,
   nonRetryableFailure,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_RETRY_DELAYS_MS,
@@ -80,19 +81,32 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   );
 }
 
+/**
+ * A delivery that found its account's share of the worker's slots taken and gave up its retries
+ * while waiting is scheduled again as the same attempt: waiting for a slot sends nothing, so it is
+ * never a delivery attempt. Runs from before this rule counted it as one (and replay them so).
+ */
+export const PATCH_BUSY_IS_NOT_AN_ATTEMPT = 'webhook-busy-is-not-an-attempt';
+
 async function attemptOnce(input: WebhookDeliveryInput, body: string, attempt: number): Promise<DeliveryOutcome> {
-  try {
-    return await deliver(attempt).deliverWebhook({
-      eventId: input.eventId,
-      endpointId: input.endpointId,
-      attempt,
-      body,
-      final: attempt === WEBHOOK_MAX_ATTEMPTS,
-    });
-  } catch (err) {
-    // The activity could not finish even after its own retries: count it as a failed attempt.
-    if (!(err instanceof ActivityFailure)) throw err;
-    log.warn('webhook attempt could not be completed', { attempt, error: err.cause?.message ?? err.message });
-    return { outcome: 'failed', statusCode: null, error: 'the attempt could not be completed', latencyMs: null };
+  for (;;) {
+    try {
+      return await deliver(attempt).deliverWebhook({
+        eventId: input.eventId,
+        endpointId: input.endpointId,
+        attempt,
+        body,
+        final: attempt === WEBHOOK_MAX_ATTEMPTS,
+      });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      if (failureTypeOf(err) === FAILURE.webhookAccountBusy && patched(PATCH_BUSY_IS_NOT_AN_ATTEMPT)) {
+        setCurrentDetails(`${input.eventType} ${input.eventId} → ${input.endpointId}: attempt ${attempt} waits for a slot of account ${input.accountId}`);
+        continue;
+      }
+      // The activity could not finish even after its own retries: count it as a failed attempt.
+      log.warn('webhook attempt could not be completed', { attempt, error: err.cause?.message ?? err.message });
+      return { outcome: 'failed', statusCode: null, error: 'the attempt could not be completed', latencyMs: null };
+    }
   }
 }

@@ -162,6 +162,8 @@ export interface Receiver {
   url: string;
   acked: Map<string, number>;
   refused: number;
+  /** Deliveries answered 500, by event id. */
+  refusals: Map<string, number>;
   /** Deliveries whose header id differed from the body's, or whose body changed between attempts. */
   unstable: string[];
   /**
@@ -180,6 +182,7 @@ export async function startReceiver(random: Random): Promise<Receiver> {
     url: '',
     acked: new Map(),
     refused: 0,
+    refusals,
     unstable: [],
     flaky: true,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -7,6 +7,7 @@ import { toolingSettings } from '../../domain/index.js';
 import { adminCommands } from '../admin/commands.js';
 import { createClients, startReceiver, type KeyOutcome } from './clients.js';
 import { formatTable, runChecks, undelivered, unsettled, type Check } from './checks.js';
+import { explainUndelivered } from './explain.js';
 import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
 import type { ChaosOptions } from './options.js';
 import { seededRandom } from './random.js';
@@ -207,6 +208,11 @@ async function exercise(
     await sleep(2_000);
   }
   o.log(`settled at t+${Math.round(now() / 1000)} s: ${left} pending or voiding, ${notDelivered.length} events not yet delivered`);
+  if (notDelivered.length && !notDelivered.includes('?')) {
+    await explainUndelivered({ databaseUrl: fleet.databaseUrl, temporalAddress: fleet.temporalAddress, receiver, started }, notDelivered, o.log).catch((err: Error) =>
+      o.log(`  (could not explain them: ${err.message})`),
+    );
+  }
 
   const checks = await runChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, accountIds: ids, keys: outcomes, receiver, seen: clients.seen, outages });
   const crashes = [...fleet.apis, ...fleet.workers].flatMap((p) => p.crashes.map((c) => `${p.name}: ${c}`));

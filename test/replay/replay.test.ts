@@ -49,6 +49,10 @@ describe('replaying recorded histories', () => {
         'shipment-carrier-refused.json',
         'shipment-carrier-retried-then-voided.json',
         'webhook-retried-then-delivered.json',
+        // A delivery whose account was busy for longer than its activity's retries: before the patch
+        // 'webhook-busy-is-not-an-attempt' it counted as a failed attempt; after it, attempt 1 again.
+        'webhook-busy-counted-as-attempt.json',
+        'webhook-busy-not-an-attempt.json',
       ]),
     );
   });

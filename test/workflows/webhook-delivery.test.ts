@@ -8,7 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, WebhookActivities } from '../../activities/webhooks.js';
-import { WEBHOOK_DELIVERY_FAILED, WEBHOOK_WORKFLOW, webhookWorkflowId } from '../../domain/index.js';
+import { FAILURE, WEBHOOK_DELIVERY_FAILED, WEBHOOK_WORKFLOW, webhookWorkflowId } from '../../domain/index.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.js';
 import { currentDetails, HOUR, MINUTE, startShipmentEnv, type ShipmentEnv } from './harness.js';
 
@@ -123,6 +123,27 @@ describe('webhook delivery (time-skipping, mocked activities)', () => {
       for (const [i, step] of STEPS.entries()) {
         expect(firstOf(i + 2).at - lastOf(i + 1).at).toBeGreaterThanOrEqual(step.wait);
       }
+    });
+  });
+
+  it('waiting for a slot of a busy account is never a delivery attempt, however long it takes', async () => {
+    // Fairness (activities/webhooks.ts): an account using its share of the worker's slots gets its
+    // delivery back at once, to be retried shortly. Twelve such answers outlast the activity's own
+    // five retries; the attempt is then scheduled again as attempt 1, with no backoff, and goes.
+    let busy = 12;
+    const mocks = mockWebhookActivities(async () => {
+      if (busy-- > 0) {
+        throw ApplicationFailure.create({ type: FAILURE.webhookAccountBusy, message: 'account acc_wf already has 8 webhook attempts in flight here', nextRetryDelay: 1000 });
+      }
+      return { outcome: 'succeeded', statusCode: 200, latencyMs: 3 };
+    });
+    await withDelivery(mocks.activities, async (handle) => {
+      expect(await handle.result()).toEqual({ outcome: 'delivered', attempts: 1 });
+      const sent = mocks.deliveries();
+      expect(sent).toHaveLength(13);
+      expect(sent.every((c) => c.arg.attempt === 1 && !c.arg.final)).toBe(true);
+      // No step of the backoff was waited: about a second between tries, never 10 s.
+      expect(sent.at(-1)!.at - sent[0].at).toBeLessThan(10 * 1_500);
     });
   });
 
