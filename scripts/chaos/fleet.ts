@@ -78,7 +78,15 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
   await database.close();
 
   const devServer = () =>
-    startDevServer({ dataDir: dir, port: temporalPort, uiPort, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: () => undefined });
+    startDevServer({
+      dataDir: dir,
+      port: temporalPort,
+      uiPort,
+      // Picked with the frontend's port above; the simulator and the APIs bind them later.
+      reservedPorts: [simPort, apiPort1, apiPort2],
+      searchAttributes: { ...SEARCH_ATTRIBUTES },
+      log: () => undefined,
+    });
   let temporal: DevServer = await devServer();
   log(`Temporal dev server on ${temporal.address} (SQLite file ${dir}/temporal.sqlite, UI ${temporal.uiUrl})`);
 

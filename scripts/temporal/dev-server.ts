@@ -43,6 +43,11 @@ export interface DevServerOptions {
   port?: number;
   /** UI port. Default: port + 1000 for a fixed port, a free port when port is 0; 0 picks a free port. */
   uiPort?: number;
+  /**
+   * Ports the caller has picked for its other processes and not bound yet: the ports picked here
+   * (HTTP API, metrics, and any asked for with 0) are never one of them.
+   */
+  reservedPorts?: number[];
   /** Namespace created at start (besides "default", which always exists). Default "default". */
   namespace?: string;
   /** Custom search attributes registered at start, name -> type. */
@@ -105,8 +110,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
   // The HTTP API and metrics ports too: the CLI would pick each of them as a free port of its own
   // before the frontend binds, and once picked the very port we chose for the frontend (the server
-  // then exits: "bind: address already in use"). Taken in one call, the four are distinct.
-  const free = await freePorts(needFree + 2, bindHost);
+  // then exits: "bind: address already in use"). Taken in one call, the four are distinct, and
+  // none is a port the caller chose (the frontend's and the UI's included) but has not bound yet.
+  const chosen = [requestedPort, options.uiPort ?? 0, ...(options.reservedPorts ?? [])].filter((p) => p > 0);
+  const free = await freePorts(needFree + 2, bindHost, chosen);
   const [httpPort, metricsPort] = free.splice(needFree, 2);
   const port = requestedPort === 0 ? (free.shift() as number) : requestedPort;
   const uiPort =
