@@ -38,7 +38,12 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration <t>           time per scenario, e.g. 10s, 500ms, 2m (default: bounded by --requests, at most 5 min)
   --mode test|live         test = sandbox key, which moves no money (default); with --key, the key's own mode
   --json-only              print only the JSON result on stdout
-  --help                   this text`;
+  --help                   this text
+Starting stacks of their own instead (nothing need run):
+  npm run bench -- rate-split [--tracked 10] [--purchases 5] [--rps 2]
+                           purchases behind a backlog of tracking polls, one shared queue against the split
+  npm run bench -- sdk-floor [--clients 8] [--workflows 300] [--warmup 100]
+                           the purchase's history with no-op steps: the Temporal server's and the SDK's CPU alone`;
 
 const DEFAULT_REQUESTS = 200;
 /** The count bound of a run timed by --duration alone. */
