@@ -1,7 +1,7 @@
 // `npm run bench -- sdk-floor` measures what the Temporal server and the SDK alone cost for one
 // purchase, with no-op steps (scripts/bench/floor/). It says something only while its workflow makes
 // the very history a real purchase makes: here both run on the same server, and their histories are
-// compared event by event, up to the first tracking poll's timer.
+// compared event by event, up to the answer and the first tracking poll's timer.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
@@ -65,7 +65,12 @@ describe('the SDK floor benchmark', () => {
           return restingHistory(floorWorkflowId(id));
         }),
       );
-      expect(floor).toEqual(real);
+      // Event for event, but for workflow tasks that a loaded machine lets time out and run again:
+      // the same events otherwise, and as many completed workflow tasks.
+      const commands = (types: string[]) => types.filter((t) => !t.startsWith('EVENT_TYPE_WORKFLOW_TASK_'));
+      const completedTasks = (types: string[]) => types.filter((t) => t === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length;
+      expect(commands(floor)).toEqual(commands(real));
+      expect(completedTasks(floor)).toBe(completedTasks(real));
     } finally {
       await connection.close();
     }
