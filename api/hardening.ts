@@ -7,10 +7,20 @@ import { problemBody, sendProblem } from './problem.js';
 
 /**
  * Input no one can break: what the router and the HTTP parser refuse is answered as problem+json
- * too, and control characters never reach a handler (nor PostgreSQL, which refuses NUL in text).
+ * too, and control characters and unpaired surrogates never reach a handler (nor PostgreSQL, which
+ * refuses NUL in text and a `\ud800` escape in jsonb).
  */
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Half of a UTF-16 surrogate pair with no other half: JSON allows the escape, Unicode text does not. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** What is wrong with a string of a request, if anything. */
+function textProblem(text: string): string | undefined {
+  if (CONTROL.test(text)) return 'must not contain control characters';
+  if (UNPAIRED_SURROGATE.test(text)) return 'must be valid Unicode text (it has an unpaired surrogate, such as \\ud800)';
+  return undefined;
+}
 const MAX_REPORTED = 20;
 
 /** The router's own refusals: a path that is not valid percent-encoding, or a segment too long to be an id. */
@@ -44,21 +54,26 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   socket.destroy();
 }
 
-/** Paths of every string (keys included) holding a control character; iterative, so nesting cannot overflow. */
-function controlCharacterPaths(value: unknown, base: string): FieldError[] {
+/**
+ * Paths of every string (keys included) holding a control character or an unpaired surrogate;
+ * iterative, so nesting cannot overflow.
+ */
+function badTextPaths(value: unknown, base: string): FieldError[] {
   const found: FieldError[] = [];
   const stack: Array<[unknown, string]> = [[value, base]];
   while (stack.length && found.length < MAX_REPORTED) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (CONTROL.test(v)) found.push({ path: path || '(body)', message: 'must not contain control characters' });
+      const problem = textProblem(v);
+      if (problem) found.push({ path: path || '(body)', message: problem });
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
     } else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
-        const name = CONTROL.test(k) ? JSON.stringify(k) : k;
+        const problem = textProblem(k);
+        const name = problem ? JSON.stringify(k) : k;
         const childPath = path ? `${path}.${name}` : name;
-        if (CONTROL.test(k)) found.push({ path: childPath, message: 'field names must not contain control characters' });
+        if (problem) found.push({ path: childPath, message: `field names ${problem}` });
         else stack.push([child, childPath]);
       }
     }
@@ -67,17 +82,18 @@ function controlCharacterPaths(value: unknown, base: string): FieldError[] {
 }
 
 /**
- * App-level preValidation hook: control characters in a path segment name nothing; in a query or
- * any JSON body, scoped route or not (a carrier's push included), they are invalid. PostgreSQL
- * refuses NUL in text, so letting one through would make a step that can never succeed.
+ * App-level preValidation hook: a path segment with control characters or an unpaired surrogate
+ * names nothing; in a query or any JSON body, scoped route or not (a carrier's push included), such
+ * text is invalid. PostgreSQL refuses NUL in text and a lone `\ud800` in jsonb, so letting either
+ * through would make a step that can never succeed (a shipment's addresses are stored as jsonb).
  */
-export async function refuseControlCharacters(request: FastifyRequest): Promise<void> {
+export async function refuseBadText(request: FastifyRequest): Promise<void> {
   const params = request.params as Record<string, unknown> | undefined;
-  if (params && Object.values(params).some((v) => typeof v === 'string' && CONTROL.test(v))) {
+  if (params && Object.values(params).some((v) => typeof v === 'string' && textProblem(v))) {
     throw new ApiError(CODE.not_found, 'No such resource.');
   }
   const jsonBody = !Buffer.isBuffer(request.body);
-  const errors = [...controlCharacterPaths(request.query, 'querystring'), ...(jsonBody ? controlCharacterPaths(request.body, '') : [])];
+  const errors = [...badTextPaths(request.query, 'querystring'), ...(jsonBody ? badTextPaths(request.body, '') : [])];
   if (errors.length) {
     throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }

@@ -121,6 +121,7 @@ describe('creating', () => {
       [{ name: 'A', city: 'B', postcode: 'C', country: 'GB' }, ['line1']],
       [address({ name: '   ' }), ['name']],
       [address({ city: 'Lon\u0000don' }), ['city']],
+      [address({ name: 'Ann \ud800' }), ['name']],
       [address({ line2: 'a\tb' }), ['line2']],
       [address({ country: 'XX' }), ['country']],
       [address({ country: 'GBR' }), ['country']],
