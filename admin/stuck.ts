@@ -75,7 +75,7 @@ export async function findStuckShipments(
 }
 
 /** The workflow's own account of what it is doing (its current details), when a worker can answer. */
-async function currentDetails(handle: { query<T>(name: string): Promise<T> }): Promise<string | null> {
+export async function currentDetails(handle: { query<T>(name: string): Promise<T> }): Promise<string | null> {
   try {
     const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
     return metadata.currentDetails || null;

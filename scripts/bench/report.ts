@@ -27,6 +27,11 @@ export function machine(): Machine {
   };
 }
 
+/** One line: model × cores, memory, Node, platform. */
+export function describeMachine(m: Machine): string {
+  return `${m.cpu_model} × ${m.cpu_count}, ${gib(m.total_memory_bytes)} RAM, Node ${m.node}, ${m.platform} ${m.arch}`;
+}
+
 export interface ScenarioReport {
   name: string;
   endpoint: string;
@@ -103,7 +108,7 @@ export function renderText(report: BenchReport): string {
     ? `${report.load.time_limit_ms / 1000} s (at most ${report.load.requests_per_scenario} requests) per scenario`
     : `${report.load.requests_per_scenario} requests per scenario`;
   const lines = [
-    `Machine   ${m.cpu_model} × ${m.cpu_count}, ${gib(m.total_memory_bytes)} RAM, Node ${m.node}, ${m.platform} ${m.arch}`,
+    `Machine   ${describeMachine(m)}`,
     `Target    ${t.url}, ${t.mode} mode, ${t.key === 'created' ? `demo account ${t.account_id} (wallet topped up ${t.top_up})` : 'key given'}`,
     `Load      closed loop, concurrency ${report.load.concurrency}, ${bound}`,
     '',

@@ -1,5 +1,6 @@
 import { Connection, Client } from '@temporalio/client';
 import pg from 'pg';
+import { currentDetails } from '../../admin/index.js';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { DEV_PAYLOAD_ENCRYPTION_KEY, shipmentWorkflowId, webhookWorkflowId } from '../../domain/index.js';
 import type { Receiver } from './clients.js';
@@ -53,15 +54,9 @@ async function describe(client: Client, workflowId: string, at: (d: Date | undef
     const pending = (d.raw.pendingActivities ?? []).map(
       (a) => `activity ${a.activityType?.name} attempt ${a.attempt}${a.lastFailure?.message ? ` (last failure: ${a.lastFailure.message})` : ''}`,
     );
-    let details = '';
-    if (d.status.name === 'RUNNING') {
-      details = await handle
-        .query<{ currentDetails?: string }>('__temporal_workflow_metadata')
-        .then((m) => m.currentDetails ?? '')
-        .catch((err: Error) => `(no answer to a query: ${err.message})`);
-    }
+    const details = d.status.name === 'RUNNING' ? await currentDetails(handle) : null;
     return [`${d.status.name}, started ${at(d.startTime)}${d.closeTime ? `, closed ${at(d.closeTime)}` : ''}`, ...pending, details].filter(Boolean).join('; ');
   } catch (err) {
-    return `not found (${(err as Error).message})`;
+    return `could not be described (${(err as Error).message})`;
   }
 }

@@ -17,7 +17,9 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../../domain/index.js';
 import { startDevServer } from '../../temporal/dev-server.js';
+import { killWithParent } from '../../temporal/process-utils.js';
 import { cpuMs, selfCpuMs } from '../cpu.js';
+import { describeMachine, machine } from '../report.js';
 import { percentile } from '../stats.js';
 import { floorPurchase } from './shape.js';
 
@@ -29,6 +31,7 @@ function startWorker(address: string, taskQueue: string): Promise<ChildProcess> 
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  killWithParent(child, 'SIGTERM');
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the floor worker exited (${code}) before it was ready`)));
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -86,16 +89,16 @@ export async function main(argv: string[]): Promise<number> {
     const per = (ms: number) => Math.round((ms / workflows) * 10) / 10;
     const cpu = { temporal: per(after.temporal - before.temporal), worker: per(after.worker - before.worker), client: per(self) };
     const total = Math.round((cpu.temporal + cpu.worker + cpu.client) * 10) / 10;
-    const machine = `${os.cpus()[0]?.model.trim()} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.versions.node}`;
+    const on = machine();
     process.stdout.write(
       [
-        `The purchase's shape with no-op steps: ${workflows} purchases, ${clients} clients (after ${warmup} to warm up), on ${machine}`,
+        `The purchase's shape with no-op steps: ${workflows} purchases, ${clients} clients (after ${warmup} to warm up), on ${describeMachine(on)}`,
         `purchases/s ${run.perSecond.toFixed(1)}   p50 ${run.p50.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms`,
         `CPU per purchase, ms: temporal ${cpu.temporal}   worker ${cpu.worker}   client ${cpu.client}   total ${total}`,
         '',
       ].join('\n'),
     );
-    process.stdout.write(`${JSON.stringify({ scenario: 'sdk-floor', clients, workflows, warmup, machine, ...run, cpu: { ...cpu, total } }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ scenario: 'sdk-floor', clients, workflows, warmup, machine: on, ...run, cpu: { ...cpu, total } }, null, 2)}\n`);
     return 0;
   } finally {
     worker?.kill('SIGTERM');

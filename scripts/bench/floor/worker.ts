@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { parseConfig } from '../../../domain/index.js';
 import { floorActivities as activities, floorCarrierQueue } from './shape.js';
 
 const [address, taskQueue] = process.argv.slice(2);
@@ -15,7 +16,8 @@ const workflowBundle = await bundleWorkflowCode({
   logger: new DefaultLogger('WARN'),
 });
 const workers = await Promise.all([
-  Worker.create({ connection, taskQueue, workflowBundle, activities, maxCachedWorkflows: 1000 }),
+  // Our workers' cache size (WORKER_MAX_CACHED_WORKFLOWS' default); the rest is the SDK's defaults.
+  Worker.create({ connection, taskQueue, workflowBundle, activities, maxCachedWorkflows: parseConfig({}).worker.maxCachedWorkflows }),
   Worker.create({ connection, taskQueue: floorCarrierQueue(taskQueue), activities }),
 ]);
 process.stdout.write('ready\n');
