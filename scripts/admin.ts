@@ -33,6 +33,7 @@ const OPTIONS = {
   email: { type: 'string' },
   password: { type: 'string' },
   admin: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 async function main(argv: string[]): Promise<number> {
@@ -45,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const [group, verb, ...rest] = parsed.positionals;
   const v = parsed.values;
+  if (v.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   let config;
   try {
     config = loadConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });

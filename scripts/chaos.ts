@@ -1,12 +1,23 @@
 /**
  * `npm run chaos`: the service as separate processes under crashes and carrier faults, then the
  * invariants "never lost, never doubled, never stuck" as a table. Exit status 1 on any violation.
- * Options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build.
+ * Options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build, --help.
  */
-import { parseChaosArgs } from './chaos/options.js';
+import { CHAOS_USAGE, parseChaosArgs } from './chaos/options.js';
 import { runChaos } from './chaos/run.js';
 
-const options = parseChaosArgs(process.argv.slice(2));
+let parsed: ReturnType<typeof parseChaosArgs>;
+try {
+  parsed = parseChaosArgs(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`chaos: ${(err as Error).message}\n${CHAOS_USAGE}\n`);
+  process.exit(2);
+}
+if (parsed === 'help') {
+  process.stdout.write(`${CHAOS_USAGE}\n`);
+  process.exit(0);
+}
+const options = parsed;
 const started = Date.now();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const result = await runChaos({ ...options, log });

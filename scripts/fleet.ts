@@ -68,6 +68,21 @@ async function main() {
 
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+const USAGE = `usage: npm run fleet
+  starts the production topology on this machine (PostgreSQL, a Temporal cluster on it, two APIs,
+  workers per queue group, the carrier simulator) and prints a sandbox key; Ctrl-C stops it all.
+  Environment: DATA_DIR (default .data; the fleet keeps fleet/ under it), DATABASE_URL.`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (args.length) {
+  process.stderr.write(`fleet: unexpected argument ${args[0]}\n${USAGE}\n`);
+  process.exit(2);
+}
+
 main().catch((err: unknown) => {
   log(`fleet failed: ${err instanceof Error ? err.message : String(err)}`);
   void stopAll(1);

@@ -11,18 +11,30 @@ import { connectDatabase, connectTemporal, createLogger, loadConfig } from './ru
 import { reconcileOrphans } from './ops/reconcile.js';
 import { findStuckShipments, parseAge } from './ops/stuck.js';
 
+const USAGE =
+  'usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]\n' +
+  '       npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]\n';
+
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    options: { 'older-than': { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' } },
-    allowPositionals: true,
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: process.argv.slice(2),
+      options: { 'older-than': { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    });
+  } catch (err) {
+    process.stderr.write(`ops: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const command = positionals[0];
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   if (command !== 'stuck' && command !== 'reconcile') {
-    process.stderr.write(
-      'usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]\n' +
-        '       npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]\n',
-    );
+    process.stderr.write(USAGE);
     return 2;
   }
   const olderThanMs = parseAge(values['older-than'] ?? '10m');

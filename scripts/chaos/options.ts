@@ -25,7 +25,11 @@ export const DEFAULT_OPTIONS: Omit<ChaosOptions, 'log'> = {
   build: true,
 };
 
-export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log'> {
+export const CHAOS_USAGE = `usage: npm run chaos -- [--purchases N] [--concurrency C] [--seed S] [--duration SECONDS] [--settle SECONDS] [--no-build]
+  defaults: --purchases ${DEFAULT_OPTIONS.purchases} --concurrency ${DEFAULT_OPTIONS.concurrency} --seed ${DEFAULT_OPTIONS.seed} --duration ${DEFAULT_OPTIONS.durationMs / 1000} --settle ${DEFAULT_OPTIONS.settleMs / 1000}`;
+
+/** The options, or 'help' for --help / -h. */
+export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log'> | 'help' {
   const o = { ...DEFAULT_OPTIONS };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -55,8 +59,11 @@ export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log
       case '--no-build':
         o.build = false;
         break;
+      case '--help':
+      case '-h':
+        return 'help';
       default:
-        throw new Error(`unknown option ${arg}; options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build`);
+        throw new Error(`unknown option ${arg}`);
     }
   }
   return o;

@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Runs one of our command lines as `npm run <name> -- …` does, without npm. */
+function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+// An operator typing `--help` gets the usage and nothing started (no database, no Temporal, no
+// fleet); a mistyped option gets the usage on stderr and exit status 2, not a stack trace.
+describe.each([
+  ['admin', 'scripts/admin.ts', 'account create'],
+  ['ops', 'scripts/ops.ts', 'stuck'],
+  ['chaos', 'scripts/chaos.ts', '--purchases'],
+  ['fleet', 'scripts/fleet.ts', 'npm run fleet'],
+])('npm run %s', (_name, script, mentions) => {
+  it('--help prints the usage on stdout and exits 0', async () => {
+    const { code, stdout, stderr } = await run(script, ['--help']);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^usage: /);
+    expect(stdout).toContain(mentions);
+  });
+
+  it('an unknown option prints the usage on stderr and exits 2', async () => {
+    const { code, stdout, stderr } = await run(script, ['--no-such-option']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('usage: ');
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
