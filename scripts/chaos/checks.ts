@@ -17,6 +17,8 @@ export interface World {
   seen: Seen[];
   /** Windows (ms since start) in which a dependency or an API process was down, plus a grace. */
   outages: Array<{ from: number; to: number; what: string }>;
+  /** Exits of our processes that no fault caused (`<name>: <when> exit <code>`). */
+  crashes: string[];
 }
 
 interface ShipmentRow {
@@ -191,6 +193,10 @@ export async function runChecks(w: World): Promise<Check[]> {
       .map((s) => `${s.status} ${s.code ?? '(no problem body)'} at t+${(s.atMs / 1000).toFixed(1)}s on ${s.what}`);
     add('no 5xx except while a process was down', bad5xx,
       `${w.seen.filter((s) => s.code === 'service_unavailable').length} service_unavailable during outages, ${w.seen.filter((s) => s.code && expected.has(s.code)).length} carrier problems`);
+
+    // 8. Our processes ride out every fault that is not their own death: a restart of PostgreSQL or
+    // Temporal, a carrier's errors. An exit nobody asked for drops every task the process was running.
+    add('no API or worker exited by itself', w.crashes, `${w.crashes.length} exits besides the SIGKILLs of the schedule`);
     return checks;
   } finally {
     await client.end();
