@@ -113,6 +113,8 @@ export class IdempotentRequest {
   replayed = false;
   /** The answer is the stored one: nothing to save. */
   stored = false;
+  /** When the claim this request owns or joined was made: a key freed and claimed again is a new claim. */
+  claimedAt: Date | undefined;
 
   constructor(
     readonly scope: { accountId: string; livemode: boolean; key: string },
@@ -124,8 +126,18 @@ export class IdempotentRequest {
     return this.scope.key;
   }
 
+  /**
+   * This claim of the key, for work that outlives the request and is joined by the key (a void's
+   * Temporal update id): stable across the retries that join the claim, new once a failure has freed
+   * the key and it runs anew (rule 4), where the same id would be answered with the old outcome.
+   */
+  get claimId(): string {
+    return `${this.key}@${this.claimedAt?.getTime() ?? 0}`;
+  }
+
   /** Decides on a claim's result (rules 1 to 3): claimed, joined, replayed or refused. */
-  settle(claim: { claimed: true } | { claimed: false; row: IdempotencyRow }): Settled {
+  settle(claim: { claimed: true; row?: IdempotencyRow } | { claimed: false; row: IdempotencyRow }): Settled {
+    this.claimedAt = claim.row?.createdAt;
     if (claim.claimed) {
       this.owner = true;
       return { replay: null };

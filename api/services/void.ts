@@ -11,16 +11,17 @@ const SCANNED = new Set(['in_transit', 'exception', 'delivered']);
 
 /** Why a shipment in this state cannot be voided, in the contract's codes. */
 function refusal(row: ShipmentRow): ApiError {
+  const fields = { shipment_id: row.id };
   if (SCANNED.has(row.status)) {
-    return new ApiError(CODE.label_already_scanned, 'The carrier has already scanned this label, so it cannot be voided.');
+    return new ApiError(CODE.label_already_scanned, 'The carrier has already scanned this label, so it cannot be voided.', { fields });
   }
-  return new ApiError(CODE.shipment_not_voidable, `A ${row.status} shipment cannot be voided.`);
+  return new ApiError(CODE.shipment_not_voidable, `A ${row.status} shipment cannot be voided.`, { fields });
 }
 
 /** A void the workflow refused or could not carry out, in the contract's codes. */
 function voidFailure(outcome: { code: ErrorCode; message: string }, now: ShipmentRow): ApiError {
   const { code, message } = outcome;
-  if (code === FAILURE.labelAlreadyScanned) return new ApiError(code, message);
+  if (code === FAILURE.labelAlreadyScanned) return new ApiError(code, message, { fields: { shipment_id: now.id } });
   if (code === FAILURE.shipmentNotVoidable) return refusal(now);
   // The carrier's own text stays in the workflow for operators (contract: carrier_error).
   if (code === FAILURE.carrierUnavailable) {
@@ -61,7 +62,9 @@ export async function requestVoid(
   if (row.status !== 'purchased' && row.status !== 'voiding') throw refusal(row);
   let waited;
   try {
-    waited = await startVoidResuming(ctx, row.id, idem?.key ?? requestId);
+    // The update id is the key's claim, not the key: Temporal answers a repeated update id with the
+    // first outcome, so a key freed by a failed void (rule 4) must run anew under a new id.
+    waited = await startVoidResuming(ctx, row.id, idem ? `void-${idem.claimId}` : requestId);
   } catch (err) {
     // The workflow refused (its validator) or has ended: the read model says why.
     if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError) {
@@ -81,6 +84,8 @@ export async function requestVoid(
   const now = (await findOwnShipment(ctx.db, caller.owner, row.id))!;
   // Accepted and under way: the shipment is voiding, whether or not the read model says so yet.
   if (!waited.done) return { status: 202, row: now.status === 'purchased' ? { ...now, status: 'voiding' } : now };
+  // A retry that joined the claim after another update of the same void finished it: its answer.
+  if (!waited.outcome.ok && idem?.replayed && now.status === 'voided') return { status: 200, row: now };
   if (!waited.outcome.ok) throw voidFailure(waited.outcome, now);
   return { status: 200, row: now };
 }

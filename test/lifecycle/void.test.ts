@@ -73,6 +73,7 @@ describe('void (spec §3 rules 2 and 3)', () => {
     const v = await voidIt(acct, s.id, randomUUID());
     expect(v.status, v.text).toBe(409);
     expect(v.body.code).toBe('label_already_scanned');
+    expect(v.body.shipment_id).toBe(s.id);
     const read = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
     expect(read.body.status).toBe('in_transit');
     expect((await sim.purchases(s.id))[0].cancelled).toBe(false);
@@ -100,6 +101,29 @@ describe('void (spec §3 rules 2 and 3)', () => {
     // Once the carrier accepts, the same shipment voids.
     const retry = await voidIt(acct, s.id, randomUUID());
     expect(retry.status, retry.text).toBe(200);
+  });
+
+  it('runs a void anew under the same Idempotency-Key once a failure has freed it (contract rule 4)', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(acct);
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 422, match: s.id, times: 1 });
+    const key = randomUUID();
+    const refused = await voidIt(acct, s.id, key);
+    expect(refused.status, refused.text).toBe(502);
+    expect(refused.body.code).toBe('carrier_error');
+    expect(refused.body.shipment_id).toBe(s.id);
+    // The same key again: a new attempt, not the first answer replayed (the void's update id was the
+    // key, and Temporal answered the repeated id with the stored refusal, forever).
+    const again = await voidIt(acct, s.id, key);
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers['idempotency-replayed']).toBeUndefined();
+    expect(again.body.status).toBe('voided');
+    expect((await sim.purchases(s.id))[0].cancelled).toBe(true);
+    // And from now on that key replays the void that succeeded.
+    const replay = await voidIt(acct, s.id, key);
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.body).toEqual(again.body);
   });
 
   it('voids a card purchase by refunding the card, and a sandbox one without moving money', async () => {
