@@ -1,6 +1,27 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import formatsModule from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+
+type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
+const FIRST_INSTANT = new Date('0001-01-01T00:00:00Z').getTime();
+const LAST_INSTANT = new Date('9999-12-31T23:59:59.999Z').getTime();
+
+/**
+ * RFC 3339 date-times that name an instant we can use: years 0001 to 9999 once in UTC (what
+ * PostgreSQL and ISO strings round-trip), and no leap second (JavaScript has no 23:59:60). The
+ * plain format let `0000-01-01T00:00:00Z` or `…T23:59:60Z` through to a query, which answered 500.
+ */
+const dateTime: StringFormat = {
+  type: 'string',
+  validate: (value) => {
+    if (!rfc3339.validate(value)) return false;
+    const at = Date.parse(value);
+    return Number.isFinite(at) && at >= FIRST_INSTANT && at <= LAST_INSTANT;
+  },
+  compare: rfc3339.compare,
+};
 
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
@@ -12,7 +33,9 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
   const text = new Ajv({ ...common, coerceTypes: 'array' });
   // ajv-formats is CommonJS: its function sits on `default` when imported from ESM.
   const formats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
-  formats(body);
-  formats(text);
+  for (const ajv of [body, text]) {
+    formats(ajv);
+    ajv.addFormat('date-time', dateTime);
+  }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema);
 }

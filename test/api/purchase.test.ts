@@ -307,13 +307,21 @@ describe('reading shipments', () => {
       key: acct.testKey,
     });
     expect(after.body.data).toEqual([]);
+    // The first and the last instant we take.
+    const ever = await call(stack, 'GET', '/api/v1/shipments?created_after=0001-01-01T00:00:00Z&limit=100', { key: acct.testKey });
+    expect(ever.body.data.length).toBe(5);
+    const never = await call(stack, 'GET', '/api/v1/shipments?created_after=9999-12-31T23:59:59Z', { key: acct.testKey });
+    expect(never.body.data).toEqual([]);
     const live = await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey });
     expect(live.body.data).toEqual([]);
   });
 
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
-    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'status=shipped', 'created_after=yesterday', 'cursor=%%%', 'cursor=bm9wZQ', 'colour=red']) {
+    // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
+    // a year past 9999 once in UTC, a leap second.
+    const unusable = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00%2B01:00', '9999-12-31T23:59:59-01:00', '2026-06-30T23:59:60Z'].map((t) => `created_after=${t}`);
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'status=shipped', 'created_after=yesterday', ...unusable, 'cursor=%%%', 'cursor=bm9wZQ', 'colour=red']) {
       const a = await call(stack, 'GET', `/api/v1/shipments?${q}`, { key: acct.testKey });
       expect(a.status, q).toBe(422);
       expect(a.body.code, q).toBe('validation_failed');
