@@ -60,6 +60,15 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // request.ip is the client: X-Forwarded-For is honoured only from the proxies listed (TRUSTED_PROXIES).
     trustProxy: deps.config.trustedProxies.length ? [...deps.config.trustedProxies] : false,
     return503OnClosing: false,
+    // A request must arrive whole in time, headers and body (contract: 408 request_timeout): a body
+    // that stops coming would otherwise hold its connection for ever (Fastify's default is no limit).
+    // Node looks for late requests every connectionsCheckingInterval.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      requestTimeout: deps.config.requestTimeoutMs,
+      headersTimeout: Math.min(deps.config.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(deps.config.requestTimeoutMs / 4))),
+    },
     ...(deps.tracer ? { serverFactory: tracedServerFactory(deps.tracer) } : {}),
   });
   if (deps.tracer) annotateRequestSpans(app);

@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
  * `traceparent`. Installed only when tracing is on.
  */
 export function tracedServerFactory(tracer: Tracer): FastifyServerFactory {
-  return (handler) =>
-    http.createServer((req, res) => {
+  return (handler, options) => {
+    const server = http.createServer(options.http ?? {}, (req, res) => {
       const parent = propagation.extract(context.active(), req.headers);
       const span = tracer.startSpan(
         req.method ?? 'HTTP',
@@ -23,6 +23,10 @@ export function tracedServerFactory(tracer: Tracer): FastifyServerFactory {
       });
       context.with(trace.setSpan(parent, span), () => handler(req, res));
     });
+    // As Fastify sets it on a server of its own making.
+    if (typeof options.requestTimeout === 'number') server.requestTimeout = options.requestTimeout;
+    return server;
+  };
 }
 
 /** Names the request span by its route and gives it the request id (the `Request-Id` header, the logs' `request_id`). */

@@ -54,6 +54,7 @@ export const CONFIG_VARIABLES = {
   WORKER_DEPLOYMENT_NAME: setting.text({ default: 'parcel-shipping', description: 'the worker deployment of this build' }),
   WORKER_BUILD_ID: Type.Optional(setting.text({ description: 'the worker build (Worker Versioning)' })),
   API_SHUTDOWN_GRACE_MS: setting.int({ default: 30_000, min: 0, description: 'how long the API finishes requests after SIGTERM' }),
+  REQUEST_TIMEOUT_MS: setting.int({ default: 30_000, min: 1000, description: "how long a request's headers and body may take to arrive (then 408)" }),
   ORPHAN_SWEEP_INTERVAL_MS: setting.int({ default: 60_000, min: 0, description: 'how often pending rows without a workflow are swept (0: never)' }),
   // Far longer than an API takes from recording a purchase to starting its workflow.
   ORPHAN_SWEEP_AFTER_MS: setting.int({ default: 120_000, min: 1000, description: 'age of a pending row the sweep fails' }),

@@ -123,6 +123,8 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     },
     /** How long the API finishes in-flight requests after SIGTERM before it exits. */
     apiShutdownGraceMs: v.API_SHUTDOWN_GRACE_MS,
+    /** How long a request may take to arrive whole, headers and body (contract: 408 request_timeout). */
+    requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     /** The Temporal Schedule that fails pending shipments whose workflow never started (0: none). */
     orphanSweep: { intervalMs: v.ORPHAN_SWEEP_INTERVAL_MS, olderThanMs: v.ORPHAN_SWEEP_AFTER_MS },
     /** After a failed purchase that may have bought, how long to keep looking for a stray label. */

@@ -45,6 +45,7 @@ describe('configuration defaults', () => {
       temporalUiUrl: 'http://localhost:8233',
       worker: { maxConcurrentActivities: 100, maxConcurrentWorkflowTasks: 40, maxCachedWorkflows: 1000, shutdownGraceMs: 30_000, metricsPort: 0, deploymentName: 'parcel-shipping', buildId: undefined, workflowBundlePath: undefined },
       apiShutdownGraceMs: 30_000,
+      requestTimeoutMs: 30_000,
       payloadDecryptionKeys: [],
       addressRateLimit: { count: 100, seconds: 10 },
       codecPort: 8888,
