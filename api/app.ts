@@ -28,6 +28,7 @@ import { registerMetrics } from './metrics.js';
 import { webRoutes } from './web/index.js';
 import { registerResponseSchemas } from './response-schemas.js';
 import { registerIdempotency } from './idempotency.js';
+import { registerJsonBody } from './json-body.js';
 import { referencePage } from './reference-page.js';
 import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
@@ -75,6 +76,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   app.setValidatorCompiler(createValidatorCompiler());
   // Response schemas describe (api/response-schemas.ts); they never reshape an answer on the wire.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
