@@ -62,18 +62,28 @@ export function createAuthenticator(deps: {
   onAuthenticated?: (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<void>;
 }) {
   const limiter = deps.addressLimiter;
-  /** A refusal counts against the client address (and turns into a 429 once it is over its allowance). */
+  /**
+   * A refusal counts against the client address (and turns into a 429 once it is over its
+   * allowance); an address already over it gets the 429 at once. Only refusals: a request with a
+   * valid key is limited by its key's allowance alone (contract: 429), even from an address that
+   * has spent its own (a NAT shared with a noisy neighbour).
+   */
   const refuse = async (request: FastifyRequest, error: ApiError): Promise<never> => {
-    await limiter?.count(request);
+    if (limiter) {
+      await limiter.checkBlocked(request);
+      await limiter.count(request);
+    }
     throw error;
   };
   const lastTouched = new Map<string, number>();
   return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const scope = request.routeOptions.config?.scope;
-    const liveness = request.routeOptions.url === '/healthz';
-    if (limiter && !liveness) await limiter.checkBlocked(request);
     if (!scope) {
-      if (limiter && !liveness) await limiter.count(request);
+      // No key asked: the address's allowance is the only limit. The liveness probe touches nothing.
+      if (limiter && request.routeOptions.url !== '/healthz') {
+        await limiter.checkBlocked(request);
+        await limiter.count(request);
+      }
       return;
     }
     // A key in the query string is refused outright, even alongside a good header (spec §5.1).

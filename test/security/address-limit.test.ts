@@ -78,6 +78,21 @@ describe('per-address limit on unauthenticated and refused requests', () => {
       expect((await call(stack, 'GET', '/api/v1/shipments', { key: acct.testKey, headers: from(ip) })).status).toBe(200);
     }
   });
+
+  it('never refuses a valid key because its address has spent the allowance of requests without one', async () => {
+    const acct = await createAccount(stack);
+    const ip = newAddress();
+    for (let i = 0; i < POLICY.count; i++) await call(stack, 'GET', '/readyz', { headers: from(ip) });
+    expect((await call(stack, 'GET', '/readyz', { headers: from(ip) })).status).toBe(429);
+    // Behind the same address (a NAT), a keyed client has its key's allowance, on either instance.
+    for (const url of [stack.url, secondUrl]) {
+      const keyed = await call({ url }, 'GET', '/api/v1/account/balance', { key: acct.testKey, headers: from(ip) });
+      expect(keyed.status, keyed.text).toBe(200);
+      expect(keyed.headers['ratelimit-limit']).toBeDefined();
+    }
+    // A refused key from it is still a refusal the address pays for: 429.
+    expect((await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(ip) })).status).toBe(429);
+  });
 });
 
 describe('the client address behind a trusted proxy', () => {
