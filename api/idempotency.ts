@@ -193,7 +193,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: (
     if (!idem) return payload;
     if (idem.replayed) reply.header('idempotency-replayed', 'true');
     if (!idem.stored && FINAL.has(reply.statusCode) && typeof payload === 'string') {
-      await saveIdempotentResponse(deps.db, idem.scope, reply.statusCode, JSON.parse(payload));
+      await saveIdempotentResponse(deps.db, idem.scope, reply.statusCode, payload);
     }
     return payload;
   });

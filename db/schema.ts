@@ -7,6 +7,7 @@ import {
   customType,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -134,7 +135,8 @@ export const idempotencyKeys = pgTable(
     /** The shipment bound to the key, for purchases: every retry drives the same workflow. */
     shipmentId: text('shipment_id'),
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    /** `json`, not `jsonb`: a replay answers the first answer's keys in their order (jsonb sorts them). */
+    responseBody: json('response_body'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.key] })],

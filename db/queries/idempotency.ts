@@ -44,10 +44,11 @@ export async function heldIdempotencyKey(db: Db | Tx, s: Scope, now: Date): Prom
   return undefined;
 }
 
-export async function saveIdempotentResponse(db: Db, s: Scope, status: number, body: unknown): Promise<void> {
+/** Keeps the answer as it was sent (`json` keeps its text, so a replay has its keys in the same order). */
+export async function saveIdempotentResponse(db: Db, s: Scope, status: number, sentBody: string): Promise<void> {
   await db
     .update(idempotencyKeys)
-    .set({ responseStatus: status, responseBody: sql`${JSON.stringify(body)}::jsonb` })
+    .set({ responseStatus: status, responseBody: sql`${sentBody}::json` })
     .where(where(s));
 }
 

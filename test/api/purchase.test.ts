@@ -199,6 +199,8 @@ describe('idempotency (contract: Idempotency)', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotency-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    // The very bytes, keys in the same order (they were stored as jsonb, which sorts keys).
+    expect(again.text).toBe(first.text);
     expect((await sim.purchases(first.body.id)).length).toBe(1);
     expect(minor((await balance(acct)).available)).toBe(5000 - minor(first.body.price.gross));
     await expectLedgerConsistent(stack, acct.id);

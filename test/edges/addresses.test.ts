@@ -95,7 +95,7 @@ describe('creating', () => {
       const second = save(acct.testKey, body, { 'idempotency-key': scope.key });
       await firstRequestRuns();
       const firstAnswer = { id: 'adr_first', name: body.name };
-      await saveIdempotentResponse(stack.database.db, scope, 201, firstAnswer);
+      await saveIdempotentResponse(stack.database.db, scope, 201, JSON.stringify(firstAnswer));
       const answer = await second;
       expect(answer.status, answer.text).toBe(201);
       expect(answer.body).toEqual(firstAnswer);
