@@ -21,7 +21,8 @@ declare module 'fastify' {
   }
 }
 
-const KEY_SHAPE = /^Bearer (svc_(test|live)_[A-Za-z0-9]{20,100})$/;
+/** `Bearer <key>`; the scheme's case does not matter (RFC 9110 §11.1), the key's does. */
+const KEY_SHAPE = /^[Bb][Ee][Aa][Rr][Ee][Rr] +(svc_(test|live)_[A-Za-z0-9]{20,100})$/;
 
 /** One 401 for every refusal, so a caller learns nothing about why (spec §5.3). */
 const unauthorized = () =>

@@ -37,7 +37,8 @@ declare module 'fastify' {
   }
 }
 
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+/** Printable ASCII is space to tilde; HTTP has already trimmed spaces around a header's value. */
+const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /** The Idempotency-Key header, checked: 1 to 255 printable ASCII characters (contract). */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {

@@ -45,6 +45,15 @@ describe('authentication (spec §5, contract: Authentication)', () => {
     expect(new Set(answers).size).toBe(1);
   });
 
+  it('takes the Bearer scheme in any case (RFC 9110), but not a key in another case', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const a = await call(stack, 'GET', '/api/v1/account/balance', { headers: { authorization: `${scheme} ${acct.testKey}` } });
+      expect(a.status, scheme).toBe(200);
+    }
+    const shouted = await call(stack, 'GET', '/api/v1/account/balance', { headers: { authorization: `Bearer ${acct.testKey.toUpperCase()}` } });
+    expect(shouted.status).toBe(401);
+  });
+
   it('takes revocation into account on the very next request', async () => {
     const k = await stack.admin.createKey(acct.id, { mode: 'test' });
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: k.key })).status).toBe(200);

@@ -271,9 +271,21 @@ describe('idempotency (contract: Idempotency)', () => {
 
   it('refuses a malformed Idempotency-Key', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
-    const a = await buy(acct, body(), { 'idempotency-key': 'x'.repeat(256) });
-    expect(a.status).toBe(422);
-    expect(a.body.code).toBe('validation_failed');
+    for (const key of ['x'.repeat(256), 'clé', 'tab\there']) {
+      const a = await buy(acct, body(), { 'idempotency-key': key });
+      expect(a.status, key).toBe(422);
+      expect(a.body.code).toBe('validation_failed');
+    }
+  });
+
+  it('takes any printable ASCII in an Idempotency-Key, spaces inside it included', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const key = `order 42 / ${randomUUID()} ~!`;
+    const first = await buy(acct, body(), { 'idempotency-key': key });
+    expect(first.status, first.text).toBe(201);
+    const again = await buy(acct, body(), { 'idempotency-key': key });
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
   });
 });
 
