@@ -129,7 +129,9 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       const a = await account(db, accountId);
       if (!a.apiEnabled) throw new AdminError(`API access is not enabled for ${a.id}: run "account enable-api ${a.id}" first`);
       if (o.mode !== 'test' && o.mode !== 'live') throw new AdminError('--mode must be test or live');
-      const scopes = !o.scopes || o.scopes === 'all' ? [...SCOPES] : o.scopes.split(',').map((s) => s.trim());
+      // An empty list is a mistake, not "every scope" (a key with every scope must be asked for: all).
+      if (o.scopes !== undefined && !o.scopes.trim()) throw new AdminError('--scopes needs at least one scope, or all');
+      const scopes = o.scopes === undefined || o.scopes === 'all' ? [...SCOPES] : o.scopes.split(',').map((s) => s.trim());
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length) throw new AdminError(`unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
       let expiresAt: Date | null = null;

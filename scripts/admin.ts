@@ -36,6 +36,17 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** How many arguments each command takes after its name (an extra one is a mistake, not ignored). */
+const POSITIONALS: Record<string, number> = {
+  'account create': 0,
+  'account enable-api': 1,
+  'account set': 1,
+  'wallet topup': 2,
+  'key create': 1,
+  'key revoke': 1,
+  'user create': 1,
+};
+
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -50,6 +61,16 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const command = `${group ?? ''} ${verb ?? ''}`;
+  if (!(command in POSITIONALS)) {
+    process.stderr.write(`admin: unknown command "${command.trim()}"\n${USAGE}\n`);
+    return 2;
+  }
+  const extra = rest.slice(POSITIONALS[command]);
+  if (extra.length) {
+    process.stderr.write(`admin: unexpected argument ${JSON.stringify(extra[0])} to "${command}"\n${USAGE}\n`);
+    return 2;
+  }
   let config;
   try {
     config = loadConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
@@ -62,7 +83,6 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrateDatabase(database);
     const admin = adminCommands(database.db);
-    const command = `${group ?? ''} ${verb ?? ''}`;
     let result: unknown;
     switch (command) {
       case 'account create':

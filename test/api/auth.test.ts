@@ -54,6 +54,14 @@ describe('authentication (spec §5, contract: Authentication)', () => {
     expect(shouted.status).toBe(401);
   });
 
+  it('issues no key for an empty scope list (it granted every scope)', async () => {
+    for (const scopes of ['', ' ']) {
+      await expect(stack.admin.createKey(acct.id, { mode: 'test', scopes })).rejects.toThrow('--scopes needs at least one scope, or all');
+    }
+    const all = await stack.admin.createKey(acct.id, { mode: 'test', scopes: 'all' });
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: all.key })).status).toBe(200);
+  });
+
   it('takes revocation into account on the very next request', async () => {
     const k = await stack.admin.createKey(acct.id, { mode: 'test' });
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: k.key })).status).toBe(200);

@@ -37,3 +37,18 @@ describe.each([
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });
+
+describe('npm run admin', () => {
+  it('refuses an argument a command does not take, before it opens any database', async () => {
+    const { code, stdout, stderr } = await run('scripts/admin.ts', ['key', 'revoke', 'key_a', 'key_b']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('unexpected argument "key_b" to "key revoke"');
+  });
+
+  it('refuses an unknown command before it opens any database', async () => {
+    const { code, stderr } = await run('scripts/admin.ts', ['wallet', 'drain', 'acc_x']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown command "wallet drain"');
+  });
+});
