@@ -8,6 +8,15 @@ export interface Catalog {
   definitions: readonly CarrierDefinition[];
 }
 
+/** The carrier and name of a service code, if some carrier offers it. */
+export function serviceOf(catalog: Catalog, code: string): { carrier: string; name: string } | undefined {
+  for (const carrier of catalog.definitions) {
+    const service = carrier.services.find((s) => s.code === code);
+    if (service) return { carrier: carrier.code, name: service.name };
+  }
+  return undefined;
+}
+
 /** Every eligible service priced for this account, cheapest gross first (contract: Quote item). */
 export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
   const items = [];

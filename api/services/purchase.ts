@@ -6,6 +6,7 @@ import type { ShipmentWorkflowInput } from '../../workflows/index.js';
 import type { AppContext } from '../app.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
+import { serviceOf } from '../catalog.js';
 import { startPurchase } from '../purchases.js';
 import type { BuyRequest } from '../schemas.js';
 
@@ -57,6 +58,9 @@ export async function requestPurchase(
   const reference = req.reference?.trim() || null;
   const account = caller.account;
   let shipmentId = makeId('shp', Date.now(), randomBytes(16));
+  // A pending (or failed) shipment shows its service's carrier and name from the start, not null
+  // until the purchase prices it; an unknown code stays null and fails as service_not_available.
+  const service = serviceOf(ctx.catalog, req.service);
   // The key is claimed and the pending row inserted in one transaction: a key never names a
   // shipment that does not exist, whatever stops this process in between.
   const recorded = await recordPurchaseRequest(
@@ -68,6 +72,8 @@ export async function requestPurchase(
       status: 'pending',
       reference,
       serviceCode: req.service,
+      carrier: service?.carrier ?? null,
+      serviceName: service?.name ?? null,
       fromAddress: addresses.from,
       toAddress: addresses.to,
       parcel: req.parcel,

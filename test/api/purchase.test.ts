@@ -160,6 +160,9 @@ describe('buying a label', () => {
     const failedId = a.body.shipment_id;
     const failed = await call(stack, 'GET', `/api/v1/shipments/${failedId}`, { key: acct.liveKey });
     expect(failed.body.status).toBe('failed');
+    // The service it asked for, named in full though nothing was priced or bought (carrier and name were null).
+    expect(failed.body.service).toEqual({ code: 'acme_ground', carrier: 'acme', name: expect.any(String) });
+    expect(failed.body.service.name.length).toBeGreaterThan(0);
     expect(await sim.purchases(failedId)).toEqual([]);
     expect((await balance(acct)).available).toBe('1.00');
     const list = await call(stack, 'GET', '/api/v1/shipments?status=failed', { key: acct.liveKey });
