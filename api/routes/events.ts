@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnEvent, listEvents } from '../../db/index.js';
-import { CODE, ApiError, eventPayload } from '../../domain/index.js';
+import { CODE, ApiError, EVENT_TYPES, eventPayload } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
@@ -9,7 +9,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { RESPONSES } from '../response-schemas.js';
 
 const EventsQuery = Type.Object(
-  { ...PageQuery.properties, type: Type.Optional(Type.String({ maxLength: 50 })), shipment: Type.Optional(Type.String({ maxLength: 100 })) },
+  {
+    ...PageQuery.properties,
+    // A type no event has is a mistake to report (422), as an unknown shipment status is, not an empty list.
+    type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
+    shipment: Type.Optional(Type.String({ maxLength: 100 })),
+  },
   { additionalProperties: false },
 );
 

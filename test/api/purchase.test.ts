@@ -333,6 +333,16 @@ describe('reading shipments', () => {
     expect(live.body.data).toEqual([]);
   });
 
+  it('refuses an event type no event has, on the events list, with 422 like an unknown status', async () => {
+    const acct = await createAccount(stack);
+    for (const q of ['type=bogus', 'type=shipment', 'type=']) {
+      const a = await call(stack, 'GET', `/api/v1/events?${q}`, { key: acct.testKey });
+      expect(a.status, q).toBe(422);
+      expect(a.body.code, q).toBe('validation_failed');
+    }
+    expect((await call(stack, 'GET', '/api/v1/events?type=shipment.purchased', { key: acct.testKey })).status).toBe(200);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,

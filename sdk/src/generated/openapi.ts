@@ -1361,7 +1361,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                type?: string;
+                type?: "shipment.purchased" | "shipment.in_transit" | "shipment.delivered" | "shipment.exception" | "shipment.voided" | "tracking.updated" | "wallet.low_balance";
                 shipment?: string;
             };
             header?: never;
