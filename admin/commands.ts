@@ -69,7 +69,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       if (o.creditLimit !== undefined && o.funding !== 'credit_line') {
         throw new AdminError('--credit-limit applies only to --funding credit_line');
       }
-      const creditLimit = o.funding === 'credit_line' ? amount(o.creditLimit ?? '0.00', '--credit-limit') : null;
+      // Not set is null (contract: Balance), not 0.00: a credit line without a limit has no credit yet.
+      const creditLimit = o.creditLimit !== undefined ? amount(o.creditLimit, '--credit-limit') : null;
       const row = await insertAccount(db, {
         id: newId('acc'),
         name: o.name.trim(),

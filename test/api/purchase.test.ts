@@ -124,6 +124,17 @@ describe('buying a label', () => {
     await expectLedgerConsistent(stack, acct.id);
   });
 
+  it('shows a credit line created without a limit as credit_limit null, with no credit to buy on', async () => {
+    const acct = await createAccount(stack, { funding: 'credit_line' });
+    const b = await balance(acct);
+    expect(b).toMatchObject({ funding_source: 'credit_line', credit_limit: null, available: '0.00', pending: '0.00' });
+    const a = await buy(acct, body());
+    expect(a.status, a.text).toBe(402);
+    expect(a.body.code).toBe('insufficient_funds');
+    await stack.admin.setAccount(acct.id, { creditLimit: '50.00' });
+    expect(await balance(acct)).toMatchObject({ credit_limit: '50.00', available: '50.00' });
+  });
+
   it('charges a card through the processor: authorized, then captured', async () => {
     const acct = await createAccount(stack, { funding: 'card' });
     const a = await buy(acct, body());
