@@ -98,3 +98,25 @@ export async function refuseBadText(request: FastifyRequest): Promise<void> {
     throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }
 }
+
+/**
+ * Trims every string of a JSON body before validation (contract: Resources, "strings are trimmed"),
+ * so a length limit counts what is kept: a 200-character name sent with spaces around it was
+ * refused as too long. Runs after `refuseBadText`, which refuses a control character (a trailing
+ * newline included) rather than letting trimming hide it. Iterative, so nesting cannot overflow.
+ */
+export async function trimBodyText(request: FastifyRequest): Promise<void> {
+  // The API's bodies only: a portal form's password keeps its spaces.
+  if (!request.url.startsWith('/api/v1/')) return;
+  if (!request.body || typeof request.body !== 'object' || Buffer.isBuffer(request.body)) return;
+  const stack: unknown[] = [request.body];
+  while (stack.length) {
+    const v = stack.pop() as Record<string, unknown> | unknown[];
+    const keys = Array.isArray(v) ? v.keys() : Object.keys(v);
+    for (const k of keys) {
+      const child = (v as Record<string | number, unknown>)[k];
+      if (typeof child === 'string') (v as Record<string | number, unknown>)[k] = child.trim();
+      else if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+}

@@ -60,6 +60,18 @@ describe('creating', () => {
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
   });
 
+  it('counts a field’s length after trimming: 200 characters with spaces around them are taken, 201 are not', async () => {
+    const long = unique('L').replace(/\s/g, '-').padEnd(200, 'x');
+    const padded = await save(acct.testKey, address({ name: `  ${long}  `, city: ' Leeds ' }));
+    expect(padded.status, padded.text).toBe(201);
+    expect(padded.body.name).toBe(long);
+    expect(padded.body.city).toBe('Leeds');
+    const over = await save(acct.testKey, address({ name: `${long}y` }));
+    expectProblem(over, 422, 'validation_failed');
+    // A control character is refused, not trimmed away.
+    expectProblem(await save(acct.testKey, address({ name: `${unique('N')}\n` })), 422, 'validation_failed');
+  });
+
   it('honours Idempotency-Key: replay, reuse with another body, and a released key after a failure', async () => {
     const key = `adr-${unique('k').replace(' ', '-')}`;
     const body = address({ name: unique('Idem') });
