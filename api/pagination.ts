@@ -7,7 +7,7 @@ export function decodeCursor(cursor: string, prefix: IdPrefix): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!isId(prefix, id)) {
     throw new ApiError(CODE.validation_failed, 'The cursor is not one this API returned.', {
-      errors: [{ path: 'cursor', message: 'is not a valid cursor' }],
+      errors: [{ path: 'querystring.cursor', message: 'is not a valid cursor' }],
     });
   }
   return id;

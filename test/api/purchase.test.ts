@@ -354,6 +354,14 @@ describe('reading shipments', () => {
     expect((await call(stack, 'GET', '/api/v1/events?type=shipment.purchased', { key: acct.testKey })).status).toBe(200);
   });
 
+  it('names a bad query parameter querystring.<name>, the cursor as every other', async () => {
+    const acct = await createAccount(stack);
+    const limit = await call(stack, 'GET', '/api/v1/shipments?limit=0', { key: acct.testKey });
+    expect(limit.body.errors.map((e: any) => e.path)).toEqual(['querystring.limit']);
+    const cursor = await call(stack, 'GET', '/api/v1/shipments?cursor=bm9wZQ', { key: acct.testKey });
+    expect(cursor.body.errors.map((e: any) => e.path)).toEqual(['querystring.cursor']);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
