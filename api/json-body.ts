@@ -23,7 +23,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+  if (charset && !['utf-8', 'utf8', 'us-ascii'].includes(charset)) {
     throw new ApiError(CODE.unsupported_media_type, `Send the body as application/json in UTF-8, not ${charset}.`);
   }
   if (body.length === 0) throw new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.');

@@ -42,6 +42,7 @@ describe('a JSON body', () => {
   it('in UTF-8 is taken, with or without the charset, and with a byte order mark', async () => {
     expect((await post('/api/v1/addresses', addressJson('Zoë Ünal'), 'application/json; charset=utf-8')).status).toBe(201);
     expect((await post('/api/v1/addresses', addressJson('Zoë Ünal 2'), 'application/json; charset="UTF-8"')).status).toBe(201);
+    expect((await post('/api/v1/addresses', addressJson('Plain ASCII'), 'application/json;charset=us-ascii')).status).toBe(201);
     const bom = await post('/api/v1/addresses', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(addressJson('Zoë Ünal 3'))]));
     expect(bom.status).toBe(201);
     expect(bom.body.name).toBe('Zoë Ünal 3');
