@@ -590,9 +590,11 @@ describe('deploy/nginx/nginx.conf', () => {
 describe('deploy/nginx/nginx.conf: what it exposes and logs', () => {
   const conf = read('deploy/nginx/nginx.conf').replace(/#.*$/gm, '');
 
-  it('keeps /metrics internal', () => {
-    const metrics = /location\s+=\s+\/metrics\s*\{([^}]*)\}/.exec(conf);
-    expect(metrics, 'a location for /metrics').not.toBeNull();
+  it('keeps /metrics and every path under it (/metrics/fleet) internal', () => {
+    // A prefix location that wins over every regular expression: `location = /metrics` alone let
+    // /metrics/fleet through to the API.
+    const metrics = /location\s+\^~\s+\/metrics\s*\{([^}]*)\}/.exec(conf);
+    expect(metrics, 'a ^~ prefix location for /metrics').not.toBeNull();
     expect(metrics![1]).toMatch(/return\s+404|deny\s+all/);
     expect(metrics![1]).not.toContain('proxy_pass');
   });
