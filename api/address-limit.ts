@@ -46,9 +46,9 @@ export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; now?: (
     /** Counts one request against the address; over the allowance, the answer becomes a 429. */
     async count(request: FastifyRequest, _reply?: FastifyReply): Promise<void> {
       const ip = addressOf(request);
-      const { allowed, aheadUs } = await takeRateLimitToken(deps.db, `ip:${ip}`, deps.policy);
-      if (allowed) return;
-      const { retryAfter } = rateLimitState(deps.policy, false, aheadUs);
+      const decision = await takeRateLimitToken(deps.db, `ip:${ip}`, deps.policy);
+      if (decision.allowed) return;
+      const { retryAfter } = rateLimitState(deps.policy, decision);
       if (blockedUntil.size >= MAX_REMEMBERED) blockedUntil.delete(blockedUntil.keys().next().value!);
       blockedUntil.set(ip, now() + retryAfter! * 1000);
       request.log.info({ retry_after: retryAfter }, 'address rate limited');

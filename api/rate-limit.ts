@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { emissionIntervalUs, takeRateLimitToken, type Db, type RatePolicy } from '../db/index.js';
+import { takeRateLimitToken, type Db, type RateDecision, type RatePolicy } from '../db/index.js';
 import { CODE, ApiError } from '../domain/index.js';
 import type { Caller } from './auth.js';
 
@@ -14,16 +14,16 @@ export interface RateLimitState {
   retryAfter?: number;
 }
 
-/** The numbers the headers carry, from one GCRA decision (see db/queries/rate-limits.ts). */
-export function rateLimitState(policy: RatePolicy, allowed: boolean, aheadUs: number): RateLimitState {
-  const interval = emissionIntervalUs(policy);
-  const window = policy.seconds * US;
-  const remaining = Math.min(policy.count, Math.max(0, Math.floor((window - aheadUs) / interval)));
-  const state: RateLimitState = { limit: policy.count, remaining, reset: Math.ceil(aheadUs / US) };
-  if (!allowed) {
-    // Admitted again once max(tat, now) + I ≤ now + T: ceil, and never 0, so waiting it is enough.
-    state.retryAfter = Math.max(1, Math.ceil((aheadUs + interval - window) / US));
-  }
+/** The numbers the headers carry, from one sliding-window decision (see db/queries/rate-limits.ts). */
+export function rateLimitState(policy: RatePolicy, d: RateDecision): RateLimitState {
+  const state: RateLimitState = {
+    limit: policy.count,
+    remaining: d.allowed ? Math.max(0, policy.count - d.used) : 0,
+    reset: Math.ceil(d.untilWholeUs / US),
+  };
+  // A place frees up when the oldest admitted request leaves the window: ceil, and never 0, so
+  // waiting it is enough.
+  if (!d.allowed) state.retryAfter = Math.max(1, Math.ceil(d.untilSlotUs / US));
   return state;
 }
 
@@ -48,10 +48,10 @@ export function setRateLimitHeaders(reply: FastifyReply, policy: RatePolicy, s: 
 export function createRateLimiter(deps: { db: Db }) {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void> {
     const policy: RatePolicy = { count: caller.key.rateLimitCount, seconds: caller.key.rateLimitSeconds };
-    const { allowed, aheadUs } = await takeRateLimitToken(deps.db, caller.key.id, policy);
-    const state = rateLimitState(policy, allowed, aheadUs);
+    const decision = await takeRateLimitToken(deps.db, caller.key.id, policy);
+    const state = rateLimitState(policy, decision);
     setRateLimitHeaders(reply, policy, state);
-    if (!allowed) {
+    if (!decision.allowed) {
       request.log.info({ retry_after: state.retryAfter }, 'rate limited');
       throw new ApiError(CODE.rate_limited, `This key's allowance of ${policy.count} requests per ${policy.seconds} s is spent; retry after ${state.retryAfter} s.`, {
         headers: { 'retry-after': String(state.retryAfter) },

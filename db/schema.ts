@@ -228,10 +228,15 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** GCRA state per API key: the theoretical arrival time of the next request. */
+/**
+ * Rate-limit state per API key (and per client address, `ip:<addr>`): the times of the requests
+ * admitted within the last window, oldest first, at most the allowance. `tat` is the time of the
+ * last decision that admitted one (it held the GCRA state of earlier builds).
+ */
 export const rateLimits = pgTable('rate_limits', {
   keyId: text('key_id').primaryKey(),
   tat: timestamp('tat', { withTimezone: true, mode: 'date', precision: 6 }).notNull(),
+  admitted: timestamp('admitted', { withTimezone: true, mode: 'date', precision: 6 }).array().notNull().default(sql`'{}'`),
 });
 
 export const addresses = pgTable(

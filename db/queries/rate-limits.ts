@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 
-/** A key's allowance: `count` requests per `seconds`, as a token bucket that refills evenly. */
+/** An allowance: at most `count` requests admitted within any `seconds`. */
 export interface RatePolicy {
   count: number;
   seconds: number;
@@ -9,60 +9,73 @@ export interface RatePolicy {
 
 export interface RateDecision {
   allowed: boolean;
-  /** Microseconds from the database's now to the key's theoretical arrival time (0 when the allowance is whole). */
-  aheadUs: number;
+  /** Requests admitted within the window that ends now, this one included when admitted. */
+  used: number;
+  /** Microseconds until the oldest of them leaves the window, freeing a place (0 when none). */
+  untilSlotUs: number;
+  /** Microseconds until the newest leaves it, when the allowance is whole again (0 when none). */
+  untilWholeUs: number;
 }
 
-/** The spacing of requests at the sustained rate, in whole microseconds (rounded down, so a full burst fits). */
-export const emissionIntervalUs = (p: RatePolicy) => Math.max(1, Math.floor((p.seconds * 1_000_000) / p.count));
-
 /**
- * GCRA in one statement, on the database's clock, so every API instance shares one allowance per key.
+ * A sliding window in one statement, on the database's clock, so every API instance shares one
+ * allowance per key: the row keeps the times of the requests admitted within the last window, and
+ * a request is admitted while fewer than `count` are. So no window of `seconds`, wherever it
+ * starts, ever holds more than `count` admitted requests (issue 7; a GCRA bucket let a full burst
+ * and then the refill through, up to twice the allowance in one window), and a refusal knows to
+ * the microsecond when a place frees up.
  *
- * `tat` is the theoretical arrival time: a request is admitted when max(tat, now) + I ≤ now + T, and
- * then tat moves to max(tat, now) + I. The row is locked (`for update`) before the clock is read, so
- * concurrent requests for one key are decided one after the other, each on the latest tat. A refused
- * request changes nothing.
+ * The row is locked (`for update`) before the clock is read, so concurrent requests for one key
+ * are decided one after the other, each on the latest times. A refused request changes nothing.
  *
  * Returns undefined in one case only: the key's first-ever requests raced to insert its row and this
  * one lost with its verdict unknown. The row exists now; calling again decides it.
  */
 async function decideOnce(db: Db, keyId: string, p: RatePolicy): Promise<RateDecision | undefined> {
-  const i = emissionIntervalUs(p);
-  const t = p.seconds * 1_000_000;
-  const result = await db.execute<{ allowed: boolean | null; ahead_us: number | string | null }>(sql`
+  const window = sql`${p.seconds * 1_000_000}::float8 * interval '1 microsecond'`;
+  const result = await db.execute<{ allowed: boolean | null; used: number | string; until_slot_us: number | string | null; until_whole_us: number | string | null }>(sql`
     with cur as materialized (
-      select tat from rate_limits where key_id = ${keyId} for update
+      select admitted from rate_limits where key_id = ${keyId} for update
     ),
     clock as materialized (
       -- the clock is read after the row lock is held (the join pulls cur first)
-      select cur.tat as old_tat, clock_timestamp() as now
+      select cur.admitted as old, clock_timestamp() as now
       from (values (1)) as one (x) left join cur on true
     ),
     decided as materialized (
-      select old_tat, now, next_tat, next_tat <= now + ${t}::float8 * interval '1 microsecond' as allowed
+      select old, now, recent, cardinality(recent) < ${p.count} as allowed
       from (
-        select old_tat, now, greatest(coalesce(old_tat, now), now) + ${i}::float8 * interval '1 microsecond' as next_tat
+        select old, now, array(select t from unnest(coalesce(old, '{}'::timestamptz[])) as t where t > now - ${window} order by t) as recent
         from clock
       ) as d
     ),
     saved as (
-      insert into rate_limits as r (key_id, tat)
-      select ${keyId}, next_tat from decided where allowed
+      insert into rate_limits as r (key_id, tat, admitted)
+      select ${keyId}, now, recent || now from decided where allowed
       on conflict (key_id) do update
-        set tat = greatest(r.tat, (select now from decided)) + ${i}::float8 * interval '1 microsecond'
-        where greatest(r.tat, (select now from decided)) + ${i}::float8 * interval '1 microsecond'
-          <= (select now from decided) + ${t}::float8 * interval '1 microsecond'
-      returning r.tat
+        set tat = (select now from decided),
+            admitted = array(select t from unnest(r.admitted) as t where t > (select now from decided) - ${window} order by t) || (select now from decided)
+        where cardinality(array(select t from unnest(r.admitted) as t where t > (select now from decided) - ${window})) < ${p.count}
+      returning r.admitted
+    ),
+    outcome as (
+      select old, now, (select admitted from saved) as saved_admitted, recent from decided
     )
     select
-      case when (select tat from saved) is not null then true when old_tat is not null then false end as allowed,
-      (extract(epoch from (coalesce((select tat from saved), old_tat) - now)) * 1000000)::bigint as ahead_us
-    from decided
+      case when saved_admitted is not null then true when old is not null then false end as allowed,
+      cardinality(coalesce(saved_admitted, recent)) as used,
+      (extract(epoch from (coalesce(saved_admitted, recent))[1] + ${window} - now) * 1000000)::bigint as until_slot_us,
+      (extract(epoch from (coalesce(saved_admitted, recent))[cardinality(coalesce(saved_admitted, recent))] + ${window} - now) * 1000000)::bigint as until_whole_us
+    from outcome
   `);
   const row = result.rows[0];
-  if (!row || row.allowed === null || row.ahead_us === null) return undefined;
-  return { allowed: row.allowed, aheadUs: Math.max(0, Number(row.ahead_us)) };
+  if (!row || row.allowed === null) return undefined;
+  return {
+    allowed: row.allowed,
+    used: Number(row.used),
+    untilSlotUs: Math.max(0, Number(row.until_slot_us ?? 0)),
+    untilWholeUs: Math.max(0, Number(row.until_whole_us ?? 0)),
+  };
 }
 
 /** Takes one request from the key's allowance, or says it is spent. */
