@@ -12,8 +12,18 @@ export const referencePage = (_ctx: AppContext): FastifyPluginAsync =>
   fp(async (app) => {
     await app.register(scalar, {
       routePrefix: '/docs',
-      configuration: { title: 'Parcel Shipping API reference', withDefaultFonts: false, hideClientButton: true },
+      // Offline: no fonts from a CDN, and no AI agent, which Scalar turns on for localhost and which
+      // fetches a registry from proxy.scalar.com as the page loads.
+      configuration: {
+        title: 'Parcel Shipping API reference',
+        pageTitle: 'Parcel Shipping API reference',
+        withDefaultFonts: false,
+        hideClientButton: true,
+        agent: { disabled: true },
+      },
     });
+    // Browsers ask for it with every page (/docs, the portal): no icon, and no 404 in their console.
+    app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parcel Shipping API</title></head><body>' +
