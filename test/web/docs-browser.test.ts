@@ -26,7 +26,7 @@ describe('/docs in a browser', () => {
       if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) elsewhere.push(url);
     });
     await page.goto(`${origin}/docs/`, { waitUntil: 'networkidle0', timeout: 60_000 });
-    await page.waitForFunction(() => document.body.innerText.includes('Buy a label'), { timeout: 30_000 });
+    await page.waitForFunction('document.body.innerText.includes("Buy a label")', { timeout: 30_000 });
     // Give late fetches (the agent's registry was one) their chance.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(elsewhere).toEqual([]);
