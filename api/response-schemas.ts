@@ -54,6 +54,17 @@ const responses = (success: Record<number, unknown>, codes: Code[]) => ({
   ...problems([...new Set([...AUTHENTICATED, ...READS, ...codes])]),
 });
 
+/** Routes without a key: the client address's limit and faults, then their own codes. */
+const PUBLIC: Code[] = [CODE.rate_limited, CODE.internal_error, CODE.service_unavailable];
+
+const LABEL_FILE = {
+  description: 'The label file',
+  content: {
+    'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) },
+    'application/zpl': { schema: Type.String({ contentMediaType: 'application/zpl' }) },
+  },
+};
+
 /** `schema.response` of each route, by route. */
 export const RESPONSES = {
   createQuote: responses({ 200: json('Eligible services, cheapest gross first', Type.Object({ object: Type.Literal('list'), data: Type.Array(ref('QuoteItem')) }, closed)) }, BODY),
@@ -80,18 +91,14 @@ export const RESPONSES = {
     [CODE.not_found, CODE.label_already_scanned, CODE.shipment_not_voidable, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
   ),
   labelLink: responses({ 200: json('A signed URL to the file', ref('LabelLink')) }, [CODE.not_found, CODE.label_not_available]),
-  labelFile: responses(
-    {
-      200: {
-        description: 'The label file',
-        content: {
-          'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) },
-          'application/zpl': { schema: Type.String({ contentMediaType: 'application/zpl' }) },
-        },
-      },
-    },
-    [CODE.not_found, CODE.label_not_available],
-  ),
+  labelFile: responses({ 200: LABEL_FILE }, [CODE.not_found, CODE.label_not_available]),
+  /** The signed link a label link hands out: no key, the signature is the credential. */
+  signedLabelFile: {
+    200: LABEL_FILE,
+    ...problems([...PUBLIC, ...READS, CODE.link_expired, CODE.invalid_signature, CODE.not_found, CODE.label_not_available]),
+  },
+  health: { 200: json('The process is up', Type.Object({ status: Type.Literal('ok') }, closed)), ...problems([CODE.internal_error]) },
+  ready: { 200: json('The database and Temporal answer', Type.Object({ status: Type.Literal('ready') }, closed)), ...problems(PUBLIC) },
   tracking: responses({ 200: json('Every scan, oldest first', ref('Tracking')) }, [CODE.not_found]),
   sandboxScan: responses({ 202: json('Recorded; it flows through tracking and webhooks', ref('SandboxScan')) }, [...BODY, CODE.not_found, CODE.label_not_available]),
   balance: responses({ 200: json('The balance', ref('Balance')) }, []),

@@ -87,7 +87,16 @@ export const labelRoutes =
     // Parameters are checked by the signature alone, so any changed character is invalid_signature.
     app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
       '/label-files/:shipment/:format',
-      { schema: { params: FileParams, querystring: SignedQuery, hide: true } },
+      {
+        schema: {
+          params: FileParams,
+          querystring: SignedQuery,
+          summary: 'The label file behind a signed link (no key: the signature is the credential)',
+          operationId: 'downloadSignedLabel',
+          security: [],
+          response: RESPONSES.signedLabelFile,
+        },
+      },
       async (request, reply) => {
         const { shipment, format } = request.params;
         checkLabelLink({
