@@ -7,17 +7,26 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
+import { CARRIER_MODULES } from '../carriers/index.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
+const USAGE = `usage: npm run worker -- <group> [<group>…]
+  groups: shipments, carriers, ${CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`).join(', ')}, webhooks, all\n`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const GROUPS = new Set(['shipments', 'carriers', 'webhooks', 'all', ...CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`)]);
+const unknown = args.filter((a) => !GROUPS.has(a));
+if (!args.length || unknown.length) {
+  process.stderr.write(`${unknown.length ? `worker: unknown queue group "${unknown[0]}"\n` : ''}${USAGE}`);
+  process.exit(2);
+}
 const config = loadConfig();
 const log = createLogger(config, 'worker');
 const tracing = startTracingFromEnv('parcel-shipping-worker');
-const args = process.argv.slice(2);
-if (!args.length) {
-  process.stderr.write('usage: npm run worker -- shipments|carriers|carrier-<code>|webhooks|all …\n');
-  process.exit(2);
-}
 const groups = (args.includes('all') ? ['shipments', 'carriers', 'webhooks'] : args) as QueueGroup[];
 const database = await connectDatabase(config, log);
 // Signals are ours from here on: a SIGTERM while the workers start still drains cleanly.

@@ -21,6 +21,7 @@ describe.each([
   ['ops', 'scripts/ops.ts', 'stuck'],
   ['chaos', 'scripts/chaos.ts', '--purchases'],
   ['fleet', 'scripts/fleet.ts', 'npm run fleet'],
+  ['worker', 'workers/main.ts', 'carrier-acme'],
 ])('npm run %s', (_name, script, mentions) => {
   it('--help prints the usage on stdout and exits 0', async () => {
     const { code, stdout, stderr } = await run(script, ['--help']);
@@ -50,5 +51,14 @@ describe('npm run admin', () => {
     const { code, stderr } = await run('scripts/admin.ts', ['wallet', 'drain', 'acc_x']);
     expect(code).toBe(2);
     expect(stderr).toContain('unknown command "wallet drain"');
+  });
+});
+
+describe('npm run worker', () => {
+  it('refuses a queue group it does not know, naming it, before it connects to anything', async () => {
+    const { code, stderr } = await run('workers/main.ts', ['shipments', 'bogusqueue']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown queue group "bogusqueue"');
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 });
