@@ -66,7 +66,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // Node looks for late requests every connectionsCheckingInterval.
     requestTimeout: deps.config.requestTimeoutMs,
     http: {
-      requestTimeout: deps.config.requestTimeoutMs,
       headersTimeout: Math.min(deps.config.requestTimeoutMs, 60_000),
       connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(deps.config.requestTimeoutMs / 4))),
     },

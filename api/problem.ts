@@ -70,14 +70,9 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     return sendProblem(reply, new ApiError(CODE.unsupported_media_type, 'Send the body as application/json.'));
   }
   if (error.statusCode === 413) return sendProblem(reply, new ApiError(CODE.payload_too_large, 'The body is over 64 KiB.'));
-  switch (error.code) {
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.'));
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body does not match its Content-Length.'));
-  }
-  if (error.statusCode === 400 && /JSON/i.test(error.message)) {
-    return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body is not valid JSON.'));
+  // An empty or unparseable JSON body is answered by our own parser (api/json-body.ts).
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body does not match its Content-Length.'));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Anything else the HTTP layer refused (a malformed header, say): a client error, said plainly.

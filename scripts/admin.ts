@@ -36,17 +36,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** How many arguments each command takes after its name (an extra one is a mistake, not ignored). */
-const POSITIONALS: Record<string, number> = {
-  'account create': 0,
-  'account enable-api': 1,
-  'account set': 1,
-  'wallet topup': 2,
-  'key create': 1,
-  'key revoke': 1,
-  'user create': 1,
-};
-
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -61,14 +50,37 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const command = `${group ?? ''} ${verb ?? ''}`;
-  if (!(command in POSITIONALS)) {
-    process.stderr.write(`admin: unknown command "${command.trim()}"\n${USAGE}\n`);
+  type Admin = ReturnType<typeof adminCommands>;
+  /** Each command: how many arguments it takes after its name (an extra one is a mistake), and its call. */
+  const commands: Record<string, { args: number; run(admin: Admin): Promise<unknown> }> = {
+    'account create': {
+      args: 0,
+      run: (admin) =>
+        admin.createAccount({ name: v.name ?? '', funding: v.funding ?? '', currency: v.currency, creditLimit: v['credit-limit'], vatRate: v['vat-rate'] }),
+    },
+    'account enable-api': { args: 1, run: (admin) => admin.enableApi(rest[0]) },
+    'account set': {
+      args: 1,
+      run: (admin) => admin.setAccount(rest[0], { lowBalanceThreshold: v['low-balance-threshold'], creditLimit: v['credit-limit'] }),
+    },
+    'wallet topup': { args: 2, run: (admin) => admin.topUp(rest[0], rest[1]) },
+    'key create': {
+      args: 1,
+      run: (admin) =>
+        admin.createKey(rest[0], { mode: v.mode, scopes: v.scopes, expiresAt: v['expires-at'], allowIp: v['allow-ip'], rateLimit: v['rate-limit'] }),
+    },
+    'key revoke': { args: 1, run: (admin) => admin.revokeKey(rest[0]) },
+    'user create': { args: 1, run: (admin) => admin.createUser(rest[0], { email: v.email, password: v.password, admin: v.admin }) },
+  };
+  const name = `${group ?? ''} ${verb ?? ''}`;
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`admin: unknown command "${name.trim()}"\n${USAGE}\n`);
     return 2;
   }
-  const extra = rest.slice(POSITIONALS[command]);
+  const extra = rest.slice(command.args);
   if (extra.length) {
-    process.stderr.write(`admin: unexpected argument ${JSON.stringify(extra[0])} to "${command}"\n${USAGE}\n`);
+    process.stderr.write(`admin: unexpected argument ${JSON.stringify(extra[0])} to "${name}"\n${USAGE}\n`);
     return 2;
   }
   let config;
@@ -82,46 +94,7 @@ async function main(argv: string[]): Promise<number> {
   const database = openDatabase(config.databaseUrl ?? embedded!.url, { max: 2 });
   try {
     await migrateDatabase(database);
-    const admin = adminCommands(database.db);
-    let result: unknown;
-    switch (command) {
-      case 'account create':
-        result = await admin.createAccount({
-          name: v.name ?? '',
-          funding: v.funding ?? '',
-          currency: v.currency,
-          creditLimit: v['credit-limit'],
-          vatRate: v['vat-rate'],
-        });
-        break;
-      case 'account enable-api':
-        result = await admin.enableApi(rest[0]);
-        break;
-      case 'account set':
-        result = await admin.setAccount(rest[0], { lowBalanceThreshold: v['low-balance-threshold'], creditLimit: v['credit-limit'] });
-        break;
-      case 'wallet topup':
-        result = await admin.topUp(rest[0], rest[1]);
-        break;
-      case 'key create':
-        result = await admin.createKey(rest[0], {
-          mode: v.mode,
-          scopes: v.scopes,
-          expiresAt: v['expires-at'],
-          allowIp: v['allow-ip'],
-          rateLimit: v['rate-limit'],
-        });
-        break;
-      case 'key revoke':
-        result = await admin.revokeKey(rest[0]);
-        break;
-      case 'user create':
-        result = await admin.createUser(rest[0], { email: v.email, password: v.password, admin: v.admin });
-        break;
-      default:
-        process.stderr.write(`admin: unknown command "${command.trim()}"\n${USAGE}\n`);
-        return 2;
-    }
+    const result = await command.run(adminCommands(database.db));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
