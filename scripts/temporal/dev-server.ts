@@ -65,6 +65,8 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL in stop(). Default 10 s. */
   stopTimeoutMs?: number;
+  /** Picks the free ports (util's freePorts); tests hand out a taken one. */
+  pickPorts?: (count: number, host: string, exclude: number[]) => Promise<number[]>;
 }
 
 export interface DevServer {
@@ -105,6 +107,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (!(type in INDEXED_VALUE_TYPE)) throw new Error(`invalid search attribute type ${JSON.stringify(type)} for ${name}`);
   }
 
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await startOnce(options, { log, ip, host, namespace, cli });
+    if ('server' in outcome) return outcome.server;
+    // A port we picked as free was bound by another process before the server bound it (any process
+    // can be handed it as the local port of a connection): picked again, not reported as a failure.
+    if (outcome.lostPort === undefined || attempt >= 3) throw outcome.error;
+    log(`port ${outcome.lostPort} was taken before the Temporal dev server bound it; starting it again on other ports`);
+  }
+}
+
+async function startOnce(
+  options: DevServerOptions,
+  { log, ip, host, namespace, cli }: { log: Log; ip: string; host: string; namespace: string; cli: string },
+): Promise<{ server: DevServer } | { error: Error; lostPort?: number }> {
   const bindHost = ip === '' ? '0.0.0.0' : ip;
   const requestedPort = options.port ?? 7233;
   const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
@@ -113,7 +129,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // then exits: "bind: address already in use"). Taken in one call, the four are distinct, and
   // none is a port the caller chose (the frontend's and the UI's included) but has not bound yet.
   const chosen = [requestedPort, options.uiPort ?? 0, ...(options.reservedPorts ?? [])].filter((p) => p > 0);
-  const free = await freePorts(needFree + 2, bindHost, chosen);
+  const free = await (options.pickPorts ?? freePorts)(needFree + 2, bindHost, chosen);
   const [httpPort, metricsPort] = free.splice(needFree, 2);
   const port = requestedPort === 0 ? (free.shift() as number) : requestedPort;
   const uiPort =
@@ -200,10 +216,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   } catch (e) {
     await stop();
-    throw new Error(`the Temporal dev server did not start: ${(e as Error).message}\n--- ${logFile} (tail) ---\n${await readTail(logFile)}`);
+    const tail = await readTail(logFile);
+    const error = new Error(`the Temporal dev server did not start: ${(e as Error).message}\n--- ${logFile} (tail) ---\n${tail}`);
+    const picked = [httpPort, metricsPort, ...(requestedPort === 0 ? [port] : []), ...(options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? [uiPort] : [])];
+    const lostPort = e instanceof FatalStartError ? undefined : picked.find((p) => tail.includes(`:${p}: bind: address already in use`));
+    return { error, lostPort };
   }
   log(`the Temporal dev server is ready on ${address} after ${formatDuration(Date.now() - started)}`);
-  return { address, uiUrl, namespace, pid: child.pid as number, logFile, stop };
+  return { server: { address, uiUrl, namespace, pid: child.pid as number, logFile, stop } };
 }
 
 async function waitUntilReady(opts: {

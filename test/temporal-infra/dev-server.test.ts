@@ -1,5 +1,6 @@
 // The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/dev-server.ts).
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { startDevServer, type DevServer } from '../../scripts/temporal/dev-serve
 import { run, tcpConnects } from '../../scripts/temporal/process-utils.js';
 import { alive, expectServerDiesWithParent, hostPort, repoRoot } from './orphans.js';
 import { quick } from './workflows.js';
+import { freePorts } from '../../util/index.js';
 
 const workflowsPath = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 const namespace = 'infra-test';
@@ -109,6 +111,38 @@ describe('Temporal dev server', () => {
     await expect(
       startDevServer({ dataDir: path.join(dataDir, 'other'), port, searchAttributes: {}, log: () => undefined }),
     ).rejects.toThrow(/already in use/);
+  });
+
+  it('starts again on other ports when a port it picked as free is taken before the server binds it', async () => {
+    // A port picked as free can be handed to another process (as the local port of a connection)
+    // before the server binds it: held here, and handed out as the HTTP API's port the first time.
+    const held = net.createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const heldPort = (held.address() as net.AddressInfo).port;
+    const lines: string[] = [];
+    let calls = 0;
+    let other: DevServer | undefined;
+    try {
+      other = await startDevServer({
+        dataDir: path.join(dataDir, 'retry'),
+        port: 0,
+        searchAttributes: {},
+        log: (msg) => lines.push(msg),
+        pickPorts: async (count, host, exclude) => {
+          const ports = await freePorts(count, host, [...exclude, heldPort]);
+          if (calls++ === 0) ports[count - 2] = heldPort; // the HTTP API's port
+          return ports;
+        },
+      });
+      expect(calls).toBe(2);
+      expect(lines.join('\n')).toContain(`port ${heldPort} was taken before the Temporal dev server bound it`);
+      const connection = await Connection.connect({ address: other.address });
+      await connection.workflowService.describeNamespace({ namespace: 'default' });
+      await connection.close();
+    } finally {
+      await other?.stop();
+      await new Promise((resolve) => held.close(resolve));
+    }
   });
 
   it('stop() ends the process and frees the port; a restart on the same data keeps the history', async () => {
