@@ -56,7 +56,16 @@ interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string;
+  /** Which refusals are retried (default: 429, 409 idempotency_key_in_use and every 5xx). */
+  retryOn?: (status: number, code: string | undefined) => boolean;
 }
+
+const defaultRetryable = (status: number, code: string | undefined) =>
+  status === 429 || status >= 500 || (status === 409 && code === 'idempotency_key_in_use');
+
+/** Joining an operation under way: only answers that say "not yet" are retried, never its outcome. */
+const joinRetryable = (status: number, code: string | undefined) =>
+  status === 429 || (status === 409 && code === 'idempotency_key_in_use') || (status === 503 && code === 'service_unavailable');
 
 interface Answer<T> {
   status: number;
@@ -114,12 +123,24 @@ export class ParcelShipping {
     /** One page, for those who keep the cursor themselves. */
     page: async (params: ShipmentListParams & { cursor?: string } = {}): Promise<Page<Shipment>> =>
       (await this.#request<Page<Shipment>>('GET', '/shipments', { query: params })).body,
-    /** Voids the label and reverses the charge; a 202 (still voiding) is followed unless `wait: false`. */
+    /**
+     * Voids the label and reverses the charge. A 202 (still voiding) is followed unless `wait: false`:
+     * the same request again, with the same Idempotency-Key, joins the void under way and answers its
+     * outcome once it has one, so a void refused meanwhile is thrown as its error (a read of the
+     * shipment would only show it `purchased` again).
+     */
     void: async (id: string, options: FollowOptions = {}): Promise<Shipment> => {
-      const answer = await this.#request<Shipment>('POST', `/shipments/${enc(id)}/void`, { idempotencyKey: options.idempotencyKey });
-      if (answer.status !== 202 || options.wait === false) return answer.body;
-      // A 202 may show the shipment before the void has moved it to voiding.
-      return this.#follow(answer.body, ['purchased', 'voiding']);
+      const path = `/shipments/${enc(id)}/void`;
+      const idempotencyKey = options.idempotencyKey ?? randomUUID();
+      let answer = await this.#request<Shipment>('POST', path, { idempotencyKey });
+      if (options.wait === false) return answer.body;
+      const deadline = Date.now() + this.#followMs;
+      while (answer.status === 202 && Date.now() < deadline) {
+        await sleep(this.#pollMs);
+        // The void's own outcome (a carrier's refusal, say) is final: not retried as a new void.
+        answer = await this.#request<Shipment>('POST', path, { idempotencyKey, retryOn: joinRetryable });
+      }
+      return answer.body;
     },
     /** A short-lived signed URL to the label file, usable without the key. */
     labelUrl: async (id: string, format: LabelFormat = 'pdf_6x4'): Promise<LabelLink> =>
@@ -230,7 +251,7 @@ export class ParcelShipping {
       if (res.ok) return { status: res.status, body: parsed as T };
       const problem = (parsed ?? {}) as Partial<Problem>;
       const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
-      const retryable = res.status === 429 || res.status >= 500 || (res.status === 409 && problem.code === 'idempotency_key_in_use');
+      const retryable = (o.retryOn ?? defaultRetryable)(res.status, problem.code);
       if (retryable && attempt < this.#maxRetries) {
         await sleep(retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt));
         continue;

@@ -12,7 +12,7 @@ import {
   type Shipment,
 } from '../../sdk/src/index.js';
 import { SDK_TYPES_PATH, sdkTypesFrom } from '../../scripts/sdk-types.js';
-import { eventually } from '../support/sim.js';
+import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
@@ -96,6 +96,27 @@ describe('parcel-shipping-sdk', () => {
     const again = await ps.shipments.void(s.id).catch((e: unknown) => e);
     expect(isApiError(again, 'shipment_not_voidable')).toBe(true);
     await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('throws a void that the carrier refuses after its 202, with the shipment, instead of returning it purchased', async () => {
+    const owner = await createAccount(stack, { topUp: '40.00' });
+    const live = new ParcelShipping({ apiKey: owner.liveKey, baseUrl: stack.url, pollIntervalMs: 100, followTimeoutMs: 20_000 });
+    const s = await live.shipments.create({ service: 'acme_ground', ...route, parcel: parcel() });
+    expect(s.status).toBe('purchased');
+    const sim = simControl(stack.simUrl);
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 422, match: s.id });
+    try {
+      const err = await live.shipments.void(s.id).catch((e: unknown) => e);
+      expect(isApiError(err, 'carrier_error'), String(err)).toBe(true);
+      expect((err as ParcelShippingError).shipmentId).toBe(s.id);
+    } finally {
+      await sim.clearFaults(s.id);
+    }
+    expect((await live.shipments.retrieve(s.id)).status).toBe('purchased');
+    expect((await sim.purchases(s.id))[0].cancelled).toBe(false);
+    // Once the carrier accepts, the same call voids.
+    expect((await live.shipments.void(s.id)).status).toBe('voided');
+    await expectLedgerConsistent(stack, owner.id);
   });
 
   it('retries a POST whose answer was lost with the same Idempotency-Key: one purchase, replayed', async () => {
