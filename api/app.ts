@@ -29,6 +29,7 @@ import { webRoutes } from './web/index.js';
 import { registerResponseSchemas } from './response-schemas.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerJsonBody } from './json-body.js';
+import { problemTypeRoutes } from './problem-types.js';
 import { referencePage } from './reference-page.js';
 import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
@@ -123,6 +124,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await v1.register(problemTypeRoutes());
       await v1.register(quoteRoutes(ctx));
       await v1.register(shipmentRoutes(ctx));
       await v1.register(accountRoutes(ctx));
