@@ -215,10 +215,12 @@ describe('void (time-skipping, mocked activities)', () => {
     await withWorkers(se, input, mocks, async (handle) => {
       await startShipment(se, input);
       const started = await se.env.currentTimeMs();
-      const outcome = handle.executeUpdate(voidUpdate);
+      // Accepted before the clock moves: an update that reached the server after the skip ran its
+      // five minutes of retries in real time (a time-out in a loaded CI run).
+      const outcome = await handle.startUpdate(voidUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED });
       // Time passes only when the test says so: the void gives up after five minutes of trying.
       await se.env.sleep('10 minutes');
-      const done = await outcome;
+      const done = await outcome.result();
       expect(done).toMatchObject({ ok: false, code: 'carrier_unavailable' });
       expect(done.ok ? '' : done.message).toContain('carrier answered 503');
       const cancels = mocks.of('cancelLabel');
