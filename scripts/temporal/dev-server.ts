@@ -123,7 +123,8 @@ async function startOnce(
 ): Promise<{ server: DevServer } | { error: Error; lostPort?: number }> {
   const bindHost = ip === '' ? '0.0.0.0' : ip;
   const requestedPort = options.port ?? 7233;
-  const needFree = (requestedPort === 0 ? 1 : 0) + (options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? 1 : 0);
+  const uiPicked = options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0);
+  const needFree = (requestedPort === 0 ? 1 : 0) + (uiPicked ? 1 : 0);
   // The HTTP API and metrics ports too: the CLI would pick each of them as a free port of its own
   // before the frontend binds, and once picked the very port we chose for the frontend (the server
   // then exits: "bind: address already in use"). Taken in one call, the four are distinct, and
@@ -138,12 +139,14 @@ async function startOnce(
       : options.uiPort === undefined && requestedPort !== 0
         ? Math.min(port + 1000, 65535)
         : (free.shift() as number);
-  for (const [what, p] of [
-    ['frontend', port],
-    ['UI', uiPort],
+  for (const [what, p, picked] of [
+    ['frontend', port, requestedPort === 0],
+    ['UI', uiPort, uiPicked],
   ] as const) {
     if (!(await portIsFree(bindHost, p))) {
-      throw new Error(`cannot start the Temporal dev server: ${what} port ${bindHost}:${p} is already in use (another Temporal dev server?)`);
+      const error = new Error(`cannot start the Temporal dev server: ${what} port ${bindHost}:${p} is already in use (another Temporal dev server?)`);
+      if (picked) return { error, lostPort: p };
+      throw error;
     }
   }
 
@@ -218,7 +221,7 @@ async function startOnce(
     await stop();
     const tail = await readTail(logFile);
     const error = new Error(`the Temporal dev server did not start: ${(e as Error).message}\n--- ${logFile} (tail) ---\n${tail}`);
-    const picked = [httpPort, metricsPort, ...(requestedPort === 0 ? [port] : []), ...(options.uiPort === 0 || (options.uiPort === undefined && requestedPort === 0) ? [uiPort] : [])];
+    const picked = [httpPort, metricsPort, ...(requestedPort === 0 ? [port] : []), ...(uiPicked ? [uiPort] : [])];
     const lostPort = e instanceof FatalStartError ? undefined : picked.find((p) => tail.includes(`:${p}: bind: address already in use`));
     return { error, lostPort };
   }
