@@ -10,7 +10,7 @@ const MAX_REMEMBERED = 10_000;
  * The per-address limit on traffic without a valid key (contract: 429 `rate_limited`): every request
  * to a route without a key (`/readyz`, `/label-files`, `/carrier-webhooks`, the OpenAPI document,
  * unknown paths) and every refused one (401, `ip_not_allowed`) takes one request from the client
- * address's allowance, kept in PostgreSQL beside the keys' (one GCRA row per address, `ip:<addr>`),
+ * address's allowance, kept in PostgreSQL beside the keys' (one sliding-window row per address, `ip:<addr>`),
  * so it holds across every API instance. Once an instance has seen an address refused, it answers
  * 429 to that address from memory, without a database query, until the window has passed.
  * `/healthz` (the orchestrator's liveness probe, which touches nothing) does not count.
@@ -30,22 +30,18 @@ export function createAddressLimiter(deps: { db: Db; policy: RatePolicy; now?: (
   const addressOf = (request: FastifyRequest) => request.ip || 'unknown';
 
   return {
-    /** Refuses at once, from memory, an address this instance knows to be over its allowance. */
-    async checkBlocked(request: FastifyRequest): Promise<void> {
-      const ip = addressOf(request);
-      const until = blockedUntil.get(ip);
-      if (until === undefined) return;
-      const left = until - now();
-      if (left <= 0) {
-        blockedUntil.delete(ip);
-        return;
-      }
-      throw refusal(Math.max(1, Math.ceil(left / 1000)));
-    },
-
-    /** Counts one request against the address; over the allowance, the answer becomes a 429. */
+    /**
+     * Counts one request against the address; over the allowance, the answer becomes a 429. An
+     * address this instance knows to be over it is refused at once, from memory.
+     */
     async count(request: FastifyRequest, _reply?: FastifyReply): Promise<void> {
       const ip = addressOf(request);
+      const until = blockedUntil.get(ip);
+      if (until !== undefined) {
+        const left = until - now();
+        if (left > 0) throw refusal(Math.max(1, Math.ceil(left / 1000)));
+        blockedUntil.delete(ip);
+      }
       const decision = await takeRateLimitToken(deps.db, `ip:${ip}`, deps.policy);
       if (decision.allowed) return;
       const { retryAfter } = rateLimitState(deps.policy, decision);

@@ -70,10 +70,7 @@ export function createAuthenticator(deps: {
    * has spent its own (a NAT shared with a noisy neighbour).
    */
   const refuse = async (request: FastifyRequest, error: ApiError): Promise<never> => {
-    if (limiter) {
-      await limiter.checkBlocked(request);
-      await limiter.count(request);
-    }
+    await limiter?.count(request);
     throw error;
   };
   const lastTouched = new Map<string, number>();
@@ -81,10 +78,7 @@ export function createAuthenticator(deps: {
     const scope = request.routeOptions.config?.scope;
     if (!scope) {
       // No key asked: the address's allowance is the only limit. The liveness probe touches nothing.
-      if (limiter && request.routeOptions.url !== '/healthz') {
-        await limiter.checkBlocked(request);
-        await limiter.count(request);
-      }
+      if (request.routeOptions.url !== '/healthz') await limiter?.count(request);
       return;
     }
     // A key in the query string is refused outright, even alongside a good header (spec §5.1).

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, CODE, ERRORS, isErrorCode, type ErrorCode } from '../domain/index.js';
+import { problemType } from './problem.js';
 import { html } from './web/html.js';
 
 /**
@@ -130,7 +131,7 @@ const code = (text: string) => html`${text.split('`').map((part, i) => (i % 2 ? 
 export const problemTypeRoutes = (): FastifyPluginAsync => async (app) => {
   app.get('/problems', { schema: { hide: true } }, async (_request, reply) => {
     const rows = (Object.keys(ERRORS) as ErrorCode[]).map(
-      (c) => html`<tr><td>${ERRORS[c].status}</td><td><a href="/api/v1/problems/${c}"><code>${c}</code></a></td><td>${code(PROBLEM_TYPES[c].when)}</td></tr>`,
+      (c) => html`<tr><td>${ERRORS[c].status}</td><td><a href="${problemType(c)}"><code>${c}</code></a></td><td>${code(PROBLEM_TYPES[c].when)}</td></tr>`,
     );
     return reply
       .type('text/html; charset=utf-8')
@@ -143,7 +144,7 @@ export const problemTypeRoutes = (): FastifyPluginAsync => async (app) => {
     const { when, then } = PROBLEM_TYPES[c];
     const accept = request.headers.accept ?? '';
     if (/application\/(problem\+)?json/.test(accept) && !accept.includes('text/html')) {
-      return reply.send({ type: `/api/v1/problems/${c}`, title, status, code: c, when, then });
+      return reply.send({ type: problemType(c), title, status, code: c, when, then });
     }
     return reply
       .type('text/html; charset=utf-8')

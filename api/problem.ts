@@ -1,10 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
 
+/** A problem's `type`: the page that documents its code (api/problem-types.ts). */
+export const problemType = (code: ErrorCode) => `/api/v1/problems/${code}`;
+
 /** RFC 9457 problem details: the one shape of every error the API returns. */
 export function problemBody(code: ErrorCode, detail: string, requestId: string, extra: Record<string, unknown> = {}) {
   const { status, title } = ERRORS[code];
-  return { type: `/api/v1/problems/${code}`, title, status, code, detail, request_id: requestId, ...extra };
+  return { type: problemType(code), title, status, code, detail, request_id: requestId, ...extra };
 }
 
 export function sendProblem(reply: FastifyReply, err: ApiError): FastifyReply {

@@ -11,15 +11,15 @@ import { CARRIER_MODULES } from '../carriers/index.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
+const GROUPS = ['shipments', 'carriers', ...CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
 const USAGE = `usage: npm run worker -- <group> [<group>…]
-  groups: shipments, carriers, ${CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`).join(', ')}, webhooks, all\n`;
+  groups: ${GROUPS.join(', ')}\n`;
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const GROUPS = new Set(['shipments', 'carriers', 'webhooks', 'all', ...CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`)]);
-const unknown = args.filter((a) => !GROUPS.has(a));
+const unknown = args.filter((a) => !GROUPS.includes(a));
 if (!args.length || unknown.length) {
   process.stderr.write(`${unknown.length ? `worker: unknown queue group "${unknown[0]}"\n` : ''}${USAGE}`);
   process.exit(2);
