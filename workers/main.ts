@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
+import { freePort } from '../util/index.js';
+import { installWorkerRuntime } from './logging.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
@@ -37,7 +39,13 @@ takeOverSignals(async (signal) => {
   stopping = true;
   await fleetRef?.shutdown();
 });
-const served = config.worker.metricsPort ? await serveWorkerMetrics({ port: config.worker.metricsPort }) : undefined;
+// Before any connection or worker: the SDK's logs (and the workflows') as JSON lines through `log`.
+const runtimeMetricsPort = config.worker.metricsPort ? await freePort() : undefined;
+installWorkerRuntime(log, { prometheusPort: runtimeMetricsPort });
+const served =
+  config.worker.metricsPort && runtimeMetricsPort
+    ? await serveWorkerMetrics({ port: config.worker.metricsPort, runtimePort: runtimeMetricsPort })
+    : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address, log);
 const temporal = await connectTemporal(config, address, log);

@@ -1,17 +1,14 @@
 import http from 'node:http';
-import { Runtime } from '@temporalio/worker';
 import { request } from 'undici';
 import { createWorkerMetrics, type WorkerMetrics } from '../activities/index.js';
-import { freePort } from '../util/index.js';
 
 /**
  * A worker's Prometheus endpoint on `port`: the Temporal runtime's own metrics (exported by the
- * runtime on a private loopback port and passed through) followed by ours. Install before any worker
- * or connection is created.
+ * runtime on the private loopback port `runtimePort`, see installWorkerRuntime, and passed through)
+ * followed by ours.
  */
-export async function serveWorkerMetrics(o: { port: number }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
-  const runtimePort = await freePort();
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: `127.0.0.1:${runtimePort}` } } } });
+export async function serveWorkerMetrics(o: { port: number; runtimePort: number }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
+  const { runtimePort } = o;
   const metrics = createWorkerMetrics();
   const server = http.createServer((req, res) => {
     if (req.url !== '/metrics') {

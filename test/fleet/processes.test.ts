@@ -26,8 +26,25 @@ function env(extra: Record<string, string>) {
   };
 }
 
-function start(entry: string, args: string[], extra: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: env(extra), stdio: ['ignore', process.env.CHILD_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'] });
+function start(
+  entry: string,
+  args: string[],
+  extra: Record<string, string>,
+  o: { capture?: string[] } = {},
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const output = o.capture ? 'pipe' : process.env.CHILD_LOG_LEVEL ? 'inherit' : 'ignore';
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: env(extra), stdio: ['ignore', output, o.capture ? 'pipe' : 'inherit'] });
+  if (o.capture) {
+    const lines = o.capture;
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream?.setEncoding('utf8').on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop() ?? '';
+        lines.push(...parts.filter((l) => l.trim()));
+      });
+    }
+  }
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited };
@@ -112,6 +129,45 @@ describe('worker and API processes', () => {
     expect(text).toMatch(/^temporal_\w+/m);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  });
+
+  it("writes every log line as JSON at LOG_LEVEL, the SDK's and the workflows' too, with the workflow's id", async () => {
+    const lines: string[] = [];
+    const worker = start('workers/main.ts', ['all'], { LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(await freePort()) }, { capture: lines });
+    await eventually(async () => (lines.some((l) => l.includes('workers started')) ? true : undefined), 60_000, 'workers started');
+    const acct = await createAccount(api, { topUp: '100.00' });
+    const marker = `refused-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'error', status: 422, match: marker });
+    const refused = await call(api, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
+    });
+    // The API here waits 500 ms: the refusal comes back as its error, or as a shipment that fails.
+    const failed = await eventually(async () => {
+      const id = refused.body.shipment_id ?? refused.body.id;
+      const s = await call(api, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
+      return s.body.status === 'failed' ? s.body : undefined;
+    }, 60_000, 'the refused purchase fails');
+    const compensating = await eventually(
+      async () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'purchase failed; compensating' && String(l.workflowId).includes(failed.id)),
+      30_000,
+      "the workflow's log line",
+    );
+    expect(compensating).toMatchObject({ level: 40, name: 'worker', code: 'carrier_error', workflowType: expect.any(String), runId: expect.any(String) });
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    await sim.clearFaults(marker);
+    // Every line is one JSON object (a log pipeline reads each), the SDK's own included.
+    const parsed = lines.map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`a log line is not JSON: ${l}`);
+      }
+    });
+    expect(parsed.some((l) => l.sdkComponent === 'worker' && l.msg === 'Worker state changed')).toBe(true);
+    // The carrier queues poll no workflows by design: said at debug, not as a warning at start.
+    expect(parsed.filter((l) => String(l.msg).startsWith('No workflows registered'))).toEqual([]);
   });
 
   it('answers every in-flight request before the API process exits on SIGTERM, and serves its metrics', async () => {
