@@ -6,6 +6,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { DEV_PAYLOAD_ENCRYPTION_KEY } from '../../domain/index.js';
+import { workerTracing } from '../../workers/tracing.js';
 
 // Histories recorded from real runs (npm run record-histories) and committed: the current workflow
 // code must replay every one of them, or a deploy would break shipments already under way.
@@ -59,7 +60,12 @@ describe('replaying recorded histories', () => {
 
   for (const file of files) {
     it(`replays ${file} against the current code`, async () => {
-      await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, await load(file), file);
+      // The tests' bundle carries tracing's workflow interceptors: their sink is there, as in a worker.
+      await Worker.runReplayHistory(
+        { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter, sinks: workerTracing(undefined, []).sinks },
+        await load(file),
+        file,
+      );
     });
   }
 
