@@ -53,6 +53,18 @@ describe('production configuration', () => {
     }
   });
 
+  it("is what the README's Running in production section lists, variable for variable", () => {
+    const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Running in production\n'), readme.indexOf('\n## ', readme.indexOf('\n## Running in production\n') + 1));
+    const listed = [...section.matchAll(/^\| `([A-Z_<>]+)` \|/gm)].map((m) => m[1]);
+    const required = Object.keys(productionEnv())
+      .filter((n) => n !== 'NODE_ENV')
+      .map((n) => n.replace(new RegExp(`^CARRIER_(${carriers.map((c) => c.toUpperCase()).join('|')})_`), 'CARRIER_<CODE>_'));
+    // WEBHOOK_ALLOW_PRIVATE is listed because production requires it off.
+    expect(new Set(listed)).toEqual(new Set([...required, 'WEBHOOK_ALLOW_PRIVATE']));
+    expect(listed).toHaveLength(new Set(listed).size);
+  });
+
   it('refuses development defaults and the values published in deploy/.env.example, naming every problem at once', () => {
     const message = problemsOf({ NODE_ENV: 'production' });
     for (const name of ['SIGNING_SECRET', 'WEBHOOK_SECRET_KEY', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'CARD_PROCESSOR_URL', 'PUBLIC_BASE_URL', 'PAYLOAD_ENCRYPTION_KEY']) {
