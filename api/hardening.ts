@@ -11,7 +11,8 @@ import { problemBody, sendProblem } from './problem.js';
  * refuses NUL in text and a `\ud800` escape in jsonb).
  */
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** C0, DEL and C1: every character of Unicode category Cc. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Half of a UTF-16 surrogate pair with no other half: JSON allows the escape, Unicode text does not. */
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

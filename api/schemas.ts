@@ -7,8 +7,8 @@ import { MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/i
  */
 
 // Printable text: no control characters, and something other than white space (it is trimmed).
-const TEXT = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
-const OPTIONAL_TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
+const TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$';
+const OPTIONAL_TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });

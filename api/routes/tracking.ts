@@ -11,7 +11,7 @@ import { resumeTracking } from '../resume.js';
 import { RESPONSES } from '../response-schemas.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
-const TEXT = '^[^\\u0000-\\u001f\\u007f]*$';
+const TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 const SandboxScan = Type.Object(
   { status: ScanStatus, description: Type.Optional(Type.String({ maxLength: 200, pattern: TEXT })) },
   { additionalProperties: false },

@@ -51,3 +51,33 @@ describe('unpaired surrogates in a request', () => {
     expect(hook.status, hook.text).toBe(422);
   });
 });
+
+// C1 controls (U+0080–U+009F, such as NEL and CSI) are control characters as much as NUL or ESC are
+// (Unicode category Cc): they were stored and served back, where C0 and DEL were refused.
+describe('C1 control characters in a request', () => {
+  it('refuses them in a purchase, a quote and a query string, naming the field, and charges nothing', async () => {
+    const before = await call(stack, 'GET', '/api/v1/account/balance', { key: acct.liveKey });
+    for (const [body, path] of [
+      [{ service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'c1\u0085ref' }, 'reference'],
+      [{ service: 'acme_ground', from: address({ name: 'Ann\u009b' }), to: address(), parcel: parcel() }, 'from.name'],
+      [{ service: 'acme_ground', from: address(), to: address({ line1: '\u0080 High St' }), parcel: parcel() }, 'to.line1'],
+    ] as const) {
+      const answer = await buy(body);
+      expect(answer.status, answer.text).toBe(422);
+      expect(answer.body.code).toBe('validation_failed');
+      expect(answer.body.errors).toContainEqual({ path, message: expect.stringContaining('control characters') });
+    }
+    const quote = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address({ city: 'Leeds\u009f' }), to: address(), parcel: parcel() } });
+    expect(quote.status, quote.text).toBe(422);
+    const listed = await call(stack, 'GET', `/api/v1/shipments?reference=${encodeURIComponent('a\u0085b')}`, { key: acct.liveKey });
+    expect(listed.status, listed.text).toBe(422);
+    const after = await call(stack, 'GET', '/api/v1/account/balance', { key: acct.liveKey });
+    expect(after.body.available).toBe(before.body.available);
+  });
+
+  it('still takes the characters just above them (U+00A0 and on: a no-break space, é, ß, ©)', async () => {
+    const answer = await buy({ service: 'acme_ground', from: address({ name: 'Zoë\u00a0Straße ©' }), to: address(), parcel: parcel(), reference: 'Ref © 1' });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body.reference).toBe('Ref © 1');
+  });
+});
