@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
 import { CODE, ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
@@ -136,12 +136,17 @@ export const trackingRoutes =
     // Carriers push scans here; each carrier authenticates with its own shared secret.
     app.post<{ Params: { carrier: string }; Body: Static<typeof CarrierPush> }>(
       '/carrier-webhooks/:carrier',
-      { schema: { params: Type.Object({ carrier: Type.String({ maxLength: 50 }) }), body: CarrierPush, hide: true } },
+      {
+        schema: { params: Type.Object({ carrier: Type.String({ maxLength: 50 }) }), body: CarrierPush, hide: true },
+        // The secret first, before the body is read: whoever lacks it learns nothing of the body's rules.
+        onRequest: async (request: FastifyRequest<{ Params: { carrier: string } }>) => {
+          if (!carrierSecretMatches(ctx, request.params.carrier, request.headers.authorization)) {
+            throw new ApiError(CODE.unauthorized, 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
+          }
+        },
+      },
       async (request, reply) => {
         const { carrier } = request.params;
-        if (!carrierSecretMatches(ctx, carrier, request.headers.authorization)) {
-          throw new ApiError(CODE.unauthorized, 'A valid carrier secret is required.', { headers: { 'www-authenticate': 'Bearer' } });
-        }
         // Only that carrier's live shipments (a carrier never sees a sandbox one); an unknown tracking number gets the same answer as a known
         // one, so a push cannot be used to learn which tracking numbers exist.
         const row = await findShipmentByTracking(ctx.db, carrier, request.body.tracking_number);

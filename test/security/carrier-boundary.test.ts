@@ -60,6 +60,20 @@ describe('carrier pushes in production (item 1)', () => {
     expect((await shipment(acct, s.id)).status).toBe('purchased');
   });
 
+  it('checks the secret before the body: without it, a malformed push is 401 like any other and says nothing of the body', async () => {
+    for (const body of [{}, { tracking_number: 7, scans: 'x' }, { tracking_number: 'ACM1', scans: [scan('a\u0000b')] }]) {
+      const refused = await push('acme', 'wrong', body);
+      expect(refused.status, JSON.stringify(body)).toBe(401);
+      expect(refused.body.code).toBe('unauthorized');
+      expect(refused.body.errors).toBeUndefined();
+      expect(refused.headers['www-authenticate']).toBe('Bearer');
+    }
+    // With the secret, the same malformed body is the 422 that names its fields.
+    const invalid = await push('acme', ACME_SECRET, { tracking_number: 7, scans: 'x' });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors.length).toBeGreaterThan(0);
+  });
+
   it('touches only that carrier’s live shipments, and answers an unknown tracking number as a known one', async () => {
     const acct = await createAccount(stack, { topUp: '60.00' });
     const swift = (await buy(acct, { service: 'swiftpost_standard' })).body;
