@@ -26,6 +26,7 @@ import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
 import { webRoutes } from './web/index.js';
+import { loadSession } from './web/session.js';
 import { registerResponseSchemas } from './response-schemas.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerJsonBody } from './json-body.js';
@@ -97,6 +98,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       now: ctx.now,
       onAuthenticated: createRateLimiter({ db: ctx.db }),
       addressLimiter: createAddressLimiter({ db: ctx.db, policy: ctx.config.addressRateLimit }),
+      signedInUser: async (request) => (await loadSession(ctx, request))?.user.id,
     }),
   );
   app.addHook('preValidation', refuseBadText);

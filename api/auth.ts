@@ -54,11 +54,16 @@ function looksLikeKeyInQuery(url: string): boolean {
   });
 }
 
+/** The portal's and the admin console's pages, where a session cookie signs a user in. */
+const isWebPage = (request: FastifyRequest) => /^\/(portal|admin)(\/|$)/.test(request.routeOptions.url ?? '');
+
 export function createAuthenticator(deps: {
   db: Db;
   now: () => Date;
   /** Counts unauthenticated and refused requests per client address (api/address-limit.ts). */
   addressLimiter?: AddressLimiter;
+  /** The user of the request's portal session, if it has a valid one (api/web/session.ts). */
+  signedInUser?: (request: FastifyRequest) => Promise<string | undefined>;
   /** Runs once the key is known, before the scope check (the rate limit: every authenticated request counts). */
   onAuthenticated?: (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<void>;
 }) {
@@ -78,7 +83,11 @@ export function createAuthenticator(deps: {
     const scope = request.routeOptions.config?.scope;
     if (!scope) {
       // No key asked: the address's allowance is the only limit. The liveness probe touches nothing.
-      if (request.routeOptions.url !== '/healthz') await limiter?.count(request);
+      if (request.routeOptions.url === '/healthz') return;
+      // A signed-in portal or admin user spends their own allowance, as a key does.
+      const userId = limiter && deps.signedInUser && isWebPage(request) ? await deps.signedInUser(request) : undefined;
+      if (userId) await limiter?.countUser(request, userId);
+      else await limiter?.count(request);
       return;
     }
     // A key in the query string is refused outright, even alongside a good header (spec §5.1).

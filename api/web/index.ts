@@ -41,8 +41,14 @@ export const webRoutes =
       const given = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
       const status = given >= 400 && given < 500 ? given : 500;
       if (status >= 500) request.log.error({ err: error }, 'page failed');
+      const retryAfter = error instanceof ApiError ? error.extra.headers?.['retry-after'] : undefined;
+      if (retryAfter) reply.header('retry-after', retryAfter);
       const message =
-        status >= 500 ? `Something went wrong on our side (request ${request.id}).` : 'The request could not be read. Go back and try again.';
+        status >= 500
+          ? `Something went wrong on our side (request ${request.id}).`
+          : status === 429
+            ? `Too many requests. Wait ${retryAfter ?? 'a few'} seconds and try again.`
+            : 'The request could not be read. Go back and try again.';
       return sendPage(reply, { title: 'Error', error: message, body: html`<p><a href="/portal">Back to the start</a></p>` }, status);
     });
 

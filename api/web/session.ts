@@ -69,10 +69,17 @@ export interface SessionDeps {
 }
 
 /** The session this request's cookie names, if it is valid. */
-export async function loadSession(deps: SessionDeps, request: FastifyRequest): Promise<WebSession | undefined> {
-  const id = parseCookies(request.headers.cookie)[SESSION_COOKIE];
-  if (!id || id.length > 100) return undefined;
-  return findWebSession(deps.db, id, deps.now());
+/** Sessions read for a request: the rate limit reads it first (api/auth.ts), the page's guard again. */
+const loaded = new WeakMap<FastifyRequest, Promise<WebSession | undefined>>();
+
+export function loadSession(deps: SessionDeps, request: FastifyRequest): Promise<WebSession | undefined> {
+  let session = loaded.get(request);
+  if (!session) {
+    const id = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    session = !id || id.length > 100 ? Promise.resolve(undefined) : findWebSession(deps.db, id, deps.now());
+    loaded.set(request, session);
+  }
+  return session;
 }
 
 /** The login form's CSRF token: a cookie set with the form, echoed in a hidden field (double submit). */

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
@@ -92,6 +93,62 @@ describe('per-address limit on unauthenticated and refused requests', () => {
     }
     // A refused key from it is still a refusal the address pays for: 429.
     expect((await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(ip) })).status).toBe(429);
+  });
+});
+
+/** Signs a new portal user of a new account in through the form, from `ip`; returns the session cookie. */
+async function portalSession(ip: string): Promise<string> {
+  const acct = await createAccount(stack);
+  const email = `limit-${acct.id.slice(-8)}@example.com`;
+  await stack.admin.createUser(acct.id, { email, password: 'a long enough password' });
+  const form = await request(`${stack.url}/portal/login`, { headers: from(ip) });
+  const html = await form.body.text();
+  const loginCookie = String(form.headers['set-cookie']).split(';')[0];
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const signedIn = await request(`${stack.url}/portal/login`, {
+    method: 'POST',
+    headers: from(ip, { cookie: loginCookie, 'content-type': 'application/x-www-form-urlencoded' }),
+    body: new URLSearchParams({ _csrf: csrf, email, password: 'a long enough password' }).toString(),
+  });
+  await signedIn.body.dump();
+  const cookies = [signedIn.headers['set-cookie']].flat().map(String);
+  const session = cookies.find((c) => c.startsWith('svc_session='));
+  expect(session, `sign-in answered ${signedIn.statusCode}`).toBeDefined();
+  return session!.split(';')[0];
+}
+
+describe('signed-in portal users', () => {
+  it('spend their own allowance, not the address they share: a noisy neighbour does not lock them out', async () => {
+    const cookie = await portalSession(newAddress());
+    const ip = newAddress();
+    for (let i = 0; i < POLICY.count; i++) await call(stack, 'GET', '/readyz', { headers: from(ip) });
+    expect((await call(stack, 'GET', '/portal/login', { headers: from(ip) })).status).toBe(429);
+    // Behind that address, the signed-in user's pages and assets still load, on either instance.
+    for (const [url, path] of [[stack.url, '/portal'], [secondUrl, '/portal'], [stack.url, '/portal/assets/app.css']]) {
+      const page = await request(`${url}${path}`, { headers: from(ip, { cookie }) });
+      await page.body.dump();
+      expect(page.statusCode, `${url}${path}`).toBe(200);
+    }
+  });
+
+  it('are limited by their own allowance: then a page that says to wait, with Retry-After', async () => {
+    const cookie = await portalSession(newAddress());
+    const ip = newAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i <= POLICY.count; i++) {
+      const page = await request(`${stack.url}/portal`, { headers: from(ip, { cookie }) });
+      statuses.push(page.statusCode);
+      if (page.statusCode !== 429) {
+        await page.body.dump();
+        continue;
+      }
+      expect(Number(page.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(await page.body.text()).toMatch(/Too many requests\. Wait \d+ seconds and try again\./);
+    }
+    expect(statuses).toEqual([...Array(POLICY.count).fill(200), 429]);
+    // The address itself has spent nothing.
+    expect((await call(stack, 'GET', '/readyz', { headers: from(ip) })).status).toBe(200);
   });
 });
 
