@@ -25,6 +25,12 @@ export interface IdempotencyRouteConfig {
   claimsInHandler?: boolean;
   /** Whether a failure frees the key (the default: every failure does). */
   releaseOn?: (error: unknown) => boolean;
+  /**
+   * A secret the first answer shows once (a webhook endpoint's signing secret): never stored with
+   * the answer, and put back from where it is kept (encrypted) when the answer is replayed, so a
+   * client whose first answer was lost still receives it.
+   */
+  secretField?: { name: string; restore: (request: FastifyRequest, stored: Record<string, unknown>) => Promise<string | undefined> };
 }
 
 declare module 'fastify' {
@@ -172,6 +178,21 @@ async function claimOrAwait(db: Db, idem: IdempotentRequest, now: () => Date): P
 /** A final answer is kept for replays; a 202 is not (its replay answers as the first would now). */
 const FINAL = new Set([200, 201]);
 
+/** The answer as stored: the field that must not be kept is null, in its place (a replay keeps the key order). */
+function withoutField(payload: string, name: string): string {
+  const body = JSON.parse(payload) as Record<string, unknown>;
+  if (name in body) body[name] = null;
+  return JSON.stringify(body);
+}
+
+/** A stored answer with its secret put back (null when it can no longer be read: the endpoint is gone). */
+async function withSecret(request: FastifyRequest, route: IdempotencyRouteConfig, body: unknown): Promise<unknown> {
+  const field = route.secretField;
+  if (!field || !body || typeof body !== 'object') return body;
+  const secret = await field.restore(request, body as Record<string, unknown>);
+  return secret === undefined ? body : { ...body, [field.name]: secret };
+}
+
 /** Installs the key protocol on every route whose config has `idempotency`. */
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: () => Date }): void {
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -186,7 +207,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: (
       ? await claimIdempotencyKey(deps.db, { ...idem.scope, fingerprint: idem.fingerprint, now: deps.now() })
       : await claimOrAwait(deps.db, idem, deps.now);
     const { replay } = idem.settle(claim);
-    if (replay) return reply.code(replay.status).send(replay.body);
+    if (replay) return reply.code(replay.status).send(await withSecret(request, route, replay.body));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -194,7 +215,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: (
     if (!idem) return payload;
     if (idem.replayed) reply.header('idempotency-replayed', 'true');
     if (!idem.stored && FINAL.has(reply.statusCode) && typeof payload === 'string') {
-      await saveIdempotentResponse(deps.db, idem.scope, reply.statusCode, payload);
+      const secret = request.routeOptions.config?.idempotency?.secretField?.name;
+      await saveIdempotentResponse(deps.db, idem.scope, reply.statusCode, secret ? withoutField(payload, secret) : payload);
     }
     return payload;
   });

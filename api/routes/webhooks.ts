@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   deleteWebhookEndpoint,
   encryptWebhookSecret,
+  decryptWebhookSecret,
   findOwnWebhookEndpoint,
   generateWebhookSecret,
   insertWebhookEndpointWithinLimit,
@@ -156,7 +157,20 @@ export const webhookRoutes =
     app.post<{ Body: CreateEndpoint }>(
       '/webhook_endpoints',
       {
-        config: { scope: 'webhooks:write' },
+        config: {
+          scope: 'webhooks:write',
+          // An Idempotency-Key makes a retry after a lost answer safe, as on every POST that creates:
+          // the replay carries the secret again, read from the endpoint (never stored with the answer).
+          idempotency: {
+            secretField: {
+              name: 'secret',
+              restore: async (request, stored) => {
+                const row = await findOwnWebhookEndpoint(ctx.db, callerOf(request).owner, String(stored.id));
+                return row ? decryptWebhookSecret(row.secretCiphertext, ctx.config.webhookSecretKey, row.id) : undefined;
+              },
+            },
+          },
+        },
         schema: {
           body: CreateEndpointSchema,
           summary: 'Register a webhook endpoint; its signing secret is shown only here',

@@ -168,9 +168,12 @@ export class ParcelShipping {
   };
 
   readonly webhookEndpoints = {
-    /** Registers an endpoint; keep the returned `secret` (shown only now) for `verifyWebhook`. */
-    create: async (body: WebhookEndpointCreateParams): Promise<WebhookEndpointWithSecret> =>
-      (await this.#request<WebhookEndpointWithSecret>('POST', '/webhook_endpoints', { body })).body,
+    /**
+     * Registers an endpoint; keep the returned `secret` (shown only now) for `verifyWebhook`. A retry
+     * after a lost answer replays it under the same Idempotency-Key, secret included.
+     */
+    create: async (body: WebhookEndpointCreateParams, options: IdempotentOptions = {}): Promise<WebhookEndpointWithSecret> =>
+      (await this.#request<WebhookEndpointWithSecret>('POST', '/webhook_endpoints', { body, idempotencyKey: options.idempotencyKey })).body,
     list: (params: PageParams = {}): AsyncIterable<WebhookEndpoint> => this.#paginate<WebhookEndpoint>('/webhook_endpoints', params),
     delete: async (id: string): Promise<DeletedWebhookEndpoint> =>
       (await this.#request<DeletedWebhookEndpoint>('DELETE', `/webhook_endpoints/${enc(id)}`)).body,

@@ -149,6 +149,27 @@ describe('parcel-shipping-sdk', () => {
     expect(account.balance).toBe(5000 - Math.round(Number(s.price!.gross) * 100));
   });
 
+  it('registers a webhook endpoint whose first answer was lost: the retry returns it with its secret, and there is one', async () => {
+    let lost = false;
+    const flaky: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'POST' && !lost) {
+        lost = true;
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed: socket hang up');
+      }
+      return res;
+    };
+    const other = await createAccount(stack);
+    const client = new ParcelShipping({ apiKey: other.testKey, baseUrl: stack.url, fetch: flaky });
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}/lost-answer` });
+    expect(lost).toBe(true);
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const endpoints = [];
+    for await (const e of client.webhookEndpoints.list()) endpoints.push(e.id);
+    expect(endpoints).toEqual([endpoint.id]);
+  });
+
   it('waits out a 429 for as long as Retry-After says', async () => {
     const { key } = await stack.admin.createKey(acct.id, { mode: 'test', rateLimit: '2/1' });
     const client = new ParcelShipping({ apiKey: key, baseUrl: stack.url, maxRetries: 5 });

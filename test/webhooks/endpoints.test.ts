@@ -44,6 +44,38 @@ describe('POST /webhook_endpoints', () => {
     expect(listed.text).not.toContain(secret);
   });
 
+  it('takes an Idempotency-Key: a retry after a lost answer replays it, secret included, and creates nothing more', async () => {
+    const acct = await createAccount(stack);
+    const key = `we-${Date.now()}`;
+    const body = { url: `${PUBLIC_URL}/idem`, events: ['shipment.purchased'] };
+    const first = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body, headers: { 'idempotency-key': key } });
+    expect(first.status, first.text).toBe(201);
+    // The same request again (its first answer lost on the way, say): the same endpoint and secret.
+    const again = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { events: ['shipment.purchased'], url: body.url }, headers: { 'idempotency-key': key } });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect((await list(acct.testKey)).body.data).toHaveLength(1);
+    // The secret is not kept with the stored answer: it is read back from the endpoint, encrypted at rest.
+    const stored = await stack.database.db.execute(`select response_body::text as body from idempotency_keys where key = '${key}'`);
+    expect(JSON.stringify(stored.rows)).not.toContain(first.body.secret.slice('whsec_'.length));
+    // Another request under the key is refused; without a key, the same URL is the duplicate it is.
+    const other = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { url: `${PUBLIC_URL}/other` }, headers: { 'idempotency-key': key } });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+    expect((await create(acct.testKey, body)).body.code).toBe('webhook_endpoint_exists');
+  });
+
+  it('frees the key of a refused create, so the corrected request runs', async () => {
+    const acct = await createAccount(stack);
+    const key = `we-bad-${Date.now()}`;
+    const refused = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { url: 'http://93.184.215.14/x' }, headers: { 'idempotency-key': key } });
+    expect(refused.status).toBe(422);
+    const fixed = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { url: `${PUBLIC_URL}/fixed` }, headers: { 'idempotency-key': key } });
+    expect(fixed.status, fixed.text).toBe(201);
+    expect(fixed.body.secret).toMatch(/^whsec_/);
+  });
+
   it('subscribes to every event type when events is omitted, in live mode for a live key', async () => {
     const acct = await createAccount(stack);
     const res = await create(acct.liveKey, { url: PUBLIC_URL });
