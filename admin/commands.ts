@@ -105,8 +105,12 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       if (o.lowBalanceThreshold === undefined && o.creditLimit === undefined) {
         throw new AdminError('nothing to set: give --low-balance-threshold or --credit-limit');
       }
-      const changes: { lowBalanceThreshold?: number; creditLimit?: number } = {};
-      if (o.lowBalanceThreshold !== undefined) changes.lowBalanceThreshold = amount(o.lowBalanceThreshold, '--low-balance-threshold');
+      const changes: { lowBalanceThreshold?: number | null; creditLimit?: number } = {};
+      if (o.lowBalanceThreshold !== undefined) {
+        // `none` (or nothing, from the portal's form) clears it: no more wallet.low_balance events.
+        const cleared = ['', 'none'].includes(o.lowBalanceThreshold.trim().toLowerCase());
+        changes.lowBalanceThreshold = cleared ? null : amount(o.lowBalanceThreshold, '--low-balance-threshold');
+      }
       if (o.creditLimit !== undefined) {
         if (a.fundingSource !== 'credit_line') throw new AdminError('--credit-limit applies only to credit_line accounts');
         changes.creditLimit = amount(o.creditLimit, '--credit-limit');

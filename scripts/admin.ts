@@ -12,7 +12,7 @@ import { AdminError, adminCommands } from './admin/commands.js';
 const USAGE = `usage: npm run --silent admin -- <command>
   account create --name <s> --funding wallet|credit_line|card [--currency GBP] [--credit-limit 500.00] [--vat-rate 20]
   account enable-api <acc>
-  account set <acc> --low-balance-threshold 20.00
+  account set <acc> --low-balance-threshold 20.00|none
   wallet topup <acc> <amount>
   key create <acc> --mode test|live [--scopes a,b|all] [--expires-at ISO] [--allow-ip CIDR,…] [--rate-limit <n>/<seconds>]
   key revoke <key_id>

@@ -42,7 +42,7 @@ export const portalPages =
 </tbody></table>
 <form method="post" action="/portal/threshold">${csrfField(s)}
 <label for="threshold">Low-balance threshold (${balance.currency})</label>
-<p class="hint" id="threshold-hint">A <code>wallet.low_balance</code> event is sent when the balance falls below it.</p>
+<p class="hint" id="threshold-hint">A <code>wallet.low_balance</code> event is sent when the balance falls below it. Leave it empty for none.</p>
 <input id="threshold" name="threshold" type="text" inputmode="decimal" aria-describedby="threshold-hint" placeholder="20.00" value="${balance.low_balance_threshold ?? ''}">
 <button type="submit">Save threshold</button></form></section>
 <section aria-labelledby="shipments-h"><h2 id="shipments-h">Recent shipments</h2>${modeSwitch('/portal', mode)}
@@ -155,6 +155,7 @@ ${keys.map((k) => {
       const scopes = fields(b, 'scopes');
       let created: { id: string; key: string };
       try {
+        if (!s.account.apiEnabled) throw new AdminError('API access is not enabled yet: request it on the overview page.');
         if (!scopes.length) throw new AdminError('choose at least one scope');
         created = await admin.createKey(s.account.id, {
           mode: field(b, 'mode'),

@@ -244,7 +244,9 @@ describe('the same rules as the API', () => {
     const { cookie, csrf } = await signIn(c.email, c.password);
     const refused = await web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, mode: 'test', scopes: 'quotes:read' } });
     expect(refused.status).toBe(422);
-    expect(refused.html).toContain('API access is not enabled');
+    expect(refused.html).toContain('API access is not enabled yet: request it on the overview page.');
+    // An operator's command is no advice to a customer.
+    expect(refused.html).not.toContain('enable-api');
     await stack.admin.enableApi(c.id);
     const bad = await web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, mode: 'test', scopes: 'quotes:read', allow_ip: '10.0.0.0/33' } });
     expect(bad.status).toBe(422);
@@ -337,6 +339,12 @@ describe('the same rules as the API', () => {
     const saved = await web('POST', '/portal/threshold', { cookie, form: { _csrf: csrf, threshold: '12.50' } });
     expect(saved.location).toBe('/portal?notice=threshold_saved');
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: c.testKey })).body.low_balance_threshold).toBe('12.50');
+    // An empty field clears it: no threshold, no wallet.low_balance events.
+    const cleared = await web('POST', '/portal/threshold', { cookie, form: { _csrf: csrf, threshold: ' ' } });
+    expect(cleared.location).toBe('/portal?notice=threshold_saved');
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: c.testKey })).body.low_balance_threshold).toBeNull();
+    expect(await stack.admin.setAccount(c.id, { lowBalanceThreshold: '5.00' })).toMatchObject({ low_balance_threshold: '5.00' });
+    expect(await stack.admin.setAccount(c.id, { lowBalanceThreshold: 'none' })).toMatchObject({ low_balance_threshold: null });
   });
 });
 
