@@ -34,6 +34,33 @@ afterAll(async () => {
 
 const route = { from: address(), to: address() };
 
+/**
+ * A fetch that loses the answer to the first POST after the server has handled it (a dropped
+ * connection), and notes each POST's Idempotency-Key; `reset` makes the next POST the first again.
+ */
+function losingFirstPostAnswer() {
+  const keys: string[] = [];
+  let lost = false;
+  const lossy: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST') keys.push(new Headers(init.headers).get('idempotency-key') ?? '');
+    const res = await fetch(input, init);
+    if (init?.method === 'POST' && !lost) {
+      lost = true;
+      await res.arrayBuffer();
+      throw new TypeError('fetch failed: socket hang up');
+    }
+    return res;
+  };
+  return {
+    fetch: lossy,
+    keys,
+    reset() {
+      keys.length = 0;
+      lost = false;
+    },
+  };
+}
+
 describe('parcel-shipping-sdk', () => {
   it('its committed types are those generated from the served document', async () => {
     const served = await call(stack, 'GET', '/api/v1/openapi.json');
@@ -120,28 +147,15 @@ describe('parcel-shipping-sdk', () => {
   });
 
   it('retries a POST whose answer was lost with the same Idempotency-Key: one purchase, replayed', async () => {
-    const keys: string[] = [];
-    let lost = false;
-    const flaky: typeof fetch = async (input, init) => {
-      const headers = new Headers(init?.headers);
-      if (init?.method === 'POST') keys.push(headers.get('idempotency-key') ?? '');
-      const res = await fetch(input, init);
-      if (init?.method === 'POST' && !lost) {
-        lost = true;
-        await res.arrayBuffer();
-        throw new TypeError('fetch failed: socket hang up');
-      }
-      return res;
-    };
+    const flaky = losingFirstPostAnswer();
     const other = await createAccount(stack, { topUp: '50.00' });
-    const client = new ParcelShipping({ apiKey: other.liveKey, baseUrl: stack.url, fetch: flaky, pollIntervalMs: 100 });
+    const client = new ParcelShipping({ apiKey: other.liveKey, baseUrl: stack.url, fetch: flaky.fetch, pollIntervalMs: 100 });
     const [cheapest] = await client.quotes.create({ ...route, parcel: parcel() });
-    keys.length = 0;
-    lost = false;
+    flaky.reset();
     const s = await client.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel() });
     expect(s.status).toBe('purchased');
-    expect(keys.length).toBe(2);
-    expect(keys[1]).toBe(keys[0]);
+    expect(flaky.keys.length).toBe(2);
+    expect(flaky.keys[1]).toBe(flaky.keys[0]);
     const all: Shipment[] = [];
     for await (const x of client.shipments.list()) all.push(x);
     expect(all.map((x) => x.id)).toEqual([s.id]);
@@ -150,20 +164,11 @@ describe('parcel-shipping-sdk', () => {
   });
 
   it('registers a webhook endpoint whose first answer was lost: the retry returns it with its secret, and there is one', async () => {
-    let lost = false;
-    const flaky: typeof fetch = async (input, init) => {
-      const res = await fetch(input, init);
-      if (init?.method === 'POST' && !lost) {
-        lost = true;
-        await res.arrayBuffer();
-        throw new TypeError('fetch failed: socket hang up');
-      }
-      return res;
-    };
+    const flaky = losingFirstPostAnswer();
     const other = await createAccount(stack);
-    const client = new ParcelShipping({ apiKey: other.testKey, baseUrl: stack.url, fetch: flaky });
+    const client = new ParcelShipping({ apiKey: other.testKey, baseUrl: stack.url, fetch: flaky.fetch });
     const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}/lost-answer` });
-    expect(lost).toBe(true);
+    expect(flaky.keys.length).toBe(2);
     expect(endpoint.secret).toMatch(/^whsec_/);
     const endpoints = [];
     for await (const e of client.webhookEndpoints.list()) endpoints.push(e.id);
