@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, log, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
@@ -50,9 +50,17 @@ export async function pollScans(
  */
 export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
   const refused = (state.refusedScanIds ??= new Set());
-  const fresh = scans
+  let fresh = scans
     .filter((s) => !state.seenScanIds.has(s.id) && !refused.has(s.id))
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+  const late = scansAfterDelivery(state.status, fresh);
+  if (late.length && patched(PATCH_NOTHING_AFTER_DELIVERY)) {
+    // Delivered is terminal (spec §3 rule 4): a scan after it (in the same poll, or raced in by a
+    // push or a sandbox scan) is set aside, as a scan of a delivered shipment is refused at the door.
+    for (const scan of late) state.seenScanIds.add(scan.id);
+    fresh = fresh.slice(0, fresh.length - late.length);
+    log.warn('scans after delivery set aside', { shipmentId: input.shipmentId, scans: late.map((s) => ({ id: s.id, status: s.status })) });
+  }
   if (!fresh.length) return 0;
   const acts = shipmentActivities();
   const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
@@ -94,6 +102,16 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     }
   }
   return fresh.length;
+}
+
+/** Histories recorded before it applied a scan that came after delivered; from it on, none is. */
+export const PATCH_NOTHING_AFTER_DELIVERY = 'nothing-after-delivery';
+
+/** The scans, oldest first, that follow delivery: all of them once delivered, else those after a delivered scan. */
+function scansAfterDelivery(status: ShipmentStatus, fresh: Scan[]): Scan[] {
+  if (status === 'delivered') return fresh;
+  const delivered = fresh.findIndex((s) => s.status === 'delivered');
+  return delivered < 0 ? [] : fresh.slice(delivered + 1);
 }
 
 /** A poll that cannot get an answer in this long gives way; the loop polls again later. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shipmentWorkflowId } from '../../domain/index.js';
+import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
@@ -73,5 +73,39 @@ describe('the tracking loop', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const after = await call(stack, 'GET', `/api/v1/tracking/${tracking.number}`, { key: acct.liveKey });
     expect(after.body.events).toHaveLength(journey.length);
+  });
+
+  it('keeps a delivered shipment delivered when a later scan comes with its delivery: the scan is set aside, no event', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const buy = await call(stack, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() },
+    });
+    expect(buy.status, buy.text).toBe(201);
+    const { id, tracking } = buy.body;
+    // One carrier push (as one poll's answer could) with the delivery and a scan after it.
+    const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
+    const pushed = await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
+      body: {
+        tracking_number: tracking.number,
+        scans: [
+          { id: `${id}-d`, occurred_at: at(1), status: 'delivered', description: 'Delivered' },
+          { id: `${id}-x`, occurred_at: at(2), status: 'exception', description: 'Returned to depot' },
+        ],
+      },
+    });
+    expect(pushed.status, pushed.text).toBe(202);
+    const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(id));
+    await eventually(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined), 30_000, 'the workflow to end at delivered');
+    const s = await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
+    expect(s.body.status).toBe('delivered');
+    expect(s.body.tracking.status).toBe('delivered');
+    const t = await call(stack, 'GET', `/api/v1/tracking/${tracking.number}`, { key: acct.liveKey });
+    expect(t.body.status).toBe('delivered');
+    expect(t.body.events.map((e: any) => e.status)).toEqual(['delivered']);
+    const events = await call(stack, 'GET', `/api/v1/events?shipment=${id}&limit=100`, { key: acct.liveKey });
+    const updates = events.body.data.filter((e: any) => e.type === 'tracking.updated').map((e: any) => e.data.object.status);
+    expect(updates).toEqual(['delivered']);
   });
 });

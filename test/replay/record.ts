@@ -1,6 +1,7 @@
 /**
  * Records workflow histories from real runs, for the replay test to run against the current code:
  *   npm run record-histories
+ *   npm run record-histories -- --only late-scan --as <name>   (that scenario alone, saved as <name>)
  * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
  * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
  * (and commit) after a deliberate, versioned change to a workflow; never to silence a failure.
@@ -9,7 +10,7 @@ import http from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { shipmentWorkflowId } from '../../domain/index.js';
+import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
 import { startInfra } from '../support/infra.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
@@ -52,6 +53,25 @@ async function main() {
   try {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const order = { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' };
+
+    // A delivery and a scan after it in one carrier push: set aside from the patch
+    // 'nothing-after-delivery' on (recorded before it, with --as, the scan was applied).
+    const late = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+    const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
+    await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+      headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
+      body: {
+        tracking_number: late.tracking.number,
+        scans: [
+          { id: 'late-1', occurred_at: at(1), status: 'delivered' },
+          { id: 'late-2', occurred_at: at(2), status: 'exception', description: 'Returned to depot' },
+        ],
+      },
+    });
+    const only = process.argv.indexOf('--only');
+    const as = process.argv.indexOf('--as');
+    await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-late-scan-set-aside', shipmentWorkflowId(late.id));
+    if (only > 0) return;
 
     // A purchase followed to delivered, through several continue-as-new runs.
     const delivered = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;

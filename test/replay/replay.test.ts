@@ -54,6 +54,10 @@ describe('replaying recorded histories', () => {
         // 'webhook-busy-is-not-an-attempt' it counted as a failed attempt; after it, attempt 1 again.
         'webhook-busy-counted-as-attempt.json',
         'webhook-busy-not-an-attempt.json',
+        // A delivery and a scan after it in one push: applied before the patch 'nothing-after-delivery'
+        // (the shipment's tracking went back to exception), set aside after it.
+        'shipment-late-scan-applied.json',
+        'shipment-late-scan-set-aside.json',
       ]),
     );
   });
