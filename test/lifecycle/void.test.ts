@@ -126,6 +126,25 @@ describe('void (spec §3 rules 2 and 3)', () => {
     expect(replay.body).toEqual(again.body);
   });
 
+  it('takes no parameters: a field is refused with 422 and nothing is voided; {} is the same request as no body', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(acct);
+    for (const body of [{ reason: 'x', amount: -5 }, [], 'void']) {
+      const refused = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey, body });
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body.code).toBe('validation_failed');
+    }
+    const fields = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey, body: { reason: 'x' } });
+    expect(fields.body.errors).toEqual([{ path: 'reason', message: 'is not a known field' }]);
+    expect((await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey })).body.status).toBe('purchased');
+    const key = randomUUID();
+    const voided = await voidIt(acct, s.id, key);
+    expect(voided.status, voided.text).toBe(200);
+    const withEmpty = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey, body: {}, headers: { 'idempotency-key': key } });
+    expect(withEmpty.status, withEmpty.text).toBe(200);
+    expect(withEmpty.headers['idempotency-replayed']).toBe('true');
+  });
+
   it('voids a card purchase by refunding the card, and a sandbox one without moving money', async () => {
     const card = await createAccount(stack, { funding: 'card' });
     const s = await purchased(card);
