@@ -68,7 +68,13 @@ export const ListShipmentsQuery = Type.Object(
     ...pageQuery,
     status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
     reference: Type.Optional(Type.String({ maxLength: 100 })),
-    created_after: Type.Optional(Type.String({ format: 'date-time' })),
+    created_after: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description:
+          'ISO 8601: a date (midnight UTC) or a date and time with its offset, e.g. 2026-11-24, 2026-11-24T10:00Z, 2026-11-24T10:00:00.000+01:00',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 export * from './money.js';
+export * from './iso-time.js';
 export * from './ids.js';
 export * from './errors.js';
 export * from './failures.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, listShipments, type ShipmentRow } from '../../db/index.js';
-import { CODE, ApiError, FAILURE, shipmentToJson } from '../../domain/index.js';
+import { CODE, ApiError, FAILURE, parseIsoInstant, shipmentToJson } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
@@ -70,7 +70,12 @@ export const shipmentRoutes =
       async (request) => {
         const caller = callerOf(request);
         const q = request.query;
-        const createdAfter = q.created_after ? new Date(q.created_after) : undefined;
+        const createdAfter = q.created_after === undefined ? undefined : parseIsoInstant(q.created_after);
+        if (q.created_after !== undefined && !createdAfter) {
+          throw new ApiError(CODE.validation_failed, 'created_after must be an ISO 8601 date, or a date and time with its offset.', {
+            errors: [{ path: 'querystring.created_after', message: 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)' }],
+          });
+        }
         const { rows, hasMore } = await listShipments(ctx.db, {
           ...caller.owner,
           status: q.status,

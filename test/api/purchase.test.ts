@@ -340,6 +340,14 @@ describe('reading shipments', () => {
     expect(ever.body.data.length).toBe(5);
     const never = await call(stack, 'GET', '/api/v1/shipments?created_after=9999-12-31T23:59:59Z', { key: acct.testKey });
     expect(never.body.data).toEqual([]);
+    // ISO 8601 beyond RFC 3339's profile: a date alone, a time to the minute, the basic format.
+    for (const since of ['2000-01-01', '2000-01-01T00:00Z', '20000101T000000Z', '2000-01-01T01:00+01:00']) {
+      const listed = await call(stack, 'GET', `/api/v1/shipments?created_after=${encodeURIComponent(since)}&limit=100`, { key: acct.testKey });
+      expect(listed.status, since).toBe(200);
+      expect(listed.body.data.length, since).toBe(5);
+    }
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call(stack, 'GET', `/api/v1/shipments?created_after=${tomorrow}`, { key: acct.testKey })).body.data).toEqual([]);
     const live = await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey });
     expect(live.body.data).toEqual([]);
   });
@@ -367,7 +375,7 @@ describe('reading shipments', () => {
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
     // a year past 9999 once in UTC, a leap second.
     const unusable = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00%2B01:00', '9999-12-31T23:59:59-01:00', '2026-06-30T23:59:60Z'].map((t) => `created_after=${t}`);
-    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'status=shipped', 'created_after=yesterday', ...unusable, 'cursor=%%%', 'cursor=bm9wZQ', 'colour=red']) {
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'status=shipped', 'created_after=yesterday', 'created_after=2026-11-24T10:00', ...unusable, 'cursor=%%%', 'cursor=bm9wZQ', 'colour=red']) {
       const a = await call(stack, 'GET', `/api/v1/shipments?${q}`, { key: acct.testKey });
       expect(a.status, q).toBe(422);
       expect(a.body.code, q).toBe('validation_failed');

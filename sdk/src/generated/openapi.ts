@@ -865,6 +865,7 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "purchased" | "in_transit" | "exception" | "delivered" | "voiding" | "voided" | "failed";
                 reference?: string;
+                /** @description ISO 8601: a date (midnight UTC) or a date and time with its offset, e.g. 2026-11-24, 2026-11-24T10:00Z, 2026-11-24T10:00:00.000+01:00 */
                 created_after?: string;
             };
             header?: never;
