@@ -203,7 +203,7 @@ const Event = Type.Object(
 );
 
 const Deleted = (object: string, id: string) =>
-  Type.Object({ id: Type.String(), object: Type.Literal(object), deleted: Type.Literal(true) }, { ...closed, $id: id });
+  Type.Object({ id: Type.String(), object: Type.Literal(object), livemode: Type.Boolean(), deleted: Type.Literal(true) }, { ...closed, $id: id });
 
 const ALL_CODES = Object.keys(ERRORS);
 

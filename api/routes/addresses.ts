@@ -147,7 +147,7 @@ export const addressRoutes =
         const caller = callerOf(request);
         const id = request.params.address;
         if (!(await deleteOwnAddress(ctx.db, caller.owner, id, ctx.now()))) throw new ApiError(CODE.not_found, `No address ${id}.`);
-        return { id, object: 'address', deleted: true };
+        return { id, object: 'address', livemode: caller.owner.livemode, deleted: true };
       },
     );
   };

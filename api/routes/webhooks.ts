@@ -211,7 +211,7 @@ export const webhookRoutes =
         const { id } = request.params;
         const deleted = await deleteWebhookEndpoint(ctx.db, callerOf(request).owner, id, ctx.now());
         if (!deleted) throw new ApiError(CODE.not_found, `No webhook endpoint ${id}.`);
-        return { id, object: 'webhook_endpoint', deleted: true };
+        return { id, object: 'webhook_endpoint', livemode: callerOf(request).owner.livemode, deleted: true };
       },
     );
 

@@ -231,7 +231,7 @@ describe('editing and deleting', () => {
     const created = (await save(acct.testKey, body)).body;
     const del = await call(stack, 'DELETE', `/api/v1/addresses/${created.id}`, { key: acct.testKey });
     expect(del.status).toBe(200);
-    expect(del.body).toEqual({ id: created.id, object: 'address', deleted: true });
+    expect(del.body).toEqual({ id: created.id, object: 'address', livemode: false, deleted: true });
     expectProblem(await call(stack, 'GET', `/api/v1/addresses/${created.id}`, { key: acct.testKey }), 404, 'not_found');
     expectProblem(await call(stack, 'DELETE', `/api/v1/addresses/${created.id}`, { key: acct.testKey }), 404, 'not_found');
     expectProblem(await call(stack, 'PATCH', `/api/v1/addresses/${created.id}`, { key: acct.testKey, body: { city: 'X' } }), 404, 'not_found');

@@ -160,7 +160,7 @@ describe('DELETE /webhook_endpoints/{id}', () => {
     expect((await call(stack, 'DELETE', `/api/v1/webhook_endpoints/${id}`, { key: a.liveKey })).status).toBe(404);
     const del = await call(stack, 'DELETE', `/api/v1/webhook_endpoints/${id}`, { key: a.testKey });
     expect(del.status).toBe(200);
-    expect(del.body).toEqual({ id, object: 'webhook_endpoint', deleted: true });
+    expect(del.body).toEqual({ id, object: 'webhook_endpoint', livemode: false, deleted: true });
     expect((await list(a.testKey)).body.data).toEqual([]);
     const again = await call(stack, 'DELETE', `/api/v1/webhook_endpoints/${id}`, { key: a.testKey });
     expect(again.status).toBe(404);

@@ -571,6 +571,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "address";
+            livemode: boolean;
             /** @enum {boolean} */
             deleted: true;
         };
@@ -578,6 +579,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "webhook_endpoint";
+            livemode: boolean;
             /** @enum {boolean} */
             deleted: true;
         };
