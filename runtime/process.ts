@@ -103,7 +103,11 @@ export async function connectNative(address: string, log?: Pick<Logger, 'warn'>)
 export function takeOverSignals(stop: (signal: NodeJS.Signals) => Promise<void>): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
+    // Each listener `process.listeners` shows, not removeAllListeners: under `tsx` (npm run api,
+    // npm run worker) that would also drop the handler tsx hides there, through which it learns
+    // that this process handles the signal; without it tsx SIGKILLs the process 60 ms after a
+    // SIGTERM, cutting the drain short.
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;

@@ -69,7 +69,18 @@ beforeAll(async () => {
   api = await startTestStack({ taskQueuePrefix: prefix, purchaseWaitMs: 500 }, { workers: false });
 });
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const c of children) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    c.kill('SIGKILL');
+    // A detached child (npm run …) leads a process group of its own: tsx and node with it.
+    if (c.spawnargs[0] === 'npm') {
+      try {
+        process.kill(-c.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
   await api?.stop();
 });
 
@@ -169,6 +180,61 @@ describe('worker and API processes', () => {
     // The carrier queues poll no workflows by design: said at debug, not as a warning at start.
     expect(parsed.filter((l) => String(l.msg).startsWith('No workflows registered'))).toEqual([]);
   });
+
+  it('drains through the npm entry points too: SIGTERM to the process group of `npm run api` and `npm run worker`', async () => {
+    // An orchestrator signals the whole group (npm, tsx and node). tsx used to SIGKILL its child
+    // 60 ms after relaying the signal, as the child had dropped the handler tsx listens through.
+    const apiLines: string[] = [];
+    const workerLines: string[] = [];
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const apiProc = spawn('npm', ['run', '--silent', 'api'], { env: env({ PORT: String(port), HOST: '127.0.0.1', PURCHASE_WAIT_MS: '10000', LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const workerProc = spawn('npm', ['run', '--silent', 'worker', '--', 'shipments', 'carriers'], { env: env({ LOG_LEVEL: 'info', WORKER_SHUTDOWN_GRACE_MS: '15000' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    for (const [proc, lines] of [[apiProc, apiLines], [workerProc, workerLines]] as const) {
+      children.push(proc);
+      for (const stream of [proc.stdout, proc.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+    }
+    await waitForHttp(`${base}/healthz`);
+    await eventually(async () => (workerLines.some((l) => l.includes('workers started')) ? true : undefined), 60_000, 'workers started');
+    const acct = await createAccount(api, { topUp: '100.00' });
+    const marker = `npm-sigterm-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 2500, times: -1, match: marker });
+    const inFlight = Array.from({ length: 3 }, () =>
+      call({ url: base }, 'POST', '/api/v1/shipments', {
+        key: acct.liveKey,
+        body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    // The API drains: it answers each request under way before it exits.
+    process.kill(-apiProc.pid!, 'SIGTERM');
+    const answers = await Promise.all(inFlight);
+    for (const a of answers) expect(a.status, a.text).toBe(201);
+    // npm itself may exit first: the API's own last line says it stopped by itself.
+    await eventually(async () => (apiLines.some((l) => l.includes('"msg":"stopped"')) ? true : undefined), 30_000, 'the API stopped');
+    await expect(request(`${base}/healthz`)).rejects.toThrow();
+    // The worker drains: the carrier call under way finishes in it, then it stops by itself.
+    const late = await call(api, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
+    });
+    expect(late.status, late.text).toBe(202);
+    await new Promise((r) => setTimeout(r, 1000));
+    process.kill(-workerProc.pid!, 'SIGTERM');
+    await eventually(async () => (workerLines.some((l) => l.includes('"msg":"workers stopped"')) ? true : undefined), 30_000, 'the worker stopped');
+    expect(await sim.purchases(late.body.id)).toHaveLength(1);
+    await sim.clearFaults(marker);
+    // A worker back finishes the purchase the drained one had bought.
+    const back = start('workers/main.ts', ['shipments', 'carriers'], {});
+    await eventually(async () => {
+      const s = await call(api, 'GET', `/api/v1/shipments/${late.body.id}`, { key: acct.liveKey });
+      return s.body.status === 'purchased' ? true : undefined;
+    }, 60_000, 'the drained purchase, finished');
+    expect(await sim.purchases(late.body.id)).toHaveLength(1);
+    back.child.kill('SIGTERM');
+    expect(await back.exited).toBe(0);
+    await expectLedgerConsistent(api, acct.id);
+  }, 180_000);
 
   it('answers every in-flight request before the API process exits on SIGTERM, and serves its metrics', async () => {
     const workers = await startTestStack({ taskQueuePrefix: prefix }, {});
