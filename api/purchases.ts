@@ -22,7 +22,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 
 export type Waited<T> = { done: true; outcome: T } | { done: false };
 
-function operationOptions(input: ShipmentWorkflowInput) {
+/** `carrier`: the service's, known before the purchase prices it, so a stuck purchase is found by carrier. */
+function operationOptions(input: ShipmentWorkflowInput, o: { carrier?: string } = {}) {
   return {
     workflowId: shipmentWorkflowId(input.shipmentId),
     taskQueue: taskQueues(input.queuePrefix).shipments,
@@ -35,6 +36,7 @@ function operationOptions(input: ShipmentWorkflowInput) {
       { key: SA.ShipmentStatus, value: 'pending' },
       { key: SA.Livemode, value: input.livemode },
       ...(input.reference ? [{ key: SA.Reference, value: input.reference }] : []),
+      ...(o.carrier ? [{ key: SA.Carrier, value: o.carrier }] : []),
     ],
   };
 }
@@ -50,8 +52,9 @@ export async function startPurchase(
   input: ShipmentWorkflowInput,
   updateId: string,
   waitMs: number,
+  o: { carrier?: string } = {},
 ): Promise<void> {
-  const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input));
+  const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input, o));
   // One call that waits for the outcome: the server answers it when the update completes, where
   // waiting for "accepted" and then polling for the result took a second call through the server.
   const started = temporal.workflow.executeUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
@@ -68,7 +71,7 @@ export async function startPurchase(
   // itself exists, so that the 202 we answer is backed by a durable purchase.
   started.catch(() => undefined);
   try {
-    await temporal.workflow.start(SHIPMENT_WORKFLOW, operationOptions(input));
+    await temporal.workflow.start(SHIPMENT_WORKFLOW, operationOptions(input, o));
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

@@ -91,6 +91,8 @@ export async function requestPurchase(
   }
   o.log.info({ shipment_id: shipmentId, replayed: idem?.replayed ?? false }, 'purchase requested');
   // Waits up to PURCHASE_WAIT_MS; the shipment's status then decides the answer.
-  await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, addresses, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs);
+  await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, addresses, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs, {
+    carrier: service?.carrier,
+  });
   return { stored: null, row: (await findOwnShipment(ctx.db, caller.owner, shipmentId))! };
 }

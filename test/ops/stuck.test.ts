@@ -35,6 +35,11 @@ describe('npm run ops -- stuck', () => {
     expect(listed.status).toBe('pending');
     expect(listed.reference).toBe(marker);
     expect(listed.account_id).toBe(acct.id);
+    // Its carrier is known from the start, so the UI's query by carrier finds it while it is stuck.
+    expect(listed.carrier).toBe('swiftpost');
+    const byCarrier: string[] = [];
+    for await (const w of stack.temporal.workflow.list({ query: `Carrier = 'swiftpost' AND ShipmentStatus = 'pending' AND AccountId = '${acct.id}'` })) byCarrier.push(w.workflowId);
+    expect(byCarrier).toEqual([`shipment/${a.body.id}`]);
     // The workflow says what it waits for: the carrier, the attempt and the carrier's last error.
     expect(listed.details).toMatch(/carrier swiftpost, attempt \d+, last error: .*503/);
     for (const activity of listed.pending_activities) {
