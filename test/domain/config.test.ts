@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, isConfigVariable, isToolingVariable, parseConfig } from '../../domain/index.js';
 
 /** The operator's guide holds the Configuration table. */
-const GUIDE = readFileSync(fileURLToPath(new URL('../../docs/operators-guide.md', import.meta.url)), 'utf8');
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 
 const refusal = (env: Record<string, string>) => {
   try {
@@ -19,7 +19,7 @@ const refusal = (env: Record<string, string>) => {
 };
 
 describe('configuration defaults', () => {
-  it('are the documented defaults (docs/operators-guide.md#configuration)', () => {
+  it('are the documented defaults (README.md#configuration)', () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
       port: 3000,
@@ -77,12 +77,15 @@ describe('configuration defaults', () => {
     expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
   });
 
-  it('covers every variable of the Configuration table (docs/operators-guide.md)', () => {
-    const table = GUIDE.slice(GUIDE.indexOf('### Configuration'), GUIDE.indexOf('### `npm run fleet`'));
+  it("is the README's Configuration table, variable for variable (the contract documents it there)", () => {
+    const table = README.slice(README.indexOf('\n## Configuration\n'), README.indexOf('\n## Running in production\n'));
     const names = [...table.matchAll(/`([A-Z][A-Z0-9_<>]*)`/g)].map((m) => m[1].replace('<CODE>', 'ACME'));
     expect(names.length).toBeGreaterThan(30);
     // The OpenTelemetry exporter reads the other standard OTEL_* variables itself.
     for (const name of names.filter((n) => !n.startsWith('OTEL_') || n === 'OTEL_EXPORTER_OTLP_ENDPOINT')) expect(isConfigVariable(name) || isToolingVariable(name), name).toBe(true);
+    // And every variable a process reads is there.
+    const listed = new Set(names.map((n) => n.replace('_ACME_', '_<CODE>_')));
+    for (const name of Object.keys(CONFIG_VARIABLES)) expect(listed.has(name) || listed.has(name.replace(/^CARRIER_[A-Z]+_/, 'CARRIER_<CODE>_')), name).toBe(true);
   });
 });
 
