@@ -4,8 +4,8 @@ import { Counter, Histogram, Registry } from 'prom-client';
  * Our own worker metrics (beside the Temporal runtime's): purchases by outcome, carrier call
  * latency by carrier, webhook attempts by outcome. One registry per process; activities take it
  * from their factory so tests can pass their own. Names follow Prometheus conventions (unit suffix,
- * `_total` for counters). Fleet-wide figures (funds held) are not here: every worker would report
- * the same number; the API serves them once at /metrics/fleet (api/metrics.ts).
+ * `_total` for counters). The ledger's holds outstanding (db/metrics.ts) are the fleet's, read
+ * from the database: a worker serves them as the API's /metrics/fleet does.
  */
 export function createWorkerMetrics(registry = new Registry()) {
   return {

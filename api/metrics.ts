@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../db/index.js';
+import { ledgerHoldsGauge, type Db } from '../db/index.js';
 
 /**
  * Prometheus metrics of the API: request counts and latency by route and status, plus the
@@ -54,17 +54,7 @@ export function registerMetrics(app: FastifyInstance, registry = new Registry(),
  */
 function registerFleetMetrics(app: FastifyInstance, db: Db) {
   const registry = new Registry();
-  new Gauge({
-    name: 'shipping_ledger_held_funds',
-    help: 'Funds held for live purchases under way (neither captured nor released), in the currency\'s major unit.',
-    labelNames: ['currency'] as const,
-    registers: [registry],
-    async collect() {
-      const result = await db.execute(sql`select currency, coalesce(sum(pending), 0)::bigint as pending from accounts group by currency`);
-      this.reset();
-      for (const row of result.rows as { currency: string; pending: string | number }[]) this.set({ currency: row.currency }, Number(row.pending) / 100);
-    },
-  });
+  ledgerHoldsGauge(registry, db);
   new Gauge({
     name: 'shipping_purchases_pending',
     help: 'Shipments whose purchase is under way, by livemode.',

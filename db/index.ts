@@ -17,3 +17,4 @@ export * from './queries/addresses.js';
 export * from './queries/purchases.js';
 export * from './queries/users.js';
 export * from './passwords.js';
+export * from './metrics.js';

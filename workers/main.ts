@@ -44,7 +44,7 @@ const runtimeMetricsPort = config.worker.metricsPort ? await freePort() : undefi
 installWorkerRuntime(log, { prometheusPort: runtimeMetricsPort });
 const served =
   config.worker.metricsPort && runtimeMetricsPort
-    ? await serveWorkerMetrics({ port: config.worker.metricsPort, runtimePort: runtimeMetricsPort })
+    ? await serveWorkerMetrics({ port: config.worker.metricsPort, runtimePort: runtimeMetricsPort, db: database.db })
     : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address, log);

@@ -1,15 +1,17 @@
 import http from 'node:http';
 import { request } from 'undici';
 import { createWorkerMetrics, type WorkerMetrics } from '../activities/index.js';
+import { ledgerHoldsGauge, type Db } from '../db/index.js';
 
 /**
  * A worker's Prometheus endpoint on `port`: the Temporal runtime's own metrics (exported by the
  * runtime on the private loopback port `runtimePort`, see installWorkerRuntime, and passed through)
- * followed by ours.
+ * followed by ours, the ledger's holds outstanding among them (from `db`).
  */
-export async function serveWorkerMetrics(o: { port: number; runtimePort: number }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
+export async function serveWorkerMetrics(o: { port: number; runtimePort: number; db: Db }): Promise<{ metrics: WorkerMetrics; close(): Promise<void> }> {
   const { runtimePort } = o;
   const metrics = createWorkerMetrics();
+  ledgerHoldsGauge(metrics.registry, o.db);
   const server = http.createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();
