@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
 import { problemBody, sendProblem } from './problem.js';
+import { CONTROL_CHARACTERS } from './schemas.js';
 
 /**
  * Input no one can break: what the router and the HTTP parser refuse is answered as problem+json
@@ -11,8 +12,7 @@ import { problemBody, sendProblem } from './problem.js';
  * refuses NUL in text and a `\ud800` escape in jsonb).
  */
 
-/** C0, DEL and C1: every character of Unicode category Cc. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`);
 /** Half of a UTF-16 surrogate pair with no other half: JSON allows the escape, Unicode text does not. */
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -6,9 +6,12 @@ import { MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/i
  * document, so the two are never written twice.
  */
 
+/** The control characters, as a character class's body: C0, DEL and C1 (Unicode category Cc). */
+export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f';
 // Printable text: no control characters, and something other than white space (it is trimmed).
-const TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$';
-const OPTIONAL_TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+const TEXT = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_CHARACTERS}]*$`;
+/** Text without control characters, blank allowed. */
+export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });

@@ -20,8 +20,7 @@ const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn',
  */
 export function sdkLogger(log: Logger): SdkLogger {
   const write = (level: LogLevel, message: string, meta?: LogMetadata) => {
-    const { error, ...rest } = meta ?? {};
-    const fields: Record<string, unknown> = { ...rest };
+    const { error, ...fields }: Record<string, unknown> = meta ?? {};
     if (error !== undefined) fields[error instanceof Error ? 'err' : 'error'] = error;
     const pinoLevel = EXPECTED_AT_START.has(message) ? 'debug' : PINO_LEVEL[level];
     log[pinoLevel](fields, message);

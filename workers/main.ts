@@ -42,10 +42,9 @@ takeOverSignals(async (signal) => {
 // Before any connection or worker: the SDK's logs (and the workflows') as JSON lines through `log`.
 const runtimeMetricsPort = config.worker.metricsPort ? await freePort() : undefined;
 installWorkerRuntime(log, { prometheusPort: runtimeMetricsPort });
-const served =
-  config.worker.metricsPort && runtimeMetricsPort
-    ? await serveWorkerMetrics({ port: config.worker.metricsPort, runtimePort: runtimeMetricsPort, db: database.db })
-    : undefined;
+const served = runtimeMetricsPort
+  ? await serveWorkerMetrics({ port: config.worker.metricsPort!, runtimePort: runtimeMetricsPort, db: database.db })
+  : undefined;
 const address = config.temporalAddress ?? '127.0.0.1:7233';
 const connection = await connectNative(address, log);
 const temporal = await connectTemporal(config, address, log);

@@ -9,11 +9,11 @@ import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
 import { RESPONSES } from '../response-schemas.js';
+import { OPTIONAL_TEXT } from '../schemas.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
-const TEXT = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 const SandboxScan = Type.Object(
-  { status: ScanStatus, description: Type.Optional(Type.String({ maxLength: 200, pattern: TEXT })) },
+  { status: ScanStatus, description: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
   { additionalProperties: false },
 );
 const Location = Type.Object({ city: Type.String({ maxLength: 200 }), postcode: Type.String({ maxLength: 50 }), country: Type.String({ maxLength: 2 }) });
