@@ -252,13 +252,16 @@ describe('worker and API processes', () => {
           body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
         }),
       );
-      await new Promise((r) => setTimeout(r, 800));
+      // The fleet's figures, once: funds held by the four purchases in flight and their count, as
+      // soon as the holds are made (a fixed wait was too short on a loaded machine).
+      const fleet = await eventually(async () => {
+        const text = await (await request(`${base}/metrics/fleet`)).body.text();
+        return /^shipping_ledger_held_funds\{currency="GBP"\} [1-9]/m.test(text) ? text : undefined;
+      }, 10_000, 'funds held by the purchases in flight');
       const metrics = await (await request(`${base}/metrics`)).body.text();
       expect(metrics).toMatch(/^http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/m);
       expect(metrics).toContain('# TYPE http_request_duration_seconds histogram');
       expect(metrics).toMatch(/^http_response_size_bytes_count\{method="GET",route="\/healthz",status="200"\} [1-9]/m);
-      // The fleet's figures, once: funds held by the four purchases in flight and their count.
-      const fleet = await (await request(`${base}/metrics/fleet`)).body.text();
       expect(fleet).toMatch(/^shipping_ledger_held_funds\{currency="GBP"\} [1-9]/m);
       expect(fleet).toMatch(/^shipping_purchases_pending\{livemode="true"\} [1-9]/m);
       proc.child.kill('SIGTERM');
