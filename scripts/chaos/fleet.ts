@@ -70,7 +70,10 @@ export interface Fleet {
 }
 
 export async function startFleet(dir: string, log: (line: string) => void): Promise<Fleet> {
-  const [temporalPort, uiPort, simPort, apiPort1, apiPort2] = await freePorts(5);
+  const [temporalPort, uiPort] = await freePorts(2);
+  // The simulator's and the APIs' ports, kept from every start of the dev server (a restart picks
+  // its own HTTP and metrics ports while an API may be down).
+  const reservedPorts: number[] = [];
   const pg: RestartableHandle = await startRestartablePostgres(dir, { durable: true });
   log(`PostgreSQL on ${pg.port} (fsync on), data in ${dir}/postgres`);
   const database = openDatabase(pg.url, { max: 1 });
@@ -82,13 +85,17 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
       dataDir: dir,
       port: temporalPort,
       uiPort,
-      // Picked with the frontend's port above; the simulator and the APIs bind them later.
-      reservedPorts: [simPort, apiPort1, apiPort2],
+      reservedPorts,
       searchAttributes: { ...SEARCH_ATTRIBUTES },
       log: () => undefined,
     });
   let temporal: DevServer = await devServer();
   log(`Temporal dev server on ${temporal.address} (SQLite file ${dir}/temporal.sqlite, UI ${temporal.uiUrl})`);
+  // Picked just before the processes that bind them start. Picked with the others at the start, a
+  // port stayed unbound while PostgreSQL and Temporal started, long enough for the OS to hand it to
+  // another process as the local port of a connection; the simulator then could not bind it.
+  const [simPort, apiPort1, apiPort2] = await freePorts(3, '127.0.0.1', [temporalPort, uiPort]);
+  reservedPorts.push(simPort, apiPort1, apiPort2);
 
   const logs = path.join(dir, 'logs');
   const env = (extra: Record<string, string>) => childEnv({
