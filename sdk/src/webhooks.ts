@@ -6,15 +6,21 @@ import type { Event } from './types.js';
  * Checks a delivery's `X-SVC-Signature: t=<unix>,v1=<hex>` (HMAC-SHA256 with the endpoint's
  * `whsec_…` secret over `<t>.` and the raw body) and its age, then returns the typed event.
  * Pass the body exactly as received (Buffer or string), never re-encoded JSON. Throws
- * `WebhookVerificationError` saying what is wrong.
+ * `WebhookVerificationError` saying what is wrong. The fourth argument is the options, or the
+ * tolerance in seconds alone (`verifyWebhook(body, header, secret, 600)`), as the service's own
+ * helper takes it.
  */
 export function verifyWebhook(
   rawBody: string | Buffer | Uint8Array,
   signatureHeader: string | string[] | null | undefined,
   secret: string,
-  options: { toleranceSeconds?: number; nowSeconds?: number } = {},
+  options: number | { toleranceSeconds?: number; nowSeconds?: number } = {},
 ): Event {
+  if (typeof options === 'number') options = { toleranceSeconds: options };
   const tolerance = options.toleranceSeconds ?? 300;
+  if (!Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError(`verifyWebhook: the tolerance must be a number of seconds, not ${String(tolerance)}.`);
+  }
   const now = options.nowSeconds ?? Date.now() / 1000;
   if (!secret) throw new WebhookVerificationError('No webhook secret given (whsec_…).');
   const header = Array.isArray(signatureHeader) ? signatureHeader.join(',') : signatureHeader;

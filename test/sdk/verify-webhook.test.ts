@@ -1,0 +1,24 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from 'parcel-shipping-sdk';
+
+// The SDK's verifyWebhook on its own: a signature made here, as the service makes it.
+const secret = 'whsec_test_secret';
+const body = JSON.stringify({ id: 'evt_1', type: 'shipment.purchased', created_at: '2026-11-24T00:00:00Z', livemode: false, data: { object: {} } });
+const signed = (t: number) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+
+describe('the SDK verifyWebhook', () => {
+  it('takes the tolerance as options or as a number of seconds, as the service helper does', () => {
+    const old = Math.floor(Date.now() / 1000) - 400;
+    expect(() => verifyWebhook(body, signed(old), secret)).toThrow(/more than 300 s/);
+    expect(verifyWebhook(body, signed(old), secret, 600).id).toBe('evt_1');
+    expect(verifyWebhook(body, signed(old), secret, { toleranceSeconds: 600 }).id).toBe('evt_1');
+    expect(() => verifyWebhook(body, signed(old), secret, 60)).toThrow(WebhookVerificationError);
+  });
+
+  it('refuses a tolerance that is not a number of seconds instead of ignoring it', () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(() => verifyWebhook(body, signed(now), secret, Number.NaN)).toThrow(TypeError);
+    expect(() => verifyWebhook(body, signed(now), secret, -1)).toThrow(TypeError);
+  });
+});
