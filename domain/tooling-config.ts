@@ -64,6 +64,9 @@ export function toolingSettings() {
   };
 }
 
+/** Every variable the tooling and the simulator read (the README's Configuration section lists them). */
+export const TOOLING_VARIABLE_NAMES: readonly string[] = [...Object.keys(TOOLING_VARIABLES), ...Object.keys(SIMULATOR_VARIABLES)];
+
 /** Whether the tooling reads a variable of this name (deploy checks). */
 export function isToolingVariable(name: string): boolean {
   return Object.hasOwn(TOOLING_VARIABLES, name) || Object.hasOwn(SIMULATOR_VARIABLES, name);

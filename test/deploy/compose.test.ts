@@ -406,6 +406,13 @@ describe('docker-compose.yml: services', () => {
     }
     for (const name of exampleDocumented) expect(referenced.has(name), `${name} in .env.example is used by docker-compose.yml`).toBe(true);
   });
+
+  it("every ${VAR} is in the README too (its Configuration and docker compose tables)", () => {
+    const readme = read('README.md');
+    const referenced = new Set([...COMPOSE_TEXT.matchAll(/(?<!\$)\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]));
+    expect(referenced.size).toBeGreaterThan(15);
+    for (const name of referenced) expect(readme, name).toContain(`\`${name}\``);
+  });
 });
 
 describe('docker-compose.yml: production safety (issue 13)', () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, isConfigVariable, isToolingVariable, parseConfig } from '../../domain/index.js';
+import { CONFIG_VARIABLES, ConfigError, isConfigVariable, isToolingVariable, parseConfig, TOOLING_VARIABLE_NAMES } from '../../domain/index.js';
 
 /** The operator's guide holds the Configuration table. */
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
@@ -86,6 +86,11 @@ describe('configuration defaults', () => {
     // And every variable a process reads is there.
     const listed = new Set(names.map((n) => n.replace('_ACME_', '_<CODE>_')));
     for (const name of Object.keys(CONFIG_VARIABLES)) expect(listed.has(name) || listed.has(name.replace(/^CARRIER_[A-Z]+_/, 'CARRIER_<CODE>_')), name).toBe(true);
+  });
+
+  it("has the tooling's variables too (start, fleet, chaos, the tests), each in the README's Configuration section", () => {
+    const section = README.slice(README.indexOf('\n## Configuration\n'), README.indexOf('\n## Running in production\n'));
+    for (const name of TOOLING_VARIABLE_NAMES.filter((n) => n !== 'PATH')) expect(section, name).toContain(`\`${name}\``);
   });
 });
 
