@@ -77,7 +77,7 @@ export const CONFIG_VARIABLES = {
   WEBHOOK_ACCOUNT_CONCURRENCY: setting.int({ default: 8, min: 1, description: 'webhook attempts one account may have in flight per worker' }),
   CODEC_PORT: setting.port(8888, 'where npm run codec-server listens'),
   CODEC_HOST: setting.text({ default: '127.0.0.1', description: 'where npm run codec-server listens' }),
-  // OpenTelemetry (scripts/tracing.ts): traces are on when an OTLP endpoint is named; the exporter
+  // OpenTelemetry (runtime/tracing.ts): traces are on when an OTLP endpoint is named; the exporter
   // itself reads the other standard OTEL_* variables.
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(setting.text({ description: 'turns on OpenTelemetry traces over OTLP/HTTP' })),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(setting.text({ description: 'turns on OpenTelemetry traces over OTLP/HTTP' })),

@@ -146,7 +146,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
     codecPort: v.CODEC_PORT,
     codecHost: v.CODEC_HOST,
-    /** OpenTelemetry traces (scripts/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
+    /** OpenTelemetry traces (runtime/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
     tracing: {
       enabled:
         v.OTEL_SDK_DISABLED !== 'true' &&

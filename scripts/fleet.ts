@@ -48,7 +48,7 @@ async function main() {
       'Parcel shipping fleet is running (the production topology on this machine).',
       `  API             ${api1}   and   ${api2}`,
       `  Temporal        ${fleet.temporalAddress}   (namespace ${fleet.namespace}; frontend, history, matching, worker: one process each)`,
-      `  Temporal UI     ${fleet.uiUrl ?? '(not available: the UI server does not build here; see README)'}`,
+      `  Temporal UI     ${fleet.uiUrl ?? '(not available: the UI server does not build here; see docs/operators-guide.md, npm run fleet)'}`,
       `  PostgreSQL      ${fleet.databaseUrl}   (Temporal: databases temporal, temporal_visibility)`,
       `  Carrier sim     ${fleet.simUrl}`,
       `  Workers         ${[...fleet.processes.keys()].filter((n) => n.startsWith('worker-')).join(', ')}`,

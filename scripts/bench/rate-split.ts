@@ -102,13 +102,29 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { tracked: { type: 'string', default: '10' }, purchases: { type: 'string', default: '5' }, rps: { type: 'string', default: '2' } },
-  });
+  const usage = 'usage: npm run bench -- rate-split [--tracked <n>] [--purchases <n>] [--rps <n>]\n';
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        tracked: { type: 'string', default: '10' },
+        purchases: { type: 'string', default: '5' },
+        rps: { type: 'string', default: '2' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
   const o = { tracked: Number(values.tracked), purchases: Number(values.purchases), rps: Number(values.rps) };
   if (![o.tracked, o.purchases, o.rps].every((n) => Number.isInteger(n) && n > 0)) {
-    process.stderr.write('usage: npm run bench -- rate-split [--tracked <n>] [--purchases <n>] [--rps <n>]\n');
+    process.stderr.write(usage);
     return 2;
   }
   const infra = await startInfra(log);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { request } from 'undici';
+import { CODE } from '../../domain/index.js';
 import type { KeyOutcome, Receiver, Seen } from './clients.js';
 
 export interface Check {
@@ -173,7 +174,7 @@ export async function runChecks(w: World): Promise<Check[]> {
 
     // 5b. A label the API reported purchased is voidable at once (issue 12, fault 11).
     const refusedVoids = w.keys
-      .filter((k) => k.kind === 'void' && k.outcome === 'refused' && k.problemCode !== 'label_already_scanned')
+      .filter((k) => k.kind === 'void' && k.outcome === 'refused' && k.problemCode !== CODE.label_already_scanned)
       .map((k) => `${k.key} on ${[...k.shipmentIds][0]}: ${k.problemCode}`);
     add('a void of a label reported purchased is carried out', refusedVoids, `${w.keys.filter((k) => k.kind === 'void').length} voids`);
 
@@ -186,13 +187,13 @@ export async function runChecks(w: World): Promise<Check[]> {
 
     // 7. No 5xx except while an API process or a dependency was down.
     const during = (t: number) => w.outages.some((o) => t >= o.from && t <= o.to);
-    const expected = new Set(['carrier_unavailable', 'carrier_error']);
+    const expected = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
     const bad5xx = w.seen
       .filter((s) => !(s.code && expected.has(s.code)))
-      .filter((s) => s.status === 500 || s.code !== 'service_unavailable' || !during(s.atMs))
+      .filter((s) => s.status === 500 || s.code !== CODE.service_unavailable || !during(s.atMs))
       .map((s) => `${s.status} ${s.code ?? '(no problem body)'} at t+${(s.atMs / 1000).toFixed(1)}s on ${s.what}`);
     add('no 5xx except while a process was down', bad5xx,
-      `${w.seen.filter((s) => s.code === 'service_unavailable').length} service_unavailable during outages, ${w.seen.filter((s) => s.code && expected.has(s.code)).length} carrier problems`);
+      `${w.seen.filter((s) => s.code === CODE.service_unavailable).length} service_unavailable during outages, ${w.seen.filter((s) => s.code && expected.has(s.code)).length} carrier problems`);
 
     // 8. Our processes ride out every fault that is not their own death: a restart of PostgreSQL or
     // Temporal, a carrier's errors. An exit nobody asked for drops every task the process was running.

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import { CODE } from '../../domain/index.js';
 import type { Random } from './random.js';
 
 export interface Answer {
@@ -85,8 +86,8 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
         continue;
       }
       const code = answer.body?.code;
-      const carrierProblem = code === 'carrier_unavailable' || code === 'carrier_error';
-      if ((answer.status === 409 && code === 'idempotency_key_in_use') || answer.status === 429) {
+      const carrierProblem = code === CODE.carrier_unavailable || code === CODE.carrier_error;
+      if ((answer.status === 409 && code === CODE.idempotency_key_in_use) || answer.status === 429) {
         await sleep(retryAfter(answer, 1_000));
         continue;
       }

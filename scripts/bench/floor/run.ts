@@ -59,16 +59,27 @@ async function load(client: Client, taskQueue: string, count: number, clients: n
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { clients: { type: 'string', default: '8' }, workflows: { type: 'string', default: '300' }, warmup: { type: 'string', default: '100' }, help: { type: 'boolean' } },
-  });
+  const usage = 'usage: npm run bench -- sdk-floor [--clients <n>] [--workflows <n>] [--warmup <n>]\n';
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { clients: { type: 'string', default: '8' }, workflows: { type: 'string', default: '300' }, warmup: { type: 'string', default: '100' }, help: { type: 'boolean' } },
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
   const clients = Number(values.clients);
   const workflows = Number(values.workflows);
   const warmup = Number(values.warmup);
-  if (values.help || ![clients, workflows].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(warmup) || warmup < 0) {
-    process.stderr.write('usage: npm run bench -- sdk-floor [--clients <n>] [--workflows <n>] [--warmup <n>]\n');
-    return values.help ? 0 : 2;
+  if (![clients, workflows].every((n) => Number.isInteger(n) && n >= 1) || !Number.isInteger(warmup) || warmup < 0) {
+    process.stderr.write(usage);
+    return 2;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-floor-'));
   const server = await startDevServer({ dataDir: dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log });
