@@ -28,7 +28,7 @@ export const INTERNAL_FAILURES = {
 } as const;
 
 export type InternalFailure = (typeof INTERNAL_FAILURES)[keyof typeof INTERNAL_FAILURES];
-/** The type of an ApplicationFailure: an API error code or an internal failure. */
+
 /**
  * Why a carrier refused, in our words (an adapter maps the carrier's own codes onto these): the
  * workflows turn them into answers (a cancellation refused as `already_scanned` is the customer's
@@ -37,6 +37,7 @@ export type InternalFailure = (typeof INTERNAL_FAILURES)[keyof typeof INTERNAL_F
 export const CARRIER_REASON = { alreadyScanned: 'already_scanned', notFound: 'not_found' } as const;
 export type CarrierErrorReason = (typeof CARRIER_REASON)[keyof typeof CARRIER_REASON];
 
+/** The type of an ApplicationFailure we throw: an API error code or an internal failure. */
 export type FailureType = ErrorCode | InternalFailure;
 
 /** The failure types the workflows and activities name, by what they mean. */
@@ -72,7 +73,10 @@ export function applicationFailureOf(err: unknown): ApplicationFailure | undefin
   return cause instanceof ApplicationFailure ? cause : undefined;
 }
 
-/** The type of the ApplicationFailure behind an error, if it has one. */
+/**
+ * The type of the ApplicationFailure behind an error, if it has one: a string, not a FailureType,
+ * since a failure from Temporal or a library may carry a type of its own; compare it with `FAILURE.…`.
+ */
 export function failureTypeOf(err: unknown): string | undefined {
   return applicationFailureOf(err)?.type ?? undefined;
 }

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from 'parcel-shipping-sdk';
 
@@ -20,5 +21,16 @@ describe('the SDK verifyWebhook', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(() => verifyWebhook(body, signed(now), secret, Number.NaN)).toThrow(TypeError);
     expect(() => verifyWebhook(body, signed(now), secret, -1)).toThrow(TypeError);
+  });
+});
+
+describe('the SDK package', () => {
+  it('loads with require() as well as import (CommonJS projects use it too)', async () => {
+    const required = createRequire(import.meta.url)('parcel-shipping-sdk') as typeof import('parcel-shipping-sdk');
+    const imported = await import('parcel-shipping-sdk');
+    expect(Object.keys(required).sort()).toEqual(Object.keys(imported).sort());
+    expect(typeof required.ParcelShipping).toBe('function');
+    const now = Math.floor(Date.now() / 1000);
+    expect(required.verifyWebhook(body, signed(now), secret).id).toBe('evt_1');
   });
 });
