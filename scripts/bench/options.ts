@@ -148,3 +148,28 @@ export function parseOptions(argv: string[], defaults: { port: number }): BenchO
     help: v.help ?? false,
   };
 }
+
+/**
+ * The flags of a scenario that starts a stack of its own (`rate-split`, `sdk-floor`): numbers given
+ * as strings with their defaults, and `--help`. Prints the usage (to stdout for --help, to stderr
+ * after a bad flag) and returns the exit code when the scenario should not run.
+ */
+export function parseScenarioFlags<K extends string>(
+  argv: string[],
+  defaults: Record<K, string>,
+  usage: string,
+): { values: Record<K, string> } | { exit: number } {
+  const options = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: 'string' as const, default: value as string }]));
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } } }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage}`);
+    return { exit: 2 };
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return { exit: 0 };
+  }
+  return { values: values as Record<K, string> };
+}

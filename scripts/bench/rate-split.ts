@@ -9,7 +9,7 @@
  * queue (from the history: that part is the queue layout's, the rest is the machine's). Prints a
  * table and JSON.
  */
-import { parseArgs } from 'node:util';
+import { parseScenarioFlags } from './options.js';
 import { randomUUID } from 'node:crypto';
 import { startInfra } from '../../test/support/infra.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../../test/support/stack.js';
@@ -103,25 +103,9 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
 
 export async function main(argv: string[]): Promise<number> {
   const usage = 'usage: npm run bench -- rate-split [--tracked <n>] [--purchases <n>] [--rps <n>]\n';
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        tracked: { type: 'string', default: '10' },
-        purchases: { type: 'string', default: '5' },
-        rps: { type: 'string', default: '2' },
-        help: { type: 'boolean' },
-      },
-    }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const flags = parseScenarioFlags(argv, { tracked: '10', purchases: '5', rps: '2' }, usage);
+  if ('exit' in flags) return flags.exit;
+  const { values } = flags;
   const o = { tracked: Number(values.tracked), purchases: Number(values.purchases), rps: Number(values.rps) };
   if (![o.tracked, o.purchases, o.rps].every((n) => Number.isInteger(n) && n > 0)) {
     process.stderr.write(usage);

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseScenarioFlags } from '../options.js';
 import { Client, Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../../domain/index.js';
 import { startDevServer } from '../../temporal/dev-server.js';
@@ -60,20 +60,9 @@ async function load(client: Client, taskQueue: string, count: number, clients: n
 
 export async function main(argv: string[]): Promise<number> {
   const usage = 'usage: npm run bench -- sdk-floor [--clients <n>] [--workflows <n>] [--warmup <n>]\n';
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { clients: { type: 'string', default: '8' }, workflows: { type: 'string', default: '300' }, warmup: { type: 'string', default: '100' }, help: { type: 'boolean' } },
-    }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const flags = parseScenarioFlags(argv, { clients: '8', workflows: '300', warmup: '100' }, usage);
+  if ('exit' in flags) return flags.exit;
+  const { values } = flags;
   const clients = Number(values.clients);
   const workflows = Number(values.workflows);
   const warmup = Number(values.warmup);
