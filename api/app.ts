@@ -9,7 +9,7 @@ import { CODE, makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
-import { clientErrorHandler, frameworkErrors, refuseBadText, trimBodyText } from './hardening.js';
+import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, trimBodyText } from './hardening.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
@@ -101,6 +101,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       signedInUser: async (request) => (await loadSession(ctx, request))?.user.id,
     }),
   );
+  app.addHook('onRequest', refuseContentCoding);
   app.addHook('preValidation', refuseBadText);
   app.addHook('preValidation', trimBodyText);
   // The Idempotency-Key protocol of the routes that take one (config.idempotency).

@@ -24,10 +24,55 @@ function textProblem(text: string): string | undefined {
 }
 const MAX_REPORTED = 20;
 
-/** The router's own refusals: a path that is not valid percent-encoding, or a segment too long to be an id. */
+/**
+ * The router's own refusals. A path that is not valid percent-encoding (`%zz`, or bytes that are not
+ * UTF-8) cannot be read at all: 400 `bad_request` (contract: "bad encoding"). Anything else the
+ * router refuses names no resource.
+ */
 export function frameworkErrors(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) {
   reply.header('request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendProblem(reply, new ApiError(CODE.bad_request, 'The path is not valid percent-encoded UTF-8.'));
+  }
   return sendProblem(reply, new ApiError(CODE.not_found, 'No such resource: the path is not one this API serves.'));
+}
+
+/**
+ * The query parameters that are not valid percent-encoded UTF-8 (`?reference=%FF`, `?cursor=%%%`),
+ * as `errors[]`: the parser kept such an escape as text and the request went on with it.
+ */
+export function undecodableQuery(url: string): FieldError[] {
+  const q = url.indexOf('?');
+  if (q < 0) return [];
+  const found: FieldError[] = [];
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  };
+  for (const pair of url.slice(q + 1).split('&')) {
+    if (!pair.includes('%')) continue;
+    const eq = pair.indexOf('=');
+    const [name, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    const decodedName = decode(name);
+    if (decodedName === undefined || decode(value) === undefined) {
+      found.push({ path: `querystring.${decodedName ?? name}`, message: 'is not valid percent-encoded UTF-8' });
+    }
+  }
+  return found;
+}
+
+/**
+ * App-level onRequest hook, after authentication and before the body is read: a body in a content
+ * coding (gzip, br…) is 415, where its bytes were read as if they were JSON.
+ */
+export async function refuseContentCoding(request: FastifyRequest): Promise<void> {
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new ApiError(CODE.unsupported_media_type, `Send the body without a content coding (Content-Encoding: ${coding} is not accepted).`);
+  }
 }
 
 /** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */
@@ -85,7 +130,8 @@ function badTextPaths(value: unknown, base: string): FieldError[] {
 /**
  * App-level preValidation hook: a path segment with control characters or an unpaired surrogate
  * names nothing; in a query or any JSON body, scoped route or not (a carrier's push included), such
- * text is invalid. PostgreSQL refuses NUL in text and a lone `\ud800` in jsonb, so letting either
+ * text is invalid, and so is a query parameter that is not valid percent-encoding (a bad parameter
+ * value: 422, contract: lists). PostgreSQL refuses NUL in text and a lone `\ud800` in jsonb, so letting either
  * through would make a step that can never succeed (a shipment's addresses are stored as jsonb).
  */
 export async function refuseBadText(request: FastifyRequest): Promise<void> {
@@ -94,7 +140,7 @@ export async function refuseBadText(request: FastifyRequest): Promise<void> {
     throw new ApiError(CODE.not_found, 'No such resource.');
   }
   const jsonBody = !Buffer.isBuffer(request.body);
-  const errors = [...badTextPaths(request.query, 'querystring'), ...(jsonBody ? badTextPaths(request.body, '') : [])];
+  const errors = [...undecodableQuery(request.url), ...badTextPaths(request.query, 'querystring'), ...(jsonBody ? badTextPaths(request.body, '') : [])];
   if (errors.length) {
     throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }

@@ -50,6 +50,9 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
+  // Node joins repeated headers with ", ": two keys would silently become a third.
+  const sent = request.raw.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'idempotency-key').length;
+  if (sent > 1) throw new ApiError(CODE.bad_request, 'Send one Idempotency-Key header, not several.');
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_SHAPE.test(key)) {
     throw new ApiError(CODE.validation_failed, 'Idempotency-Key must be 1 to 255 printable ASCII characters.', {

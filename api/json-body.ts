@@ -8,6 +8,13 @@ import { CODE, ApiError, type FieldError } from '../domain/index.js';
  * a member that could reach an object's prototype (`__proto__`, `constructor.prototype`), which
  * Fastify answered as "not valid JSON", is refused as the unknown field it is.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes no parameters in its body: an empty body sent as JSON is no body (a void). */
+    takesNoBody?: boolean;
+  }
+}
+
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -26,7 +33,11 @@ function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   if (charset && !['utf-8', 'utf8', 'us-ascii'].includes(charset)) {
     throw new ApiError(CODE.unsupported_media_type, `Send the body as application/json in UTF-8, not ${charset}.`);
   }
-  if (body.length === 0) throw new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.');
+  if (body.length === 0) {
+    // Many HTTP clients label every POST as JSON, with or without a body.
+    if (request.routeOptions.config?.takesNoBody) return undefined;
+    throw new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.');
+  }
   let text: string;
   try {
     text = utf8.decode(body);

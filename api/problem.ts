@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
+import { COUNTRY_CODE } from './schemas.js';
 
 /** A problem's `type`: the page that documents its code (api/problem-types.ts). */
 export const problemType = (code: ErrorCode) => `/api/v1/problems/${code}`;
@@ -42,7 +43,10 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
       path = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
       message = 'is not a known field';
     } else if (e.keyword === 'pattern') {
-      message = 'must be printable text without control characters, and not blank';
+      message =
+        e.params.pattern === COUNTRY_CODE
+          ? 'must be a two-letter ISO 3166-1 alpha-2 country code, such as GB'
+          : 'must be printable text without control characters, and not blank';
     } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
       continue; // the union's own message below says it better
     }

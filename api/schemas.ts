@@ -13,6 +13,9 @@ const TEXT = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_C
 /** Text without control characters, blank allowed. */
 export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
+/** Two letters (ISO 3166-1 alpha-2); case-folded to upper case once valid. */
+export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
+
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
 
@@ -23,7 +26,7 @@ export const AddressSchema = Type.Object(
     line2: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Second line' })),
     city: text('City'),
     postcode: text('Postcode'),
-    country: Type.String({ pattern: '^\\s*[A-Za-z]{2}\\s*$', description: 'ISO 3166-1 alpha-2 country code' }),
+    country: Type.String({ pattern: COUNTRY_CODE, description: 'ISO 3166-1 alpha-2 country code' }),
   },
   { additionalProperties: false },
 );

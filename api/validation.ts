@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -37,5 +37,27 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     formats(ajv);
     ajv.addFormat('date-time', dateTime);
   }
-  return ({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema);
+  return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
+}
+
+/**
+ * Coercion takes whatever JavaScript reads as a number (`?limit=0x10` was 16, `1e1` 10, ` 5` 5); an
+ * integer in a query string or a path is written in decimal digits, or it is refused as not one.
+ */
+function strictIntegers(schema: { properties?: Record<string, { type?: unknown }> }, validate: ValidateFunction): ValidateFunction {
+  const integers = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+  if (!integers.length) return validate;
+  const strict = ((data: Record<string, unknown> | undefined) => {
+    const loose = integers.filter((name) => typeof data?.[name] === 'string' && !/^-?\d{1,15}$/.test(data[name] as string));
+    if (loose.length) {
+      strict.errors = loose.map((name) => ({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }));
+      return false;
+    }
+    const valid = validate(data);
+    strict.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return strict;
 }

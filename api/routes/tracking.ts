@@ -73,7 +73,7 @@ export const trackingRoutes =
       '/tracking/:trackingNumber',
       {
         config: { scope: 'tracking:read' },
-        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 64 }) }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
+        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 100 }) }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
       },
       async (request) => {
         const caller = callerOf(request);

@@ -15,10 +15,10 @@ export const voidRoute =
       {
         // A repeated key joins the same void (the update id is the key); a refused void frees it,
         // a void not accepted in time keeps it, since it may still run and the same key must join it.
-        config: { scope: 'shipments:void', idempotency: { joinsInHandler: true, releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
+        config: { scope: 'shipments:void', takesNoBody: true, idempotency: { joinsInHandler: true, releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
         schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment },
-        // A void takes no parameters: a body, if any, is an empty object, and then the same request
-        // as none (for the Idempotency-Key's fingerprint). A field is refused as on every route.
+        // A void takes no parameters: a body, if any, is empty or an empty object, and then the same
+        // request as none (for the Idempotency-Key's fingerprint). A field is refused as on every route.
         preValidation: async (request) => {
           const body: unknown = request.body;
           if (body === undefined || body === null) return;

@@ -15,6 +15,10 @@ function refusal(row: ShipmentRow): ApiError {
   if (SCANNED.has(row.status)) {
     return new ApiError(CODE.label_already_scanned, 'The carrier has already scanned this label, so it cannot be voided.', { fields });
   }
+  if (row.status === 'voiding') {
+    // Another void (another key, or none) is under way: its key joins it; this request is refused.
+    return new ApiError(CODE.shipment_not_voidable, 'The shipment is already being voided; follow it with GET, or repeat the first void with its Idempotency-Key.', { fields });
+  }
   return new ApiError(CODE.shipment_not_voidable, `A ${row.status} shipment cannot be voided.`, { fields });
 }
 

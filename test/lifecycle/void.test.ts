@@ -145,6 +145,14 @@ describe('void (spec §3 rules 2 and 3)', () => {
     expect(withEmpty.headers['idempotency-replayed']).toBe('true');
   });
 
+  it('takes an empty body labelled as JSON as no body (many clients label every POST so)', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const s = await purchased(acct);
+    const voided = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey, rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(voided.status, voided.text).toBe(200);
+    expect(voided.body.status).toBe('voided');
+  });
+
   it('voids a card purchase by refunding the card, and a sandbox one without moving money', async () => {
     const card = await createAccount(stack, { funding: 'card' });
     const s = await purchased(card);

@@ -1,0 +1,114 @@
+// Requests that cannot be read, or are read too generously (found by a black-box audit): a path that
+// is not percent-encoded UTF-8 was 404 and such a query parameter taken as text, `?limit=0x10` was 16, a
+// gzip body was read as JSON, two Idempotency-Key headers became one key "a, b", a webhook URL with a
+// fragment passed the one-endpoint-per-URL rule, and a long tracking number was 422 instead of 404.
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let acct: TestAccount;
+beforeAll(async () => {
+  stack = await startTestStack({ webhookAllowPrivate: true }, { workers: false });
+  acct = await createAccount(stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const expectProblem = (a: Awaited<ReturnType<typeof call>>, status: number, code: string) => {
+  expect(a.status, a.text).toBe(status);
+  expect(String(a.headers['content-type'])).toMatch(/^application\/problem\+json/);
+  expect(a.body.code).toBe(code);
+  expect(a.body.request_id).toBe(a.headers['request-id']);
+};
+
+describe('percent-encoding', () => {
+  it('in a path that does not decode to UTF-8 is 400 bad_request', async () => {
+    for (const path of ['/api/v1/shipments/%E0%A4%A', '/api/v1/shipments/%FF', '/api/v1/addresses/%zz']) {
+      expectProblem(await call(stack, 'GET', path, { key: acct.testKey }), 400, 'bad_request');
+    }
+  });
+
+  it('in a query parameter is a bad parameter value: 422 naming it, for a caller with a key (401 without)', async () => {
+    for (const [query, name] of [['?reference=%FF', 'reference'], ['?status=%', 'status'], ['?cursor=%%%', 'cursor'], ['?limit=%zz', 'limit'], ['?%E0%A4%A=1', '%E0%A4%A']]) {
+      const answer = await call(stack, 'GET', `/api/v1/shipments${query}`, { key: acct.testKey });
+      expectProblem(answer, 422, 'validation_failed');
+      expect(answer.body.errors).toContainEqual({ path: `querystring.${name}`, message: 'is not valid percent-encoded UTF-8' });
+      expect(answer.headers['ratelimit-limit']).toBeDefined();
+    }
+    expectProblem(await call(stack, 'GET', '/api/v1/shipments?reference=%FF'), 401, 'unauthorized');
+    // Valid escapes still work.
+    expect((await call(stack, 'GET', '/api/v1/shipments?reference=order%20%E2%82%AC1', { key: acct.testKey })).status).toBe(200);
+  });
+});
+
+describe('?limit', () => {
+  it('is decimal digits on every list: hex, exponents, signs and spaces are refused', async () => {
+    for (const list of ['/api/v1/shipments', '/api/v1/addresses', '/api/v1/webhook_endpoints', '/api/v1/events']) {
+      for (const limit of ['0x10', '1e1', '+5', '%205', '1.0', '']) {
+        const answer = await call(stack, 'GET', `${list}?limit=${limit}`, { key: acct.testKey });
+        expectProblem(answer, 422, 'validation_failed');
+        expect(answer.body.errors).toEqual([{ path: 'querystring.limit', message: 'must be integer' }]);
+      }
+      expect((await call(stack, 'GET', `${list}?limit=05`, { key: acct.testKey })).status).toBe(200);
+      expect((await call(stack, 'GET', `${list}?limit=0`, { key: acct.testKey })).body.errors).toEqual([{ path: 'querystring.limit', message: 'must be >= 1' }]);
+    }
+  });
+});
+
+describe('a body', () => {
+  it('in a content coding (gzip, br) is 415, and nothing is stored', async () => {
+    for (const coding of ['gzip', 'br']) {
+      const answer = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: `Coded ${coding}` }), headers: { 'content-encoding': coding } });
+      expectProblem(answer, 415, 'unsupported_media_type');
+    }
+    expect((await call(stack, 'GET', '/api/v1/addresses', { key: acct.testKey })).body.data).toEqual([]);
+    const identity = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: 'Plain' }), headers: { 'content-encoding': 'identity' } });
+    expect(identity.status, identity.text).toBe(201);
+  });
+});
+
+describe('the Idempotency-Key header', () => {
+  it('sent twice is 400 bad_request, not one key "a, b"', async () => {
+    // Two header lines (fetch would join them into one before sending).
+    const body = JSON.stringify(address({ name: 'Twice keyed' }));
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = httpRequest(`${stack.url}/api/v1/addresses`, { method: 'POST' }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.setHeader('authorization', `Bearer ${acct.testKey}`);
+      req.setHeader('content-type', 'application/json');
+      req.setHeader('idempotency-key', ['first', 'second']);
+      req.end(body);
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('bad_request');
+    const listed = (await call(stack, 'GET', '/api/v1/addresses', { key: acct.testKey })).body.data as Array<{ name: string }>;
+    expect(listed.map((a) => a.name)).not.toContain('Twice keyed');
+  });
+});
+
+describe('fields', () => {
+  it('a country that is not two letters is named as such', async () => {
+    const answer = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ country: 'GBR' }) });
+    expectProblem(answer, 422, 'validation_failed');
+    expect(answer.body.errors).toEqual([{ path: 'country', message: 'must be a two-letter ISO 3166-1 alpha-2 country code, such as GB' }]);
+  });
+
+  it('a webhook URL with a fragment is refused: the receiver never sees it, so it would be a second endpoint for one URL', async () => {
+    const answer = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { url: 'http://127.0.0.1:9/hooks#copy' } });
+    expectProblem(answer, 422, 'validation_failed');
+    expect(answer.body.errors[0].path).toBe('url');
+    expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: acct.testKey })).body.data).toEqual([]);
+  });
+
+  it('a tracking number of any length that is not ours is 404, as a shipment id is', async () => {
+    for (const length of [65, 100, 101, 300]) {
+      expectProblem(await call(stack, 'GET', `/api/v1/tracking/${'A'.repeat(length)}`, { key: acct.testKey }), 404, 'not_found');
+    }
+  });
+});
