@@ -131,8 +131,9 @@ function badTextPaths(value: unknown, base: string): FieldError[] {
  * App-level preValidation hook: a path segment with control characters or an unpaired surrogate
  * names nothing; in a query or any JSON body, scoped route or not (a carrier's push included), such
  * text is invalid, and so is a query parameter that is not valid percent-encoding (a bad parameter
- * value: 422, contract: lists). PostgreSQL refuses NUL in text and a lone `\ud800` in jsonb, so letting either
- * through would make a step that can never succeed (a shipment's addresses are stored as jsonb).
+ * value: 422, contract: lists). PostgreSQL refuses NUL in text and a lone `\ud800` in jsonb, so
+ * letting either through would make a step that can never succeed (a shipment's addresses are
+ * stored as jsonb).
  */
 export async function refuseBadText(request: FastifyRequest): Promise<void> {
   const params = request.params as Record<string, unknown> | undefined;
