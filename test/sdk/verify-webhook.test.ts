@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { verifyWebhook, WebhookVerificationError } from 'parcel-shipping-sdk';
+import { verifyWebhook, WebhookVerificationError } from '../../sdk/src/index.js';
 
-// The SDK's verifyWebhook on its own: a signature made here, as the service makes it.
+// The SDK's verifyWebhook on its own (from source, as test/sdk/sdk.test.ts takes the SDK): a signature
+// made here, as the service makes it.
 const secret = 'whsec_test_secret';
 const body = JSON.stringify({ id: 'evt_1', type: 'shipment.purchased', created_at: '2026-11-24T00:00:00Z', livemode: false, data: { object: {} } });
 const signed = (t: number) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
@@ -26,8 +27,11 @@ describe('the SDK verifyWebhook', () => {
 
 describe('the SDK package', () => {
   it('loads with require() as well as import (CommonJS projects use it too)', async () => {
-    const required = createRequire(import.meta.url)('parcel-shipping-sdk') as typeof import('parcel-shipping-sdk');
-    const imported = await import('parcel-shipping-sdk');
+    // The built package, as an integrator's project resolves it (npm test builds it before vitest runs).
+    type Sdk = typeof import('../../sdk/src/index.js');
+    const name = 'parcel-shipping-sdk';
+    const required = createRequire(import.meta.url)(name) as Sdk;
+    const imported = (await import(name)) as Sdk;
     expect(Object.keys(required).sort()).toEqual(Object.keys(imported).sort());
     expect(typeof required.ParcelShipping).toBe('function');
     const now = Math.floor(Date.now() / 1000);
