@@ -11,6 +11,9 @@ const CHAOS = 'test/chaos/chaos.test.ts';
 const DOCS = 'test/docs/**/*.test.ts';
 // Workflow tests (time-skipping server, mocked activities) need no stack: only the test server.
 const WORKFLOWS = 'test/workflows/**/*.test.ts';
+// The carrier tests start carrier simulators of their own and need nothing else: a carrier
+// integrator runs them alone with `npx vitest run --project carriers` (carriers/README.md).
+const CARRIERS = 'test/carriers/**/*.test.ts';
 
 // One Temporal dev server, one PostgreSQL and one carrier simulator per run (test/setup/stack.ts);
 // the time-skipping test server's jars resolved once (test/setup/time-skipping.ts), each workflow test
@@ -28,7 +31,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS, WORKFLOWS],
+          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS, WORKFLOWS, CARRIERS],
           globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
           sequence: { groupOrder: 0 },
         },
@@ -36,6 +39,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'docs', include: [DOCS], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'carriers', include: [CARRIERS], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -1,7 +1,8 @@
-import { acmeDefinition, createSandboxAdapter, swiftpostDefinition } from '../../carriers/index.js';
+import { CARRIER_MODULES, createSandboxAdapter } from '../../carriers/index.js';
 import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
 
-// Sandbox adapters report no scans of their own, so the kit leaves the scan checks out.
-for (const definition of [acmeDefinition, swiftpostDefinition]) {
+// Every registered carrier's sandbox, a new one included. Sandbox adapters report no scans of their
+// own, so the kit leaves the scan checks out.
+for (const { definition } of CARRIER_MODULES) {
   describeCarrierAdapterContract(`${definition.code} sandbox`, async () => ({ adapter: createSandboxAdapter(definition) }));
 }

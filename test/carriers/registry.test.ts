@@ -38,10 +38,11 @@ describe('carrier registry', () => {
   });
 
   it('maps each carrier to its path on the simulator', () => {
-    expect(defaultCarrierBaseUrls('http://127.0.0.1:4010/')).toEqual({
-      acme: 'http://127.0.0.1:4010/acme/v2',
-      swiftpost: 'http://127.0.0.1:4010/swiftpost/api',
-    });
+    const urls = defaultCarrierBaseUrls('http://127.0.0.1:4010/');
+    expect(urls).toMatchObject({ acme: 'http://127.0.0.1:4010/acme/v2', swiftpost: 'http://127.0.0.1:4010/swiftpost/api' });
+    // Every registered carrier with a simulator path, a new one included.
+    const simulated = CARRIER_MODULES.filter((m) => m.simulatorPath).map((m) => m.definition.code);
+    expect(Object.keys(urls).sort()).toEqual([...simulated].sort());
   });
 });
 
