@@ -1,8 +1,10 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
+  CancellationScope,
   condition,
   continueAsNew,
+  isCancellation,
   log,
   patched,
   setCurrentDetails,
@@ -180,41 +182,48 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   // A run whose input names the current purchase path was started by code that stops when quiet.
   const stopsWhenQuiet = renderWithCapture || takesPath(input, QUIET_STOP_PATCH);
   let quietSince = input.resume?.quietSince ?? Date.now();
-  while (!isTerminal(state.status)) {
-    const quietForMs = Date.now() - quietSince;
-    if (stopsWhenQuiet && quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
-      const stopped = await stopTracking(input, state, quietForMs);
-      if (stopped) return stopped;
-      continue;
-    }
-    setCurrentDetails(
-      `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` + (state.problem ? `; last problem: ${state.problem}` : ''),
-    );
-    const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
-      summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
-    });
-    if (isTerminal(state.status)) break; // voided by the update handler
-    await condition(() => !state.busy); // a void in progress owns the scans
-    if (isTerminal(state.status)) break;
-    state.busy = true;
-    try {
-      if ((await followScans(input, state, pushed ? 'pushed' : 'poll')) > 0) quietSince = Date.now();
-    } finally {
-      state.busy = false;
-    }
-    polls++;
-    const limit = input.tracking.continueAsNewAfterPolls;
-    if (workflowInfo().continueAsNewSuggested || (limit !== undefined && polls >= limit)) {
-      // Weeks of polling: start a fresh history, after every handler has finished.
-      await condition(allHandlersFinished);
-      if (!isTerminal(state.status)) {
-        log.info('continuing as new to keep the history small', { polls });
-        await continueAsNew<typeof shipmentWorkflow>({
-          ...input,
-          resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, ...(stopsWhenQuiet ? { quietSince } : {}) },
-        });
+  try {
+    while (!isTerminal(state.status)) {
+      const quietForMs = Date.now() - quietSince;
+      if (stopsWhenQuiet && quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
+        const stopped = await stopTracking(input, state, quietForMs);
+        if (stopped) return stopped;
+        continue;
+      }
+      setCurrentDetails(
+        `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` + (state.problem ? `; last problem: ${state.problem}` : ''),
+      );
+      const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
+        summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
+      });
+      if (isTerminal(state.status)) break; // voided by the update handler
+      await condition(() => !state.busy); // a void in progress owns the scans
+      if (isTerminal(state.status)) break;
+      state.busy = true;
+      try {
+        if ((await followScans(input, state, pushed ? 'pushed' : 'poll')) > 0) quietSince = Date.now();
+      } finally {
+        state.busy = false;
+      }
+      polls++;
+      const limit = input.tracking.continueAsNewAfterPolls;
+      if (workflowInfo().continueAsNewSuggested || (limit !== undefined && polls >= limit)) {
+        // Weeks of polling: start a fresh history, after every handler has finished.
+        await condition(allHandlersFinished);
+        if (!isTerminal(state.status)) {
+          log.info('continuing as new to keep the history small', { polls });
+          await continueAsNew<typeof shipmentWorkflow>({
+            ...input,
+            resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, ...(stopsWhenQuiet ? { quietSince } : {}) },
+          });
+        }
       }
     }
+  } catch (err) {
+    // Cancelled by an operator: a void under way settles by the carrier's record first (its
+    // handler, PATCH_CANCEL_DURING_VOID), so the shipment is never left `voiding` with no workflow.
+    if (isCancellation(err)) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
+    throw err;
   }
   setCurrentDetails(`${state.status}; finished`);
   await condition(allHandlersFinished);

@@ -3,6 +3,9 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
+  isCancellation,
+  log,
+  patched,
   setCurrentDetails,
   sleep,
   upsertSearchAttributes,
@@ -81,22 +84,23 @@ const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ?
  * without the carrier's cancellation.
  */
 export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingState): Promise<VoidOutcome> {
-  const acts = shipmentActivities();
-  const pay = paymentActivities();
   // A void accepted while the purchase was still running waits for its end (failed: refused below).
   await condition(() => state.status !== 'pending' && !state.busy);
   if (state.status !== 'purchased') {
     return { ok: false, code: FAILURE.shipmentNotVoidable, message: `A ${state.status} shipment cannot be voided.` };
   }
   state.busy = true;
+  let markedVoiding = false;
   try {
     await moveTo(input, state, 'voiding', { lastVoidError: null });
+    markedVoiding = true;
 
     setCurrentDetails('void: asking the carrier for scans');
     let polled;
     try {
       polled = await pollScans(input, state, VOID_CALL_LIMIT_MS);
     } catch (err) {
+      if (isCancellation(err)) throw err;
       // The carrier would not tell us its scans: without them a void is not safe. It stays bought.
       await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
       return { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
@@ -120,18 +124,55 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
 
     // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels
     // the workflow now (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui).
-    await CancellationScope.nonCancellable(async () => {
-      if (input.livemode) {
-        setCurrentDetails('void: reversing the charge');
-        const money = { accountId: input.accountId, shipmentId: input.shipmentId };
-        if (input.fundingSource === 'card') await pay.refundCard(money);
-        await acts.refundFunds(money);
-      }
-      await moveTo(input, state, 'voided', { trackingStatus: 'cancelled' });
-      await emitStatusEvent(input, 'voided');
-    });
+    await CancellationScope.nonCancellable(() => finishVoid(input, state));
     return { ok: true };
+  } catch (err) {
+    // An operator cancelled the workflow while the void was under way and the shipment reads
+    // `voiding`: the carrier's record decides, so it is never left `voiding` with no workflow.
+    if (markedVoiding && isCancellation(err) && patched(PATCH_CANCEL_DURING_VOID)) {
+      await CancellationScope.nonCancellable(async () => {
+        if ((await settleStoppedVoid(input, state)).ok) await finishVoid(input, state);
+      });
+    }
+    throw err;
   } finally {
     state.busy = false;
   }
 }
+
+/** After the carrier cancelled: the refund (live), the voided status and its event. */
+async function finishVoid(input: ShipmentWorkflowInput, state: TrackingState): Promise<void> {
+  if (input.livemode) {
+    setCurrentDetails('void: reversing the charge');
+    const money = { accountId: input.accountId, shipmentId: input.shipmentId };
+    if (input.fundingSource === 'card') await paymentActivities().refundCard(money);
+    await shipmentActivities().refundFunds(money);
+  }
+  await moveTo(input, state, 'voided', { trackingStatus: 'cancelled' });
+  await emitStatusEvent(input, 'voided');
+}
+
+/**
+ * An operator's Cancel stopped the void before the carrier answered it. Where the carrier's record
+ * shows the label cancelled, the void finishes (`ok`: refund, voided). Otherwise the label stays
+ * bought and charged: the shipment goes back to `purchased`, saying why, and the caller ends the
+ * workflow as cancelled. Where the carrier cannot be asked, the same, with a warning to check it.
+ */
+async function settleStoppedVoid(input: ShipmentWorkflowInput, state: TrackingState): Promise<{ ok: boolean }> {
+  const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
+  setCurrentDetails(`void stopped by an operator; asking carrier ${state.carrier} whether it cancelled the label`);
+  let lastVoidError = 'The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.';
+  try {
+    const record = await carrierActivities(input, state.carrier!, 60_000, `void stopped: look up ${input.shipmentId} at ${state.carrier}`).findPurchase(target);
+    if (record?.cancelled === true) return { ok: true };
+  } catch (err) {
+    lastVoidError = `The void was stopped by an operator and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;
+    log.warn('void stopped by an operator; the carrier could not confirm the label is live', { shipmentId: input.shipmentId, error: message(err) });
+  }
+  await moveTo(input, state, 'purchased', { lastVoidError });
+  setCurrentDetails('purchased; the void was stopped by an operator; the workflow ends (cancelled)');
+  return { ok: false };
+}
+
+/** Cancel during a void: settle it by the carrier's record instead of leaving the shipment `voiding`. */
+export const PATCH_CANCEL_DURING_VOID = 'cancel-during-void-settles';

@@ -2,6 +2,7 @@
  * Records workflow histories from real runs, for the replay test to run against the current code:
  *   npm run record-histories
  *   npm run record-histories -- --only late-scan --as <name>   (that scenario alone, saved as <name>)
+ *   npm run record-histories -- --only cancel-during-void --as <name>
  * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
  * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
  * (and commit) after a deliberate, versioned change to a workflow; never to silence a failure.
@@ -53,6 +54,26 @@ async function main() {
   try {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const order = { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' };
+    const only = process.argv.indexOf('--only');
+    const as = process.argv.indexOf('--as');
+
+    // An operator's Cancel while a void retries an unreachable carrier: from the patch
+    // 'cancel-during-void-settles' on, back to purchased by the carrier's record (recorded before it,
+    // with --as, the shipment stayed voiding).
+    if (only > 0 && process.argv[only + 1] === 'cancel-during-void') {
+      const stopped = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, times: -1, match: stopped.id });
+      const voiding = call(stack, 'POST', `/api/v1/shipments/${stopped.id}/void`, { key: acct.liveKey });
+      await waitFor('the void to be under way', async () => {
+        const s = await call(stack, 'GET', `/api/v1/shipments/${stopped.id}`, { key: acct.liveKey });
+        return s.body.status === 'voiding' ? true : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 3000)); // a few cancellation attempts
+      await stack.temporal.workflow.getHandle(shipmentWorkflowId(stopped.id)).cancel();
+      await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-cancelled-during-void', shipmentWorkflowId(stopped.id));
+      await voiding;
+      return;
+    }
 
     // A delivery and a scan after it in one carrier push: set aside from the patch
     // 'nothing-after-delivery' on (recorded before it, with --as, the scan was applied).
@@ -68,8 +89,6 @@ async function main() {
         ],
       },
     });
-    const only = process.argv.indexOf('--only');
-    const as = process.argv.indexOf('--as');
     await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-late-scan-set-aside', shipmentWorkflowId(late.id));
     if (only > 0) return;
 

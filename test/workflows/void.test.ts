@@ -1,8 +1,9 @@
 // The void (workflows/void.ts) on the time-skipping server with mocked activities: each outcome, what
 // the read model is told at each step, and that money moves back only after the carrier cancelled.
-import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowFailedError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Purchase } from '../../carriers/index.js';
 import { FAILURE } from '../../domain/index.js';
 import { stateQuery, voidUpdate } from '../../workflows/definitions.js';
 import {
@@ -273,6 +274,54 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(await handle.result()).toEqual({ status: 'voided' });
       expect(mocks.of('cancelLabel')).toHaveLength(1);
       expect(mocks.of('refundFunds')).toHaveLength(1);
+    });
+  });
+
+  describe('an operator Cancel while the void is under way (found by an operator audit: the shipment stayed voiding for good)', () => {
+    const cancelDuringVoid = async (findPurchase: () => Promise<Purchase | null>) => {
+      const input = purchasedInput({ fundingSource: 'card' });
+      const mocks = mockActivities(se.env, input.shipmentId, {
+        cancelLabel: async () => {
+          throw retryable('carrier answered 503');
+        },
+        findPurchase,
+      });
+      let err: unknown;
+      let update: unknown;
+      await withWorkers(se, input, mocks, async (handle) => {
+        await startShipment(se, input);
+        const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-stopped', waitForStage: WorkflowUpdateStage.ACCEPTED });
+        await called(mocks, 'cancelLabel');
+        await handle.cancel();
+        err = await handle.result().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        update = await voiding.result().then(
+          (v) => v,
+          (e: unknown) => e,
+        );
+      });
+      return { mocks, err, update };
+    };
+
+    it('the carrier has not cancelled the label: back to purchased, saying why, nothing refunded; the workflow ends cancelled', async () => {
+      const { mocks, err } = await cancelDuringVoid(async () => null);
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+      const marks = mocks.of('markShipment').map((c) => c.arg.changes);
+      expect(marks[0]).toEqual({ status: 'voiding', lastVoidError: null });
+      expect(marks.at(-1)).toEqual({ status: 'purchased', lastVoidError: expect.stringContaining('stopped by an operator') });
+      for (const name of ['refundFunds', 'refundCard', 'recordEvent'] as const) expect(mocks.of(name)).toHaveLength(0);
+    });
+
+    it('the carrier did cancel it (an unanswered cancellation it carried out): the void finishes, refunded and voided', async () => {
+      const { mocks, err } = await cancelDuringVoid(async () => ({ reference: 'x', trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: true }));
+      expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+      expect(mocks.of('refundCard')).toHaveLength(1);
+      expect(mocks.of('refundFunds')).toHaveLength(1);
+      expect(mocks.of('markShipment').at(-1)!.arg.changes).toEqual({ status: 'voided', trackingStatus: 'cancelled' });
+      expect(mocks.of('recordEvent').at(-1)!.arg).toMatchObject({ type: 'shipment.voided' });
     });
   });
 });
