@@ -66,9 +66,11 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
     if (req.method !== 'POST' || (path !== '/decode' && path !== '/encode')) return send(res, 404, { error: 'POST /decode or /encode' });
     readBody(req)
       .then(async (raw) => {
-        const body = JSON.parse(raw) as { payloads?: JsonPayload[] };
-        if (!Array.isArray(body.payloads)) return send(res, 400, { error: 'expected {"payloads": [...]}' });
-        const payloads = body.payloads.map(fromJson);
+        const body = JSON.parse(raw) as { payloads?: JsonPayload[] } | null;
+        // Protobuf JSON leaves an empty list out: the Temporal CLI sends `{}` for no payloads.
+        const list = body && typeof body === 'object' && body.payloads === undefined ? [] : body?.payloads;
+        if (!Array.isArray(list)) return send(res, 400, { error: 'expected {"payloads": [...]}' });
+        const payloads = list.map(fromJson);
         const out = path === '/decode' ? await o.codec.decode(payloads) : await o.codec.encode(payloads);
         send(res, 200, { payloads: out.map(toJson) });
       })

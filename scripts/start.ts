@@ -61,6 +61,7 @@ async function main() {
   let temporalAddress = config.temporalAddress;
   let temporalPid: number | undefined;
   let uiUrl = '(external Temporal: see its own UI)';
+  let codecUrl: string | undefined;
   if (!temporalAddress) {
     // The UI decodes the encrypted payloads through this endpoint, in the operator's browser.
     const codec = await startCodecServer({
@@ -69,6 +70,7 @@ async function main() {
       allowedOrigins: ['http://localhost:8233', 'http://127.0.0.1:8233'],
     });
     stops.push(() => codec.close());
+    codecUrl = codec.url;
     log.info('starting the Temporal dev server (the first run builds the CLI, which takes minutes)');
     const server = await startDevServer({
       extraArgs: ['--ui-codec-endpoint', codec.url],
@@ -121,6 +123,7 @@ async function main() {
       'Parcel shipping is running.',
       `  API             ${api}   (OpenAPI: ${api}/openapi.json)`,
       `  Temporal UI     ${uiUrl}`,
+      ...(codecUrl ? [`  Codec           ${codecUrl}   (the UI decodes payloads here; the CLI too: temporal workflow describe --codec-endpoint ${codecUrl} -w shipment/<id>)`] : []),
       `  Carrier sim     ${sim.url}`,
       `  Sandbox key     ${key.key}   (account ${account.id})`,
       `  Portal          ${config.publicBaseUrl}/portal   sign in as ${demoUsers.customer.email} / ${demoUsers.customer.password}`,

@@ -104,6 +104,16 @@ describe('shipments in Temporal', () => {
       });
       expect(foreign.statusCode).toBe(403);
       await foreign.body.dump();
+      // The Temporal CLI (--codec-endpoint) sends `{}` for no payloads, as protobuf JSON leaves an
+      // empty list out: nothing to decode, not a 400 that fails `temporal workflow metadata`.
+      for (const empty of [{}, { payloads: [] }]) {
+        const none = await request(`${codec.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(empty) });
+        expect(none.statusCode).toBe(200);
+        expect(await none.body.json()).toEqual({ payloads: [] });
+      }
+      const wrong = await request(`${codec.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: 'x' }) });
+      expect(wrong.statusCode).toBe(400);
+      await wrong.body.dump();
     } finally {
       await codec.close();
     }
