@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { SHIPMENT_WORKFLOW } from '../domain/index.js';
 
 export interface StuckShipment {
@@ -50,7 +51,10 @@ export async function findStuckShipments(
     const raw = description.raw;
     const pending = raw.pendingActivities ?? [];
     const scheduled = pending.map((a) => toDate(a.scheduledTime)).filter((d): d is Date => d !== null);
-    const since = status === 'pending' ? wf.startTime : scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now;
+    const since =
+      status === 'pending'
+        ? wf.startTime
+        : ((await voidAcceptedAt(handle)) ?? (scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now));
     if (since > cutoff) continue;
     stuck.push({
       shipment_id: wf.workflowId.replace(/^shipment\//, ''),
@@ -72,6 +76,23 @@ export async function findStuckShipments(
     });
   }
   return stuck.sort((a, b) => a.waiting_since.localeCompare(b.waiting_since));
+}
+
+const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED;
+
+/**
+ * When the void under way was accepted: the last accepted update of a voiding shipment's run is its
+ * void (a second one is refused before it is written). A void waits on timers between attempts, so
+ * its pending activities alone said "nothing waits" most of the time, and no void was ever listed.
+ */
+async function voidAcceptedAt(handle: { fetchHistory(): Promise<{ events?: Array<{ eventType?: unknown; eventTime?: { seconds?: unknown; nanos?: number | null } | null }> | null }> }): Promise<Date | null> {
+  try {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const accepted = events.filter((e) => e.eventType === ACCEPTED);
+    return toDate(accepted.at(-1)?.eventTime);
+  } catch {
+    return null;
+  }
 }
 
 /** The workflow's own account of what it is doing (its current details), when a worker can answer. */

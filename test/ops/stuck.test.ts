@@ -59,6 +59,25 @@ describe('npm run ops -- stuck', () => {
     const s = await call(stack, 'GET', `/api/v1/shipments/${a.body.id}`, { key: acct.liveKey });
     expect(s.body.status).toBe('purchased');
   });
+
+  it('lists a void that retries an unreachable carrier, waiting since the void was accepted (it waits on timers, not activities)', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const bought = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() } });
+    expect(bought.status, bought.text).toBe(201);
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, times: -1, match: bought.body.id });
+    const voidAsked = Date.now();
+    const v = await call(stack, 'POST', `/api/v1/shipments/${bought.body.id}/void`, { key: acct.liveKey });
+    expect(v.status, v.text).toBe(202);
+    const options = { olderThanMs: 3000, uiUrl: 'http://ui.example', namespace: 'default', accountId: acct.id };
+    const listed = await eventually(async () => {
+      const stuck = await findStuckShipments(stack.temporal, options);
+      return stuck.find((s) => s.shipment_id === bought.body.id);
+    }, 30_000, 'the stuck void to be listed');
+    expect(listed.status).toBe('voiding');
+    expect(Math.abs(Date.parse(listed.waiting_since) - voidAsked)).toBeLessThan(2000);
+    expect(listed.details).toMatch(/void: cancelling at carrier acme, attempt \d+/);
+    await sim.clearFaults(bought.body.id);
+  });
 });
 
 describe('search attributes for operators', () => {
