@@ -124,16 +124,17 @@ const STRAY_LABEL_CHECK_EVERY_MS = 10_000;
  * is not final: keep looking over a settle window longer than the carrier's processing time, and
  * cancel whatever turns up. Runs even when an operator cancels the workflow.
  */
-export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<void> {
-  await CancellationScope.nonCancellable(async () => {
+export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<string | undefined> {
+  return await CancellationScope.nonCancellable(async () => {
     const calls = carrierActivities(input, carrier, undefined, `cancel any stray label of ${input.shipmentId} at ${carrier}`);
     const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
     if (!patched(PATCH_STRAY_SETTLE)) {
       // Shipments that failed before the settle window keep their recorded single look.
       const found = await calls.findPurchase(target);
       if (found && !found.cancelled) await calls.cancelLabel(target);
-      return;
+      return found && !found.cancelled ? found.trackingNumber : undefined;
     }
+    let cancelled: string | undefined;
     const until = Date.now() + (input.strayLabelSettleMs ?? STRAY_LABEL_SETTLE_MS);
     for (let look = 1; ; look++) {
       setCurrentDetails(`failed; looking for a stray label of ${input.shipmentId} at ${carrier} (look ${look})`);
@@ -142,8 +143,9 @@ export async function cancelStrayLabel(input: PurchaseInput, carrier: string): P
       if (found && !found.cancelled) {
         log.warn('a stray label turned up after the purchase failed; cancelling it', { look });
         await calls.cancelLabel(target);
+        cancelled = found.trackingNumber;
       }
-      if (Date.now() >= until) return;
+      if (Date.now() >= until) return cancelled;
       await sleep(Math.min(STRAY_LABEL_CHECK_EVERY_MS, until - Date.now()), {
         summary: `look again for a stray label of ${input.shipmentId} at ${carrier}`,
       });

@@ -158,10 +158,13 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       ...(result.trackingNumber ? [{ key: SA.TrackingNumber, value: result.trackingNumber }] : []),
     ]);
     if (!result.outcome.ok) {
-      setCurrentDetails(`failed: ${result.outcome.code}: ${result.outcome.message}`);
+      const failed = `failed: ${result.outcome.code}: ${result.outcome.message}`;
+      setCurrentDetails(failed);
       if (result.strayLabelCheck && result.carrier) {
         setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
-        await cancelStrayLabel(input, result.carrier);
+        const stray = await cancelStrayLabel(input, result.carrier);
+        // What an operator reads once it is over: the failure, and a label the carrier made late.
+        setCurrentDetails(stray ? `${failed}; a stray label ${stray} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
       }
       await condition(allHandlersFinished);
       return { status: 'failed' };

@@ -270,6 +270,8 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       const looks = mocks.of('findPurchase').filter((c) => c.at >= mocks.of('failPurchase')[0].at);
       expect(looks.at(-1)!.at - looks[0].at).toBeGreaterThanOrEqual(input.strayLabelSettleMs! - 1000);
       expect(mocks.of('completePurchase')).toHaveLength(0);
+      // Once it is over, the details say the failure and the label cancelled, not "look N" (operator audit).
+      expect(await currentDetails(handle)).toMatch(new RegExp(`^failed: carrier_unavailable: .*; a stray label ${TRACKING_NUMBER} turned up at ${CARRIER} and was cancelled$`));
     });
   });
 
