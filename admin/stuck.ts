@@ -64,7 +64,8 @@ export async function findStuckShipments(
       reference: get('Reference') as string | null,
       livemode: get('Livemode') as boolean | null,
       waiting_since: since.toISOString(),
-      details: await currentDetails(handle),
+      // A shipment whose worker is down must not hold the whole list up (a query waits for a worker).
+      details: await client.connection.withDeadline(Date.now() + DETAILS_DEADLINE_MS, () => currentDetails(handle)),
       pending_activities: pending.map((a) => ({
         activity: a.activityType?.name ?? 'unknown',
         task_queue: (a as { activityOptions?: { taskQueue?: { name?: string } } }).activityOptions?.taskQueue?.name ?? null,
@@ -77,6 +78,9 @@ export async function findStuckShipments(
   }
   return stuck.sort((a, b) => a.waiting_since.localeCompare(b.waiting_since));
 }
+
+/** How long the list waits for a worker to answer one shipment's current details. */
+const DETAILS_DEADLINE_MS = 5000;
 
 const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED;
 
@@ -111,4 +115,24 @@ export function parseAge(text: string): number | null {
   if (!m) return null;
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
   return Number(m[1]) * unit;
+}
+
+/** `ops stuck`'s text: per shipment, what it is, how long it has waited, what it does now, why. */
+export function formatStuck(stuck: StuckShipment[], now: Date = new Date()): string {
+  const lines: string[] = [];
+  for (const s of stuck) {
+    const waited = Math.max(0, Math.round((now.getTime() - Date.parse(s.waiting_since)) / 1000));
+    const age = waited >= 3600 ? `${Math.floor(waited / 3600)}h${Math.floor((waited % 3600) / 60)}m` : waited >= 60 ? `${Math.floor(waited / 60)}m${waited % 60}s` : `${waited}s`;
+    lines.push(
+      `${s.shipment_id}  ${s.status} for ${age} (since ${s.waiting_since})  carrier ${s.carrier ?? '-'}  account ${s.account_id ?? '-'}` +
+        (s.reference ? `  reference ${s.reference}` : ''),
+    );
+    lines.push(`  now: ${s.details ?? '(no worker answered in time: see the pending steps below, and the workers)'}`);
+    for (const a of s.pending_activities) {
+      // The activity's own attempt; the workflow's retries of the step are counted in "now".
+      lines.push(`  pending step: ${a.activity} on ${a.task_queue ?? '?'}, its attempt ${a.attempt}, last error: ${a.last_failure ?? 'none'}`);
+    }
+    lines.push(`  ${s.ui_url}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }

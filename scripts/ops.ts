@@ -9,11 +9,22 @@
 import { parseArgs } from 'node:util';
 import { connectDatabase, connectTemporal, createLogger, loadConfig } from './runtime.js';
 import { reconcileOrphans } from './ops/reconcile.js';
-import { findStuckShipments, parseAge } from './ops/stuck.js';
+import { findStuckShipments, formatStuck, parseAge } from './ops/stuck.js';
 
-const USAGE =
-  'usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]\n' +
-  '       npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]\n';
+const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]
+       npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]
+
+  stuck       shipments whose purchase (pending) or void (voiding) has been under way longer than
+              --older-than: what each does now (its current details), its pending step with that
+              step's attempt and last error, and a link into the Temporal UI. A void gives up after
+              five minutes, so look for voids with a shorter age (--older-than 1m).
+  reconcile   fails the pending shipments whose workflow never started and frees their keys (what
+              the orphan sweep does every minute), printing them as JSON.
+
+  --older-than  an age: 90s, 10m, 2h, 1d (default 10m)
+  --account     only this account's shipments
+  --json        one JSON object, {"data": [...]}, instead of text
+`;
 
 async function main(): Promise<number> {
   let parsed;
@@ -70,14 +81,7 @@ async function main(): Promise<number> {
       process.stdout.write(`No shipment has been pending or voiding for more than ${values['older-than'] ?? '10m'}.\n`);
       return 0;
     }
-    for (const s of stuck) {
-      process.stdout.write(`${s.shipment_id}  ${s.status} since ${s.waiting_since}  carrier ${s.carrier ?? '-'}  account ${s.account_id}\n`);
-      if (s.details) process.stdout.write(`  now: ${s.details}\n`);
-      for (const a of s.pending_activities) {
-        process.stdout.write(`  waiting on ${a.activity} (${a.task_queue ?? '?'}), attempt ${a.attempt}, last error: ${a.last_failure ?? 'none'}\n`);
-      }
-      process.stdout.write(`  ${s.ui_url}\n`);
-    }
+    process.stdout.write(formatStuck(stuck));
     return 0;
   } finally {
     await connection.close();

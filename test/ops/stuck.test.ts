@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Payload } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findStuckShipments } from '../../scripts/ops/stuck.js';
+import { findStuckShipments, formatStuck } from '../../scripts/ops/stuck.js';
 import { EncryptionCodec } from '../../codec/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
@@ -133,5 +133,38 @@ describe('search attributes for operators', () => {
     expect(local.length).toBeGreaterThanOrEqual(2);
     const timer = history.events!.find((e) => e.timerStartedEventAttributes)!;
     expect(summaryOf(timer)).toMatch(/next poll of carrier acme/);
+  });
+});
+
+describe("ops stuck's text", () => {
+  it('says how long each has waited, its reference, what it does now, and its pending step with that step’s own attempt', () => {
+    const text = formatStuck(
+      [
+        {
+          shipment_id: 'shp_1',
+          status: 'pending',
+          account_id: 'acc_1',
+          carrier: 'swiftpost',
+          reference: 'order-7',
+          livemode: true,
+          waiting_since: '2026-11-24T10:00:00.000Z',
+          details: 'buying the label from carrier swiftpost, attempt 2, last error: 503',
+          pending_activities: [{ activity: 'buyLabel', task_queue: 'carrier-swiftpost', attempt: 1, last_failure: null, next_attempt_at: null }],
+          ui_url: 'http://ui/x',
+        },
+        { shipment_id: 'shp_2', status: 'voiding', account_id: null, carrier: 'acme', reference: null, livemode: true, waiting_since: '2026-11-24T10:11:30.000Z', details: null, pending_activities: [], ui_url: 'http://ui/y' },
+      ],
+      new Date('2026-11-24T10:12:05.000Z'),
+    );
+    expect(text.split('\n')).toEqual([
+      'shp_1  pending for 12m5s (since 2026-11-24T10:00:00.000Z)  carrier swiftpost  account acc_1  reference order-7',
+      '  now: buying the label from carrier swiftpost, attempt 2, last error: 503',
+      '  pending step: buyLabel on carrier-swiftpost, its attempt 1, last error: none',
+      '  http://ui/x',
+      'shp_2  voiding for 35s (since 2026-11-24T10:11:30.000Z)  carrier acme  account -',
+      '  now: (no worker answered in time: see the pending steps below, and the workers)',
+      '  http://ui/y',
+      '',
+    ]);
   });
 });
