@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { SHIPMENT_WORKFLOW } from '../domain/index.js';
 
@@ -89,7 +89,7 @@ const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECU
  * void (a second one is refused before it is written). A void waits on timers between attempts, so
  * its pending activities alone said "nothing waits" most of the time, and no void was ever listed.
  */
-async function voidAcceptedAt(handle: { fetchHistory(): Promise<{ events?: Array<{ eventType?: unknown; eventTime?: { seconds?: unknown; nanos?: number | null } | null }> | null }> }): Promise<Date | null> {
+async function voidAcceptedAt(handle: WorkflowHandle): Promise<Date | null> {
   try {
     const events = (await handle.fetchHistory()).events ?? [];
     const accepted = events.filter((e) => e.eventType === ACCEPTED);

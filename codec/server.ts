@@ -68,7 +68,7 @@ export async function startCodecServer(o: CodecServerOptions): Promise<{ url: st
       .then(async (raw) => {
         const body = JSON.parse(raw) as { payloads?: JsonPayload[] } | null;
         // Protobuf JSON leaves an empty list out: the Temporal CLI sends `{}` for no payloads.
-        const list = body && typeof body === 'object' && body.payloads === undefined ? [] : body?.payloads;
+        const list = body && typeof body === 'object' ? (body.payloads ?? []) : undefined;
         if (!Array.isArray(list)) return send(res, 400, { error: 'expected {"payloads": [...]}' });
         const payloads = list.map(fromJson);
         const out = path === '/decode' ? await o.codec.decode(payloads) : await o.codec.encode(payloads);

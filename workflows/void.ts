@@ -31,7 +31,8 @@ async function moveTo(
 
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
-
+/** Cancel during a void: settle it by the carrier's record instead of leaving the shipment `voiding`. */
+const PATCH_CANCEL_DURING_VOID = 'cancel-during-void-settles';
 
 /**
  * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
@@ -131,7 +132,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     // `voiding`: the carrier's record decides, so it is never left `voiding` with no workflow.
     if (markedVoiding && isCancellation(err) && patched(PATCH_CANCEL_DURING_VOID)) {
       await CancellationScope.nonCancellable(async () => {
-        if ((await settleStoppedVoid(input, state)).ok) await finishVoid(input, state);
+        if (await settleStoppedVoid(input, state)) await finishVoid(input, state);
       });
     }
     throw err;
@@ -153,26 +154,24 @@ async function finishVoid(input: ShipmentWorkflowInput, state: TrackingState): P
 }
 
 /**
- * An operator's Cancel stopped the void before the carrier answered it. Where the carrier's record
- * shows the label cancelled, the void finishes (`ok`: refund, voided). Otherwise the label stays
- * bought and charged: the shipment goes back to `purchased`, saying why, and the caller ends the
- * workflow as cancelled. Where the carrier cannot be asked, the same, with a warning to check it.
+ * An operator's Cancel stopped the void before the carrier answered it. Returns whether the
+ * carrier's record shows the label cancelled (then the caller finishes the void: refund, voided).
+ * Otherwise the label stays bought and charged: the shipment goes back to `purchased`, saying why,
+ * and the caller ends the workflow as cancelled. Where the carrier cannot be asked, the same, with a
+ * warning to check it.
  */
-async function settleStoppedVoid(input: ShipmentWorkflowInput, state: TrackingState): Promise<{ ok: boolean }> {
+async function settleStoppedVoid(input: ShipmentWorkflowInput, state: TrackingState): Promise<boolean> {
   const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
   setCurrentDetails(`void stopped by an operator; asking carrier ${state.carrier} whether it cancelled the label`);
   let lastVoidError = 'The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.';
   try {
     const record = await carrierActivities(input, state.carrier!, 60_000, `void stopped: look up ${input.shipmentId} at ${state.carrier}`).findPurchase(target);
-    if (record?.cancelled === true) return { ok: true };
+    if (record?.cancelled === true) return true;
   } catch (err) {
     lastVoidError = `The void was stopped by an operator and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;
     log.warn('void stopped by an operator; the carrier could not confirm the label is live', { shipmentId: input.shipmentId, error: message(err) });
   }
   await moveTo(input, state, 'purchased', { lastVoidError });
   setCurrentDetails('purchased; the void was stopped by an operator; the workflow ends (cancelled)');
-  return { ok: false };
+  return false;
 }
-
-/** Cancel during a void: settle it by the carrier's record instead of leaving the shipment `voiding`. */
-export const PATCH_CANCEL_DURING_VOID = 'cancel-during-void-settles';

@@ -2,28 +2,22 @@
 // never written as a string, so a renamed or removed code fails the type-check everywhere it is used.
 // Reads the tracked files only. The carrier simulator speaks the carriers' own vocabulary, and the
 // SDK is a package of its own with the codes from the OpenAPI document.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../domain/errors.js';
+import { readText, trackedFiles } from './repository.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OWN_VOCABULARY = [/^domain\//, /^test\//, /^sdk\//, /^carriers\/simulator\//];
 
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 
 describe('error codes', () => {
   it('are written as CODE.<code> outside domain/ (no string literal of a code)', () => {
-    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '*.ts'], { cwd: ROOT, encoding: 'utf8' })
-      .split('\0')
-      .filter((f) => f && !OWN_VOCABULARY.some((re) => re.test(f)));
+    const files = trackedFiles().filter((f) => f.endsWith('.ts') && !OWN_VOCABULARY.some((re) => re.test(f)));
     expect(files.length).toBeGreaterThan(100);
     const literal = new RegExp(`(['"\`])(${Object.keys(ERRORS).join('|')})\\1`, 'g');
     const found: string[] = [];
     for (const file of files) {
-      const code = withoutComments(readFileSync(path.join(ROOT, file), 'utf8'));
+      const code = withoutComments(readText(file) ?? '');
       for (const m of code.matchAll(literal)) found.push(`${file}: ${m[0]}`);
     }
     expect(found).toEqual([]);

@@ -1,29 +1,10 @@
 // The repository's documentation stands alone: nothing a user clones points at a path outside it,
 // and every relative link in the markdown leads to a file (and heading) that exists. Reads the
 // tracked files only; needs no database, Temporal or simulator.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Files not written by hand: recorded histories (their stack traces name the recording machine's paths), generated code, lock files. */
-const GENERATED = [/^package-lock\.json$/, /(^|\/)node_modules\//, /^test\/replay\/histories\//, /^sdk\/src\/generated\//, /^db\/migrations\/meta\//];
-
-function trackedFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
-  return out
-    .split('\0')
-    .filter((f) => f && !GENERATED.some((re) => re.test(f)))
-    .filter((f) => existsSync(path.join(ROOT, f)) && statSync(path.join(ROOT, f)).isFile());
-}
-
-function readText(file: string): string | undefined {
-  const bytes = readFileSync(path.join(ROOT, file));
-  return bytes.includes(0) ? undefined : bytes.toString('utf8');
-}
+import { readText, ROOT, trackedFiles } from './repository.js';
 
 const insideRoot = (absolute: string) => absolute === ROOT || absolute.startsWith(ROOT + path.sep);
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;

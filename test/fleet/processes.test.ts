@@ -50,6 +50,11 @@ function start(
   return { child, exited };
 }
 
+/** A live Acme purchase whose recipient's name is `marker`, so that a simulator fault matched by it applies. */
+function buyMarked(stack: { url: string }, key: string, marker: string) {
+  return call(stack, 'POST', '/api/v1/shipments', { key, body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() } });
+}
+
 async function waitForHttp(url: string) {
   await eventually(async () => {
     try {
@@ -95,14 +100,7 @@ describe('worker and API processes', () => {
     const acct = await createAccount(api, { topUp: '100.00' });
     const marker = `sigterm-${randomUUID()}`;
     await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 1500, times: -1, match: marker });
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        call(api, 'POST', '/api/v1/shipments', {
-          key: acct.liveKey,
-          body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
-        }),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 5 }, () => buyMarked(api, acct.liveKey, marker)));
     for (const a of answers) expect(a.status, a.text).toBe(202);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -149,10 +147,7 @@ describe('worker and API processes', () => {
     const acct = await createAccount(api, { topUp: '100.00' });
     const marker = `refused-${randomUUID()}`;
     await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'error', status: 422, match: marker });
-    const refused = await call(api, 'POST', '/api/v1/shipments', {
-      key: acct.liveKey,
-      body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
-    });
+    const refused = await buyMarked(api, acct.liveKey, marker);
     // The API here waits 500 ms: the refusal comes back as its error, or as a shipment that fails.
     const failed = await eventually(async () => {
       const id = refused.body.shipment_id ?? refused.body.id;
@@ -199,12 +194,7 @@ describe('worker and API processes', () => {
     const acct = await createAccount(api, { topUp: '100.00' });
     const marker = `npm-sigterm-${randomUUID()}`;
     await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 2500, times: -1, match: marker });
-    const inFlight = Array.from({ length: 3 }, () =>
-      call({ url: base }, 'POST', '/api/v1/shipments', {
-        key: acct.liveKey,
-        body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
-      }),
-    );
+    const inFlight = Array.from({ length: 3 }, () => buyMarked({ url: base }, acct.liveKey, marker));
     await new Promise((r) => setTimeout(r, 1000));
     // The API drains: it answers each request under way before it exits.
     process.kill(-apiProc.pid!, 'SIGTERM');
@@ -214,10 +204,7 @@ describe('worker and API processes', () => {
     await eventually(async () => (apiLines.some((l) => l.includes('"msg":"stopped"')) ? true : undefined), 30_000, 'the API stopped');
     await expect(request(`${base}/healthz`)).rejects.toThrow();
     // The worker drains: the carrier call under way finishes in it, then it stops by itself.
-    const late = await call(api, 'POST', '/api/v1/shipments', {
-      key: acct.liveKey,
-      body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
-    });
+    const late = await buyMarked(api, acct.liveKey, marker);
     expect(late.status, late.text).toBe(202);
     await new Promise((r) => setTimeout(r, 1000));
     process.kill(-workerProc.pid!, 'SIGTERM');
@@ -246,12 +233,7 @@ describe('worker and API processes', () => {
       const acct = await createAccount(api, { topUp: '100.00' });
       const marker = `api-sigterm-${randomUUID()}`;
       await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 2500, times: -1, match: marker });
-      const inFlight = Array.from({ length: 4 }, () =>
-        call({ url: base }, 'POST', '/api/v1/shipments', {
-          key: acct.liveKey,
-          body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel() },
-        }),
-      );
+      const inFlight = Array.from({ length: 4 }, () => buyMarked({ url: base }, acct.liveKey, marker));
       // The fleet's figures, once: funds held by the four purchases in flight and their count, as
       // soon as the holds are made (a fixed wait was too short on a loaded machine).
       const fleet = await eventually(async () => {
