@@ -20,6 +20,16 @@ export function makeId(prefix: IdPrefix, nowMs: number, random: Uint8Array): str
   return `${prefix}_${time}${rand}`;
 }
 
+/** The random part of an id: its last 16 characters. */
+export function idRandomPart(id: string): string {
+  return id.slice(-16);
+}
+
+/** The smallest id of this prefix made at `nowMs`: every id made then or later sorts at or after it. */
+export function firstIdAt(prefix: IdPrefix, nowMs: number): string {
+  return makeId(prefix, nowMs, new Uint8Array(16));
+}
+
 const ID_SHAPE = /^[a-z]{2,3}_[0-9a-z]{26}$/;
 
 export function isId(prefix: IdPrefix, value: string): boolean {

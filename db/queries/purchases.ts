@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { balanceToJson, CODE, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { balanceToJson, CODE, firstIdAt, idRandomPart, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import { isUniqueViolation, type Db, type Tx } from '../connection.js';
 import { accounts, events, idempotencyKeys, shipments, type AccountRow, type ShipmentRow } from '../schema.js';
 import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
@@ -179,11 +179,8 @@ export async function completePurchase(
       return written.filter((e) => taken.has(e.type));
     };
     if (row.status !== 'pending') {
-      const found = await tx
-        .select({ id: events.id, type: events.type })
-        .from(events)
-        .where(inArray(events.id, [p.purchasedEventId, p.lowBalanceEventId]));
-      return { events: toAnnounce(found.map((e) => ({ id: e.id, type: e.type as EventType }))), firstTime: false, shipment: row };
+      const found = await eventsOfCapture(tx, row, [p.purchasedEventId, p.lowBalanceEventId]);
+      return { events: toAnnounce(found), firstTime: false, shipment: row };
     }
     const capture = account && entries ? planCapture(account, entries) : null;
     const set = { status: 'purchased' as const, trackingNumber: p.trackingNumber, trackingStatus: 'label_created' as const, updatedAt: p.now };
@@ -211,6 +208,31 @@ export async function completePurchase(
     await oneStatement(tx, writes);
     return { events: toAnnounce(written), firstTime: true, shipment: purchased };
   });
+}
+
+/**
+ * The events an earlier attempt of this capture stored, found by the random part of the ids the
+ * workflow passed. The capture is a local activity: it commits inside a workflow task, and when its
+ * worker dies before completing that task, the task runs again from the last completed one on
+ * another worker. The workflow's ids then keep their random part (its randomness is seeded by the
+ * run) but take the new task's time, so the ids stored are not the ids passed now: announcing the
+ * ids passed would start no delivery (the full chaos run on 1459d2a lost a webhook so).
+ */
+async function eventsOfCapture(tx: Tx, row: ShipmentRow, ids: string[]): Promise<Array<{ id: string; type: EventType }>> {
+  // The ids were made after the shipment's row (an hour's margin for the clocks of other machines).
+  const since = firstIdAt('evt', row.createdAt.getTime() - 3_600_000);
+  const found = await tx
+    .select({ id: events.id, type: events.type })
+    .from(events)
+    .where(
+      and(
+        eq(events.accountId, row.accountId),
+        eq(events.livemode, row.livemode),
+        gte(events.id, since),
+        inArray(sql`right(${events.id}, 16)`, ids.map(idRandomPart)),
+      ),
+    );
+  return found.map((e) => ({ id: e.id, type: e.type as EventType }));
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginPurchase, checkLedger, completePurchase, InsufficientFundsError } from '../../db/index.js';
-import { accounts, events, shipments } from '../../db/schema.js';
+import { accounts, events, shipments, webhookEndpoints } from '../../db/schema.js';
 import { balanceToJson, makeId, shipmentToJson } from '../../domain/index.js';
 import { eventually } from '../support/sim.js';
 import { createAccount, insertPendingShipment, startTestStack, type TestStack } from '../support/stack.js';
@@ -58,6 +58,38 @@ describe('the purchase transactions', () => {
     const ledger = await checkLedger(db, acct.id);
     expect([ledger.account.balance, ledger.account.pending]).toEqual([ledger.entriesBalance, ledger.entriesPending]);
     expect(ledger.account.balance).toBe(2000);
+  });
+
+  it('a capture run again by a workflow task that ran again reports the events the first run stored, though their ids now carry a later time', async () => {
+    // The capture commits inside a workflow task; when its worker dies before completing the task,
+    // the task runs again on another worker and makes the event ids again: the same random part
+    // (seeded by the run), the new task's time (test/workflows/purchase.test.ts shows the SDK so).
+    // The chaos run on 1459d2a lost a webhook this way: the retry looked the ids up and found none.
+    const acct = await createAccount(stack, { topUp: '30.00' });
+    await stack.admin.setAccount(acct.id, { lowBalanceThreshold: '25.00' });
+    const db = stack.database.db;
+    await db.insert(webhookEndpoints).values({ id: makeId('we', Date.now(), randomBytes(16)), accountId: acct.id, livemode: true, url: 'https://example.com/hooks', events: null, secretCiphertext: 'unused' });
+    const shipmentId = await insertPendingShipment(stack, acct.id);
+    const random = [randomBytes(16), randomBytes(16)];
+    const idsAt = (ms: number) => ({ purchasedEventId: makeId('evt', ms, random[0]), lowBalanceEventId: makeId('evt', ms, random[1]) });
+    const first = idsAt(Date.now());
+    const capture = (ids: ReturnType<typeof idsAt>) =>
+      completePurchase(db, { shipmentId, accountId: acct.id, capture: true, trackingNumber: 'TRK-TX-2', ...ids, now: new Date() });
+
+    expect(await beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })).toEqual({ ok: true });
+    const done = await capture(first);
+    const stored = [
+      { id: first.purchasedEventId, type: 'shipment.purchased' },
+      { id: first.lowBalanceEventId, type: 'wallet.low_balance' },
+    ];
+    expect(done.events).toEqual(stored);
+
+    const again = await capture(idsAt(Date.now() + 4_000));
+    expect(again.firstTime).toBe(false);
+    expect(again.events.sort((a, b) => a.type.localeCompare(b.type))).toEqual(stored);
+    // Stored once: the events of the account are the two the first run stored.
+    const all = await db.select({ id: events.id }).from(events).where(eq(events.accountId, acct.id));
+    expect(all.map((e) => e.id).sort()).toEqual(stored.map((e) => e.id).sort());
   });
 
   it('refuse a price the wallet cannot cover and leave the shipment unpriced, with nothing held', async () => {

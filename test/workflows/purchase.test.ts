@@ -1,11 +1,14 @@
 // The purchase saga (workflows/purchase.ts, its lean path behind patched('lean-purchase')) on the
 // time-skipping server with mocked activities: a purchase, and each way it can fail, with the
 // compensations each failure runs and the order they run in.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURE, taskQueues } from '../../domain/index.js';
+import { FAILURE, idRandomPart, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues } from '../../domain/index.js';
 import { purchaseUpdate, stateQuery } from '../../workflows/definitions.js';
 import {
   called,
@@ -72,6 +75,56 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
 
       expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 15 * MINUTE, scansSeen: 0 });
       await expect.poll(() => currentDetails(handle)).toBe('purchased; next carrier poll in 900 s');
+    });
+  });
+
+  it('a capture whose workflow task is lost with its worker after the commit: the task runs again with event ids of the same random part', async () => {
+    // The capture is a local activity: it commits inside a workflow task. A worker killed before
+    // completing that task leaves the commit in the database and nothing in the history; the task
+    // then runs again on another worker, making the event ids again: the capture's retry must find
+    // the events stored under the first ones, or their webhooks are never delivered (the chaos run on
+    // 1459d2a lost one so).
+    const input = shipmentInput();
+    const queues = taskQueues(input.queuePrefix);
+    const mocks = mockActivities(se.env, input.shipmentId);
+    const connection = se.env.nativeConnection;
+    const carrier = await Worker.create({ connection, taskQueue: queues.carrier(CARRIER), activities: mocks.activities });
+    await carrier.runUntil(async () => {
+      const lost = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./lost-worker.ts', import.meta.url)), se.env.address, queues.shipments], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise((resolve) => lost.on('exit', resolve));
+      try {
+        const lines: string[] = [];
+        lost.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+        await expect.poll(() => lines.includes('ready'), { timeout: 60_000, interval: 100 }).toBe(true);
+        // A short task timeout: the server hands the lost task to the next worker after 2 s, not 10.
+        const handle = await se.env.client.workflow.start(SHIPMENT_WORKFLOW, {
+          workflowId: shipmentWorkflowId(input.shipmentId),
+          taskQueue: queues.shipments,
+          args: [input],
+          workflowTaskTimeout: '2 seconds',
+        });
+        await expect.poll(() => lines.find((l) => l.startsWith('committed ')), { timeout: 20_000, interval: 50 }).toBeTruthy();
+        const stored = JSON.parse(lines.find((l) => l.startsWith('committed '))!.slice('committed '.length)) as { purchasedEventId: string; lowBalanceEventId: string };
+        lost.kill('SIGKILL');
+        await exited;
+
+        const next = await Worker.create({ connection, taskQueue: queues.shipments, workflowBundle: se.bundle, activities: mocks.activities });
+        await next.runUntil(async () => {
+          await called(mocks, 'announceEvents');
+          // The ids keep their random part; their time part is the new task's (the capture's
+          // retry finds what was stored by the random part: test/edges/purchase-transactions.test.ts).
+          const again = mocks.of('completePurchase')[0].arg;
+          expect(idRandomPart(again.purchasedEventId)).toBe(idRandomPart(stored.purchasedEventId));
+          expect(idRandomPart(again.lowBalanceEventId)).toBe(idRandomPart(stored.lowBalanceEventId));
+          // What the capture answers is what is announced.
+          expect(mocks.of('announceEvents')[0].arg.events).toEqual([{ id: again.purchasedEventId, type: 'shipment.purchased' }]);
+          await handle.terminate('test over');
+        });
+      } finally {
+        lost.kill('SIGKILL');
+      }
     });
   });
 
