@@ -2,8 +2,11 @@ import { uuid4 } from '@temporalio/workflow';
 import { makeId, type IdPrefix } from '../domain/workflow.js';
 
 /**
- * Ids made inside the workflow are part of its history, so a retried activity that stores an
- * event can never mint a second one.
+ * Ids made inside the workflow are part of its history once the workflow task that made them has
+ * completed, so a retried activity that stores an event can never mint a second one. A local
+ * activity runs before its task completes: if the task is lost with its worker, it runs again and
+ * makes the ids again, with the same random part (the run's randomness is seeded) and the new task's
+ * time (the capture's retry finds its events so: db/queries/purchases.ts, eventsOfCapture).
  */
 export function workflowId(prefix: IdPrefix): string {
   const hex = uuid4().replace(/-/g, '');
