@@ -36,7 +36,7 @@ export function shipmentQueueActivities(deps: {
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     // Shipments bought before the render moved into the capture still schedule storeLabels.
     ...labels,
-    ...(client ? createSweepActivities({ db, client }) : {}),
+    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),
   };

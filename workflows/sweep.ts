@@ -1,15 +1,24 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { SweepActivities } from '../activities/index.js';
 
+const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 };
 const { sweepUnstartedPurchases } = proxyActivities<SweepActivities>({
   startToCloseTimeout: '1 minute',
   summary: 'fail pending shipments whose workflow never started, and free their keys',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+  retry,
+});
+const { startMissingDeliveries } = proxyActivities<SweepActivities>({
+  startToCloseTimeout: '1 minute',
+  summary: 'start the webhook deliveries of stored events that have none',
+  retry,
 });
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
-export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[] }> {
+export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[]; deliveriesStarted?: string[] }> {
   const swept = await sweepUnstartedPurchases(input);
   if (swept.length) log.warn('failed pending shipments that never started', { shipments: swept.map((s) => s.shipment_id) });
-  return { failed: swept.map((s) => s.shipment_id) };
+  // Appended after the first step: a run begun before it existed replays as recorded, then runs it.
+  const started = await startMissingDeliveries(input);
+  if (started.length) log.warn('started webhook deliveries that no announcement had started', { deliveries: started });
+  return { failed: swept.map((s) => s.shipment_id), deliveriesStarted: started.map((s) => `${s.event_id} → ${s.endpoint_id}`) };
 }

@@ -151,3 +151,33 @@ export async function listWebhookDeliveries(
     .limit(f.limit + 1);
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
 }
+
+/** A stored event and an endpoint that takes it, with no delivery attempt recorded. */
+export interface UndeliveredPair {
+  eventId: string;
+  type: string;
+  accountId: string;
+  livemode: boolean;
+  endpointId: string;
+  createdAt: Date;
+}
+
+/**
+ * Events stored in [from, to) with a live endpoint of their owner that existed when the event was
+ * stored, takes its type and has no delivery attempt of it: the deliveries the fan-out should have
+ * started and that have not tried yet (or were never started). Event ids sort by time, so the window
+ * is a range of the events' primary key; each pair is one probe of the deliveries' unique index.
+ */
+export async function undeliveredEvents(db: Db, o: { from: string; to: string; limit: number }): Promise<UndeliveredPair[]> {
+  const rows = await db.execute<{ event_id: string; type: string; account_id: string; livemode: boolean; endpoint_id: string; created_at: Date | string }>(sql`
+    select e.id as event_id, e.type, e.account_id, e.livemode, w.id as endpoint_id, e.created_at
+    from events e
+    join webhook_endpoints w
+      on w.account_id = e.account_id and w.livemode = e.livemode and w.deleted_at is null
+     and w.created_at <= e.created_at and (w.events is null or e.type = any(w.events))
+    where e.id >= ${o.from} and e.id < ${o.to}
+      and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.endpoint_id = w.id)
+    order by e.id, w.id
+    limit ${o.limit}`);
+  return rows.rows.map((r) => ({ eventId: r.event_id, type: r.type, accountId: r.account_id, livemode: r.livemode, endpointId: r.endpoint_id, createdAt: new Date(r.created_at) }));
+}

@@ -99,6 +99,7 @@ function defaults(shipmentId: string): Required<Mocks> {
     voidCard: async () => undefined,
     refundCard: async () => undefined,
     sweepUnstartedPurchases: async () => [],
+    startMissingDeliveries: async () => [],
     buyLabel: async () => purchase,
     findPurchase: async () => null,
     cancelLabel: async () => undefined,
