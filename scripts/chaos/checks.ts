@@ -20,6 +20,8 @@ export interface World {
   outages: Array<{ from: number; to: number; what: string }>;
   /** Exits of our processes that no fault caused (`<name>: <when> exit <code>`). */
   crashes: string[];
+  /** Deliveries the sweep Schedule started because no announcement had (from the workers' logs). */
+  sweptDeliveries: string[];
 }
 
 interface ShipmentRow {
@@ -44,6 +46,22 @@ export async function unsettled(databaseUrl: string, accountIds: string[]): Prom
   } finally {
     await client.end();
   }
+}
+
+/** The sweep's log line for the deliveries it started (workflows/sweep.ts). */
+const SWEPT = 'started webhook deliveries that no announcement had started';
+
+/** `<evt> → <we>` for each delivery the sweep started, read from the processes' logs in `dir`. */
+export async function sweptDeliveries(dir: string): Promise<string[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const found = new Set<string>();
+  for (const name of await readdir(dir).catch(() => [])) {
+    for (const line of (await readFile(`${dir}/${name}`, 'utf8')).split('\n')) {
+      if (!line.includes(SWEPT)) continue;
+      for (const m of line.matchAll(/"event_id":"(evt_[0-9a-z]+)","endpoint_id":"(we_[0-9a-z]+)"/g)) found.add(`${m[1]} → ${m[2]}`);
+    }
+  }
+  return [...found];
 }
 
 /** Stored events of the chaos accounts that the receiver has not acknowledged yet. */
@@ -184,6 +202,11 @@ export async function runChecks(w: World): Promise<Check[]> {
     const strangers = [...w.receiver.acked.keys()].filter((id) => !stored.has(id)).map((id) => `${id} delivered but not stored`);
     add('every stored event delivered at least once, with a stable id', [...missing, ...strangers, ...w.receiver.unstable],
       `${events.length} events, ${[...w.receiver.acked.values()].reduce((a, b) => a + b, 0)} acknowledged deliveries, ${w.receiver.refused} answered 500`);
+
+    // 6b. The sweep delivers an event whose announcement was lost (the customer gets it), but each
+    // one it starts is a step that lost its announcement: a bug the run must show, not hide.
+    add('every delivery started by the step that stored its event (none by the sweep)', w.sweptDeliveries.map((d) => `${d} started by the sweep`),
+      `${w.sweptDeliveries.length} started by the sweep`);
 
     // 7. No 5xx except while an API process or a dependency was down.
     const during = (t: number) => w.outages.some((o) => t >= o.from && t <= o.to);

@@ -6,7 +6,7 @@ import { openDatabase } from '../../db/index.js';
 import { toolingSettings } from '../../domain/index.js';
 import { adminCommands } from '../admin/commands.js';
 import { createClients, startReceiver, type KeyOutcome } from './clients.js';
-import { formatTable, runChecks, undelivered, unsettled, type Check } from './checks.js';
+import { formatTable, runChecks, sweptDeliveries, undelivered, unsettled, type Check } from './checks.js';
 import { explainUndelivered } from './explain.js';
 import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
 import type { ChaosOptions } from './options.js';
@@ -215,7 +215,8 @@ async function exercise(
   }
 
   const crashes = [...fleet.apis, ...fleet.workers].flatMap((p) => p.crashes.map((c) => `${p.name}: ${c}`));
-  const checks = await runChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, accountIds: ids, keys: outcomes, receiver, seen: clients.seen, outages, crashes });
+  const swept = await sweptDeliveries(path.join(dir, 'logs'));
+  const checks = await runChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, accountIds: ids, keys: outcomes, receiver, seen: clients.seen, outages, crashes, sweptDeliveries: swept });
   return {
     ok: checks.every((c) => c.ok),
     checks,
