@@ -204,7 +204,7 @@ export async function withWorkers<T>(
  * on a delivered scan: terminating a running workflow leaves the test server's time skipping locked
  * for the tests that follow (they would then wait in real time). Anything else is terminated.
  */
-async function endShipment(handle: ShipmentHandle): Promise<void> {
+export async function endShipment(handle: ShipmentHandle): Promise<void> {
   const status = await handle.query(stateQuery).then(
     (s) => s.status,
     () => 'unknown',
