@@ -1,7 +1,7 @@
 import { CARRIER_MODULES, defaultCarrierBaseUrls } from '../../carriers/index.js';
 import { startCarrierSimulator } from '../../carriers/simulator/index.js';
 import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
-import { addSimScan } from './sim-helpers.js';
+import { addFault, addSimScan } from './sim-helpers.js';
 
 // Every HTTP carrier, against its own simulator started for this file.
 for (const carrier of CARRIER_MODULES) {
@@ -9,8 +9,20 @@ for (const carrier of CARRIER_MODULES) {
     const sim = await startCarrierSimulator({ port: 0 });
     const baseUrl = defaultCarrierBaseUrls(sim.url)[carrier.definition.code];
     return {
-      adapter: carrier.createHttpAdapter({ baseUrl, timeoutMs: 2000 }),
+      // A short deadline and settle window (a carrier without idempotency keys settles an ambiguous
+      // buy itself): the failure checks wait for them.
+      adapter: carrier.createHttpAdapter({ baseUrl, timeoutMs: 1000, settleMs: 1000 }),
       addScan: (trackingNumber, status) => addSimScan(sim.url, trackingNumber, status),
+      failNext: (operation, match, fault) =>
+        addFault(sim.url, {
+          carrier: carrier.definition.code,
+          operation,
+          match,
+          times: 1,
+          mode: fault.mode,
+          ...(fault.mode === 'error' ? { status: fault.status } : {}),
+          ...(fault.mode === 'rate_limit' ? { retry_after: fault.retryAfterS } : {}),
+        }),
       teardown: () => sim.close(),
     };
   });
