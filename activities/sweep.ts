@@ -48,7 +48,7 @@ export interface StartedDelivery {
 }
 
 /** How far back the delivery sweep looks: an announcement is retried long before this. */
-export const DELIVERY_SWEEP_HORIZON_MS = 60 * 60_000;
+const DELIVERY_SWEEP_HORIZON_MS = 60 * 60_000;
 /** At most this many deliveries started per run; the next run takes the rest. */
 const DELIVERY_SWEEP_BATCH = 500;
 

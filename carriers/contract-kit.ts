@@ -77,10 +77,15 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
       await ctx.teardown?.();
     });
 
-    async function buyOne(reference = uniqueReference(definition.code)) {
+    /** A purchase request, under a new reference, for a service, route and parcel the carrier sells. */
+    function newRequest() {
       const order = sampleOrder(definition);
       if (!order) throw new Error(`${definition.code} sells no service for the kit's sample parcels and routes`);
-      const request = { reference, serviceCode: order.service.code, from: SENDER, to: order.to, parcel: order.parcel };
+      return { reference: uniqueReference(definition.code), serviceCode: order.service.code, from: SENDER, to: order.to, parcel: order.parcel };
+    }
+
+    async function buyOne() {
+      const request = newRequest();
       return { request, purchase: await ctx.adapter.buy(request) };
     }
 
@@ -192,11 +197,6 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
         expect((error as CarrierError).details.carrierCode).toBe(definition.code);
         return error as CarrierError;
       }
-      const order = () => {
-        const found = sampleOrder(definition);
-        if (!found) throw new Error(`${definition.code} sells no service for the kit's sample parcels and routes`);
-        return { reference: uniqueReference(definition.code), serviceCode: found.service.code, from: SENDER, to: found.to, parcel: found.parcel };
-      };
 
       it('classifies a 5xx as retryable, with the status, for reads and a 500 to a buy', async () => {
         const { purchase } = await buyOne();
@@ -204,7 +204,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
         expect(await failure(ctx.adapter.findPurchase(purchase.reference))).toMatchObject({ kind: 'retryable', details: { status: 500 } });
         await failNext('track', purchase.trackingNumber, { mode: 'error', status: 503 });
         expect(await failure(ctx.adapter.scans(purchase.trackingNumber))).toMatchObject({ kind: 'retryable', details: { status: 503 } });
-        const request = order();
+        const request = newRequest();
         await failNext('buy', request.reference, { mode: 'error', status: 500 });
         expect(await failure(ctx.adapter.buy(request))).toMatchObject({ kind: 'retryable', details: { status: 500 } });
         expect(await ctx.adapter.findPurchase(request.reference)).toBeNull();
@@ -223,7 +223,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
        * `definitive`, never a label.
        */
       const ambiguousBuyNotMade = async (fault: CarrierFault) => {
-        const request = order();
+        const request = newRequest();
         await failNext('buy', request.reference, fault);
         const error = await failure(ctx.adapter.buy(request));
         expect(['ambiguous', 'retryable'], `${fault.mode}: ${error.kind}: ${error.message}`).toContain(error.kind);
@@ -245,7 +245,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
       });
 
       it("classifies another 4xx to a buy as definitive, with the carrier's message and error code", async () => {
-        const request = order();
+        const request = newRequest();
         await failNext('buy', request.reference, { mode: 'error', status: 422 });
         const error = await failure(ctx.adapter.buy(request));
         expect(error).toMatchObject({ kind: 'definitive', details: { status: 422 } });
@@ -254,7 +254,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
       });
 
       it('never loses a label whose answer was lost: the buy answers it, or is ambiguous and findPurchase finds it', async () => {
-        const request = order();
+        const request = newRequest();
         await failNext('buy', request.reference, { mode: 'lost_answer' });
         const outcome = await ctx.adapter.buy(request).catch((e: unknown) => e);
         if (outcome instanceof CarrierError) expect(outcome.kind, outcome.message).toBe('ambiguous');

@@ -14,7 +14,7 @@ const { startMissingDeliveries } = proxyActivities<SweepActivities>({
 });
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
-export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[]; deliveriesStarted?: string[] }> {
+export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[]; deliveriesStarted: string[] }> {
   const swept = await sweepUnstartedPurchases(input);
   if (swept.length) log.warn('failed pending shipments that never started', { shipments: swept.map((s) => s.shipment_id) });
   // Appended after the first step: a run begun before it existed replays as recorded, then runs it.

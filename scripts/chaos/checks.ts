@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
 import { CODE } from '../../domain/index.js';
@@ -53,10 +55,9 @@ const SWEPT = 'started webhook deliveries that no announcement had started';
 
 /** `<evt> → <we>` for each delivery the sweep started, read from the processes' logs in `dir`. */
 export async function sweptDeliveries(dir: string): Promise<string[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
   const found = new Set<string>();
   for (const name of await readdir(dir).catch(() => [])) {
-    for (const line of (await readFile(`${dir}/${name}`, 'utf8')).split('\n')) {
+    for (const line of (await readFile(path.join(dir, name), 'utf8')).split('\n')) {
       if (!line.includes(SWEPT)) continue;
       for (const m of line.matchAll(/"event_id":"(evt_[0-9a-z]+)","endpoint_id":"(we_[0-9a-z]+)"/g)) found.add(`${m[1]} → ${m[2]}`);
     }

@@ -287,7 +287,6 @@ describe('void (time-skipping, mocked activities)', () => {
         findPurchase,
       });
       let err: unknown;
-      let update: unknown;
       await withWorkers(se, input, mocks, async (handle) => {
         await startShipment(se, input);
         const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-stopped', waitForStage: WorkflowUpdateStage.ACCEPTED });
@@ -297,12 +296,10 @@ describe('void (time-skipping, mocked activities)', () => {
           () => undefined,
           (e: unknown) => e,
         );
-        update = await voiding.result().then(
-          (v) => v,
-          (e: unknown) => e,
-        );
+        // The void's own answer is not what these tests look at; it has ended either way.
+        await voiding.result().catch(() => undefined);
       });
-      return { mocks, err, update };
+      return { mocks, err };
     };
 
     it('the carrier has not cancelled the label: back to purchased, saying why, nothing refunded; the workflow ends cancelled', async () => {
