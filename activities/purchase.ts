@@ -4,6 +4,7 @@ import {
   completePurchase,
   failPurchase,
   InsufficientFundsError,
+  settleStoppedPurchase,
   ShipmentMissingError,
   type ShipmentRow,
 } from '../db/index.js';
@@ -104,6 +105,20 @@ export function createPurchaseActivities(
         }
       } catch (err) {
         missing(err);
+      }
+    },
+
+    /**
+     * A purchase whose workflow stopped before it ended (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui):
+     * released, failed and its keys freed when still pending; returns the row as it now stands.
+     */
+    async settleStoppedPurchase(p: { shipmentId: string; accountId: string; livemode: boolean; code: ErrorCode; message: string }) {
+      try {
+        const settled = await settleStoppedPurchase(db, { ...p, message: customerFailureMessage(p.code, p.message), now: now() });
+        if (settled.settled) deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(p.livemode) });
+        return settled;
+      } catch (err) {
+        return missing(err);
       }
     },
 

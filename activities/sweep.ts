@@ -1,6 +1,8 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { failUnstartedPurchase, undeliveredEvents, unstartedPurchases, type Db } from '../db/index.js';
-import { FAILURE, firstIdAt, shipmentWorkflowId, type EventType } from '../domain/index.js';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { failUnstartedPurchase, scansOf, undeliveredEvents, unsettledShipments, unstartedPurchases, type Db, type ShipmentRow } from '../db/index.js';
+import { FAILURE, firstIdAt, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type EventType } from '../domain/index.js';
+import type { ShipmentWorkflowInput, StoppedRun } from '../workflows/index.js';
 import { createDeliveryStarter, type DeliveryStarter } from './webhook-fanout.js';
 
 export interface SweptShipment {
@@ -80,12 +82,104 @@ export async function startMissingDeliveries(
   return started;
 }
 
+export interface SettlingShipment {
+  shipment_id: string;
+  /** What its stopped run was under way on: `pending` (a purchase) or `voiding`. */
+  status: string;
+  stopped_run: string;
+  closed_as: string;
+}
+
+/** At most this many shipments looked at per run; the next run takes the rest. */
+const SETTLE_SWEEP_BATCH = 200;
+
+/**
+ * Shipments left `pending` or `voiding` by a run that closed before its purchase or its void ended (an
+ * operator's Terminate runs none of the workflow's compensation; a defect can fail a run). For each,
+ * once its run has been closed `olderThanMs` (a carrier call it had started has ended by then), a
+ * new run of `shipment/<id>` settles it (workflows/settle.ts): a purchase is failed and released and
+ * any label the carrier made cancelled, as after a Cancel; a void is settled by the carrier's record.
+ * Only shipments of this fleet's queues; a run the sweep started is never followed by another.
+ */
+export async function settleStoppedShipments(
+  db: Db,
+  client: Client,
+  o: { olderThanMs: number; queuePrefix: string; now?: Date },
+): Promise<{ settling: SettlingShipment[]; unsettled: SettlingShipment[] }> {
+  const now = o.now ?? new Date();
+  const cutoff = new Date(now.getTime() - o.olderThanMs);
+  const settling: SettlingShipment[] = [];
+  const unsettled: SettlingShipment[] = [];
+  for (const row of await unsettledShipments(db, cutoff, SETTLE_SWEEP_BATCH)) {
+    const workflowId = shipmentWorkflowId(row.id);
+    let description;
+    try {
+      description = await client.workflow.getHandle(workflowId).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) continue; // never started: the first step fails it
+      throw err;
+    }
+    const closedAs = description.status.name;
+    if (closedAs === 'RUNNING' || !description.closeTime || description.closeTime > cutoff) continue;
+    const history = await client.workflow.getHandle(workflowId, description.runId).fetchHistory();
+    const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+    const [stoppedInput] = (await decodeArrayFromPayloads(client.workflow.options.loadedDataConverter, payloads)) as [ShipmentWorkflowInput?];
+    if (!stoppedInput || stoppedInput.queuePrefix !== o.queuePrefix) continue;
+    const stopped: StoppedRun = { runId: description.runId, closedAs, status: row.status as StoppedRun['status'], carrier: row.carrier };
+    const found = { shipment_id: row.id, status: row.status, stopped_run: description.runId, closed_as: closedAs };
+    if (stoppedInput.settle) {
+      // A settling run that closed with the row still pending or voiding: an operator must look at it.
+      unsettled.push(found);
+      continue;
+    }
+    const input = await settlingInput(db, stoppedInput, row, stopped);
+    try {
+      await client.workflow.start(SHIPMENT_WORKFLOW, {
+        workflowId,
+        taskQueue: taskQueues(stoppedInput.queuePrefix).shipments,
+        args: [input],
+        // The stopped run is closed: this one follows it under the same id.
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        typedSearchAttributes: description.typedSearchAttributes,
+        staticSummary: `Shipment ${row.id}: settling the ${row.status === 'pending' ? 'purchase' : 'void'} its run ${description.runId} left (${closedAs.toLowerCase()})`,
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) continue; // another sweep started it
+      throw err;
+    }
+    settling.push(found);
+  }
+  return { settling, unsettled };
+}
+
+/**
+ * The settling run's input: the stopped run's own, with what it left. A void's run goes on tracking
+ * after it, from the scans already stored.
+ */
+async function settlingInput(db: Db, stoppedInput: ShipmentWorkflowInput, row: ShipmentRow, stopped: StoppedRun): Promise<ShipmentWorkflowInput> {
+  const { resume, ...input } = stoppedInput;
+  if (stopped.status === 'pending') return { ...input, settle: stopped };
+  return {
+    ...input,
+    settle: stopped,
+    resume: {
+      status: 'voiding',
+      carrier: row.carrier!,
+      trackingNumber: row.trackingNumber!,
+      seenScanIds: (await scansOf(db, row.id)).map((s) => s.carrierScanId),
+      pollMs: stoppedInput.tracking.minPollMs,
+      ...(resume?.quietSince !== undefined ? { quietSince: resume.quietSince } : {}),
+    },
+  };
+}
+
 /** The sweeps as activities, for the Schedule's workflow. */
 export function createSweepActivities(deps: { db: Db; client: Client; queuePrefix: string }) {
   const startDelivery = createDeliveryStarter({ temporal: deps.client, queuePrefix: deps.queuePrefix });
   return {
     sweepUnstartedPurchases: (p: { olderThanMs: number }) => sweepUnstartedPurchases(deps.db, deps.client, p),
     startMissingDeliveries: (p: { olderThanMs: number }) => startMissingDeliveries(deps.db, startDelivery, p),
+    settleStoppedShipments: (p: { olderThanMs: number }) => settleStoppedShipments(deps.db, deps.client, { ...p, queuePrefix: deps.queuePrefix }),
   };
 }
 export type SweepActivities = ReturnType<typeof createSweepActivities>;

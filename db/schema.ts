@@ -122,6 +122,8 @@ export const shipments = pgTable(
     index('shipments_account_idx').on(t.accountId, t.livemode, t.id),
     index('shipments_tracking_idx').on(t.trackingNumber),
     index('shipments_reference_idx').on(t.accountId, t.livemode, t.reference),
+    // The sweep's every minute: the few shipments a purchase or a void is under way on.
+    index('shipments_unsettled_idx').on(t.updatedAt).where(sql`${t.status} in ('pending', 'voiding')`),
   ],
 );
 

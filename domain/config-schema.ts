@@ -57,7 +57,7 @@ export const CONFIG_VARIABLES = {
   REQUEST_TIMEOUT_MS: setting.int({ default: 30_000, min: 1000, description: "how long a request's headers and body may take to arrive (then 408)" }),
   ORPHAN_SWEEP_INTERVAL_MS: setting.int({ default: 60_000, min: 0, description: 'how often pending rows without a workflow are swept (0: never)' }),
   // Far longer than an API takes from recording a purchase to starting its workflow.
-  ORPHAN_SWEEP_AFTER_MS: setting.int({ default: 120_000, min: 1000, description: 'age of a pending row the sweep fails' }),
+  ORPHAN_SWEEP_AFTER_MS: setting.int({ default: 120_000, min: 1000, description: 'age of a pending row the sweep fails (and of an undelivered event, and of a closed run whose shipment it settles)' }),
   DATABASE_POOL_MAX: setting.int({ default: 20, min: 1, description: "connections in each process's PostgreSQL pool" }),
   STRAY_LABEL_SETTLE_MS: setting.int({ default: 2 * 60_000, min: 0, description: 'how long a failed purchase looks for a stray label' }),
   PAYLOAD_ENCRYPTION_KEY: Type.Optional(

@@ -19,7 +19,8 @@ import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type Purc
 import { shipmentActivities } from './proxies.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import { followScans, quietStopMs, type TrackingState } from './tracking.js';
-import { voidLabel } from './void.js';
+import { settleVoidOfStoppedRun, voidLabel } from './void.js';
+import { settleStoppedPurchase, stoppedBy } from './settle.js';
 
 export interface ShipmentWorkflowInput extends PurchaseInput {
   /** `quietStopMs`: tracking stops after this long without a new scan (default TRACKING_QUIET_STOP_MS). */
@@ -39,6 +40,12 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
    * write) on every purchase. Runs started without it keep deciding by their markers.
    */
   purchasePath?: typeof PURCHASE_PATH;
+  /**
+   * Set on a run the sweep starts for a shipment whose last run stopped (an operator's Terminate) while
+   * it was `pending` or `voiding` (activities/sweep.ts): this run settles what that one left, then
+   * goes on as the shipment's workflow. A settling void's run also carries `resume`.
+   */
+  settle?: StoppedRun;
   /** Carried over by continue-as-new once the label is bought, and by a resumption after a quiet stop. */
   resume?: {
     status: ShipmentStatus;
@@ -51,6 +58,17 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     /** Workflow time (ms) of the last new scan, or of the purchase; absent: the run's start. */
     quietSince?: number;
   };
+}
+
+/** A shipment's run that closed while its purchase or its void was under way. */
+export interface StoppedRun {
+  runId: string;
+  /** How it closed: `TERMINATED`, `FAILED` or `TIMED_OUT`. */
+  closedAs: string;
+  /** What it was under way on. */
+  status: 'pending' | 'voiding';
+  /** The carrier the purchase was priced with, once it was priced. */
+  carrier: string | null;
 }
 
 /** What the workflow ends with; `trackingStopped` when it stopped after a quiet period (resumable). */
@@ -144,10 +162,16 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
 
   // Shipments whose purchase began before a path keep the command sequence they recorded.
   // A new shipment names its path in its input (no marker); older runs decide by their markers.
-  const renderWithCapture = !input.resume && takesPath(input, PATCH_RENDER_WITH_CAPTURE);
+  // A run settling a stopped purchase takes no path: it buys nothing.
+  const settling = input.settle;
+  const renderWithCapture = !input.resume && !settling && takesPath(input, PATCH_RENDER_WITH_CAPTURE);
   if (!input.resume) {
-    const lean = renderWithCapture || patched(PATCH_LEAN_PURCHASE);
-    const result = lean ? await purchaseLean(input, { renderWithCapture }) : await purchase(input);
+    const lean = !settling && (renderWithCapture || patched(PATCH_LEAN_PURCHASE));
+    const result = settling
+      ? await settleStoppedPurchase(input, settling)
+      : lean
+        ? await purchaseLean(input, { renderWithCapture })
+        : await purchase(input);
     state.carrier = result.carrier;
     state.trackingNumber = result.trackingNumber;
     state.status = result.outcome.ok ? 'purchased' : 'failed';
@@ -169,7 +193,10 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       await condition(allHandlersFinished);
       return { status: 'failed' };
     }
-    if (lean) {
+    if (settling) {
+      // The stopped run's capture committed: its events are stored (the sweep starts the deliveries
+      // no announcement started) and a download renders a label file not rendered yet.
+    } else if (lean) {
       await afterPurchase(input, result, renderWithCapture);
     } else {
       await emitStatusEvent(input, 'purchased');
@@ -179,6 +206,8 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       }
     }
   }
+
+  if (settling?.status === 'voiding') await settleVoidOfStoppedRun(input, state, stoppedBy(settling));
 
   let polls = 0;
   // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
@@ -216,7 +245,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
         if (!isTerminal(state.status)) {
           log.info('continuing as new to keep the history small', { polls });
           await continueAsNew<typeof shipmentWorkflow>({
-            ...input,
+            ...carriedOver(input),
             resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, ...(stopsWhenQuiet ? { quietSince } : {}) },
           });
         }
@@ -231,6 +260,12 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   setCurrentDetails(`${state.status}; finished`);
   await condition(allHandlersFinished);
   return { status: state.status };
+}
+
+/** The input a next run of this shipment's workflow starts from: what this one settled stays settled. */
+function carriedOver(input: ShipmentWorkflowInput): ShipmentWorkflowInput {
+  const { settle: _settled, ...next } = input;
+  return next;
 }
 
 /** What a next run of this shipment's workflow carries over of the tracking state. */
@@ -260,7 +295,7 @@ async function stopTracking(
     trackingStopped: {
       quietForMs,
       resumeWith: {
-        ...input,
+        ...carriedOver(input),
         // A resumed run gets a whole quiet period of its own (its start time).
         resume: { ...resumeOf(state), pollMs: input.tracking.minPollMs },
       },

@@ -160,18 +160,37 @@ async function finishVoid(input: ShipmentWorkflowInput, state: TrackingState): P
  * and the caller ends the workflow as cancelled. Where the carrier cannot be asked, the same, with a
  * warning to check it.
  */
-async function settleStoppedVoid(input: ShipmentWorkflowInput, state: TrackingState): Promise<boolean> {
+async function settleStoppedVoid(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  o: { stopped: string; then: string } = { stopped: 'stopped by an operator', then: 'the workflow ends (cancelled)' },
+): Promise<boolean> {
   const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
-  setCurrentDetails(`void stopped by an operator; asking carrier ${state.carrier} whether it cancelled the label`);
-  let lastVoidError = 'The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.';
+  setCurrentDetails(`void ${o.stopped}; asking carrier ${state.carrier} whether it cancelled the label`);
+  let lastVoidError = `The void was ${o.stopped} before the carrier cancelled the label; it stays bought and charged.`;
   try {
     const record = await carrierActivities(input, state.carrier!, 60_000, `void stopped: look up ${input.shipmentId} at ${state.carrier}`).findPurchase(target);
     if (record?.cancelled === true) return true;
   } catch (err) {
-    lastVoidError = `The void was stopped by an operator and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;
-    log.warn('void stopped by an operator; the carrier could not confirm the label is live', { shipmentId: input.shipmentId, error: message(err) });
+    lastVoidError = `The void was ${o.stopped} and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;
+    log.warn(`void ${o.stopped}; the carrier could not confirm the label is live`, { shipmentId: input.shipmentId, error: message(err) });
   }
   await moveTo(input, state, 'purchased', { lastVoidError });
-  setCurrentDetails('purchased; the void was stopped by an operator; the workflow ends (cancelled)');
+  setCurrentDetails(`purchased; the void was ${o.stopped}; ${o.then}`);
   return false;
+}
+
+/**
+ * The void of a run that stopped while it was under way (an operator's Terminate), settled by the
+ * run the sweep started for it (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui): as
+ * after a Cancel, the carrier's record decides. Cancelled there: the refund and `voided`. Otherwise
+ * the shipment is `purchased` again, bought and charged, saying why, and its tracking goes on.
+ */
+export async function settleVoidOfStoppedRun(input: ShipmentWorkflowInput, state: TrackingState, stoppedBy: string): Promise<void> {
+  state.busy = true;
+  try {
+    if (await settleStoppedVoid(input, state, { stopped: stoppedBy, then: 'tracking goes on' })) await finishVoid(input, state);
+  } finally {
+    state.busy = false;
+  }
 }

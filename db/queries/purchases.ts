@@ -253,6 +253,38 @@ export async function failPurchase(
   });
 }
 
+/**
+ * Settles a purchase whose workflow stopped (an operator's Terminate) before it ended: when the row is
+ * still pending, the hold is released, the shipment failed and its keys freed, as a failed purchase
+ * would (one transaction). A row that moved on meanwhile (a capture that committed as the run
+ * stopped) is left as it is. Returns the row as it now stands.
+ */
+export async function settleStoppedPurchase(
+  db: Db,
+  p: { shipmentId: string; accountId: string; code: ErrorCode; message: string; now: Date },
+): Promise<{ status: string; carrier: string | null; trackingNumber: string | null; settled: boolean }> {
+  return db.transaction(async (tx) => {
+    const row = await lockShipment(tx, p.shipmentId);
+    if (row.status !== 'pending') return { status: row.status, carrier: row.carrier, trackingNumber: row.trackingNumber, settled: false };
+    await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
+    await markFailedIn(tx, p);
+    return { status: 'failed', carrier: row.carrier, trackingNumber: null, settled: true };
+  });
+}
+
+/**
+ * Shipments left `pending` or `voiding` since before `cutoff`: a purchase or a void under way, or
+ * one whose workflow stopped before it ended (the sweep asks Temporal which).
+ */
+export async function unsettledShipments(db: Db, cutoff: Date, limit: number): Promise<ShipmentRow[]> {
+  return db
+    .select()
+    .from(shipments)
+    .where(and(inArray(shipments.status, ['pending', 'voiding']), lt(shipments.updatedAt, cutoff)))
+    .orderBy(shipments.updatedAt)
+    .limit(limit);
+}
+
 /** The shipment failed and its idempotency keys freed: the one place a purchase's key is freed. */
 async function markFailedIn(tx: Tx, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<void> {
   await tx

@@ -3,6 +3,7 @@
  *   npm run record-histories
  *   npm run record-histories -- --only late-scan --as <name>   (that scenario alone, saved as <name>)
  *   npm run record-histories -- --only cancel-during-void --as <name>
+ *   npm run record-histories -- --only settle
  * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
  * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
  * (and commit) after a deliberate, versioned change to a workflow; never to silence a failure.
@@ -36,10 +37,29 @@ async function save(stack: TestStack, name: string, workflowId: string, runId?: 
   log(`${name}: ${history.events?.length ?? 0} events`);
 }
 
+/** Terminates the shipment's run once it has started `activity`, as an operator would in the UI. */
+async function terminateDuring(stack: TestStack, shipmentId: string, activity: string) {
+  const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
+  await waitFor(`${shipmentId} to call ${activity}`, async () =>
+    (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === activity) ? true : undefined,
+  );
+  await handle.terminate('recording: terminated mid-way');
+}
+
 async function main() {
   const infra = await startInfra(log);
+  const only = process.argv.indexOf('--only');
+  const settle = only > 0 && process.argv[only + 1] === 'settle';
   const stack = await startTestStack(
-    { trackingPollMinMs: 300, trackingPollMaxMs: 600, trackingContinueAsNewAfterPolls: 2, webhookAllowPrivate: true, purchaseWaitMs: 30_000 },
+    {
+      trackingPollMinMs: 300,
+      trackingPollMaxMs: 600,
+      trackingContinueAsNewAfterPolls: 2,
+      webhookAllowPrivate: true,
+      purchaseWaitMs: 30_000,
+      // The settling run itself takes the second void: no continue-as-new before it.
+      ...(settle ? { trackingContinueAsNewAfterPolls: undefined, strayLabelSettleMs: 3000, orphanSweep: { intervalMs: 1000, olderThanMs: 2000 } } : {}),
+    },
     { infra },
   );
   const sim = (p: string, body: unknown) =>
@@ -54,8 +74,36 @@ async function main() {
   try {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const order = { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' };
-    const only = process.argv.indexOf('--only');
     const as = process.argv.indexOf('--as');
+    const status = async (id: string) => (await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status as string;
+
+    // An operator's Terminate mid-purchase and mid-void: the run the sweep starts settles each
+    // (workflows/settle.ts), the purchase failed and its late label cancelled, the void back to
+    // purchased by the carrier's record, then tracking and a later void in that run.
+    if (settle) {
+      const marker = 'replay-terminated';
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'late_commit', delay_ms: 2500, times: 1, match: marker });
+      const pending = call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } });
+      const id = await waitFor('the purchase row', async () => {
+        const list = await call(stack, 'GET', `/api/v1/shipments?reference=replay`, { key: acct.liveKey });
+        return list.body.data?.[0]?.id as string | undefined;
+      });
+      await terminateDuring(stack, id, 'buyLabel');
+      await pending.catch(() => undefined);
+      await waitFor('the terminated purchase to be settled', async () => ((await status(id)) === 'failed' ? true : undefined));
+      await save(stack, 'shipment-settled-terminated-purchase', shipmentWorkflowId(id));
+
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, times: -1, match: bought.id });
+      const voiding = call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
+      await terminateDuring(stack, bought.id, 'cancelLabel');
+      await fetch(`${infra.carrierSimUrl}/_sim/faults?match=${encodeURIComponent(bought.id)}`, { method: 'DELETE' });
+      await voiding.catch(() => undefined);
+      await waitFor('the terminated void to be settled', async () => ((await status(bought.id)) === 'purchased' ? true : undefined));
+      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
+      await save(stack, 'shipment-settled-terminated-void', shipmentWorkflowId(bought.id));
+      return;
+    }
 
     // An operator's Cancel while a void retries an unreachable carrier: from the patch
     // 'cancel-during-void-settles' on, back to purchased by the carrier's record (recorded before it,

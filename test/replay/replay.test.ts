@@ -62,6 +62,10 @@ describe('replaying recorded histories', () => {
         // voiding before the patch 'cancel-during-void-settles', back to purchased after it.
         'shipment-cancel-during-void-left-voiding.json',
         'shipment-cancel-during-void-settled.json',
+        // Runs the sweep started to settle what a terminated run left (workflows/settle.ts): a
+        // purchase failed and its late label cancelled; a void back to purchased, then voided again.
+        'shipment-settled-terminated-purchase.json',
+        'shipment-settled-terminated-void.json',
       ]),
     );
   });

@@ -1,0 +1,158 @@
+// An operator's Terminate runs none of the workflow's code: a purchase terminated mid-way left its
+// hold, its keys and perhaps a label at the carrier, and a void left the shipment `voiding`, with
+// no workflow to settle them and nothing in `ops stuck` (it lists running workflows). The fleet's
+// sweep Schedule now starts a run of `shipment/<id>` that settles what the stopped run left
+// (activities/sweep.ts: settleStoppedShipments; workflows/settle.ts).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { shipments } from '../../db/schema.js';
+import { shipmentWorkflowId } from '../../domain/index.js';
+import { eventually, simControl } from '../support/sim.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  stack = await startTestStack({
+    purchaseWaitMs: 1000,
+    strayLabelSettleMs: 3000,
+    orphanSweep: { intervalMs: 1000, olderThanMs: 3000 },
+  });
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const order = (marker: string) => ({ service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker });
+
+const get = (acct: TestAccount, id: string) => call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
+
+/** Terminates the shipment's run once it has started `activity` (the carrier has the request). */
+async function terminateDuring(shipmentId: string, activity: string): Promise<string> {
+  const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
+  const runId = await eventually(async () => {
+    const d = await handle.describe();
+    return d.raw.pendingActivities?.some((a) => a.activityType?.name === activity) ? d.runId : undefined;
+  }, 30_000, `${shipmentId} to call ${activity}`);
+  await handle.terminate('terminated by a test, as an operator would in the UI');
+  return runId;
+}
+
+/** The shipment once its status reads `status`. */
+async function settledTo(acct: TestAccount, shipmentId: string, status: string) {
+  return eventually(async () => {
+    const s = await get(acct, shipmentId);
+    return s.body.status === status ? s.body : undefined;
+  }, 60_000, `${shipmentId} to be settled to ${status}`);
+}
+
+/** A purchased shipment (the answer may be a 202 on a busy machine). */
+async function bought(acct: TestAccount, marker: string): Promise<string> {
+  const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order(marker) });
+  expect([201, 202], a.text).toContain(a.status);
+  await settledTo(acct, a.body.id, 'purchased');
+  return a.body.id;
+}
+
+/** Asks for the void without waiting for its answer: the run is terminated under it. */
+function voidInBackground(acct: TestAccount, id: string) {
+  const answer = call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey });
+  answer.catch(() => undefined);
+  return answer;
+}
+
+/** The shipment's latest run, which the sweep started after the stopped one. */
+async function settlingRun(shipmentId: string, stoppedRunId: string) {
+  const description = await stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId)).describe();
+  expect(description.runId).not.toBe(stoppedRunId);
+  return description;
+}
+
+describe('a shipment whose run was terminated is settled by the sweep', () => {
+  it('a purchase terminated mid-buy: hold released, shipment failed, the late label cancelled, the key free', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const marker = `term-${randomUUID()}`;
+    // The carrier holds the buy and commits it later, after the run is gone.
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'late_commit', delay_ms: 2500, match: marker, times: 1 });
+    const key = randomUUID();
+    const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: order(marker) });
+    expect(a.status, a.text).toBe(202);
+    const stopped = await terminateDuring(a.body.id, 'buyLabel');
+    expect((await expectLedgerConsistent(stack, acct.id)).pending).toBeGreaterThan(0);
+
+    const failed = await settledTo(acct, a.body.id, 'failed');
+    expect(failed.failure.code).toBe('internal_error');
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.pending).toBe(0);
+    expect(account.balance).toBe(5000);
+    // The label the carrier committed after the run stopped is found and cancelled.
+    await eventually(async () => {
+      const labels = await sim.purchases(a.body.id);
+      return labels.length === 1 && labels[0].cancelled ? true : undefined;
+    }, 60_000, 'the late label to be cancelled');
+    const run = await settlingRun(a.body.id, stopped);
+    expect(await run.staticSummary()).toContain(`run ${stopped} left (terminated)`);
+    await expect(stack.temporal.workflow.getHandle(shipmentWorkflowId(a.body.id)).result()).resolves.toEqual({ status: 'failed' });
+    // The key is free again: the same request buys anew.
+    const again = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: order(marker) });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.id).not.toBe(a.body.id);
+  });
+
+  it('a card purchase terminated mid-buy: the authorization is voided', async () => {
+    const acct = await createAccount(stack, { funding: 'card' });
+    const marker = `term-card-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'timeout', match: marker, times: -1 });
+    const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order(marker) });
+    expect(a.status, a.text).toBe(202);
+    await terminateDuring(a.body.id, 'buyLabel');
+    expect((await sim.cardCharges(a.body.id)).map((c) => c.status)).toEqual(['authorized']);
+    await settledTo(acct, a.body.id, 'failed');
+    await eventually(async () => ((await sim.cardCharges(a.body.id))[0]?.status === 'voided' ? true : undefined), 30_000, 'the authorization to be voided');
+    await sim.clearFaults(marker);
+  });
+
+  it('a void terminated before the carrier cancelled: purchased again, saying why, and a later void works', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const id = await bought(acct, `term-void-${randomUUID()}`);
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, match: id, times: -1 });
+    const voiding = voidInBackground(acct, id);
+    const stopped = await terminateDuring(id, 'cancelLabel');
+    await sim.clearFaults(id);
+    await voiding;
+
+    // Settled once the new run has looked the label up at the carrier: still live there.
+    await settledTo(acct, id, 'purchased');
+    const [row] = await stack.database.db.select().from(shipments).where(eq(shipments.id, id));
+    expect(row.lastVoidError).toBe('The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.');
+    expect((await settlingRun(id, stopped)).status.name).toBe('RUNNING'); // tracking goes on
+    expect((await sim.purchases(id))[0].cancelled).toBe(false);
+    // The shipment is voidable again, through its new run.
+    const again = await call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey });
+    expect([200, 202], again.text).toContain(again.status);
+    await settledTo(acct, id, 'voided');
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.balance).toBe(5000);
+  });
+
+  it('a void terminated after the carrier took the cancellation: refunded and voided by the carrier’s record', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const id = await bought(acct, `term-voided-${randomUUID()}`);
+    // The carrier holds the cancellation and carries it out after the run is gone.
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'late_commit', delay_ms: 2000, match: id, times: 1 });
+    const voiding = voidInBackground(acct, id);
+    const stopped = await terminateDuring(id, 'cancelLabel');
+    await voiding;
+
+    await settledTo(acct, id, 'voided');
+    expect((await sim.purchases(id))[0].cancelled).toBe(true);
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.balance).toBe(5000);
+    const events = await call(stack, 'GET', `/api/v1/events?shipment=${id}&type=shipment.voided`, { key: acct.liveKey });
+    expect(events.body.data).toHaveLength(1);
+    await settlingRun(id, stopped);
+    await expect(stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).result()).resolves.toEqual({ status: 'voided' });
+  });
+});
