@@ -1,22 +1,18 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { SweepActivities } from '../activities/index.js';
 
-const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 };
-const { sweepUnstartedPurchases } = proxyActivities<SweepActivities>({
-  startToCloseTimeout: '1 minute',
-  summary: 'fail pending shipments whose workflow never started, and free their keys',
-  retry,
-});
-const { startMissingDeliveries } = proxyActivities<SweepActivities>({
-  startToCloseTimeout: '1 minute',
-  summary: 'start the webhook deliveries of stored events that have none',
-  retry,
-});
-const { settleStoppedShipments } = proxyActivities<SweepActivities>({
-  startToCloseTimeout: '1 minute',
-  summary: 'settle the shipments whose run stopped mid-purchase or mid-void (a Terminate)',
-  retry,
-});
+/** Each sweep's activity, with what it does as operators read it in the Temporal UI. */
+function sweep<K extends keyof SweepActivities>(name: K, summary: string): SweepActivities[K] {
+  const activities = proxyActivities<SweepActivities>({
+    startToCloseTimeout: '1 minute',
+    summary,
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+  return activities[name];
+}
+const sweepUnstartedPurchases = sweep('sweepUnstartedPurchases', 'fail pending shipments whose workflow never started, and free their keys');
+const startMissingDeliveries = sweep('startMissingDeliveries', 'start the webhook deliveries of stored events that have none');
+const settleStoppedShipments = sweep('settleStoppedShipments', 'settle the shipments whose run stopped mid-purchase or mid-void (a Terminate)');
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
 export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[]; deliveriesStarted: string[]; settling: string[] }> {
