@@ -3,8 +3,9 @@ import { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, taskQueues, type Config }
 
 /**
  * The fleet's own Schedule: every `orphanSweep.intervalMs`, fail pending shipments whose workflow
- * never started and free their keys, and start the webhook deliveries of stored events that have
- * none (activities/sweep.ts). Created by the `shipments` workers at
+ * never started and free their keys, start the webhook deliveries of stored events that have none,
+ * and settle shipments a closed run left pending or voiding (activities/sweep.ts). Created by the
+ * `shipments` workers at
  * start, updated to the current settings if it exists; nobody has to remember to run it.
  */
 export async function ensureOrphanSweepSchedule(client: Client, config: Config): Promise<void> {
@@ -19,7 +20,8 @@ export async function ensureOrphanSweepSchedule(client: Client, config: Config):
       taskQueue: taskQueues(config.taskQueuePrefix).shipments,
       args: [{ olderThanMs }],
       workflowExecutionTimeout: Math.max(intervalMs * 5, 60_000),
-      staticSummary: 'Fail pending shipments whose workflow never started, and free their keys; start webhook deliveries no announcement started',
+      staticSummary:
+        'Fail pending shipments whose workflow never started, and free their keys; start webhook deliveries no announcement started; settle shipments a closed run left pending or voiding',
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: intervalMs * 2 },
   };

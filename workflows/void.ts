@@ -154,11 +154,12 @@ async function finishVoid(input: ShipmentWorkflowInput, state: TrackingState): P
 }
 
 /**
- * An operator's Cancel stopped the void before the carrier answered it. Returns whether the
- * carrier's record shows the label cancelled (then the caller finishes the void: refund, voided).
- * Otherwise the label stays bought and charged: the shipment goes back to `purchased`, saying why,
- * and the caller ends the workflow as cancelled. Where the carrier cannot be asked, the same, with a
- * warning to check it.
+ * A void stopped before the carrier answered it: by an operator's Cancel (this run), or with its run
+ * (a Terminate: the run that settles it, `o`). Returns whether the carrier's record shows the label
+ * cancelled (then the caller finishes the void: refund, voided). Otherwise the label stays bought
+ * and charged: the shipment goes back to `purchased`, saying why, and the caller ends the workflow
+ * as cancelled or goes on tracking. Where the carrier cannot be asked, the same, with a warning to
+ * check it.
  */
 async function settleStoppedVoid(
   input: ShipmentWorkflowInput,

@@ -9,7 +9,17 @@ import { eq } from 'drizzle-orm';
 import { shipments } from '../../db/schema.js';
 import { shipmentWorkflowId } from '../../domain/index.js';
 import { eventually, simControl } from '../support/sim.js';
-import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import {
+  address,
+  call,
+  createAccount,
+  expectLedgerConsistent,
+  parcel,
+  startTestStack,
+  terminateDuring,
+  type TestAccount,
+  type TestStack,
+} from '../support/stack.js';
 
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
@@ -31,17 +41,6 @@ afterAll(async () => {
 const order = (marker: string) => ({ service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker });
 
 const get = (acct: TestAccount, id: string) => call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
-
-/** Terminates the shipment's run once it has started `activity` (the carrier has the request). */
-async function terminateDuring(shipmentId: string, activity: string): Promise<string> {
-  const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  const runId = await eventually(async () => {
-    const d = await handle.describe();
-    return d.raw.pendingActivities?.some((a) => a.activityType?.name === activity) ? d.runId : undefined;
-  }, 30_000, `${shipmentId} to call ${activity}`);
-  await handle.terminate('terminated by a test, as an operator would in the UI');
-  return runId;
-}
 
 /** The shipment once its status reads `status`. */
 async function settledTo(acct: TestAccount, shipmentId: string, status: string) {
@@ -82,7 +81,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const key = randomUUID();
     const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: order(marker) });
     expect(a.status, a.text).toBe(202);
-    const stopped = await terminateDuring(a.body.id, 'buyLabel');
+    const stopped = await terminateDuring(stack, a.body.id, 'buyLabel');
     expect((await expectLedgerConsistent(stack, acct.id)).pending).toBeGreaterThan(0);
 
     const failed = await settledTo(acct, a.body.id, 'failed');
@@ -110,7 +109,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'timeout', match: marker, times: -1 });
     const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order(marker) });
     expect(a.status, a.text).toBe(202);
-    await terminateDuring(a.body.id, 'buyLabel');
+    await terminateDuring(stack, a.body.id, 'buyLabel');
     expect((await sim.cardCharges(a.body.id)).map((c) => c.status)).toEqual(['authorized']);
     await settledTo(acct, a.body.id, 'failed');
     await eventually(async () => ((await sim.cardCharges(a.body.id))[0]?.status === 'voided' ? true : undefined), 30_000, 'the authorization to be voided');
@@ -122,7 +121,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const id = await bought(acct, `term-void-${randomUUID()}`);
     await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, match: id, times: -1 });
     const voiding = voidInBackground(acct, id);
-    const stopped = await terminateDuring(id, 'cancelLabel');
+    const stopped = await terminateDuring(stack, id, 'cancelLabel');
     await sim.clearFaults(id);
     await voiding;
 
@@ -146,7 +145,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     // The carrier holds the cancellation and carries it out after the run is gone.
     await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'late_commit', delay_ms: 2000, match: id, times: 1 });
     const voiding = voidInBackground(acct, id);
-    const stopped = await terminateDuring(id, 'cancelLabel');
+    const stopped = await terminateDuring(stack, id, 'cancelLabel');
     await voiding;
 
     await settledTo(acct, id, 'voided');

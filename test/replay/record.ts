@@ -14,7 +14,8 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
 import { startInfra } from '../support/infra.js';
-import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { simControl } from '../support/sim.js';
+import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestStack } from '../support/stack.js';
 
 const OUT = path.resolve(import.meta.dirname, 'histories');
 const log = (msg: string) => process.stderr.write(`[record] ${msg}\n`);
@@ -35,15 +36,6 @@ async function save(stack: TestStack, name: string, workflowId: string, runId?: 
   const history = await handle.fetchHistory();
   await writeFile(path.join(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
   log(`${name}: ${history.events?.length ?? 0} events`);
-}
-
-/** Terminates the shipment's run once it has started `activity`, as an operator would in the UI. */
-async function terminateDuring(stack: TestStack, shipmentId: string, activity: string) {
-  const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  await waitFor(`${shipmentId} to call ${activity}`, async () =>
-    (await handle.describe()).raw.pendingActivities?.some((a) => a.activityType?.name === activity) ? true : undefined,
-  );
-  await handle.terminate('recording: terminated mid-way');
 }
 
 async function main() {
@@ -97,7 +89,7 @@ async function main() {
       await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, times: -1, match: bought.id });
       const voiding = call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
       await terminateDuring(stack, bought.id, 'cancelLabel');
-      await fetch(`${infra.carrierSimUrl}/_sim/faults?match=${encodeURIComponent(bought.id)}`, { method: 'DELETE' });
+      await simControl(infra.carrierSimUrl).clearFaults(bought.id);
       await voiding.catch(() => undefined);
       await waitFor('the terminated void to be settled', async () => ((await status(bought.id)) === 'purchased' ? true : undefined));
       await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });

@@ -7,12 +7,13 @@ import { freePort } from '../../util/index.js';
 import { createApp } from '../../api/app.js';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, insertShipment, openDatabase, type Database } from '../../db/index.js';
-import { makeId, parseConfig, type Config } from '../../domain/index.js';
+import { makeId, parseConfig, shipmentWorkflowId, type Config } from '../../domain/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../../scripts/tracing.js';
+import { eventually } from './sim.js';
 
 
 let runtimeInstalled = false;
@@ -243,3 +244,17 @@ export const parcel = (over: Record<string, number> = {}) => ({
   height_mm: 100,
   ...over,
 });
+
+/**
+ * Terminates a shipment's run once it has started `activity` (the carrier has the request), as an
+ * operator would in the Temporal UI; returns the terminated run's id.
+ */
+export async function terminateDuring(stack: Pick<TestStack, 'temporal'>, shipmentId: string, activity: string): Promise<string> {
+  const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
+  const runId = await eventually(async () => {
+    const d = await handle.describe();
+    return d.raw.pendingActivities?.some((a) => a.activityType?.name === activity) ? d.runId : undefined;
+  }, 60_000, `${shipmentId} to call ${activity}`);
+  await handle.terminate('terminated mid-way, as an operator would in the UI');
+  return runId;
+}

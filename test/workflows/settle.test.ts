@@ -10,6 +10,7 @@ import type { StoppedRun } from '../../workflows/index.js';
 import {
   CARRIER,
   currentDetails,
+  MINUTE,
   mockActivities,
   purchasedInput,
   shipmentInput,
@@ -29,7 +30,6 @@ afterAll(async () => {
 });
 
 const stopped = (over: Partial<StoppedRun> = {}): StoppedRun => ({ runId: 'run-stopped', closedAs: 'TERMINATED', status: 'pending', carrier: CARRIER, ...over });
-const MINUTE = 60_000;
 
 describe('settling a stopped run (time-skipping, mocked activities)', () => {
   it('a purchase: failed and released in one step, the card voided (refunded when captured), then a stray label looked for and cancelled', async () => {
