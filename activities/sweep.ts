@@ -99,18 +99,20 @@ const SETTLE_SWEEP_BATCH = 200;
  * once its run has been closed `olderThanMs` (a carrier call it had started has ended by then), a
  * new run of `shipment/<id>` settles it (workflows/settle.ts): a purchase is failed and released and
  * any label the carrier made cancelled, as after a Cancel; a void is settled by the carrier's record.
- * Only shipments of this fleet's queues; a run the sweep started is never followed by another.
+ * Only shipments of this fleet's queues. A run the sweep started is never followed by another on the
+ * Schedule's own (a defect that stops every settling run would start one a minute for ever): it is
+ * `unsettled`, for an operator, whose `ops reconcile` passes `again` to start one more.
  */
 export async function settleStoppedShipments(
   db: Db,
   client: Client,
-  o: { olderThanMs: number; queuePrefix: string; now?: Date },
+  o: { olderThanMs: number; queuePrefix: string; now?: Date; again?: boolean; accountId?: string },
 ): Promise<{ settling: SettlingShipment[]; unsettled: SettlingShipment[] }> {
   const now = o.now ?? new Date();
   const cutoff = new Date(now.getTime() - o.olderThanMs);
   const settling: SettlingShipment[] = [];
   const unsettled: SettlingShipment[] = [];
-  for (const row of await unsettledShipments(db, cutoff, SETTLE_SWEEP_BATCH)) {
+  for (const row of await unsettledShipments(db, cutoff, SETTLE_SWEEP_BATCH, o.accountId)) {
     const workflowId = shipmentWorkflowId(row.id);
     let description;
     try {
@@ -127,7 +129,7 @@ export async function settleStoppedShipments(
     if (!stoppedInput || stoppedInput.queuePrefix !== o.queuePrefix) continue;
     const stopped: StoppedRun = { runId: description.runId, closedAs, status: row.status as StoppedRun['status'], carrier: row.carrier };
     const found = { shipment_id: row.id, status: row.status, stopped_run: description.runId, closed_as: closedAs };
-    if (stoppedInput.settle) {
+    if (stoppedInput.settle && !o.again) {
       // A settling run that closed with the row still pending or voiding: an operator must look at it.
       unsettled.push(found);
       continue;

@@ -1,4 +1,5 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import proto from '@temporalio/proto';
 import { SHIPMENT_WORKFLOW } from '../domain/index.js';
 
@@ -20,14 +21,24 @@ export interface StuckShipment {
     next_attempt_at: string | null;
   }>;
   ui_url: string;
+  /**
+   * Set when the shipment's latest run has closed with the shipment still `pending` or `voiding` (an
+   * operator's Terminate, a failed or timed-out run): how and when it closed, and whether it was
+   * itself a run that the sweep had started to settle the shipment. Null for a running workflow.
+   */
+  run_closed: { as: string; at: string; settling_run: boolean } | null;
 }
+
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
 const toDate = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): Date | null =>
   t?.seconds === undefined || t.seconds === null ? null : new Date(Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6));
 
 /**
  * Shipments whose purchase or void has been under way longer than `olderThanMs`, found through the
- * search attributes (ShipmentStatus) and explained by each workflow's pending activities.
+ * search attributes (ShipmentStatus) and explained by each workflow's pending activities. Also those
+ * whose latest run closed mid-way (`run_closed`): no workflow runs for them until the sweep starts
+ * one that settles them, and a list of running workflows alone would not show them.
  */
 export async function findStuckShipments(
   client: Client,
@@ -35,35 +46,28 @@ export async function findStuckShipments(
 ): Promise<StuckShipment[]> {
   const now = o.now ?? new Date();
   const cutoff = new Date(now.getTime() - o.olderThanMs);
-  const filters = [
-    `WorkflowType = '${SHIPMENT_WORKFLOW}'`,
-    `ExecutionStatus = 'Running'`,
-    `ShipmentStatus IN ('pending', 'voiding')`,
-    ...(o.accountId ? [`AccountId = '${o.accountId.replace(/'/g, '')}'`] : []),
-  ];
+  const query = (execution: string) =>
+    [
+      `WorkflowType = '${SHIPMENT_WORKFLOW}'`,
+      execution,
+      `ShipmentStatus IN ('pending', 'voiding')`,
+      ...(o.accountId ? [`AccountId = '${o.accountId.replace(/'/g, '')}'`] : []),
+    ].join(' AND ');
   const stuck: StuckShipment[] = [];
-  for await (const wf of client.workflow.list({ query: filters.join(' AND ') })) {
+  for await (const wf of client.workflow.list({ query: query(`ExecutionStatus = 'Running'`) })) {
     const handle = client.workflow.getHandle(wf.workflowId, wf.runId);
     const description = await handle.describe();
-    const attrs = description.typedSearchAttributes;
-    const get = (name: string) => attrs.getAll().find((p) => p.key.name === name)?.value ?? null;
-    const status = String(get('ShipmentStatus'));
+    const status = String(attribute(description, 'ShipmentStatus'));
     const raw = description.raw;
     const pending = raw.pendingActivities ?? [];
     const scheduled = pending.map((a) => toDate(a.scheduledTime)).filter((d): d is Date => d !== null);
     const since =
       status === 'pending'
         ? wf.startTime
-        : ((await voidAcceptedAt(handle)) ?? (scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now));
+        : ((await voidAcceptedAt(() => handle.fetchHistory())) ?? (scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now));
     if (since > cutoff) continue;
     stuck.push({
-      shipment_id: wf.workflowId.replace(/^shipment\//, ''),
-      status,
-      account_id: get('AccountId') as string | null,
-      carrier: get('Carrier') as string | null,
-      reference: get('Reference') as string | null,
-      livemode: get('Livemode') as boolean | null,
-      waiting_since: since.toISOString(),
+      ...listed(wf, description, status, since, o),
       // A shipment whose worker is down must not hold the whole list up (a query waits for a worker).
       details: await client.connection.withDeadline(Date.now() + DETAILS_DEADLINE_MS, () => currentDetails(handle)),
       pending_activities: pending.map((a) => ({
@@ -73,10 +77,67 @@ export async function findStuckShipments(
         last_failure: a.lastFailure?.message ?? null,
         next_attempt_at: toDate(a.nextAttemptScheduleTime)?.toISOString() ?? null,
       })),
-      ui_url: `${o.uiUrl}/namespaces/${encodeURIComponent(o.namespace)}/workflows/${encodeURIComponent(wf.workflowId)}/${wf.runId}/history`,
+      run_closed: null,
     });
   }
+  for await (const wf of client.workflow.list({ query: query(`ExecutionStatus IN ('Terminated', 'Failed', 'TimedOut')`) })) {
+    // Only the shipment's latest run counts: after a later one (settling, or settled) it is history.
+    const latest = await client.workflow.getHandle(wf.workflowId).describe();
+    if (latest.runId !== wf.runId || !wf.closeTime) continue;
+    const status = String(attribute(latest, 'ShipmentStatus'));
+    const events = (await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()).events ?? [];
+    const since = status === 'pending' ? wf.startTime : ((await voidAcceptedAt(async () => ({ events }))) ?? wf.startTime);
+    if (since > cutoff) continue;
+    const closed = { as: wf.status.name.toLowerCase().replace('_', ' '), at: wf.closeTime.toISOString(), settling_run: await settlingRun(client, events[0]) };
+    stuck.push({ ...listed(wf, latest, status, since, o), details: closedRunDetails(status, closed), pending_activities: [], run_closed: closed });
+  }
   return stuck.sort((a, b) => a.waiting_since.localeCompare(b.waiting_since));
+}
+
+type Described = { typedSearchAttributes: WorkflowExecutionInfo['typedSearchAttributes'] };
+
+function attribute(d: Described, name: string): unknown {
+  return d.typedSearchAttributes.getAll().find((p) => p.key.name === name)?.value ?? null;
+}
+
+/** What every entry says of its shipment, from the workflow's search attributes. */
+function listed(wf: WorkflowExecutionInfo, d: Described, status: string, since: Date, o: { uiUrl: string; namespace: string }) {
+  return {
+    shipment_id: wf.workflowId.replace(/^shipment\//, ''),
+    status,
+    account_id: attribute(d, 'AccountId') as string | null,
+    carrier: attribute(d, 'Carrier') as string | null,
+    reference: attribute(d, 'Reference') as string | null,
+    livemode: attribute(d, 'Livemode') as boolean | null,
+    waiting_since: since.toISOString(),
+    ui_url: `${o.uiUrl}/namespaces/${encodeURIComponent(o.namespace)}/workflows/${encodeURIComponent(wf.workflowId)}/${wf.runId}/history`,
+  };
+}
+
+/** Whether a closed run was one the sweep started to settle its shipment (its input carries `settle`). */
+async function settlingRun(client: Client, started: HistoryEvent | undefined): Promise<boolean> {
+  const payloads = started?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  try {
+    const [input] = (await decodeArrayFromPayloads(client.workflow.options.loadedDataConverter, payloads)) as [{ settle?: unknown }?];
+    return Boolean(input?.settle);
+  } catch {
+    return false; // an input this client cannot decode (another key): say what the sweep will do
+  }
+}
+
+/**
+ * "now:" for a shipment whose latest run closed mid-way. The sweep settles it in a new run once the
+ * run has been closed `ORPHAN_SWEEP_AFTER_MS`; a run it started to settle it is never followed by
+ * another on its own, so that case needs an operator.
+ */
+export function closedRunDetails(status: string, closed: { as: string; at: string; settling_run: boolean }): string {
+  const what = status === 'voiding' ? 'void' : 'purchase';
+  const ended = closed.as === 'terminated' ? 'was terminated' : closed.as; // failed, timed out
+  return closed.settling_run
+    ? `the run settling this ${what} ${ended} at ${closed.at} before it settled it, and no run follows it: ` +
+        '`npm run --silent ops -- reconcile` starts another'
+    : `its run ${ended} at ${closed.at} mid-${what}, and no workflow runs for it: the sweep Schedule settles it in a ` +
+        'new run once the run has been closed ORPHAN_SWEEP_AFTER_MS (2 min by default)';
 }
 
 /** How long the list waits for a worker to answer one shipment's current details. */
@@ -89,9 +150,9 @@ const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECU
  * void (a second one is refused before it is written). A void waits on timers between attempts, so
  * its pending activities alone said "nothing waits" most of the time, and no void was ever listed.
  */
-async function voidAcceptedAt(handle: WorkflowHandle): Promise<Date | null> {
+async function voidAcceptedAt(history: () => Promise<{ events?: HistoryEvent[] | null }>): Promise<Date | null> {
   try {
-    const events = (await handle.fetchHistory()).events ?? [];
+    const events = (await history()).events ?? [];
     const accepted = events.filter((e) => e.eventType === ACCEPTED);
     return toDate(accepted.at(-1)?.eventTime);
   } catch {

@@ -4,11 +4,12 @@
  * lists shipments whose purchase or void has been under way too long, why (the pending activity,
  * its attempts and last failure) and a Temporal UI link to each.
  *   npm run --silent ops -- reconcile [--older-than 10m]
- * marks failed the pending shipments whose purchase was never started (the API stopped first).
+ * marks failed the pending shipments whose purchase was never started (the API stopped first), and
+ * starts a run that settles each shipment a closed run left pending or voiding (a Terminate).
  */
 import { parseArgs } from 'node:util';
 import { connectDatabase, connectTemporal, createLogger, loadConfig } from './runtime.js';
-import { reconcileOrphans } from './ops/reconcile.js';
+import { reconcile } from './ops/reconcile.js';
 import { findStuckShipments, formatStuck, parseAge } from './ops/stuck.js';
 
 const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]
@@ -18,8 +19,11 @@ const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--accoun
               --older-than: what each does now (its current details), its pending step with that
               step's attempt and last error, and a link into the Temporal UI. A void gives up after
               five minutes, so look for voids with a shorter age (--older-than 1m).
-  reconcile   fails the pending shipments whose workflow never started and frees their keys (what
-              the orphan sweep does every minute), printing them as JSON.
+  reconcile   what the sweep Schedule does every minute, now: fails the pending shipments whose
+              workflow never started and frees their keys, and starts a run that settles each
+              shipment whose latest run closed (terminated, failed) while it was pending or
+              voiding, even where that run was itself one settling it. Prints JSON:
+              {"data": [failed…], "settling": [shipments a settling run was started for…]}.
 
   --older-than  an age: 90s, 10m, 2h, 1d (default 10m)
   --account     only this account's shipments
@@ -59,8 +63,8 @@ async function main(): Promise<number> {
     if (command === 'reconcile') {
       const database = await connectDatabase(config, createLogger(config, 'ops'));
       try {
-        const failed = await reconcileOrphans(database.db, client, { olderThanMs, accountId: values.account });
-        process.stdout.write(`${JSON.stringify({ data: failed })}\n`);
+        const { failed, settling } = await reconcile(database.db, client, { olderThanMs, accountId: values.account, queuePrefix: config.taskQueuePrefix });
+        process.stdout.write(`${JSON.stringify({ data: failed, settling })}\n`);
         return 0;
       } finally {
         await database.close();

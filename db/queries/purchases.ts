@@ -276,11 +276,17 @@ export async function settleStoppedPurchase(
  * Shipments left `pending` or `voiding` since before `cutoff`: a purchase or a void under way, or
  * one whose workflow stopped before it ended (the sweep asks Temporal which).
  */
-export async function unsettledShipments(db: Db, cutoff: Date, limit: number): Promise<ShipmentRow[]> {
+export async function unsettledShipments(db: Db, cutoff: Date, limit: number, accountId?: string): Promise<ShipmentRow[]> {
   return db
     .select()
     .from(shipments)
-    .where(and(inArray(shipments.status, ['pending', 'voiding']), lt(shipments.updatedAt, cutoff)))
+    .where(
+      and(
+        inArray(shipments.status, ['pending', 'voiding']),
+        lt(shipments.updatedAt, cutoff),
+        accountId === undefined ? undefined : eq(shipments.accountId, accountId),
+      ),
+    )
     .orderBy(shipments.updatedAt)
     .limit(limit);
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Payload } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findStuckShipments, formatStuck } from '../../scripts/ops/stuck.js';
+import { closedRunDetails, findStuckShipments, formatStuck } from '../../scripts/ops/stuck.js';
+import { reconcile } from '../../scripts/ops/reconcile.js';
+import { settleStoppedShipments } from '../../activities/sweep.js';
 import { EncryptionCodec } from '../../codec/index.js';
 import { eventually, simControl } from '../support/sim.js';
-import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestAccount, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
@@ -80,6 +82,80 @@ describe('npm run ops -- stuck', () => {
   });
 });
 
+// A Terminate runs none of the workflow's code: the shipment stays pending or voiding with no workflow
+// running, so a list of running workflows alone missed it. This stack runs no sweep Schedule, so
+// nothing settles it but the operator's `ops reconcile`.
+describe('npm run ops -- stuck, for a shipment whose run closed mid-way', () => {
+  const stuckOf = async (acct: TestAccount, id: string) =>
+    (await findStuckShipments(stack.temporal, { olderThanMs: 0, uiUrl: 'http://ui.example', namespace: 'default', accountId: acct.id })).find(
+      (s) => s.shipment_id === id,
+    );
+  const reconcileNow = (acct: TestAccount) =>
+    reconcile(stack.database.db, stack.temporal, { olderThanMs: 0, queuePrefix: stack.config.taskQueuePrefix, accountId: acct.id });
+  const statusOf = (acct: TestAccount, id: string, status: string) =>
+    eventually(async () => ((await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status === status ? true : undefined), 60_000, `${id} to be ${status}`);
+
+  it('lists a purchase terminated mid-buy, saying the sweep settles it; ops reconcile settles it at once', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const marker = `stuck-term-${randomUUID()}`;
+    // Each buy hangs until the carrier call times out, so the run is seen mid-buy.
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'timeout', times: -1, match: marker });
+    const a = await call(stack, 'POST', '/api/v1/shipments', {
+      key: acct.liveKey,
+      body: { service: 'acme_ground', from: address(), to: address({ name: marker }), parcel: parcel(), reference: marker },
+    });
+    expect(a.status, a.text).toBe(202);
+    const stopped = await terminateDuring(stack, a.body.id, 'buyLabel');
+    const listed = await eventually(() => stuckOf(acct, a.body.id), 20_000, 'the terminated purchase to be listed');
+    expect(listed).toMatchObject({ status: 'pending', reference: marker, carrier: 'acme', pending_activities: [] });
+    expect(listed.run_closed).toMatchObject({ as: 'terminated', settling_run: false });
+    expect(listed.ui_url).toContain(stopped);
+    expect(listed.details).toMatch(/^its run was terminated at .* mid-purchase, and no workflow runs for it: the sweep Schedule settles it/);
+    expect(formatStuck([listed])).toContain(`  now: ${listed.details}`);
+
+    await sim.clearFaults(marker);
+    const { settling } = await reconcileNow(acct);
+    expect(settling.map((s) => s.shipment_id)).toEqual([a.body.id]);
+    await statusOf(acct, a.body.id, 'failed');
+    await eventually(async () => ((await stuckOf(acct, a.body.id)) ? undefined : true), 20_000, 'the settled purchase to leave the list');
+  });
+
+  it('lists a void whose settling run was terminated too, as needing an operator; ops reconcile starts another', async () => {
+    const acct = await createAccount(stack, { topUp: '40.00' });
+    const bought = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() } });
+    expect(bought.status, bought.text).toBe(201);
+    const id: string = bought.body.id;
+    // The carrier neither cancels nor answers a lookup, so the void and the run settling it both wait on it.
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, times: -1, match: id });
+    await sim.fault({ carrier: 'acme', operation: 'lookup', mode: 'error', status: 503, times: -1, match: id });
+    call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey }).catch(() => undefined);
+    await terminateDuring(stack, id, 'cancelLabel');
+    const first = await eventually(() => stuckOf(acct, id), 20_000, 'the terminated void to be listed');
+    expect(first.status).toBe('voiding');
+    expect(first.run_closed).toMatchObject({ as: 'terminated', settling_run: false });
+    expect(first.details).toMatch(/mid-void/);
+
+    expect((await reconcileNow(acct)).settling.map((s) => s.shipment_id)).toEqual([id]);
+    const settlingRun = await terminateDuring(stack, id, 'findPurchase');
+    const second = await eventually(async () => {
+      const s = await stuckOf(acct, id);
+      return s?.run_closed?.settling_run ? s : undefined;
+    }, 20_000, 'the stopped settling run to be listed');
+    expect(second.ui_url).toContain(settlingRun);
+    expect(second.details).toMatch(/^the run settling this void was terminated at .* before it settled it, and no run follows it: `npm run --silent ops -- reconcile` starts another$/);
+    // The Schedule's own step leaves it to an operator; it does not start a run a minute for ever.
+    const scheduled = await settleStoppedShipments(stack.database.db, stack.temporal, { olderThanMs: 0, queuePrefix: stack.config.taskQueuePrefix, accountId: acct.id });
+    expect(scheduled.settling).toEqual([]);
+    expect(scheduled.unsettled.map((s) => s.shipment_id)).toEqual([id]);
+
+    await sim.clearFaults(id);
+    expect((await reconcileNow(acct)).settling.map((s) => s.shipment_id)).toEqual([id]);
+    // The carrier never cancelled: bought and charged again, and voidable.
+    await statusOf(acct, id, 'purchased');
+    await eventually(async () => ((await stuckOf(acct, id)) ? undefined : true), 20_000, 'the settled void to leave the list');
+  });
+});
+
 describe('search attributes for operators', () => {
   it('finds a shipment in Temporal by reference, tracking number, account, carrier and status', async () => {
     const acct = await createAccount(stack, { topUp: '40.00' });
@@ -137,6 +213,16 @@ describe('search attributes for operators', () => {
 });
 
 describe("ops stuck's text", () => {
+  it('says of a closed run what will settle its shipment, and when an operator must', () => {
+    const at = '2026-11-24T10:00:00.000Z';
+    expect(closedRunDetails('pending', { as: 'terminated', at, settling_run: false })).toBe(
+      `its run was terminated at ${at} mid-purchase, and no workflow runs for it: the sweep Schedule settles it in a new run once the run has been closed ORPHAN_SWEEP_AFTER_MS (2 min by default)`,
+    );
+    expect(closedRunDetails('voiding', { as: 'timed out', at, settling_run: true })).toBe(
+      `the run settling this void timed out at ${at} before it settled it, and no run follows it: \`npm run --silent ops -- reconcile\` starts another`,
+    );
+  });
+
   it('says how long each has waited, its reference, what it does now, and its pending step with that step’s own attempt', () => {
     const text = formatStuck(
       [
@@ -151,8 +237,9 @@ describe("ops stuck's text", () => {
           details: 'buying the label from carrier swiftpost, attempt 2, last error: 503',
           pending_activities: [{ activity: 'buyLabel', task_queue: 'carrier-swiftpost', attempt: 1, last_failure: null, next_attempt_at: null }],
           ui_url: 'http://ui/x',
+          run_closed: null,
         },
-        { shipment_id: 'shp_2', status: 'voiding', account_id: null, carrier: 'acme', reference: null, livemode: true, waiting_since: '2026-11-24T10:11:30.000Z', details: null, pending_activities: [], ui_url: 'http://ui/y' },
+        { shipment_id: 'shp_2', status: 'voiding', account_id: null, carrier: 'acme', reference: null, livemode: true, waiting_since: '2026-11-24T10:11:30.000Z', details: null, pending_activities: [], ui_url: 'http://ui/y', run_closed: null },
       ],
       new Date('2026-11-24T10:12:05.000Z'),
     );
