@@ -47,9 +47,10 @@ async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Prom
     await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
-    // Tracking stopped after a quiet period: this scan starts it again. A delivered or voided
-    // shipment's workflow has ended for good: its tracking is final.
-    await resumeTracking(ctx.temporal, row.id, scans);
+    // Tracking stopped after a quiet period, or its run was stopped (an operator's Terminate or
+    // Cancel): this scan starts it again. A delivered or voided shipment's workflow has ended for
+    // good: its tracking is final.
+    await resumeTracking(ctx.temporal, row.id, scans, ctx.db);
   }
 }
 

@@ -37,12 +37,15 @@ function voidFailure(outcome: { code: ErrorCode; message: string }, now: Shipmen
   return new ApiError(FAILURE.carrierRefused, VOID_REFUSED_MESSAGE, { fields: { shipment_id: now.id } });
 }
 
-/** The void update; a shipment whose tracking stopped after a quiet period is resumed for it first. */
+/**
+ * The void update; a shipment whose workflow no longer runs (tracking stopped after a quiet period,
+ * or its run stopped by an operator) is resumed for it first.
+ */
 async function startVoidResuming(ctx: AppContext, shipmentId: string, updateId: string) {
   try {
     return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError) || !(await resumeTracking(ctx.temporal, shipmentId, []))) throw err;
+    if (!(err instanceof WorkflowNotFoundError) || !(await resumeTracking(ctx.temporal, shipmentId, [], ctx.db))) throw err;
     return await startVoid(ctx.temporal, shipmentId, updateId, ctx.config.purchaseWaitMs);
   }
 }

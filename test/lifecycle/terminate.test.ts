@@ -159,3 +159,52 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     expect(events.body.data).toHaveLength(1);
   });
 });
+
+// A bought label's run stopped by an operator (Terminate or Cancel in the UI) left no workflow: a
+// void answered 409 "A purchased shipment cannot be voided." and a pushed scan was answered 202 and
+// dropped. The API now starts the shipment's workflow again from its record (api/resume.ts), as it
+// does after a quiet stop.
+describe('a bought shipment whose run was stopped goes on when it is needed', () => {
+  const closed = (id: string) =>
+    eventually(async () => {
+      const d = await stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).describe();
+      return d.status.name === 'RUNNING' ? undefined : d;
+    }, 30_000, `${id}'s run to close`);
+
+  it('terminated while tracking: a void resumes it and is carried out, refunded and cancelled at the carrier', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const id = await bought(acct, `term-track-${randomUUID()}`);
+    await stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).terminate('an operator stopped its tracking');
+    const stopped = await closed(id);
+
+    const v = await call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey });
+    expect([200, 202], v.text).toContain(v.status);
+    await settledTo(acct, id, 'voided');
+    expect((await sim.purchases(id))[0].cancelled).toBe(true);
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    const run = await settlingRun(id, stopped.runId);
+    expect(await run.staticSummary()).toBe(`Shipment ${id}: tracking resumed after its run was terminated`);
+  });
+
+  it('cancelled while tracking (sandbox): a pushed scan resumes it and is recorded', async () => {
+    const acct = await createAccount(stack);
+    const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.testKey, body: order(`cancel-track-${randomUUID()}`) });
+    expect(a.status, a.text).toBe(201);
+    const id: string = a.body.id;
+    await stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).cancel();
+    expect((await closed(id)).status.name).toBe('CANCELLED');
+
+    const pushed = await call(stack, 'POST', `/api/v1/sandbox/shipments/${id}/scans`, { key: acct.testKey, body: { status: 'in_transit' } });
+    expect(pushed.status, pushed.text).toBe(202);
+    await eventually(async () => {
+      const s = await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.testKey });
+      return s.body.status === 'in_transit' ? true : undefined;
+    }, 30_000, `${id} to be in transit`);
+    const tracking = await call(stack, 'GET', `/api/v1/tracking/${a.body.tracking.number}`, { key: acct.testKey });
+    expect(tracking.body.events.map((e: { status: string }) => e.status)).toContain('in_transit');
+    // The resumed run answers a void as any would: refused, the label being scanned.
+    const v = await call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.testKey });
+    expect(v.status, v.text).toBe(409);
+    expect(v.body.code).toBe('label_already_scanned');
+  });
+});
