@@ -64,7 +64,8 @@ export async function findStuckShipments(
     const since =
       status === 'pending'
         ? wf.startTime
-        : ((await voidAcceptedAt(() => handle.fetchHistory())) ?? (scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now));
+        : ((await handle.fetchHistory().then((h) => voidAcceptedAt(h.events ?? []), () => null)) ??
+          (scheduled.length ? new Date(Math.min(...scheduled.map((d) => d.getTime()))) : now));
     if (since > cutoff) continue;
     stuck.push({
       ...listed(wf, description, status, since, o),
@@ -86,7 +87,7 @@ export async function findStuckShipments(
     if (latest.runId !== wf.runId || !wf.closeTime) continue;
     const status = String(attribute(latest, 'ShipmentStatus'));
     const events = (await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory()).events ?? [];
-    const since = status === 'pending' ? wf.startTime : ((await voidAcceptedAt(async () => ({ events }))) ?? wf.startTime);
+    const since = status === 'pending' ? wf.startTime : (voidAcceptedAt(events) ?? wf.startTime);
     if (since > cutoff) continue;
     const closed = { as: wf.status.name.toLowerCase().replace('_', ' '), at: wf.closeTime.toISOString(), settling_run: await settlingRun(client, events[0]) };
     stuck.push({ ...listed(wf, latest, status, since, o), details: closedRunDetails(status, closed), pending_activities: [], run_closed: closed });
@@ -150,14 +151,8 @@ const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECU
  * void (a second one is refused before it is written). A void waits on timers between attempts, so
  * its pending activities alone said "nothing waits" most of the time, and no void was ever listed.
  */
-async function voidAcceptedAt(history: () => Promise<{ events?: HistoryEvent[] | null }>): Promise<Date | null> {
-  try {
-    const events = (await history()).events ?? [];
-    const accepted = events.filter((e) => e.eventType === ACCEPTED);
-    return toDate(accepted.at(-1)?.eventTime);
-  } catch {
-    return null;
-  }
+function voidAcceptedAt(events: HistoryEvent[]): Date | null {
+  return toDate(events.filter((e) => e.eventType === ACCEPTED).at(-1)?.eventTime);
 }
 
 /** The workflow's own account of what it is doing (its current details), when a worker can answer. */

@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
 import { SEARCH_ATTRIBUTES, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues } from '../../domain/index.js';
 import type { shipmentQueueActivities } from '../../workers/activities.js';
@@ -61,6 +61,21 @@ export async function startShipmentEnv(): Promise<ShipmentEnv> {
     ),
   });
   return { env, bundle };
+}
+
+/**
+ * The test file's time-skipping server and bundle: started before its tests, torn down after them.
+ * The object is filled in by the file's `beforeAll`, so take its fields inside tests only.
+ */
+export function useShipmentEnv(): ShipmentEnv {
+  const se = {} as ShipmentEnv;
+  beforeAll(async () => {
+    Object.assign(se, await startShipmentEnv());
+  });
+  afterAll(async () => {
+    await se.env?.teardown();
+  });
+  return se;
 }
 
 export const CARRIER = 'acme';

@@ -7,7 +7,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAILURE, idRandomPart, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues } from '../../domain/index.js';
 import { purchaseUpdate, stateQuery } from '../../workflows/definitions.js';
 import {
@@ -21,20 +21,13 @@ import {
   mockActivities,
   shipmentInput,
   startShipment,
-  startShipmentEnv,
+  useShipmentEnv,
   TRACKING_NUMBER,
   withWorkers,
-  type ShipmentEnv,
   type ShipmentHandle,
 } from './harness.js';
 
-let se: ShipmentEnv;
-beforeAll(async () => {
-  se = await startShipmentEnv();
-});
-afterAll(async () => {
-  await se?.env.teardown();
-});
+const se = useShipmentEnv();
 
 const refused = (message: string) => ApplicationFailure.create({ type: FAILURE.carrierRefused, message, nonRetryable: true });
 const ambiguous = () => ApplicationFailure.create({ type: FAILURE.carrierAmbiguous, message: 'connection reset after sending', nonRetryable: true });

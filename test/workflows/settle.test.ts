@@ -3,7 +3,7 @@
 // where the stopped run's capture had committed. The sweep that starts such runs, against a real
 // Terminate: test/lifecycle/terminate.test.ts.
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAILURE } from '../../domain/index.js';
 import { purchaseUpdate, stateQuery } from '../../workflows/definitions.js';
 import type { StoppedRun } from '../../workflows/index.js';
@@ -15,19 +15,12 @@ import {
   purchasedInput,
   shipmentInput,
   startShipment,
-  startShipmentEnv,
+  useShipmentEnv,
   TRACKING_NUMBER,
   withWorkers,
-  type ShipmentEnv,
 } from './harness.js';
 
-let se: ShipmentEnv;
-beforeAll(async () => {
-  se = await startShipmentEnv();
-});
-afterAll(async () => {
-  await se?.env.teardown();
-});
+const se = useShipmentEnv();
 
 const stopped = (over: Partial<StoppedRun> = {}): StoppedRun => ({ runId: 'run-stopped', closedAs: 'TERMINATED', status: 'pending', carrier: CARRIER, ...over });
 

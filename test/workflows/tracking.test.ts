@@ -1,7 +1,7 @@
 // The tracking loop (workflows/shipment.ts, workflows/tracking.ts) on the time-skipping server with
 // mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
 // ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
 import { scansSignal, stateQuery } from '../../workflows/definitions.js';
 import {
@@ -14,20 +14,13 @@ import {
   purchasedInput,
   scan,
   startShipment,
-  startShipmentEnv,
+  useShipmentEnv,
   TRACKING_NUMBER,
   withWorkers,
   type Call,
-  type ShipmentEnv,
 } from './harness.js';
 
-let se: ShipmentEnv;
-beforeAll(async () => {
-  se = await startShipmentEnv();
-});
-afterAll(async () => {
-  await se?.env.teardown();
-});
+const se = useShipmentEnv();
 
 /** Gaps between consecutive calls, on the workflow's (skipped) clock. */
 const gaps = (calls: Call[]) => calls.slice(1).map((c, i) => c.at - calls[i].at);

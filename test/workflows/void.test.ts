@@ -2,7 +2,7 @@
 // the read model is told at each step, and that money moves back only after the carrier cancelled.
 import { WorkflowFailedError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Purchase } from '../../carriers/index.js';
 import { FAILURE } from '../../domain/index.js';
 import { stateQuery, voidUpdate } from '../../workflows/definitions.js';
@@ -15,19 +15,12 @@ import {
   scan,
   shipmentInput,
   startShipment,
-  startShipmentEnv,
+  useShipmentEnv,
   TRACKING_NUMBER,
   withWorkers,
-  type ShipmentEnv,
 } from './harness.js';
 
-let se: ShipmentEnv;
-beforeAll(async () => {
-  se = await startShipmentEnv();
-});
-afterAll(async () => {
-  await se?.env.teardown();
-});
+const se = useShipmentEnv();
 
 const retryable = (message: string) => ApplicationFailure.create({ type: FAILURE.carrierRetryable, message, nonRetryable: false });
 

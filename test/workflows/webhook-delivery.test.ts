@@ -6,19 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, WebhookActivities } from '../../activities/webhooks.js';
 import { FAILURE, WEBHOOK_DELIVERY_FAILED, WEBHOOK_WORKFLOW, webhookWorkflowId } from '../../domain/index.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.js';
-import { currentDetails, HOUR, MINUTE, startShipmentEnv, type ShipmentEnv } from './harness.js';
+import { currentDetails, HOUR, MINUTE, useShipmentEnv } from './harness.js';
 
-let se: ShipmentEnv;
-beforeAll(async () => {
-  se = await startShipmentEnv();
-});
-afterAll(async () => {
-  await se?.env.teardown();
-});
+const se = useShipmentEnv();
 
 const BODY = '{"id":"evt_wf","type":"tracking.updated","data":{"object":{}}}';
 const STEPS = [
