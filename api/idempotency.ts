@@ -227,8 +227,15 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: (
   app.addHook('onError', async (request, _reply, error) => {
     const idem = request.idempotency;
     const route = request.routeOptions.config?.idempotency;
-    if (!idem?.owner || !route) return;
+    if (!idem || !route) return;
     if (route.releaseOn && !route.releaseOn(error)) return;
-    await releaseIdempotencyKey(deps.db, idem.scope, idem.fingerprint);
+    // The owner frees its claim. So does a retry that joined a claim whose first request has ended
+    // (a void answered 202 that then failed) and answers that failure in the contract's codes: that
+    // claim has no owner left, and rule 4 frees it (a fault of this retry's own, such as Temporal out
+    // of reach, says nothing of the work it joined). Only the claim the request holds or joined is
+    // freed, never a later claim of the same key.
+    const joinedFailed = route.joinsInHandler && idem.replayed && !idem.stored && error instanceof ApiError;
+    if (!idem.owner && !joinedFailed) return;
+    await releaseIdempotencyKey(deps.db, idem.scope, idem.fingerprint, idem.claimedAt);
   });
 }

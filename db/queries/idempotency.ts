@@ -52,9 +52,17 @@ export async function saveIdempotentResponse(db: Db, s: Scope, status: number, s
     .where(where(s));
 }
 
-/** Frees the key after a failed attempt, so the same key may run anew (contract rule 4). */
-export async function releaseIdempotencyKey(db: Db, s: Scope, fingerprint?: string): Promise<void> {
-  const cond = fingerprint ? and(where(s), eq(idempotencyKeys.fingerprint, fingerprint)) : where(s);
+/**
+ * Frees the key after a failed attempt, so the same key may run anew (contract rule 4). With
+ * `claimedAt`, only that claim is freed: a later claim of the same key (a retry that ran anew after
+ * the key was freed once) is left alone.
+ */
+export async function releaseIdempotencyKey(db: Db, s: Scope, fingerprint?: string, claimedAt?: Date): Promise<void> {
+  const cond = and(
+    where(s),
+    fingerprint ? eq(idempotencyKeys.fingerprint, fingerprint) : undefined,
+    claimedAt ? eq(idempotencyKeys.createdAt, claimedAt) : undefined,
+  );
   await db.delete(idempotencyKeys).where(cond);
 }
 

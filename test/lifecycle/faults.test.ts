@@ -99,6 +99,37 @@ describe('faults on the purchase and void paths', () => {
     await expectLedgerConsistent(stack, acct.id);
   });
 
+  it('a void answered 202 that the carrier then refuses frees its key: a retry reports the refusal, and the same key then runs anew (contract: Idempotency rule 4)', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const s = await purchased(acct);
+    // Unreachable for longer than the wait (retried), then a definitive refusal.
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, match: s.id, times: 3 });
+    await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 400, match: s.id, times: 1 });
+    const key = randomUUID();
+    const first = await voidIt(acct, s.id, key);
+    expect(first.status, first.text).toBe(202);
+    expect(first.body.status).toBe('voiding');
+    await eventually(async () => {
+      if ((await sim.faults(s.id)).length) return undefined;
+      const g = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+      return g.body.status === 'purchased' ? true : undefined;
+    }, 60_000, 'the refused void to leave the shipment purchased');
+    // The first attempt's answer as it stands now: the refusal.
+    const replay = await voidIt(acct, s.id, key);
+    expect(replay.status, replay.text).toBe(502);
+    expect(replay.body.code).toBe('carrier_error');
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    // It failed, so the key is free: the same key voids anew (it replayed the 502 for good before).
+    const again = await voidIt(acct, s.id, key);
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers['idempotency-replayed']).toBeUndefined();
+    expect(again.body.status).toBe('voided');
+    expect((await sim.purchases(s.id))[0].cancelled).toBe(true);
+    const kinds = (await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'refund')).toHaveLength(1);
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
   it('1: a 4xx from the carrier on a tracking read never ends the shipment: tracking goes on and a later void works', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
     const s = await purchased(acct);

@@ -25,6 +25,9 @@ export function simControl(simUrl: string) {
       /** The carrier's own error code of an `error` answer. */
       code?: string;
     }) => send('POST', '/_sim/faults', f),
+    /** The faults still armed (a fault is gone once its `times` are used up). */
+    faults: async (match?: string) =>
+      ((await send('GET', '/_sim/faults')).data as Array<{ match?: string; times: number }>).filter((f) => match === undefined || f.match === match),
     clearFaults: (match?: string) => send('DELETE', `/_sim/faults${match ? `?match=${encodeURIComponent(match)}` : ''}`),
     purchases: async (reference: string) =>
       (await send('GET', `/_sim/purchases?reference=${encodeURIComponent(reference)}`)).data as Array<{
