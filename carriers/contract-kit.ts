@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { CARRIER_REASON, fitsBounds, PARCEL_LIMITS, type Address, type Parcel, type ScanStatus } from '../domain/index.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type ServiceDefinition } from './types.js';
+import { CARRIER_REASON, fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../domain/index.js';
+import { PARCELS, RECIPIENTS, sampleOrder, SENDER, uniqueReference } from './contract-kit-samples.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition } from './types.js';
 
 /**
  * A way the carrier's next answer can fail: an HTTP error status; a 429 with `Retry-After` (seconds);
@@ -31,34 +32,6 @@ export interface ContractSetup {
    */
   failNext?: (operation: CarrierOperation, match: string, fault: CarrierFault) => Promise<void>;
   teardown?: () => Promise<void>;
-}
-
-const SENDER: Address = { name: 'Ada Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' };
-const RECIPIENTS: Address[] = [
-  { name: 'Rita Recipient', line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
-  { name: 'Rémi Destinataire', line1: '3 Rue Haute', city: 'Paris', postcode: '75001', country: 'FR' },
-];
-const PARCELS: Parcel[] = [
-  { weight_g: 1_000, length_mm: 300, width_mm: 200, height_mm: 100 },
-  { weight_g: 250, length_mm: 200, width_mm: 150, height_mm: 50 },
-];
-
-/** A service, route and parcel the carrier sells, for the purchase checks. */
-function sampleOrder(definition: CarrierDefinition): { service: ServiceDefinition; parcel: Parcel; to: Address } | undefined {
-  for (const to of RECIPIENTS) {
-    for (const parcel of PARCELS) {
-      for (const service of definition.services) {
-        if (fitsBounds(parcel, service.bounds) && service.rate(parcel, SENDER, to) !== null) return { service, parcel, to };
-      }
-    }
-  }
-  return undefined;
-}
-
-let sequence = 0;
-function uniqueReference(carrier: string): string {
-  sequence += 1;
-  return `kit_${carrier}_${Date.now().toString(36)}_${sequence}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /**

@@ -15,6 +15,7 @@ export * from './queries/tracking.js';
 export * from './queries/rate-limits.js';
 export * from './queries/addresses.js';
 export * from './queries/purchases.js';
+export * from './queries/orphans.js';
 export * from './queries/users.js';
 export * from './passwords.js';
 export * from './metrics.js';

@@ -13,69 +13,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, PURCHASE_PATH, SA, type ShipmentStatus } from '../domain/workflow.js';
+import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, PURCHASE_PATH, SA } from '../domain/workflow.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
-import { purchase, purchaseLean, cancelStrayLabel, type PurchaseInput, type PurchaseResult } from './purchase.js';
+import { purchase, purchaseLean, cancelStrayLabel, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import { followScans, quietStopMs, type TrackingState } from './tracking.js';
+import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from './shipment-types.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
 import { settleStoppedPurchase, stoppedBy } from './settle.js';
 
-export interface ShipmentWorkflowInput extends PurchaseInput {
-  /** `quietStopMs`: tracking stops after this long without a new scan (default TRACKING_QUIET_STOP_MS). */
-  tracking: {
-    minPollMs: number;
-    maxPollMs: number;
-    continueAsNewAfterPolls?: number;
-    quietStopMs?: number;
-    /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0), as before the split. */
-    sharedCarrierQueue?: boolean;
-  };
-  /**
-   * The purchase path this run was started on (`PURCHASE_PATH`, the path of
-   * `PATCH_RENDER_WITH_CAPTURE`), set by the API for a new shipment.
-   * Where it is set, the run decides its path by its input, which is in its history, and records
-   * no patch marker: a marker costs an event and a TemporalChangeVersion upsert (a visibility
-   * write) on every purchase. Runs started without it keep deciding by their markers.
-   */
-  purchasePath?: typeof PURCHASE_PATH;
-  /**
-   * Set on a run the sweep starts for a shipment whose last run stopped (an operator's Terminate) while
-   * it was `pending` or `voiding` (activities/sweep.ts): this run settles what that one left, then
-   * goes on as the shipment's workflow. A settling void's run also carries `resume`.
-   */
-  settle?: StoppedRun;
-  /** Carried over by continue-as-new once the label is bought, and by a resumption after a quiet stop. */
-  resume?: {
-    status: ShipmentStatus;
-    carrier: string;
-    trackingNumber: string;
-    seenScanIds: string[];
-    pollMs: number;
-    /** Scans pushed after the last step of the previous run: carried over, never dropped. */
-    pushed?: Scan[];
-    /** Workflow time (ms) of the last new scan, or of the purchase; absent: the run's start. */
-    quietSince?: number;
-  };
-}
-
-/** A shipment's run that closed while its purchase or its void was under way. */
-export interface StoppedRun {
-  runId: string;
-  /** How it closed: `TERMINATED`, `FAILED` or `TIMED_OUT`. */
-  closedAs: string;
-  /** What it was under way on. */
-  status: 'pending' | 'voiding';
-  /** The carrier the purchase was priced with, once it was priced. */
-  carrier: string | null;
-}
-
-/** What the workflow ends with; `trackingStopped` when it stopped after a quiet period (resumable). */
-export interface ShipmentWorkflowResult {
-  status: ShipmentStatus;
-  trackingStopped?: { quietForMs: number; resumeWith: ShipmentWorkflowInput };
-}
+export type { ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment-types.js';
 
 /**
  * Whether this run takes the branch of `patchId`. A run whose input names the current purchase path

@@ -3,7 +3,7 @@ import type { Scan } from '../carriers/index.js';
 import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
-import type { ShipmentWorkflowInput } from './shipment.js';
+import type { ShipmentWorkflowInput } from './shipment-types.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
 

@@ -13,7 +13,7 @@ import {
 import { applicationFailureOf, CARRIER_REASON, FAILURE, SA, type ShipmentStatus } from '../domain/workflow.js';
 import type { VoidOutcome } from './definitions.js';
 import { emitStatusEvent } from './events.js';
-import type { ShipmentWorkflowInput } from './shipment.js';
+import type { ShipmentWorkflowInput } from './shipment-types.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
 import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
 

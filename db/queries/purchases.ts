@@ -1,23 +1,19 @@
-import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { balanceToJson, CODE, firstIdAt, idRandomPart, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import { isUniqueViolation, type Db, type Tx } from '../connection.js';
 import { accounts, events, idempotencyKeys, shipments, type AccountRow, type ShipmentRow } from '../schema.js';
-import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
+import { heldIdempotencyKey, type IdempotencyRow } from './idempotency.js';
 import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
 import { crossedLowBalance, entriesColumn, entriesFrom, moveWrites, oneStatement, planCapture, planHold, releaseIn, type ShipmentEntries } from './ledger.js';
+import { lockShipment, markFailedIn, ShipmentMissingError } from './purchase-rows.js';
 import type { NewShipment } from './shipments.js';
+
+export { ShipmentMissingError };
 
 /**
  * The purchase's own transactions (docs/architecture.md#a-shipments-life). Each is one round trip of
  * the workflow's critical path and idempotent, so a retried local activity changes nothing twice.
  */
-
-/** The step expects the shipment row and it is not there: retrying cannot make it appear. */
-export class ShipmentMissingError extends Error {
-  constructor(readonly shipmentId: string) {
-    super(`shipment ${shipmentId} has no row in the database`);
-  }
-}
 
 type KeyScope = { accountId: string; livemode: boolean; key: string };
 
@@ -53,12 +49,6 @@ export async function recordPurchaseRequest(
     if (held) return { kind: 'existing' as const, key: held };
     // It had expired (now removed) or was released in between: claim it again.
   }
-}
-
-async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
-  const [row] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for('update');
-  if (!row) throw new ShipmentMissingError(shipmentId);
-  return row;
 }
 
 type Locked = { row: ShipmentRow; account?: AccountRow; entries?: ShipmentEntries; subscriptions: Array<string[] | null> };
@@ -248,81 +238,6 @@ export async function failPurchase(
     const row = await lockShipment(tx, p.shipmentId);
     if (row.status === 'failed') return false;
     await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
-    await markFailedIn(tx, p);
-    return true;
-  });
-}
-
-/**
- * Settles a purchase whose workflow stopped (an operator's Terminate) before it ended: when the row is
- * still pending, the hold is released, the shipment failed and its keys freed, as a failed purchase
- * would (one transaction). A row that moved on meanwhile (a capture that committed as the run
- * stopped) is left as it is. Returns the row as it now stands.
- */
-export async function settleStoppedPurchase(
-  db: Db,
-  p: { shipmentId: string; accountId: string; code: ErrorCode; message: string; now: Date },
-): Promise<{ status: string; carrier: string | null; trackingNumber: string | null; settled: boolean }> {
-  return db.transaction(async (tx) => {
-    const row = await lockShipment(tx, p.shipmentId);
-    if (row.status !== 'pending') return { status: row.status, carrier: row.carrier, trackingNumber: row.trackingNumber, settled: false };
-    await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
-    await markFailedIn(tx, p);
-    return { status: 'failed', carrier: row.carrier, trackingNumber: null, settled: true };
-  });
-}
-
-/**
- * Shipments left `pending` or `voiding` since before `cutoff`: a purchase or a void under way, or
- * one whose workflow stopped before it ended (the sweep asks Temporal which).
- */
-export async function unsettledShipments(db: Db, cutoff: Date, limit: number, accountId?: string): Promise<ShipmentRow[]> {
-  return db
-    .select()
-    .from(shipments)
-    .where(
-      and(
-        inArray(shipments.status, ['pending', 'voiding']),
-        lt(shipments.updatedAt, cutoff),
-        accountId === undefined ? undefined : eq(shipments.accountId, accountId),
-      ),
-    )
-    .orderBy(shipments.updatedAt)
-    .limit(limit);
-}
-
-/** The shipment failed and its idempotency keys freed: the one place a purchase's key is freed. */
-async function markFailedIn(tx: Tx, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<void> {
-  await tx
-    .update(shipments)
-    .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
-    .where(eq(shipments.id, p.shipmentId));
-  await releaseKeysOfShipment(tx, p.shipmentId);
-}
-
-/** Pending shipments created before `cutoff` whose purchase never began (never priced). */
-export async function unstartedPurchases(db: Db, cutoff: Date, accountId?: string): Promise<ShipmentRow[]> {
-  return db
-    .select()
-    .from(shipments)
-    .where(
-      and(
-        eq(shipments.status, 'pending'),
-        isNull(shipments.priceGross),
-        lt(shipments.createdAt, cutoff),
-        accountId ? eq(shipments.accountId, accountId) : undefined,
-      ),
-    );
-}
-
-/**
- * Fails a pending shipment whose purchase never began and frees its keys, in one transaction; false
- * when its workflow began meanwhile (it priced the row under the same lock), so nothing is touched.
- */
-export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const row = await lockShipment(tx, p.shipmentId);
-    if (row.status !== 'pending' || row.priceGross !== null) return false;
     await markFailedIn(tx, p);
     return true;
   });

@@ -22,3 +22,22 @@ describe('the map of the rooms', () => {
     for (const folder of folders) expect(paragraph, folder).toContain(`\`${folder}/\``);
   });
 });
+
+/** The production rooms, as eslint holds them to their doors (eslint.config.js), and the SDK's own code. */
+function productionRooms(): string[] {
+  const config = readText('eslint.config.js')!;
+  const list = /const PRODUCTION_ROOMS = \[([^\]]+)\]/.exec(config);
+  if (!list) throw new Error('eslint.config.js has no PRODUCTION_ROOMS');
+  return [...[...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]), 'sdk/src'];
+}
+
+describe('production files', () => {
+  it('are at most 300 lines each (generated code aside)', () => {
+    const rooms = productionRooms();
+    expect(rooms.length).toBeGreaterThan(10);
+    const code = trackedFiles().filter((f) => /\.(ts|js)$/.test(f) && rooms.some((room) => f.startsWith(`${room}/`)));
+    expect(code.length).toBeGreaterThan(100);
+    const long = code.map((f) => ({ file: f, lines: readText(f)!.split('\n').length - 1 })).filter((f) => f.lines > 300);
+    expect(long).toEqual([]);
+  });
+});

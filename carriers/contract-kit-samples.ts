@@ -1,0 +1,32 @@
+import { fitsBounds, type Address, type Parcel } from '../domain/index.js';
+import type { CarrierDefinition, ServiceDefinition } from './types.js';
+
+/** The contract kit's sample orders (contract-kit.ts): a sender, routes and parcels most carriers sell. */
+
+export const SENDER: Address = { name: 'Ada Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' };
+export const RECIPIENTS: Address[] = [
+  { name: 'Rita Recipient', line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
+  { name: 'Rémi Destinataire', line1: '3 Rue Haute', city: 'Paris', postcode: '75001', country: 'FR' },
+];
+export const PARCELS: Parcel[] = [
+  { weight_g: 1_000, length_mm: 300, width_mm: 200, height_mm: 100 },
+  { weight_g: 250, length_mm: 200, width_mm: 150, height_mm: 50 },
+];
+
+/** A service, route and parcel the carrier sells, for the purchase checks. */
+export function sampleOrder(definition: CarrierDefinition): { service: ServiceDefinition; parcel: Parcel; to: Address } | undefined {
+  for (const to of RECIPIENTS) {
+    for (const parcel of PARCELS) {
+      for (const service of definition.services) {
+        if (fitsBounds(parcel, service.bounds) && service.rate(parcel, SENDER, to) !== null) return { service, parcel, to };
+      }
+    }
+  }
+  return undefined;
+}
+
+let sequence = 0;
+export function uniqueReference(carrier: string): string {
+  sequence += 1;
+  return `kit_${carrier}_${Date.now().toString(36)}_${sequence}_${Math.random().toString(36).slice(2, 8)}`;
+}
