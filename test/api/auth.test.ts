@@ -1,4 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator } from '../../api/auth.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -43,6 +45,30 @@ describe('authentication (spec §5, contract: Authentication)', () => {
       answers.push(JSON.stringify(withoutRequestId(a.body)));
     }
     expect(new Set(answers).size).toBe(1);
+  });
+
+  // A key in the query string was refused before the key lookup that every other refusal makes, so
+  // about 1.3 ms sooner (found by a black-box audit; contract: 401, "timing not distinguishable").
+  // The work is counted here (queries through the database handle), never timed.
+  it('looks a key up for a key in the query string, as for every other refusal', async () => {
+    let lookups = 0;
+    const db = new Proxy(stack.database.db, {
+      get(target, name, receiver) {
+        if (name === 'select') lookups++;
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const authenticate = createAuthenticator({ db, now: () => new Date() });
+    const lookupsToRefuse = async (url: string, authorization?: string) => {
+      lookups = 0;
+      const request = { url, headers: authorization ? { authorization } : {}, routeOptions: { url: '/api/v1/account/balance', config: { scope: 'account:read' } } };
+      await expect(authenticate(request as unknown as FastifyRequest, {} as FastifyReply)).rejects.toMatchObject({ code: 'unauthorized' });
+      return lookups;
+    };
+    expect(await lookupsToRefuse('/api/v1/account/balance', 'Bearer svc_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(1);
+    expect(await lookupsToRefuse('/api/v1/account/balance')).toBe(1);
+    expect(await lookupsToRefuse(`/api/v1/account/balance?key=${acct.testKey}`)).toBe(1);
+    expect(await lookupsToRefuse(`/api/v1/account/balance?api_key=${acct.testKey}`, `Bearer ${acct.testKey}`)).toBe(1);
   });
 
   it('takes the Bearer scheme in any case (RFC 9110), but not a key in another case', async () => {
