@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAuthenticator } from '../../api/auth.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
@@ -19,7 +22,9 @@ describe('authentication (spec §5, contract: Authentication)', () => {
   it('refuses every bad credential with one identical 401', async () => {
     const revoked = await stack.admin.createKey(acct.id, { mode: 'test' });
     await stack.admin.revokeKey(revoked.id);
-    const expired = await stack.admin.createKey(acct.id, { mode: 'test', expiresAt: new Date(Date.now() - 1000).toISOString() });
+    // No key is issued expired: this one expires after it was issued.
+    const expired = await stack.admin.createKey(acct.id, { mode: 'test', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await stack.database.db.execute(sql`update api_keys set expires_at = now() - interval '1 second' where id = ${expired.id}`);
     const wrong = acct.testKey.slice(0, -1) + (acct.testKey.endsWith('a') ? 'b' : 'a');
     const cases: Array<{ name: string; headers?: Record<string, string>; path?: string }> = [
       { name: 'missing' },
@@ -86,6 +91,22 @@ describe('authentication (spec §5, contract: Authentication)', () => {
     }
     const all = await stack.admin.createKey(acct.id, { mode: 'test', scopes: 'all' });
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: all.key })).status).toBe(200);
+  });
+
+  // `key create --expires-at 2020-01-01T00:00:00Z` issued a key that could never work (found by a
+  // black-box audit); the command refuses it as other bad input: a message on stderr, exit status 1.
+  it('issues no key whose expiry has passed', async () => {
+    for (const expiresAt of ['2020-01-01T00:00:00Z', new Date(Date.now() - 1000).toISOString()]) {
+      await expect(stack.admin.createKey(acct.id, { mode: 'test', expiresAt })).rejects.toThrow('--expires-at must be in the future');
+    }
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') } });
+    const refused = await run(['key', 'create', acct.id, '--mode', 'test', '--expires-at', '2020-01-01T00:00:00Z']).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('admin: --expires-at must be in the future, got 2020-01-01T00:00:00.000Z\n') });
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const { stdout } = await run(['key', 'create', acct.id, '--mode', 'test', '--expires-at', future]);
+    const issued = JSON.parse(stdout) as { key: string };
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: issued.key })).status).toBe(200);
   });
 
   it('takes revocation into account on the very next request', async () => {
