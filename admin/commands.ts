@@ -145,6 +145,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
         if (Number.isNaN(expiresAt.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(o.expiresAt)) {
           throw new AdminError('--expires-at must be an ISO 8601 date-time');
         }
+        // A key expired when issued could never authenticate: refused, as any other bad input.
+        if (expiresAt <= now()) throw new AdminError(`--expires-at must be in the future, got ${expiresAt.toISOString()}`);
       }
       const allowedIps = o.allowIp ? o.allowIp.split(',').map((s) => s.trim()) : null;
       const badIps = (allowedIps ?? []).filter((c) => !isValidCidr(c));

@@ -90,11 +90,12 @@ export function createAuthenticator(deps: {
       else await limiter?.count(request);
       return;
     }
-    // A key in the query string is refused outright, even alongside a good header (spec §5.1).
-    if (looksLikeKeyInQuery(request.url)) return refuse(request, unauthorized());
+    // A key in the query string is refused, even alongside a good header (spec §5.1), but only after
+    // the same lookup as every other refusal: answered before it, it was told apart by its timing.
+    const keyInQuery = looksLikeKeyInQuery(request.url);
     const match = KEY_SHAPE.exec(request.headers.authorization ?? '');
     const found = await findKeyByHash(deps.db, hashApiKey(match?.[1] ?? 'no key'));
-    if (!match || !found) return refuse(request, unauthorized());
+    if (keyInQuery || !match || !found) return refuse(request, unauthorized());
     const { key, account } = found;
     const now = deps.now();
     const livemode = match[2] === 'live';

@@ -147,11 +147,23 @@ export async function refuseBadText(request: FastifyRequest): Promise<void> {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The strings `trimBodyText` changed, as they were sent, by the object or array holding them and
+     * the key (an array's index as a string): the Idempotency-Key's fingerprint is over the body as
+     * parsed (contract: Idempotency), so `" X "` and `"X"` are two requests there.
+     */
+    untrimmed?: WeakMap<object, Map<string, string>>;
+  }
+}
+
 /**
  * Trims every string of a JSON body before validation (contract: Resources, "strings are trimmed"),
  * so a length limit counts what is kept: a 200-character name sent with spaces around it was
  * refused as too long. Runs after `refuseBadText`, which refuses a control character (a trailing
  * newline included) rather than letting trimming hide it. Iterative, so nesting cannot overflow.
+ * What it changes is kept as sent in `request.untrimmed`.
  */
 export async function trimBodyText(request: FastifyRequest): Promise<void> {
   // The API's bodies only: a portal form's password keeps its spaces.
@@ -163,8 +175,18 @@ export async function trimBodyText(request: FastifyRequest): Promise<void> {
     const keys = Array.isArray(v) ? v.keys() : Object.keys(v);
     for (const k of keys) {
       const child = (v as Record<string | number, unknown>)[k];
-      if (typeof child === 'string') (v as Record<string | number, unknown>)[k] = child.trim();
-      else if (child && typeof child === 'object') stack.push(child);
+      if (typeof child === 'string') {
+        const trimmed = child.trim();
+        if (trimmed !== child) keepAsSent(request, v, String(k), child);
+        (v as Record<string | number, unknown>)[k] = trimmed;
+      } else if (child && typeof child === 'object') stack.push(child);
     }
   }
+}
+
+function keepAsSent(request: FastifyRequest, holder: object, key: string, text: string): void {
+  request.untrimmed ??= new WeakMap();
+  const kept = request.untrimmed.get(holder) ?? new Map<string, string>();
+  kept.set(key, text);
+  request.untrimmed.set(holder, kept);
 }

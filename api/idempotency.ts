@@ -65,9 +65,9 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 /**
  * JSON with keys sorted at every level, so key order never changes a fingerprint. Iterative, as the
  * control-character walk is (api/hardening.ts): a body nested thousands deep must not overflow the
- * stack and answer 500.
+ * stack and answer 500. A string found in `asSent` (trimmed since: api/hardening.ts) is written as sent.
  */
-function canonical(value: unknown): string {
+function canonical(value: unknown, asSent?: WeakMap<object, Map<string, string>>): string {
   const out: string[] = [];
   // What is left to write, last first: literal text, or a value to write in canonical form.
   const todo: Array<{ text: string } | { value: unknown }> = [{ value }];
@@ -83,14 +83,15 @@ function canonical(value: unknown): string {
       continue;
     }
     const parts: Array<{ text: string } | { value: unknown }> = [];
+    const sent = asSent?.get(v);
     if (Array.isArray(v)) {
-      v.forEach((item, i) => parts.push(...(i ? [{ text: ',' }] : []), { value: item }));
+      v.forEach((item, i) => parts.push(...(i ? [{ text: ',' }] : []), { value: sent?.get(String(i)) ?? item }));
       parts.unshift({ text: '[' });
       parts.push({ text: ']' });
     } else {
       Object.keys(v)
         .sort()
-        .forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: (v as Record<string, unknown>)[k] }));
+        .forEach((k, i) => parts.push({ text: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { value: sent?.get(k) ?? (v as Record<string, unknown>)[k] }));
       parts.unshift({ text: '{' });
       parts.push({ text: '}' });
     }
@@ -99,10 +100,13 @@ function canonical(value: unknown): string {
   return out.join('');
 }
 
-/** Method, path and the body as parsed JSON (contract: Idempotency). */
+/**
+ * Method, path and the body as parsed JSON (contract: Idempotency): its strings as sent, before
+ * trimming, so a body that differs only in spaces is a different request, not a replay.
+ */
 export function fingerprintOf(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
-  return createHash('sha256').update(`${request.method} ${path} ${canonical(request.body)}`).digest('hex');
+  return createHash('sha256').update(`${request.method} ${path} ${canonical(request.body, request.untrimmed)}`).digest('hex');
 }
 
 export const keyReused = () =>

@@ -10,7 +10,10 @@ import { CODE, ApiError, type FieldError } from '../domain/index.js';
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route takes no parameters in its body: an empty body sent as JSON is no body (a void). */
+    /**
+     * The route takes no parameters in its body (a void, a DELETE): an empty body sent as JSON and
+     * `{}` are no body, and a field is refused (`refuseParameters`).
+     */
     takesNoBody?: boolean;
   }
 }
@@ -24,6 +27,35 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(err as Error, undefined);
     }
   });
+  // Every route that takes no body gets the same check, after the app's own preValidation hooks
+  // (control characters first, as on every route). Routes registered after this hook only: all of them.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.takesNoBody) return;
+    const own = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [...own, refuseParameters];
+  });
+}
+
+/**
+ * A route that takes no parameters: a body, if any, is empty or an empty object, and then the same
+ * request as none (for an Idempotency-Key's fingerprint). A field is refused as on every route, where
+ * it was silently ignored.
+ */
+async function refuseParameters(request: FastifyRequest): Promise<void> {
+  const body: unknown = request.body;
+  if (body === undefined || body === null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(CODE.validation_failed, 'This request takes no parameters: send no body, or {}.', {
+      errors: [{ path: '(body)', message: 'must be an empty object' }],
+    });
+  }
+  const fields = Object.keys(body);
+  if (fields.length) {
+    throw new ApiError(CODE.validation_failed, 'This request takes no parameters.', {
+      errors: fields.map((path) => ({ path, message: 'is not a known field' })),
+    });
+  }
+  request.body = undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -34,7 +66,7 @@ function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
     throw new ApiError(CODE.unsupported_media_type, `Send the body as application/json in UTF-8, not ${charset}.`);
   }
   if (body.length === 0) {
-    // Many HTTP clients label every POST as JSON, with or without a body.
+    // Many HTTP clients label every POST or DELETE as JSON, with or without a body.
     if (request.routeOptions.config?.takesNoBody) return undefined;
     throw new ApiError(CODE.invalid_json, 'The body is empty; send a JSON object.');
   }

@@ -142,7 +142,7 @@ export const addressRoutes =
 
     app.delete<{ Params: AddressParams }>(
       '/addresses/:address',
-      { config: { scope: 'addresses:write' }, schema: { params: AddressParams, summary: 'Delete a saved address', operationId: 'deleteAddress', response: RESPONSES.deleteAddress } },
+      { config: { scope: 'addresses:write', takesNoBody: true }, schema: { params: AddressParams, summary: 'Delete a saved address', operationId: 'deleteAddress', response: RESPONSES.deleteAddress } },
       async (request) => {
         const caller = callerOf(request);
         const id = request.params.address;

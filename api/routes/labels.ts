@@ -103,6 +103,7 @@ export const labelRoutes =
           secret: ctx.config.signingSecret,
           shipmentId: shipment,
           format,
+          rawPath: request.url.split('?')[0],
           expires: request.query.expires,
           sig: request.query.sig,
           nowSeconds: Math.floor(ctx.now().getTime() / 1000),

@@ -15,26 +15,9 @@ export const voidRoute =
       {
         // A repeated key joins the same void (the update id is the key); a refused void frees it,
         // a void not accepted in time keeps it, since it may still run and the same key must join it.
+        // A void takes no parameters (takesNoBody): {} is the same request as no body, a field is 422.
         config: { scope: 'shipments:void', takesNoBody: true, idempotency: { joinsInHandler: true, releaseOn: (err) => !(err instanceof ApiError && err.code === CODE.service_unavailable) } },
         schema: { params: ShipmentParams, summary: 'Void a label and reverse the charge', operationId: 'voidShipment', response: RESPONSES.voidShipment },
-        // A void takes no parameters: a body, if any, is empty or an empty object, and then the same
-        // request as none (for the Idempotency-Key's fingerprint). A field is refused as on every route.
-        preValidation: async (request) => {
-          const body: unknown = request.body;
-          if (body === undefined || body === null) return;
-          if (typeof body !== 'object' || Array.isArray(body)) {
-            throw new ApiError(CODE.validation_failed, 'A void takes no parameters: send no body, or {}.', {
-              errors: [{ path: '(body)', message: 'must be an empty object' }],
-            });
-          }
-          const fields = Object.keys(body);
-          if (fields.length) {
-            throw new ApiError(CODE.validation_failed, 'A void takes no parameters.', {
-              errors: fields.map((path) => ({ path, message: 'is not a known field' })),
-            });
-          }
-          request.body = undefined;
-        },
       },
       async (request, reply) => {
         const caller = callerOf(request);

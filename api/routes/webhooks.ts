@@ -205,7 +205,7 @@ export const webhookRoutes =
 
     app.delete<{ Params: Static<typeof EndpointParams> }>(
       '/webhook_endpoints/:id',
-      { config: { scope: 'webhooks:write' }, schema: {
+      { config: { scope: 'webhooks:write', takesNoBody: true }, schema: {
           params: EndpointParams,
           summary: 'Delete a webhook endpoint; nothing more is sent to it',
           operationId: 'deleteWebhookEndpoint',

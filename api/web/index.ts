@@ -58,6 +58,15 @@ export const webRoutes =
     asset('/portal/assets/app.js', 'text/javascript; charset=utf-8', SCRIPT);
     asset('/portal/assets/favicon.svg', 'image/svg+xml', FAVICON);
 
+    // `/portal/` and `/admin/` are the same pages as `/portal` and `/admin` (as `/docs/` is `/docs`):
+    // a redirect, where they were 404. Only these two; the JSON API keeps one spelling of each path.
+    for (const page of ['/portal', '/admin']) {
+      app.get(`${page}/`, async (request, reply) => {
+        const at = request.url.indexOf('?');
+        return reply.redirect(`${page}${at < 0 ? '' : request.url.slice(at)}`, 301);
+      });
+    }
+
     registerSignIn(app, ctx);
     await app.register(portalPages(ctx));
     await app.register(portalWebhookPages(ctx));

@@ -30,7 +30,10 @@ import type {
 export interface ClientOptions {
   /** `svc_test_…` (sandbox) or `svc_live_…`. */
   apiKey: string;
-  /** The API's origin, e.g. `https://api.example.com` (paths start with /api/v1). */
+  /**
+   * Where the API is: its origin, `https://api.example.com`, or its base URL as the spec writes
+   * `{base_url}`, `https://api.example.com/api/v1`; both work (one trailing `/api/v1` is dropped).
+   */
   baseUrl: string;
   /** Retries of a request after a network error, 409 idempotency_key_in_use, 429 or 5xx. Default 3. */
   maxRetries?: number;
@@ -73,6 +76,12 @@ interface Answer<T> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The origin every path is put after (`/api/v1/…`): a base URL given with the API's base path, as
+ * the spec's `{base_url}` is, would otherwise double it (`/api/v1/api/v1/quotes`, a 404).
+ */
+const originOf = (baseUrl: string) => baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '').replace(/\/+$/, '');
 const enc = encodeURIComponent;
 
 /**
@@ -94,7 +103,7 @@ export class ParcelShipping {
     if (!options?.apiKey) throw new TypeError('ParcelShipping: apiKey is required');
     if (!options.baseUrl) throw new TypeError('ParcelShipping: baseUrl is required');
     this.#apiKey = options.apiKey;
-    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#baseUrl = originOf(options.baseUrl);
     this.#maxRetries = options.maxRetries ?? 3;
     this.#pollMs = options.pollIntervalMs ?? 500;
     this.#followMs = options.followTimeoutMs ?? 120_000;

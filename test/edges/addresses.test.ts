@@ -90,6 +90,22 @@ describe('creating', () => {
     expectProblem(await save(acct.testKey, body, { 'idempotency-key': 'x'.repeat(256) }), 422, 'validation_failed');
   });
 
+  // The fingerprint is over the body as parsed (contract: Idempotency): a body that differs only in
+  // spaces around a string was replayed (found by a black-box audit), though it is another request.
+  it('refuses a key reused with a body that differs only in spaces: 422 idempotency_key_reused', async () => {
+    const key = `adr-${unique('pad').replace(' ', '-')}`;
+    const name = unique('Pad');
+    const padded = address({ name: ` ${name} ` });
+    const first = await save(acct.testKey, padded, { 'idempotency-key': key });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.name).toBe(name);
+    expectProblem(await save(acct.testKey, address({ name }), { 'idempotency-key': key }), 422, 'idempotency_key_reused');
+    const replay = await save(acct.testKey, padded, { 'idempotency-key': key });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+  });
+
   describe('a key whose first request is still being processed (contract: Idempotency, rule 3)', () => {
     /** Claims the key as a first request would, still running: no answer stored yet. */
     async function firstStillRunning(body: unknown) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { trimBodyText } from '../../api/hardening.js';
 import { fingerprintOf } from '../../api/idempotency.js';
 
 const request = (body: unknown, url = '/api/v1/shipments/shp_x/void') => ({ method: 'POST', url, body }) as unknown as FastifyRequest;
@@ -21,5 +22,16 @@ describe('the Idempotency-Key fingerprint', () => {
     // The same canonical text as before the walk became iterative: stored fingerprints still match.
     const text = 'POST /api/v1/shipments/shp_x/void {"a":true,"b":[1,{"x":null,"y":"z"}]}';
     expect(a).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+
+  // A black-box audit found `{"name":" X "}` replaying the answer to `{"name":"X"}` under one key:
+  // the fingerprint was taken over the body after trimBodyText had rewritten it.
+  it('is over the body as parsed: strings as sent, before trimming', async () => {
+    const sent = () => ({ name: ' X ', lines: ['  a', 'b'], to: { city: 'Leeds ' } });
+    const trimmed = request(sent(), '/api/v1/addresses');
+    await trimBodyText(trimmed);
+    expect(trimmed.body).toEqual({ name: 'X', lines: ['a', 'b'], to: { city: 'Leeds' } });
+    expect(fingerprintOf(trimmed)).toBe(fingerprintOf(request(sent(), '/api/v1/addresses')));
+    expect(fingerprintOf(trimmed)).not.toBe(fingerprintOf(request({ name: 'X', lines: ['a', 'b'], to: { city: 'Leeds' } }, '/api/v1/addresses')));
   });
 });

@@ -75,3 +75,40 @@ describe('a JSON body', () => {
     }
   });
 });
+
+// A DELETE answered 400 invalid_json "The body is empty" to an empty body labelled as JSON (Node's
+// fetch with default JSON headers sends one), yet took `{"x":1}` silently (found by a black-box
+// audit). A route that takes no body treats both as a void does.
+describe('on a route that takes no body', () => {
+  const send = (method: string, path: string, body?: string, contentType = 'application/json') =>
+    call(stack, method, path, { key: acct.testKey, rawBody: body, headers: { 'content-type': contentType } });
+  const newAddress = async () => (await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: `Del ${Math.random()}` }) })).body.id as string;
+  const newEndpoint = async () =>
+    (await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body: { url: `https://93.184.215.14/hooks/${Math.random()}` } })).body.id as string;
+
+  it.each([
+    ['DELETE /addresses/{id}', newAddress, (id: string) => `/api/v1/addresses/${id}`],
+    ['DELETE /webhook_endpoints/{id}', newEndpoint, (id: string) => `/api/v1/webhook_endpoints/${id}`],
+  ])('%s: an empty body labelled JSON and {} are no body; a field is 422 and deletes nothing', async (_name, create, path) => {
+    for (const body of ['{"x":1}', '[]', '"x"']) {
+      const id = await create();
+      const refused = await send('DELETE', path(id), body);
+      expect(refused.status, body).toBe(422);
+      expect(refused.body.code, body).toBe('validation_failed');
+      if (body === '{"x":1}') expect(refused.body.errors).toEqual([{ path: 'x', message: 'is not a known field' }]);
+      expect((await send('DELETE', path(id), '')).status, `${body} deleted nothing`).toBe(200);
+    }
+    for (const body of ['', '{}']) {
+      const deleted = await send('DELETE', path(await create()), body);
+      expect(deleted.status, `${body}: ${deleted.text}`).toBe(200);
+      expect(deleted.body.deleted).toBe(true);
+    }
+  });
+
+  it('a GET with an empty body labelled JSON is answered as without it', async () => {
+    const id = await newAddress();
+    for (const p of [`/api/v1/addresses/${id}`, '/api/v1/addresses', '/api/v1/webhook_endpoints']) {
+      expect((await send('GET', p, '')).status, p).toBe(200);
+    }
+  });
+});

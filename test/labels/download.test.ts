@@ -94,6 +94,29 @@ describe('label downloads (contract: Labels)', () => {
     expect(res.json().code).toBe('invalid_signature');
   });
 
+  // A link written differently with the same values still worked (found by a black-box audit): the
+  // signature is over the numbers and the decoded path, so a leading zero in `expires` or a
+  // percent-encoded path character changed the link but not what was checked.
+  it('refuses a link written another way with the same values: a leading zero, a percent-encoded path character', async () => {
+    const s = await buy(acct.liveKey);
+    const { url } = (await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: acct.liveKey })).body;
+    expect((await fetchRaw(url)).status).toBe(200);
+    const hex = (ch: string) => `%${ch.charCodeAt(0).toString(16)}`;
+    const edits = [
+      url.replace('expires=', 'expires=0'),
+      url.replace('/zpl?', `/${hex('z')}pl?`),
+      url.replace('/zpl?', `/${hex('z').toUpperCase()}pl?`),
+      url.replace(`/${s.id}/`, `/${hex('s')}${s.id.slice(1)}/`),
+      url.replace('/label-files/', `/label-file${hex('s')}/`),
+    ];
+    for (const edited of edits) {
+      expect(edited).not.toBe(url);
+      const res = await fetchRaw(edited);
+      expect(res.status, edited).toBe(403);
+      expect(res.json().code, edited).toBe('invalid_signature');
+    }
+  });
+
   it('needs labels:read, hides other accounts’ labels, and refuses labels of failed shipments', async () => {
     const s = await buy(acct.liveKey);
     const noScope = await stack.admin.createKey(acct.id, { mode: 'live', scopes: 'shipments:read' });

@@ -68,6 +68,21 @@ describe('parcel-shipping-sdk', () => {
     expect(committed, 'run `npm run sdk:generate` and commit sdk/src/generated/openapi.ts').toBe(await sdkTypesFrom(served.body));
   });
 
+  // A base URL ending in /api/v1, as the spec writes {base_url}, had every path doubled
+  // (/api/v1/api/v1/quotes, a 404; found by a black-box audit).
+  it('takes the API origin or its base URL with /api/v1, with or without a trailing slash', async () => {
+    for (const baseUrl of [stack.url, `${stack.url}/`, `${stack.url}/api/v1`, `${stack.url}/api/v1/`]) {
+      const urls: string[] = [];
+      const noting: typeof fetch = (input, init) => {
+        urls.push(String(input));
+        return fetch(input, init);
+      };
+      const client = new ParcelShipping({ apiKey: acct.testKey, baseUrl, fetch: noting });
+      expect((await client.balance.retrieve()).currency, baseUrl).toBe('GBP');
+      expect(urls, baseUrl).toEqual([`${stack.url}/api/v1/account/balance`]);
+    }
+  });
+
   it('quotes, buys (following the 202), reads, lists every page, links the label and tracks', async () => {
     const [cheapest] = await ps.quotes.create({ ...route, parcel: parcel() });
     const pending = await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference: 'sdk-0' }, { wait: false });

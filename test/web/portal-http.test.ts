@@ -211,6 +211,25 @@ describe('who sees what', () => {
     expect((await web('GET', '/admin/accounts', { cookie: desk.cookie })).status).toBe(200);
   });
 
+  // `/portal/` and `/admin/` answered 404 while `/portal` and `/admin` answered (found by a
+  // black-box audit); `/docs/` and `/docs` both lead to the reference.
+  it('takes /portal/ and /admin/ for /portal and /admin, by a redirect; the API keeps its paths', async () => {
+    for (const page of ['/portal', '/admin']) {
+      const slash = await web('GET', `${page}/`);
+      expect(slash.status, page).toBe(301);
+      expect(slash.location, page).toBe(page);
+      expect((await web('GET', `${page}/?mode=live`)).location).toBe(`${page}?mode=live`);
+    }
+    const c = await customer();
+    const { cookie } = await signIn(c.email, c.password);
+    const slash = await web('GET', '/portal/', { cookie });
+    expect(slash.location).toBe('/portal');
+    expect((await web('GET', slash.location!, { cookie })).status).toBe(200);
+    const api = await call({ url: base }, 'GET', '/api/v1/account/balance/', { key: c.testKey });
+    expect(api.status).toBe(404);
+    expect(api.body.code).toBe('not_found');
+  });
+
   it('refuses every form without the session CSRF token, and changes nothing', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
