@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse, type Db, type IdempotencyRow } from '../db/index.js';
 import { CODE, ApiError } from '../domain/index.js';
@@ -44,7 +45,22 @@ declare module 'fastify' {
 }
 
 /** Printable ASCII is space to tilde; HTTP has already trimmed spaces around a header's value. */
-const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7e]{1,255}$';
+const KEY_SHAPE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
+/**
+ * The header as every route that takes a key declares it (`registerIdempotency` adds it): the schema
+ * that validates it is the one the OpenAPI document shows.
+ */
+const KEY_HEADER = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description:
+        '1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours.',
+    }),
+  ),
+});
 
 /** The Idempotency-Key header, checked: 1 to 255 printable ASCII characters (contract). */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -202,6 +218,11 @@ async function withSecret(request: FastifyRequest, route: IdempotencyRouteConfig
 
 /** Installs the key protocol on every route whose config has `idempotency`. */
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; now: () => Date }): void {
+  // Routes registered after this (all of them) declare the header when they take a key.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotency) return;
+    route.schema = { ...route.schema, headers: KEY_HEADER };
+  });
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.config?.idempotency;
     if (!route || !request.caller) return;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
 import { COUNTRY_CODE } from './schemas.js';
 
 /** A problem's `type`: the page that documents its code (api/problem-types.ts). */
@@ -46,7 +47,9 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
       message =
         e.params.pattern === COUNTRY_CODE
           ? 'must be a two-letter ISO 3166-1 alpha-2 country code, such as GB'
-          : 'must be printable text without control characters, and not blank';
+          : e.params.pattern === IDEMPOTENCY_KEY_PATTERN
+            ? 'must be 1 to 255 printable ASCII characters'
+            : 'must be printable text without control characters, and not blank';
     } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
       continue; // the union's own message below says it better
     }

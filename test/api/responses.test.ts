@@ -57,6 +57,18 @@ describe('every answer matches the served OpenAPI document', () => {
     expect(doc.paths['/api/v1/webhook_endpoints'].post.responses['422'].description).toContain('limit_exceeded');
   });
 
+  it('documents the Idempotency-Key header on exactly the operations that take one, with the rule that validates it', () => {
+    const takers = operationsOf(doc).filter((op) => {
+      const [method, path] = op.split(' ');
+      return (doc.paths[path][method.toLowerCase()].parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'idempotency-key');
+    });
+    expect(takers.sort()).toEqual(['POST /api/v1/addresses', 'POST /api/v1/shipments', 'POST /api/v1/shipments/{shipment}/void', 'POST /api/v1/webhook_endpoints']);
+    const header = doc.paths['/api/v1/shipments'].post.parameters.find((p: any) => p.name === 'idempotency-key');
+    expect(header.required).toBeFalsy();
+    expect(header.schema.pattern).toBe('^[\\x20-\\x7e]{1,255}$');
+    expect(header.description).toMatch(/printable ASCII/);
+  });
+
   it('quotes', async () => {
     const q = await api('POST', '/quotes', { body: { from: address(), to: address(), parcel: parcel() } });
     expect(q.status, q.text).toBe(200);

@@ -87,7 +87,9 @@ describe('creating', () => {
     const key2 = `${key}-2`;
     expectProblem(await save(acct.testKey, { ...body, country: 'XX' }, { 'idempotency-key': key2 }), 422, 'validation_failed');
     expect((await save(acct.testKey, body, { 'idempotency-key': key2 })).status).toBe(200);
-    expectProblem(await save(acct.testKey, body, { 'idempotency-key': 'x'.repeat(256) }), 422, 'validation_failed');
+    const long = await save(acct.testKey, body, { 'idempotency-key': 'x'.repeat(256) });
+    expectProblem(long, 422, 'validation_failed');
+    expect(long.body.errors).toEqual([{ path: 'headers.idempotency-key', message: 'must be 1 to 255 printable ASCII characters' }]);
   });
 
   // The fingerprint is over the body as parsed (contract: Idempotency): a body that differs only in

@@ -968,7 +968,10 @@ export interface operations {
     createShipment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1273,7 +1276,10 @@ export interface operations {
     voidShipment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path: {
                 shipment: string;
             };
@@ -1802,7 +1808,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2840,7 +2849,10 @@ export interface operations {
     createAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
