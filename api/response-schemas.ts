@@ -47,6 +47,7 @@ type Code = ErrorCode;
 const AUTHENTICATED: Code[] = [CODE.unauthorized, CODE.insufficient_scope, CODE.ip_not_allowed, CODE.rate_limited, CODE.internal_error, CODE.service_unavailable];
 /** And those a route that reads parameters or a body can add. */
 const READS: Code[] = [CODE.validation_failed, CODE.bad_request, CODE.header_fields_too_large];
+/** A body's refusals; routes that take no parameters (void, the DELETEs) still read one sent to them. */
 const BODY: Code[] = [CODE.invalid_json, CODE.payload_too_large, CODE.unsupported_media_type, CODE.request_timeout];
 
 const responses = (success: Record<number, unknown>, codes: Code[]) => ({
@@ -88,7 +89,7 @@ export const RESPONSES = {
   listShipments: responses({ 200: json('One page, newest first', page('Shipment')) }, []),
   voidShipment: responses(
     { 200: json('Voided and the charge reversed', ref('Shipment')), 202: json('Still voiding', ref('Shipment')) },
-    [CODE.not_found, CODE.label_already_scanned, CODE.shipment_not_voidable, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
+    [...BODY, CODE.not_found, CODE.label_already_scanned, CODE.shipment_not_voidable, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
   ),
   labelLink: responses({ 200: json('A signed URL to the file', ref('LabelLink')) }, [CODE.not_found, CODE.label_not_available]),
   labelFile: responses({ 200: LABEL_FILE }, [CODE.not_found, CODE.label_not_available]),
@@ -109,13 +110,13 @@ export const RESPONSES = {
   listAddresses: responses({ 200: json('One page, newest first', page('Address')) }, []),
   retrieveAddress: responses({ 200: json('The address', ref('Address')) }, [CODE.not_found]),
   updateAddress: responses({ 200: json('The edited address', ref('Address')) }, [...BODY, CODE.not_found, CODE.address_already_exists]),
-  deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [CODE.not_found]),
+  deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [...BODY, CODE.not_found]),
   createWebhookEndpoint: responses(
     { 201: json('Registered; the secret is shown only here', ref('WebhookEndpointWithSecret')) },
     [...BODY, CODE.limit_exceeded, CODE.webhook_endpoint_exists],
   ),
   listWebhookEndpoints: responses({ 200: json('One page, newest first', page('WebhookEndpoint')) }, []),
-  deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, [CODE.not_found]),
+  deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, [...BODY, CODE.not_found]),
   listWebhookDeliveries: responses({ 200: json('One page, newest first', page('WebhookDelivery')) }, [CODE.not_found]),
   listEvents: responses({ 200: json('One page, newest first', page('Event')) }, []),
   retrieveEvent: responses({ 200: json('The event', ref('Event')) }, [CODE.not_found]),

@@ -51,13 +51,18 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
   if (!integers.length) return validate;
   const strict = ((data: Record<string, unknown> | undefined) => {
     const loose = integers.filter((name) => typeof data?.[name] === 'string' && !/^-?\d{1,15}$/.test(data[name] as string));
-    if (loose.length) {
-      strict.errors = loose.map((name) => ({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }));
-      return false;
-    }
     const valid = validate(data);
-    strict.errors = validate.errors;
-    return valid;
+    if (!loose.length) {
+      strict.errors = validate.errors;
+      return valid;
+    }
+    // The other fields' errors too (errors[] lists each); the loose integers' own replace whatever coercion made of them.
+    const others = (validate.errors ?? []).filter((e) => !loose.some((name) => e.instancePath === `/${name}`));
+    strict.errors = [
+      ...loose.map((name) => ({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' })),
+      ...others,
+    ];
+    return false;
   }) as ValidateFunction;
   return strict;
 }

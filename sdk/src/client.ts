@@ -61,10 +61,18 @@ interface RequestOptions {
   idempotencyKey?: string;
   /** Which refusals are retried (default: 429, 409 idempotency_key_in_use and every 5xx). */
   retryOn?: (status: number, code: string | undefined) => boolean;
+  /** Whether a network error is retried (default true): not where the API may have done it already and takes no key. */
+  retryNetworkErrors?: boolean;
 }
 
 const defaultRetryable = (status: number, code: string | undefined) =>
   status === 429 || status >= 500 || (status === 409 && code === 'idempotency_key_in_use');
+
+/**
+ * A POST the API takes no Idempotency-Key for (a sandbox scan): only a refusal made before anything
+ * was done is retried, since a second attempt after a lost answer or a 5xx could record it twice.
+ */
+const refusedBeforeRetryable = (status: number) => status === 429;
 
 /** Joining an operation under way: only answers that say "not yet" are retried, never its outcome. */
 const joinRetryable = (status: number, code: string | undefined) =>
@@ -198,7 +206,13 @@ export class ParcelShipping {
   readonly sandbox = {
     /** Records a carrier scan on a sandbox shipment (sandbox keys only). */
     scan: async (shipmentId: string, body: SandboxScanParams): Promise<SandboxScan> =>
-      (await this.#request<SandboxScan>('POST', `/sandbox/shipments/${enc(shipmentId)}/scans`, { body })).body,
+      (
+        await this.#request<SandboxScan>('POST', `/sandbox/shipments/${enc(shipmentId)}/scans`, {
+          body,
+          retryOn: refusedBeforeRetryable,
+          retryNetworkErrors: false,
+        })
+      ).body,
   };
 
   /** Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its error. */
@@ -247,7 +261,7 @@ export class ParcelShipping {
       try {
         res = await this.#fetch(url, { method, headers, body });
       } catch (cause) {
-        if (attempt < this.#maxRetries) {
+        if (attempt < this.#maxRetries && o.retryNetworkErrors !== false) {
           await sleep(backoffMs(attempt));
           continue;
         }

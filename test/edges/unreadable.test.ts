@@ -55,6 +55,16 @@ describe('?limit', () => {
       expect((await call(stack, 'GET', `${list}?limit=0`, { key: acct.testKey })).body.errors).toEqual([{ path: 'querystring.limit', message: 'must be >= 1' }]);
     }
   });
+
+  // A limit that is not decimal digits hid every other error of the query string (errors[] lists each).
+  it('is refused together with the query string\'s other errors', async () => {
+    const answer = await call(stack, 'GET', '/api/v1/shipments?limit=abc&status=bogus', { key: acct.testKey });
+    expectProblem(answer, 422, 'validation_failed');
+    expect(answer.body.errors).toEqual([
+      { path: 'querystring.limit', message: 'must be integer' },
+      { path: 'querystring.status', message: 'is not one of the allowed values' },
+    ]);
+  });
 });
 
 describe('a body', () => {

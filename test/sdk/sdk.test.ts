@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ParcelShipping,
+  ParcelShippingConnectionError,
   ParcelShippingError,
   WebhookVerificationError,
   isApiError,
@@ -226,6 +227,24 @@ describe('parcel-shipping-sdk', () => {
     for await (const e of ps.webhookEndpoints.list()) endpoints.push(e.id);
     expect(endpoints).toContain(endpoint.id);
     expect((await ps.webhookEndpoints.delete(endpoint.id)).deleted).toBe(true);
+  });
+
+  // The scan route takes no Idempotency-Key: a retry after a lost answer recorded the scan twice
+  // (found by a black-box audit). Only a refusal made before anything was done (429) is retried.
+  it('does not retry a sandbox scan whose answer was lost: the scan is recorded once', async () => {
+    const [cheapest] = await ps.quotes.create({ ...route, parcel: parcel() });
+    const s = await ps.shipments.create({ service: cheapest.service.code, ...route, parcel: parcel(), reference: 'sdk-scan' });
+    const flaky = losingFirstPostAnswer();
+    const client = new ParcelShipping({ apiKey: acct.testKey, baseUrl: stack.url, fetch: flaky.fetch });
+    const err = await client.sandbox.scan(s.id, { status: 'in_transit' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ParcelShippingConnectionError);
+    expect(flaky.keys.length).toBe(1);
+    const tracking = await eventually(async () => {
+      const t = await ps.tracking.retrieve(s.tracking!.number!);
+      return t.events.length ? t : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await ps.tracking.retrieve(tracking.tracking_number)).events.map((e) => e.status)).toEqual(['in_transit']);
   });
 
   it('saves, edits, lists and deletes addresses', async () => {

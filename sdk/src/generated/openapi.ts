@@ -1305,7 +1305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
-            /** @description `bad_request` */
+            /** @description `bad_request`, `invalid_json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1341,8 +1341,35 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `label_already_scanned`, `shipment_not_voidable`, `idempotency_key_in_use` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1965,7 +1992,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `bad_request` */
+            /** @description `bad_request`, `invalid_json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1994,6 +2021,33 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3126,7 +3180,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedAddress"];
                 };
             };
-            /** @description `bad_request` */
+            /** @description `bad_request`, `invalid_json` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3155,6 +3209,33 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
