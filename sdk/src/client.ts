@@ -59,14 +59,15 @@ interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string;
-  /** Which refusals are retried (default: 429, 409 idempotency_key_in_use and every 5xx). */
+  /** Which refusals are retried (default: 429, 409 idempotency_key_in_use and every 5xx but a carrier's definitive refusal). */
   retryOn?: (status: number, code: string | undefined) => boolean;
   /** Whether a network error is retried (default true): not where the API may have done it already and takes no key. */
   retryNetworkErrors?: boolean;
 }
 
+/** Not a 502 `carrier_error`, a definitive refusal: the key is free again, so a retry would buy anew. */
 const defaultRetryable = (status: number, code: string | undefined) =>
-  status === 429 || status >= 500 || (status === 409 && code === 'idempotency_key_in_use');
+  status === 429 || (status >= 500 && code !== 'carrier_error') || (status === 409 && code === 'idempotency_key_in_use');
 
 /**
  * A POST the API takes no Idempotency-Key for (a sandbox scan): only a refusal made before anything

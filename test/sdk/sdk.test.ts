@@ -191,6 +191,28 @@ describe('parcel-shipping-sdk', () => {
     expect(endpoints).toEqual([endpoint.id]);
   });
 
+  // A 502 carrier_error frees the key (contract rule 4), so the SDK's retry bought anew, and each
+  // attempt left one more failed shipment for one create call (found by a black-box audit).
+  it('does not retry a carrier\'s definitive refusal, and still retries a 503', async () => {
+    const problem = (status: number, code: string) =>
+      new Response(JSON.stringify({ type: 'about:blank', title: code, status, code, detail: code, shipment_id: 'shp_x' }), {
+        status,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+      });
+    for (const [status, code, calls] of [[502, 'carrier_error', 1], [503, 'carrier_unavailable', 3]] as const) {
+      let n = 0;
+      const refusing: typeof fetch = async () => {
+        n++;
+        return problem(status, code);
+      };
+      const client = new ParcelShipping({ apiKey: acct.testKey, baseUrl: stack.url, fetch: refusing, maxRetries: 2 });
+      const err = await client.shipments.create({ service: 'acme_ground', ...route, parcel: parcel() }).catch((e: unknown) => e);
+      expect(isApiError(err, code), String(err)).toBe(true);
+      expect((err as ParcelShippingError).shipmentId).toBe('shp_x');
+      expect(n, code).toBe(calls);
+    }
+  });
+
   it('waits out a 429 for as long as Retry-After says', async () => {
     const { key } = await stack.admin.createKey(acct.id, { mode: 'test', rateLimit: '2/1' });
     const client = new ParcelShipping({ apiKey: key, baseUrl: stack.url, maxRetries: 5 });
