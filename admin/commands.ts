@@ -31,6 +31,8 @@ export const keyPrefix = (key: string) => key.slice(0, 'svc_test_'.length + 4);
 /** A bad command: its message is shown to the operator and the command exits non-zero. */
 export class AdminError extends Error {}
 
+/** The currencies in use (ISO 4217), as the runtime's ICU data knows them. */
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 const newId = (prefix: 'acc' | 'key' | 'usr') => makeId(prefix, Date.now(), randomBytes(16));
 
 function amount(text: string | undefined, what: string): number {
@@ -63,7 +65,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
         throw new AdminError(`--funding must be one of ${FUNDING_SOURCES.join(', ')}`);
       }
       const currency = (o.currency ?? 'GBP').toUpperCase();
-      if (!/^[A-Z]{3}$/.test(currency)) throw new AdminError('--currency must be an ISO 4217 code such as GBP');
+      // The shape alone let `XYZ` through, a code no currency has (contract: Money, ISO 4217).
+      if (!ISO_4217.has(currency)) throw new AdminError(`--currency must be an ISO 4217 code such as GBP, got "${o.currency}"`);
       const vat = o.vatRate ?? '20';
       if (!/^\d{1,2}(\.\d{1,2})?$/.test(vat)) throw new AdminError('--vat-rate must be a percentage such as 20');
       if (o.creditLimit !== undefined && o.funding !== 'credit_line') {

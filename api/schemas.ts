@@ -15,6 +15,12 @@ export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
 /** Two letters (ISO 3166-1 alpha-2); case-folded to upper case once valid. */
 export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
+/**
+ * The format (api/validation.ts) that checks two letters are an assigned code, in the same pass as
+ * every other field, so one 422 lists every bad field (contract: Errors) and not the country alone
+ * after the rest is fixed.
+ */
+export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
@@ -26,7 +32,7 @@ export const AddressSchema = Type.Object(
     line2: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Second line' })),
     city: text('City'),
     postcode: text('Postcode'),
-    country: Type.String({ pattern: COUNTRY_CODE, description: 'ISO 3166-1 alpha-2 country code' }),
+    country: Type.String({ pattern: COUNTRY_CODE, format: COUNTRY_FORMAT, description: 'ISO 3166-1 alpha-2 country code' }),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,8 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isCountryCode } from '../domain/index.js';
+import { COUNTRY_FORMAT } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -23,6 +25,12 @@ const dateTime: StringFormat = {
   compare: rfc3339.compare,
 };
 
+/** An assigned country code, in any case; text that is not two letters is the pattern's to refuse. */
+const country: StringFormat = {
+  type: 'string',
+  validate: (value) => !/^[A-Za-z]{2}$/.test(value.trim()) || isCountryCode(value.trim().toUpperCase()),
+};
+
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
  * once, unknown fields refused. Query strings and path parameters are text, so they are coerced.
@@ -36,6 +44,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
   for (const ajv of [body, text]) {
     formats(ajv);
     ajv.addFormat('date-time', dateTime);
+    ajv.addFormat(COUNTRY_FORMAT, country);
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

@@ -109,6 +109,17 @@ describe('authentication (spec §5, contract: Authentication)', () => {
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: issued.key })).status).toBe(200);
   });
 
+  // `account create --currency XYZ` made an account whose balance and prices said "XYZ": the command
+  // checked three letters, not ISO 4217 (found by a black-box audit).
+  it('opens no account in a currency that ISO 4217 does not have', async () => {
+    for (const currency of ['XYZ', 'ABC', 'GB']) {
+      await expect(stack.admin.createAccount({ name: 'Odd money', funding: 'wallet', currency })).rejects.toThrow('--currency must be an ISO 4217 code');
+    }
+    for (const currency of ['EUR', 'usd']) {
+      await expect(stack.admin.createAccount({ name: 'Real money', funding: 'wallet', currency })).resolves.toMatchObject({ id: expect.stringMatching(/^acc_/) });
+    }
+  });
+
   it('takes revocation into account on the very next request', async () => {
     const k = await stack.admin.createKey(acct.id, { mode: 'test' });
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: k.key })).status).toBe(200);

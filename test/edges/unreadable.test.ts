@@ -4,7 +4,7 @@
 // fragment passed the one-endpoint-per-URL rule, and a long tracking number was 422 instead of 404.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let acct: TestAccount;
@@ -107,6 +107,23 @@ describe('fields', () => {
     const answer = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ country: 'GBR' }) });
     expectProblem(answer, 422, 'validation_failed');
     expect(answer.body.errors).toEqual([{ path: 'country', message: 'must be a two-letter ISO 3166-1 alpha-2 country code, such as GB' }]);
+  });
+
+  // An unassigned country was checked only once every other field was valid, so a request with
+  // two bad fields was refused for one, then for the country (found by a black-box audit).
+  it('an unassigned country is listed with every other bad field, in one answer', async () => {
+    const saved = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: '', country: 'xx' }) });
+    expectProblem(saved, 422, 'validation_failed');
+    expect(saved.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['name', 'country']));
+    expect(saved.body.errors).toContainEqual({ path: 'country', message: 'must be an ISO 3166-1 alpha-2 country code' });
+    const quoted = await call(stack, 'POST', '/api/v1/quotes', {
+      key: acct.testKey,
+      body: { from: address({ country: 'ZZ' }), to: address({ country: ' uk ' }), parcel: parcel({ weight_g: 0 }) },
+    });
+    expectProblem(quoted, 422, 'validation_failed');
+    expect(quoted.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['from.country', 'parcel.weight_g', 'to.country']);
+    const gb = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address({ country: ' gb ' }), to: address(), parcel: parcel() } });
+    expect(gb.status, gb.text).toBe(200);
   });
 
   it('a webhook URL with a fragment is refused: the receiver never sees it, so it would be a second endpoint for one URL', async () => {

@@ -715,7 +715,10 @@ export interface operations {
                         city: string;
                         /** @description Postcode */
                         postcode: string;
-                        /** @description ISO 3166-1 alpha-2 country code */
+                        /**
+                         * Format: iso-3166-1-alpha-2
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
                         country: string;
                     };
                     to: {
@@ -729,7 +732,10 @@ export interface operations {
                         city: string;
                         /** @description Postcode */
                         postcode: string;
-                        /** @description ISO 3166-1 alpha-2 country code */
+                        /**
+                         * Format: iso-3166-1-alpha-2
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
                         country: string;
                     };
                     parcel: {
@@ -991,7 +997,10 @@ export interface operations {
                         city: string;
                         /** @description Postcode */
                         postcode: string;
-                        /** @description ISO 3166-1 alpha-2 country code */
+                        /**
+                         * Format: iso-3166-1-alpha-2
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
                         country: string;
                     };
                     to: {
@@ -1005,7 +1014,10 @@ export interface operations {
                         city: string;
                         /** @description Postcode */
                         postcode: string;
-                        /** @description ISO 3166-1 alpha-2 country code */
+                        /**
+                         * Format: iso-3166-1-alpha-2
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
                         country: string;
                     };
                     parcel: {
@@ -2923,7 +2935,10 @@ export interface operations {
                     city: string;
                     /** @description Postcode */
                     postcode: string;
-                    /** @description ISO 3166-1 alpha-2 country code */
+                    /**
+                     * Format: iso-3166-1-alpha-2
+                     * @description ISO 3166-1 alpha-2 country code
+                     */
                     country: string;
                 };
             };
@@ -3311,7 +3326,10 @@ export interface operations {
                     city?: string;
                     /** @description Postcode */
                     postcode?: string;
-                    /** @description ISO 3166-1 alpha-2 country code */
+                    /**
+                     * Format: iso-3166-1-alpha-2
+                     * @description ISO 3166-1 alpha-2 country code
+                     */
                     country?: string;
                 };
             };
