@@ -34,7 +34,10 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
   const base = context === 'body' ? '' : `${context ?? ''}`;
   const seen = new Set<string>();
   const out: FieldError[] = [];
+  // An empty string breaks both minLength 1 and the text pattern: the pattern's "not blank" says it once.
+  const patterned = new Set(validation.filter((e) => e.keyword === 'pattern').map((e) => e.instancePath));
   for (const e of validation) {
+    if (e.keyword === 'minLength' && e.params.limit === 1 && patterned.has(e.instancePath)) continue;
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') {

@@ -109,6 +109,17 @@ describe('fields', () => {
     expect(answer.body.errors).toEqual([{ path: 'country', message: 'must be a two-letter ISO 3166-1 alpha-2 country code, such as GB' }]);
   });
 
+  // A blank required string was listed twice under one path, "must NOT have fewer than 1 characters"
+  // and "not blank" (found by a black-box audit): errors[] names each bad field once.
+  it('a blank field is one error, not two', async () => {
+    const answer = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: '', city: '   ' }) });
+    expectProblem(answer, 422, 'validation_failed');
+    expect(answer.body.errors).toEqual([
+      { path: 'name', message: 'must be printable text without control characters, and not blank' },
+      { path: 'city', message: 'must be printable text without control characters, and not blank' },
+    ]);
+  });
+
   // An unassigned country was checked only once every other field was valid, so a request with
   // two bad fields was refused for one, then for the country (found by a black-box audit).
   it('an unassigned country is listed with every other bad field, in one answer', async () => {
