@@ -59,8 +59,8 @@ export const PROBLEM_TYPES: Record<ErrorCode, { when: string; then: string }> = 
     then: 'Wait `Retry-After` seconds and send the same request again with the same key.',
   },
   label_not_available: {
-    when: 'The label of a pending, failed or voided shipment was asked for.',
-    then: 'Labels exist once a shipment is purchased, and not after it is voided.',
+    when: 'The label of a pending, failed or voided shipment was asked for, or a sandbox scan was sent for one of those or a delivered one.',
+    then: 'Labels exist once a shipment is purchased, and not after it is voided; a delivered parcel takes no more scans.',
   },
   address_already_exists: {
     when: 'An address edit would make it the same as another saved address.',

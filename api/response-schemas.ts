@@ -113,7 +113,7 @@ export const RESPONSES = {
   deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [...BODY, CODE.not_found]),
   createWebhookEndpoint: responses(
     { 201: json('Registered; the secret is shown only here', ref('WebhookEndpointWithSecret')) },
-    [...BODY, CODE.limit_exceeded, CODE.webhook_endpoint_exists],
+    [...BODY, CODE.limit_exceeded, CODE.webhook_endpoint_exists, CODE.idempotency_key_in_use, CODE.idempotency_key_reused],
   ),
   listWebhookEndpoints: responses({ 200: json('One page, newest first', page('WebhookEndpoint')) }, []),
   deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, [...BODY, CODE.not_found]),

@@ -119,6 +119,7 @@ export async function holdIn(tx: Tx, p: { accountId: string; shipmentId: string;
 
 export interface CaptureResult {
   captured: boolean;
+  /** Settled balance (credit included, holds aside) around the capture; the names are in recorded histories. */
   availableBefore: number | null;
   availableAfter: number | null;
   lowBalanceThreshold: number | null;
@@ -137,9 +138,11 @@ export function planCapture(account: AccountRow, existing: ShipmentEntries): { m
     after,
     result: {
       captured: true,
-      // The hold already counted against the available amount; what fell is the balance after release.
-      availableBefore: availableOf({ ...account, pending: account.pending - held }),
-      availableAfter: availableOf(after),
+      // What the charge itself moves: the settled balance (credit included) before and after it,
+      // with every hold left aside. Counting the holds of other purchases in flight put "before"
+      // below the threshold already, so overlapping purchases crossed it with no event at all.
+      availableBefore: availableOf({ ...account, pending: 0 }),
+      availableAfter: availableOf({ ...after, pending: 0 }),
       lowBalanceThreshold: account.lowBalanceThreshold,
     },
   };

@@ -63,6 +63,13 @@ describe('every answer matches the served OpenAPI document', () => {
       return (doc.paths[path][method.toLowerCase()].parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'idempotency-key');
     });
     expect(takers.sort()).toEqual(['POST /api/v1/addresses', 'POST /api/v1/shipments', 'POST /api/v1/shipments/{shipment}/void', 'POST /api/v1/webhook_endpoints']);
+    // Each of them can answer the key's two problems, and says so.
+    for (const op of takers) {
+      const [method, path] = op.split(' ');
+      const responses = doc.paths[path][method.toLowerCase()].responses;
+      expect(responses['409']?.description, op).toContain('idempotency_key_in_use');
+      expect(responses['422']?.description, op).toContain('idempotency_key_reused');
+    }
     const header = doc.paths['/api/v1/shipments'].post.parameters.find((p: any) => p.name === 'idempotency-key');
     expect(header.required).toBeFalsy();
     expect(header.schema.pattern).toBe('^[\\x20-\\x7e]{1,255}$');

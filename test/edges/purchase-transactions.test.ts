@@ -92,6 +92,29 @@ describe('the purchase transactions', () => {
     expect(all.map((e) => e.id).sort()).toEqual(stored.map((e) => e.id).sort());
   });
 
+  it('store one wallet.low_balance when purchases in flight together take the balance below the threshold', async () => {
+    // 30.00, threshold 25.00, two purchases of 10.00 held before either is captured: each capture
+    // then saw the other's hold as already spent, found the balance below 25.00 before its own
+    // charge, and neither stored the event, though the balance went from 30.00 to 10.00.
+    const acct = await createAccount(stack, { topUp: '30.00' });
+    await stack.admin.setAccount(acct.id, { lowBalanceThreshold: '25.00' });
+    const db = stack.database.db;
+    const shipmentIds = [await insertPendingShipment(stack, acct.id), await insertPendingShipment(stack, acct.id)];
+    for (const shipmentId of shipmentIds) {
+      expect(await beginPurchase(db, { shipmentId, accountId: acct.id, price: price(1000), hold: true, now: new Date() })).toEqual({ ok: true });
+    }
+    for (const [i, shipmentId] of shipmentIds.entries()) {
+      const ids = { purchasedEventId: makeId('evt', Date.now(), randomBytes(16)), lowBalanceEventId: makeId('evt', Date.now(), randomBytes(16)) };
+      await completePurchase(db, { shipmentId, accountId: acct.id, capture: true, trackingNumber: `TRK-TX-LOW-${i}`, ...ids, now: new Date() });
+    }
+    const stored = await db.select().from(events).where(and(eq(events.accountId, acct.id), eq(events.type, 'wallet.low_balance')));
+    expect(stored).toHaveLength(1);
+    // Stored by the capture that took the settled balance from 30.00 to 20.00, the first.
+    expect(stored[0].data).toMatchObject({ object: { available: '10.00', pending: '10.00', low_balance_threshold: '25.00' } });
+    const ledger = await checkLedger(db, acct.id);
+    expect([ledger.account.balance, ledger.account.pending]).toEqual([1000, 0]);
+  });
+
   it('refuse a price the wallet cannot cover and leave the shipment unpriced, with nothing held', async () => {
     const acct = await createAccount(stack, { topUp: '5.00' });
     const db = stack.database.db;

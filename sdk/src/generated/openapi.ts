@@ -1910,7 +1910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `webhook_endpoint_exists` */
+            /** @description `webhook_endpoint_exists`, `idempotency_key_in_use` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1937,7 +1937,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `validation_failed`, `limit_exceeded` */
+            /** @description `validation_failed`, `limit_exceeded`, `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
