@@ -88,7 +88,7 @@ export const RESPONSES = {
   retrieveShipment: responses({ 200: json('The shipment', ref('Shipment')) }, [CODE.not_found]),
   listShipments: responses({ 200: json('One page, newest first', page('Shipment')) }, []),
   voidShipment: responses(
-    { 200: json('Voided and the charge reversed', ref('Shipment')), 202: json('Still voiding', ref('Shipment')) },
+    { 200: json('Voided and the charge reversed', ref('Shipment')), 202: json('Still voiding; see the Location header', ref('Shipment')) },
     [...BODY, CODE.not_found, CODE.label_already_scanned, CODE.shipment_not_voidable, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
   ),
   labelLink: responses({ 200: json('A signed URL to the file', ref('LabelLink')) }, [CODE.not_found, CODE.label_not_available]),

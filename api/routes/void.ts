@@ -23,6 +23,8 @@ export const voidRoute =
         const caller = callerOf(request);
         const row = await ownShipment(ctx, caller, request.params.shipment);
         const answer = await requestVoid(ctx, caller, row, request.idempotency, String(request.id));
+        // Still voiding: where to follow it, as a purchase's 202 says.
+        if (answer.status === 202) reply.header('location', `/api/v1/shipments/${answer.row.id}`);
         return reply.code(answer.status).send(shipmentToJson(answer.row));
       },
     );

@@ -109,6 +109,8 @@ describe('faults on the purchase and void paths', () => {
     const first = await voidIt(acct, s.id, key);
     expect(first.status, first.text).toBe(202);
     expect(first.body.status).toBe('voiding');
+    // Where to follow it, as a purchase's 202 says (it had no Location; found by a black-box audit).
+    expect(first.headers.location).toBe(`/api/v1/shipments/${s.id}`);
     await eventually(async () => {
       if ((await sim.faults(s.id)).length) return undefined;
       const g = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });

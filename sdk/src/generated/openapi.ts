@@ -1308,7 +1308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Shipment"];
                 };
             };
-            /** @description Still voiding */
+            /** @description Still voiding; see the Location header */
             202: {
                 headers: {
                     [name: string]: unknown;
