@@ -2,8 +2,8 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isCountryCode } from '../domain/index.js';
-import { COUNTRY_FORMAT } from './schemas.js';
+import { isCountryCode, parseIsoInstant } from '../domain/index.js';
+import { COUNTRY_FORMAT, INSTANT_FORMAT } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -45,6 +45,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     formats(ajv);
     ajv.addFormat('date-time', dateTime);
     ajv.addFormat(COUNTRY_FORMAT, country);
+    ajv.addFormat(INSTANT_FORMAT, { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined });
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }
