@@ -8,7 +8,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES } from './config-schema.js';
 import { processEnv, type Env } from './env.js';
 import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, productionProblems } from './production.js';
-import { ConfigError, parseSettings } from './settings.js';
+import { checkSettings, ConfigError, parseSettings } from './settings.js';
 
 
 const ConfigVariables = Type.Object(CONFIG_VARIABLES);
@@ -41,11 +41,17 @@ function byCarrier<T>(values: Record<string, unknown>, suffix: string): Record<s
 
 export function parseConfig(env: Env, options: ParseOptions = {}): Config {
   const production = env.NODE_ENV === 'production';
+  const schema = schemaFor(env);
   if (production) {
-    const problems = productionProblems(env, options.carriers ?? []);
-    if (problems.length) throw new ConfigError(`refusing to start in production:\n  - ${problems.join('\n  - ')}`);
+    const refused = productionProblems(env, options.carriers ?? []);
+    if (refused.length) {
+      // With every invalid value too, so that one restart fixes them all; a variable once only.
+      const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.some((p) => p.startsWith(`${name} `)));
+      const problems = [...refused, ...invalid.map(([, problem]) => problem)];
+      throw new ConfigError(`refusing to start in production:\n  - ${problems.join('\n  - ')}`);
+    }
   }
-  const values = parseSettings(schemaFor(env), env);
+  const values = parseSettings(schema, env);
   return toConfig(values as Variables, values, production);
 }
 

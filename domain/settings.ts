@@ -80,18 +80,25 @@ export function requirement(property: TSchema): string {
 }
 
 /**
- * Reads `env` against `schema`: defaults applied, every invalid variable named with its bound (and
- * its value, unless secret). Throws a ConfigError listing every problem at once.
+ * Reads `env` against `schema`: defaults applied, and one sentence per invalid variable naming its
+ * bound (and its value, unless secret), by variable.
  */
-export function parseSettings(schema: TObject, env: Env): Record<string, unknown> {
+export function checkSettings(schema: TObject, env: Env): { values: Record<string, unknown>; problems: Map<string, string> } {
   const values = Value.Default(schema, readVariables(schema, env)) as Record<string, unknown>;
-  const problems = [...errorsByVariable(schema, values).keys()].map((name) => {
+  const problems = new Map<string, string>();
+  for (const name of errorsByVariable(schema, values).keys()) {
     const property = schema.properties[name];
-    const raw = env[name];
-    const shown = (property as Annotations).secret ? '' : `, got "${raw}"`;
-    return `${name} must ${requirement(property)}${shown}`;
-  });
-  if (problems.length === 1) throw new ConfigError(problems[0]);
-  if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    const shown = (property as Annotations).secret ? '' : `, got "${env[name]}"`;
+    problems.set(name, `${name} must ${requirement(property)}${shown}`);
+  }
+  return { values, problems };
+}
+
+/** `checkSettings`, throwing a ConfigError that lists every problem at once. */
+export function parseSettings(schema: TObject, env: Env): Record<string, unknown> {
+  const { values, problems } = checkSettings(schema, env);
+  const list = [...problems.values()];
+  if (list.length === 1) throw new ConfigError(list[0]);
+  if (list.length) throw new ConfigError(`invalid configuration:\n  - ${list.join('\n  - ')}`);
   return values;
 }

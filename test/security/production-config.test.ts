@@ -112,6 +112,16 @@ describe('production configuration', () => {
     for (const name of ['SIGNING_SECRET', 'PUBLIC_BASE_URL', 'PAYLOAD_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE']) expect(message).toContain(name);
   });
 
+  it('names an invalid value in the same refusal as the production problems, so one restart fixes them all', () => {
+    const { SIGNING_SECRET: _gone, ...env } = productionEnv();
+    const message = problemsOf({ ...env, PORT: 'abc', PUBLIC_BASE_URL: 'ftp://parcels.example', WEBHOOK_SECRET_KEY: 'short' });
+    expect(message).toMatch(/^refusing to start in production:/);
+    for (const name of ['SIGNING_SECRET', 'PUBLIC_BASE_URL', 'WEBHOOK_SECRET_KEY', 'PORT']) expect(message).toContain(`- ${name} `);
+    // A variable production already names is not named twice, and a secret's value is never shown.
+    expect(message.match(/PUBLIC_BASE_URL/g)).toHaveLength(1);
+    expect(message).not.toContain('"short"');
+  });
+
   it('never sends a live carrier to the simulator in production', () => {
     const dev = carrierRegistryFor(parseConfig({}));
     expect(() => dev.adapter('acme', true)).not.toThrow();
