@@ -286,6 +286,26 @@ describe('the same rules as the API', () => {
     expect((await call(stack, 'GET', '/api/v1/shipments', { key })).status).toBe(403);
   });
 
+  // A rate limit beyond a 32-bit integer answered 500 (the insert failed), and 2027-02-30 was read
+  // as 2 March (found by a black-box audit): both are refused with a clear error instead.
+  it('refuses a rate limit too large to store and an expiry on a day the calendar lacks, with a clear 422', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const before = (await listApiKeys(stack.database.db, c.id)).length;
+    const create = (extra: Record<string, string>) => web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, mode: 'test', scopes: 'quotes:read', ...extra } });
+    for (const rate_limit of ['99999999999999999999/10', '100/2147483648']) {
+      const refused = await create({ rate_limit });
+      expect(refused.status).toBe(422);
+      expect(refused.html).toContain('rate-limit must look like 100/10 (requests/seconds), each number from 1 to 2147483647');
+    }
+    const badDay = await create({ expires_at: '2099-02-30T10:00' });
+    expect(badDay.status).toBe(422);
+    expect(badDay.html).toContain('expires-at must be an ISO 8601 date-time with its offset');
+    expect(await listApiKeys(stack.database.db, c.id)).toHaveLength(before);
+    await expect(stack.admin.createKey(c.id, { mode: 'test', expiresAt: '2099-01-02T03:04' })).rejects.toThrow('with its offset');
+    expect((await create({ rate_limit: '2147483647/2147483647', expires_at: '2099-02-28T10:00' })).status).toBe(200);
+  });
+
   it('refuses the webhook URLs the API refuses, and registers the others for the API to list', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
