@@ -12,7 +12,7 @@ import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
 import { field, parseForm, type Form } from './forms.js';
-import { endSession, loadSession, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
+import { endSession, loadSession, LOGIN_WINDOW_MS, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
 // Pages load only our own script and stylesheet, post forms only to us, and are never framed.
 const CSP =
@@ -109,9 +109,10 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
     const result = await signIn(ctx, { email, password: field(request.body, 'password'), ip });
     if (!result.ok) {
       request.log.info({ action: 'sign_in', outcome: result.reason }, 'portal sign-in refused');
-      return result.reason === 'throttled'
-        ? loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429)
-        : loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+      if (result.reason === 'invalid') return loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+      // Retry-After, as on the API's 429: the throttling window's length, always long enough to wait.
+      reply.header('retry-after', String(LOGIN_WINDOW_MS / 1000));
+      return loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429);
     }
     await startSession(ctx, reply, result.user);
     request.log.info({ action: 'sign_in', user_id: result.user.id, account_id: result.user.accountId }, 'portal sign-in');

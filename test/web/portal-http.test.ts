@@ -159,6 +159,8 @@ describe('signing in and out', () => {
     for (let i = 0; i < 5; i++) expect((await signIn(c.email, `guess ${i} of the password`)).res.status).toBe(401);
     const blocked = await signIn(c.email, c.password);
     expect(blocked.res.status).toBe(429);
+    // Retry-After as on every 429 (it was missing): the window's length is always long enough.
+    expect(blocked.res.headers['retry-after']).toBe('900');
     expect(blocked.res.html).toContain('Too many failed sign-ins');
     expect(blocked.cookie).toBe('');
     // Another user from the same address is not locked out by it.
