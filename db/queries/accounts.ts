@@ -21,12 +21,15 @@ export async function updateAccount(
   return row;
 }
 
-/** Records the account holder's request for API access; a second request keeps the first time. */
+/**
+ * Records the account holder's request for API access; a second request keeps the first time, and
+ * an account already enabled records none (its review is over). Undefined when nothing was recorded.
+ */
 export async function requestApiAccess(db: Db, id: string, now: Date): Promise<AccountRow | undefined> {
   const [row] = await db
     .update(accounts)
     .set({ apiAccessRequestedAt: sql`coalesce(${accounts.apiAccessRequestedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(accounts.id, id))
+    .where(and(eq(accounts.id, id), eq(accounts.apiEnabled, false)))
     .returning();
   return row;
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
+import { findAccount, findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
 import { createLogger } from '../../scripts/runtime.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
@@ -286,6 +286,21 @@ describe('the same rules as the API', () => {
     expect(used.status).toBe(200);
     expect(used.headers['ratelimit-limit']).toBe('5');
     expect((await call(stack, 'GET', '/api/v1/shipments', { key })).status).toBe(403);
+  });
+
+  // A request sent after access was enabled (a page left open) was recorded after the enabling, and
+  // the admin console showed a review of it (found by a black-box audit): it records nothing now.
+  it('records no access request for an account whose API access is already enabled', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const res = await web('POST', '/portal/access-request', { cookie, form: { _csrf: csrf } });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/portal');
+    expect((await findAccount(stack.database.db, c.id))!.apiAccessRequestedAt).toBeNull();
+    const waiting = await customer({ enabled: false });
+    const asked = await signIn(waiting.email, waiting.password);
+    expect((await web('POST', '/portal/access-request', { cookie: asked.cookie, form: { _csrf: asked.csrf } })).location).toBe('/portal?notice=access_requested');
+    expect((await findAccount(stack.database.db, waiting.id))!.apiAccessRequestedAt).toBeInstanceOf(Date);
   });
 
   // A rate limit beyond a 32-bit integer answered 500 (the insert failed), and 2027-02-30 was read
