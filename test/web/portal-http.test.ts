@@ -232,6 +232,26 @@ describe('who sees what', () => {
     expect(api.body.code).toBe('not_found');
   });
 
+  // A mistyped page address (/portal/logout typed in, /admin/acounts) answered the API's JSON
+  // problem to a browser (found by a black-box audit): it is a page now; the API keeps its JSON.
+  it('answers a page address that does not exist with a 404 page, not a JSON problem', async () => {
+    const c = await customer();
+    const { cookie } = await signIn(c.email, c.password);
+    for (const path of ['/portal/nope', '/portal/logout', '/admin/acounts', '/portal/keys/']) {
+      for (const who of [undefined, cookie]) {
+        const page = await web('GET', path, { cookie: who });
+        expect(page.status, path).toBe(404);
+        expect(page.headers['content-type'], path).toBe('text/html; charset=utf-8');
+        expect(page.headers['content-security-policy'], path).toContain("script-src 'self'");
+        expect(page.html, path).toContain('There is no such page.');
+      }
+    }
+    const api = await call({ url: base }, 'GET', '/api/v1/portal', { key: c.testKey });
+    expect(api.status).toBe(404);
+    expect(api.body.code).toBe('not_found');
+    expect((await web('GET', '/portalx')).headers['content-type']).toContain('application/problem+json');
+  });
+
   it('refuses every form without the session CSRF token, and changes nothing', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
