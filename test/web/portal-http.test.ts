@@ -408,6 +408,29 @@ describe('the same rules as the API', () => {
     expect((await web('GET', '/admin/stuck?older_than=soon', { cookie: desk.cookie })).status).toBe(422);
   });
 
+  // The accounts page listed the newest 200 accounts and nothing else: an older account could not
+  // be topped up from the console (found by a black-box audit). It is found by id or by name now.
+  it('finds any account by id or part of its name, and keeps the search across a top-up', async () => {
+    const { id } = await stack.admin.createAccount({ name: 'Ops', funding: 'wallet' });
+    await stack.admin.createUser(id, { email: `ops3-${id.slice(-8)}@example.com`, password: 'operator password 3', admin: true });
+    const desk = await signIn(`ops3-${id.slice(-8)}@example.com`, 'operator password 3');
+    const old = await createAccount(stack, { name: `Old 100%_Customer ${id.slice(-6)}` });
+    // Newer accounts (on a busy service, more than the page shows) are not in the answer.
+    await stack.admin.createAccount({ name: `Newer ${id.slice(-6)}`, funding: 'wallet' });
+    const row = `data-account-id="${old.id}"`;
+    for (const q of [old.id, `100%_customer ${id.slice(-6)}`]) {
+      const found = await web('GET', `/admin/accounts?q=${encodeURIComponent(q)}`, { cookie: desk.cookie });
+      expect(found.status, q).toBe(200);
+      expect(found.html, q).toContain(row);
+      expect(found.html.match(/data-account-id="/g), q).toHaveLength(1);
+    }
+    // % and _ are the name's own characters, not wildcards.
+    expect((await web('GET', '/admin/accounts?q=Old%20100x', { cookie: desk.cookie })).html).toContain('No account matches.');
+    const topped = await web('POST', `/admin/accounts/${old.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, q: old.id, amount: '3.00' } });
+    expect(topped.location).toBe(`/admin/accounts?q=${old.id}&notice=topped_up`);
+    expect((await web('GET', topped.location!, { cookie: desk.cookie })).html).toContain(row);
+  });
+
   it('sets the low-balance threshold the balance endpoint reports', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
