@@ -21,12 +21,16 @@ import {
   isValidCidr,
   makeId,
   parseAmount,
+  parseIsoInstant,
   SCOPES,
   type FundingSource,
 } from '../domain/index.js';
 
 /** `svc_test_` and four characters of the secret (24 bits): tells keys apart, reveals nothing useful. */
 export const keyPrefix = (key: string) => key.slice(0, 'svc_test_'.length + 4);
+
+/** The largest value of a PostgreSQL `integer` column. */
+const MAX_INT32 = 2_147_483_647;
 
 /** A bad command: its message is shown to the operator and the command exits non-zero. */
 export class AdminError extends Error {}
@@ -95,7 +99,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
     /** The account holder asks for API access (spec §1); an administrator enables it after review. */
     async requestApiAccess(accountId: string | undefined) {
       const a = await account(db, accountId);
-      const updated = (await requestApiAccess(db, a.id, now()))!;
+      // Enabled already (by an operator, or from a page left open): nothing to review.
+      const updated = (await requestApiAccess(db, a.id, now())) ?? (await findAccount(db, a.id))!;
       return {
         id: a.id,
         api_enabled: updated.apiEnabled,
@@ -144,10 +149,11 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       if (unknown.length) throw new AdminError(`unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
       let expiresAt: Date | null = null;
       if (o.expiresAt !== undefined) {
-        expiresAt = new Date(o.expiresAt);
-        if (Number.isNaN(expiresAt.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(o.expiresAt)) {
-          throw new AdminError('--expires-at must be an ISO 8601 date-time');
-        }
+        // The API's own parser: a real calendar date (2027-02-30 is refused, not read as 2 March) and
+        // an explicit offset (a time without one would mean the operator's local time).
+        const parsed = parseIsoInstant(o.expiresAt);
+        if (!parsed) throw new AdminError('--expires-at must be an ISO 8601 date-time with its offset, such as 2027-01-31T18:00Z');
+        expiresAt = parsed;
         // A key expired when issued could never authenticate: refused, as any other bad input.
         if (expiresAt <= now()) throw new AdminError(`--expires-at must be in the future, got ${expiresAt.toISOString()}`);
       }
@@ -157,7 +163,11 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       let rate = { count: 100, seconds: 10 };
       if (o.rateLimit !== undefined) {
         const m = /^(\d+)\/(\d+)$/.exec(o.rateLimit);
-        if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new AdminError('--rate-limit must look like 100/10 (requests/seconds)');
+        // Both numbers are stored as 32-bit integers: a larger one failed the insert (a 500 in the portal).
+        const fits = (n: number) => n >= 1 && n <= MAX_INT32;
+        if (!m || !fits(Number(m[1])) || !fits(Number(m[2]))) {
+          throw new AdminError(`--rate-limit must look like 100/10 (requests/seconds), each number from 1 to ${MAX_INT32}`);
+        }
         rate = { count: Number(m[1]), seconds: Number(m[2]) };
       }
       const livemode = o.mode === 'live';

@@ -25,7 +25,7 @@ import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { registerMetrics } from './metrics.js';
-import { webRoutes } from './web/index.js';
+import { isPagePath, pageNotFound, webRoutes } from './web/index.js';
 import { loadSession } from './web/session.js';
 import { registerResponseSchemas } from './response-schemas.js';
 import { registerIdempotency } from './idempotency.js';
@@ -84,7 +84,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    isPagePath(request.url)
+      ? pageNotFound(reply)
+      : sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
   );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);

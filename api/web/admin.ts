@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { listAccessRequests, listAccounts, type WebSession } from '../../db/index.js';
+import { listAccessRequests, listAccounts, listRecentlyEnabled, type WebSession } from '../../db/index.js';
 import { balanceToJson, formatAmount, formatDuration, reviewStatus } from '../../domain/index.js';
 import { AdminError, adminCommands, findStuckShipments, parseAge } from '../../admin/index.js';
 import type { AppContext } from '../app.js';
@@ -10,6 +10,14 @@ import { csrfField, noticeOf, sendPage } from './layout.js';
 
 type Req = FastifyRequest<{ Body: Form; Querystring: Record<string, string>; Params: Record<string, string> }>;
 const sessionOf = (request: FastifyRequest): WebSession => request.webSession!;
+/** The accounts page shows this many, newest first; the others are found by id or name. */
+const ACCOUNTS_SHOWN = 200;
+/** The accounts page's search: from the query string, or from the form of an action taken on it. */
+const searchOf = (request: Req) => (field(request.body, 'q') || (typeof request.query.q === 'string' ? request.query.q : '')).trim().slice(0, 200);
+const afterAction = (request: Req) => {
+  const q = searchOf(request);
+  return q ? `q=${encodeURIComponent(q)}&` : '';
+};
 
 export const adminPages =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -22,10 +30,7 @@ export const adminPages =
       const s = sessionOf(request);
       const now = ctx.now();
       const waiting = await listAccessRequests(ctx.db);
-      const recent = (await listAccounts(ctx.db))
-        .filter((a) => a.apiEnabledAt && a.apiAccessRequestedAt)
-        .sort((a, b) => b.apiEnabledAt!.getTime() - a.apiEnabledAt!.getTime())
-        .slice(0, 20);
+      const recent = await listRecentlyEnabled(ctx.db);
       const body = html`<section aria-labelledby="waiting-h"><h2 id="waiting-h">Waiting for review</h2>${
         waiting.length
           ? html`<table><thead><tr><th>Account</th><th>Funding</th><th>Requested</th><th>Review time</th><th>Due</th><th></th></tr></thead><tbody>
@@ -64,17 +69,25 @@ ${recent.map((a) => {
     // ---------- accounts: funding source, credit limit, top up ----------
     async function accountsPage(request: Req, reply: FastifyReply, o: { error?: string; status?: number } = {}) {
       const s = sessionOf(request);
-      const accounts = await listAccounts(ctx.db);
-      const body = html`<section aria-labelledby="accounts-h"><h2 id="accounts-h">Accounts</h2>
+      const q = searchOf(request);
+      const accounts = await listAccounts(ctx.db, ACCOUNTS_SHOWN, q || undefined);
+      // The forms carry the search, so the page after an action still shows the account changed.
+      const keep = q ? html`<input type="hidden" name="q" value="${q}">` : '';
+      const body = html`<section aria-labelledby="find-h"><h2 id="find-h">Find an account</h2>
+<form method="get" action="/admin/accounts"><label for="q">Account id or part of its name</label>
+<input id="q" name="q" type="search" value="${q}"> <button type="submit">Find</button>${q ? html` <a href="/admin/accounts">Show all</a>` : ''}</form></section>
+<section aria-labelledby="accounts-h"><h2 id="accounts-h">${
+        q ? `Accounts matching “${q}”` : accounts.length === ACCOUNTS_SHOWN ? `The newest ${ACCOUNTS_SHOWN} accounts` : 'Accounts'
+      }</h2>${accounts.length ? '' : html`<p class="muted">No account matches.</p>`}
 <table><thead><tr><th>Account</th><th>Funding</th><th>Available</th><th>Pending</th><th>Credit limit</th><th>API</th><th>Change</th></tr></thead><tbody>
 ${accounts.map((a) => {
   const b = balanceToJson(a, true);
   const change =
     a.fundingSource === 'wallet'
-      ? html`<form class="inline" method="post" action="/admin/accounts/${a.id}/topup">${csrfField(s)}<label for="topup-${a.id}">Top up (${a.currency})</label>
+      ? html`<form class="inline" method="post" action="/admin/accounts/${a.id}/topup">${csrfField(s)}${keep}<label for="topup-${a.id}">Top up (${a.currency})</label>
 <input id="topup-${a.id}" name="amount" type="text" inputmode="decimal" placeholder="100.00" required> <button type="submit">Top up</button></form>`
       : a.fundingSource === 'credit_line'
-        ? html`<form class="inline" method="post" action="/admin/accounts/${a.id}/credit-limit">${csrfField(s)}<label for="limit-${a.id}">Credit limit (${a.currency})</label>
+        ? html`<form class="inline" method="post" action="/admin/accounts/${a.id}/credit-limit">${csrfField(s)}${keep}<label for="limit-${a.id}">Credit limit (${a.currency})</label>
 <input id="limit-${a.id}" name="credit_limit" type="text" inputmode="decimal" value="${a.creditLimit !== null ? formatAmount(a.creditLimit) : ''}" required> <button type="submit">Save</button></form>`
         : html`<span class="muted">card: nothing to set</span>`;
   return html`<tr data-account-id="${a.id}"><td>${a.name}<br><code>${a.id}</code></td><td>${a.fundingSource}</td><td>${b.available ?? '—'} ${a.currency}</td><td>${b.pending}</td>
@@ -94,7 +107,7 @@ ${accounts.map((a) => {
         return accountsPage(request, reply, { error: err.message, status: 422 });
       }
       request.log.info({ action: 'wallet_topped_up', target_account_id: request.params.id, amount }, 'admin: wallet topped up');
-      return reply.redirect('/admin/accounts?notice=topped_up', 303);
+      return reply.redirect(`/admin/accounts?${afterAction(request)}notice=topped_up`, 303);
     });
 
     app.post('/admin/accounts/:id/credit-limit', async (request: Req, reply) => {
@@ -106,7 +119,7 @@ ${accounts.map((a) => {
         return accountsPage(request, reply, { error: err.message.replace(/--([a-z-]+)/g, '$1'), status: 422 });
       }
       request.log.info({ action: 'credit_limit_set', target_account_id: request.params.id, credit_limit: limit }, 'admin: credit limit set');
-      return reply.redirect('/admin/accounts?notice=credit_limit_saved', 303);
+      return reply.redirect(`/admin/accounts?${afterAction(request)}notice=credit_limit_saved`, 303);
     });
 
     // ---------- stuck shipments: the list of `npm run ops -- stuck` ----------

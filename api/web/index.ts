@@ -12,11 +12,28 @@ import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
 import { field, parseForm, type Form } from './forms.js';
-import { endSession, loadSession, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
+import { endSession, loadSession, LOGIN_WINDOW_MS, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
 // Pages load only our own script and stylesheet, post forms only to us, and are never framed.
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The headers of every page: our own script and stylesheet only, never framed, nothing sniffed. */
+function pageHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', CSP);
+  reply.header('x-frame-options', 'DENY');
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'same-origin');
+}
+
+/** An address under /portal or /admin: a person's browser, so a page answers it, not a JSON problem. */
+export const isPagePath = (url: string) => /^\/(portal|admin)(\/|\?|$)/.test(url);
+
+/** The 404 of a mistyped page address (the API's own paths keep their JSON problem). */
+export function pageNotFound(reply: FastifyReply): FastifyReply {
+  pageHeaders(reply);
+  return sendPage(reply, { title: 'Not found', error: 'There is no such page.', body: html`<p><a href="/portal">Back to the start</a></p>` }, 404);
+}
 
 export const webRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -29,12 +46,7 @@ export const webRoutes =
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
       done(null, parseForm(body as string));
     });
-    app.addHook('onSend', async (_request, reply) => {
-      reply.header('content-security-policy', CSP);
-      reply.header('x-frame-options', 'DENY');
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'same-origin');
-    });
+    app.addHook('onSend', async (_request, reply) => pageHeaders(reply));
     app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
       // A form the framework could not read (too large, wrong type) keeps its 4xx status; nothing
       // about a fault on our side is shown beyond the request id.
@@ -109,9 +121,10 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
     const result = await signIn(ctx, { email, password: field(request.body, 'password'), ip });
     if (!result.ok) {
       request.log.info({ action: 'sign_in', outcome: result.reason }, 'portal sign-in refused');
-      return result.reason === 'throttled'
-        ? loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429)
-        : loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+      if (result.reason === 'invalid') return loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+      // Retry-After, as on the API's 429: the throttling window's length, always long enough to wait.
+      reply.header('retry-after', String(LOGIN_WINDOW_MS / 1000));
+      return loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429);
     }
     await startSession(ctx, reply, result.user);
     request.log.info({ action: 'sign_in', user_id: result.user.id, account_id: result.user.accountId }, 'portal sign-in');

@@ -64,7 +64,9 @@ ${rows.map(
 
     app.post('/portal/access-request', async (request: Req, reply) => {
       const s = sessionOf(request);
-      await admin.requestApiAccess(s.account.id);
+      const { api_enabled } = await admin.requestApiAccess(s.account.id);
+      // A page left open after an administrator enabled access: nothing was requested, the overview says so.
+      if (api_enabled) return reply.redirect('/portal', 303);
       request.log.info({ action: 'api_access_requested' }, 'portal: API access requested');
       return reply.redirect('/portal?notice=access_requested', 303);
     });

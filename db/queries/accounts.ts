@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, type AccountRow } from '../schema.js';
 
@@ -21,19 +21,42 @@ export async function updateAccount(
   return row;
 }
 
-/** Records the account holder's request for API access; a second request keeps the first time. */
+/**
+ * Records the account holder's request for API access; a second request keeps the first time, and
+ * an account already enabled records none (its review is over). Undefined when nothing was recorded.
+ */
 export async function requestApiAccess(db: Db, id: string, now: Date): Promise<AccountRow | undefined> {
   const [row] = await db
     .update(accounts)
     .set({ apiAccessRequestedAt: sql`coalesce(${accounts.apiAccessRequestedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(accounts.id, id))
+    .where(and(eq(accounts.id, id), eq(accounts.apiEnabled, false)))
     .returning();
   return row;
 }
 
-/** Every account, newest first (the admin console's list). */
-export async function listAccounts(db: Db, limit = 200): Promise<AccountRow[]> {
-  return db.select().from(accounts).orderBy(desc(accounts.id)).limit(limit);
+/**
+ * Accounts, newest first (the admin console's list): every one, or those whose id is `search` or
+ * whose name contains it (case-insensitive), so an account beyond the first page can be found.
+ */
+export async function listAccounts(db: Db, limit = 200, search?: string): Promise<AccountRow[]> {
+  const q = search?.trim();
+  const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
+  return db
+    .select()
+    .from(accounts)
+    .where(q ? or(eq(accounts.id, q), ilike(accounts.name, like)) : undefined)
+    .orderBy(desc(accounts.id))
+    .limit(limit);
+}
+
+/** Accounts enabled after a request in the portal, most recently enabled first (the review record). */
+export async function listRecentlyEnabled(db: Db, limit = 20): Promise<AccountRow[]> {
+  return db
+    .select()
+    .from(accounts)
+    .where(and(isNotNull(accounts.apiAccessRequestedAt), isNotNull(accounts.apiEnabledAt)))
+    .orderBy(desc(accounts.apiEnabledAt))
+    .limit(limit);
 }
 
 /** Accounts that asked for API access and are not enabled yet, oldest request first. */

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
+import { findAccount, findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
 import { createLogger } from '../../scripts/runtime.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
@@ -159,6 +159,8 @@ describe('signing in and out', () => {
     for (let i = 0; i < 5; i++) expect((await signIn(c.email, `guess ${i} of the password`)).res.status).toBe(401);
     const blocked = await signIn(c.email, c.password);
     expect(blocked.res.status).toBe(429);
+    // Retry-After as on every 429 (it was missing): the window's length is always long enough.
+    expect(blocked.res.headers['retry-after']).toBe('900');
     expect(blocked.res.html).toContain('Too many failed sign-ins');
     expect(blocked.cookie).toBe('');
     // Another user from the same address is not locked out by it.
@@ -230,6 +232,26 @@ describe('who sees what', () => {
     expect(api.body.code).toBe('not_found');
   });
 
+  // A mistyped page address (/portal/logout typed in, /admin/acounts) answered the API's JSON
+  // problem to a browser (found by a black-box audit): it is a page now; the API keeps its JSON.
+  it('answers a page address that does not exist with a 404 page, not a JSON problem', async () => {
+    const c = await customer();
+    const { cookie } = await signIn(c.email, c.password);
+    for (const path of ['/portal/nope', '/portal/logout', '/admin/acounts', '/portal/keys/']) {
+      for (const who of [undefined, cookie]) {
+        const page = await web('GET', path, { cookie: who });
+        expect(page.status, path).toBe(404);
+        expect(page.headers['content-type'], path).toBe('text/html; charset=utf-8');
+        expect(page.headers['content-security-policy'], path).toContain("script-src 'self'");
+        expect(page.html, path).toContain('There is no such page.');
+      }
+    }
+    const api = await call({ url: base }, 'GET', '/api/v1/portal', { key: c.testKey });
+    expect(api.status).toBe(404);
+    expect(api.body.code).toBe('not_found');
+    expect((await web('GET', '/portalx')).headers['content-type']).toContain('application/problem+json');
+  });
+
   it('refuses every form without the session CSRF token, and changes nothing', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
@@ -284,6 +306,41 @@ describe('the same rules as the API', () => {
     expect(used.status).toBe(200);
     expect(used.headers['ratelimit-limit']).toBe('5');
     expect((await call(stack, 'GET', '/api/v1/shipments', { key })).status).toBe(403);
+  });
+
+  // A request sent after access was enabled (a page left open) was recorded after the enabling, and
+  // the admin console showed a review of it (found by a black-box audit): it records nothing now.
+  it('records no access request for an account whose API access is already enabled', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const res = await web('POST', '/portal/access-request', { cookie, form: { _csrf: csrf } });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/portal');
+    expect((await findAccount(stack.database.db, c.id))!.apiAccessRequestedAt).toBeNull();
+    const waiting = await customer({ enabled: false });
+    const asked = await signIn(waiting.email, waiting.password);
+    expect((await web('POST', '/portal/access-request', { cookie: asked.cookie, form: { _csrf: asked.csrf } })).location).toBe('/portal?notice=access_requested');
+    expect((await findAccount(stack.database.db, waiting.id))!.apiAccessRequestedAt).toBeInstanceOf(Date);
+  });
+
+  // A rate limit beyond a 32-bit integer answered 500 (the insert failed), and 2027-02-30 was read
+  // as 2 March (found by a black-box audit): both are refused with a clear error instead.
+  it('refuses a rate limit too large to store and an expiry on a day the calendar lacks, with a clear 422', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const before = (await listApiKeys(stack.database.db, c.id)).length;
+    const create = (extra: Record<string, string>) => web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, mode: 'test', scopes: 'quotes:read', ...extra } });
+    for (const rate_limit of ['99999999999999999999/10', '100/2147483648']) {
+      const refused = await create({ rate_limit });
+      expect(refused.status).toBe(422);
+      expect(refused.html).toContain('rate-limit must look like 100/10 (requests/seconds), each number from 1 to 2147483647');
+    }
+    const badDay = await create({ expires_at: '2099-02-30T10:00' });
+    expect(badDay.status).toBe(422);
+    expect(badDay.html).toContain('expires-at must be an ISO 8601 date-time with its offset');
+    expect(await listApiKeys(stack.database.db, c.id)).toHaveLength(before);
+    await expect(stack.admin.createKey(c.id, { mode: 'test', expiresAt: '2099-01-02T03:04' })).rejects.toThrow('with its offset');
+    expect((await create({ rate_limit: '2147483647/2147483647', expires_at: '2099-02-28T10:00' })).status).toBe(200);
   });
 
   it('refuses the webhook URLs the API refuses, and registers the others for the API to list', async () => {
@@ -349,6 +406,29 @@ describe('the same rules as the API', () => {
     expect((await web('POST', `/admin/accounts/${wallet.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, amount: '12.34' } })).status).toBe(303);
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: wallet.testKey })).body.available).toBe('12.34');
     expect((await web('GET', '/admin/stuck?older_than=soon', { cookie: desk.cookie })).status).toBe(422);
+  });
+
+  // The accounts page listed the newest 200 accounts and nothing else: an older account could not
+  // be topped up from the console (found by a black-box audit). It is found by id or by name now.
+  it('finds any account by id or part of its name, and keeps the search across a top-up', async () => {
+    const { id } = await stack.admin.createAccount({ name: 'Ops', funding: 'wallet' });
+    await stack.admin.createUser(id, { email: `ops3-${id.slice(-8)}@example.com`, password: 'operator password 3', admin: true });
+    const desk = await signIn(`ops3-${id.slice(-8)}@example.com`, 'operator password 3');
+    const old = await createAccount(stack, { name: `Old 100%_Customer ${id.slice(-6)}` });
+    // Newer accounts (on a busy service, more than the page shows) are not in the answer.
+    await stack.admin.createAccount({ name: `Newer ${id.slice(-6)}`, funding: 'wallet' });
+    const row = `data-account-id="${old.id}"`;
+    for (const q of [old.id, `100%_customer ${id.slice(-6)}`]) {
+      const found = await web('GET', `/admin/accounts?q=${encodeURIComponent(q)}`, { cookie: desk.cookie });
+      expect(found.status, q).toBe(200);
+      expect(found.html, q).toContain(row);
+      expect(found.html.match(/data-account-id="/g), q).toHaveLength(1);
+    }
+    // % and _ are the name's own characters, not wildcards.
+    expect((await web('GET', '/admin/accounts?q=Old%20100x', { cookie: desk.cookie })).html).toContain('No account matches.');
+    const topped = await web('POST', `/admin/accounts/${old.id}/topup`, { cookie: desk.cookie, form: { _csrf: desk.csrf, q: old.id, amount: '3.00' } });
+    expect(topped.location).toBe(`/admin/accounts?q=${old.id}&notice=topped_up`);
+    expect((await web('GET', topped.location!, { cookie: desk.cookie })).html).toContain(row);
   });
 
   it('sets the low-balance threshold the balance endpoint reports', async () => {
