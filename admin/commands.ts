@@ -149,10 +149,11 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       if (unknown.length) throw new AdminError(`unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
       let expiresAt: Date | null = null;
       if (o.expiresAt !== undefined) {
-        // The API's own parser: a real calendar date (2027-02-30 is refused, not read as 2 March) and
-        // an explicit offset (a time without one would mean the operator's local time).
-        const parsed = parseIsoInstant(o.expiresAt);
-        if (!parsed) throw new AdminError('--expires-at must be an ISO 8601 date-time with its offset, such as 2027-01-31T18:00Z');
+        // The API's own parser: a real calendar date (2027-02-30 is refused, not read as 2 March). A
+        // time without an offset is UTC, as the portal's form sends it, never the operator's own zone.
+        const utc = /T[\d:.,]+$/i.test(o.expiresAt) ? `${o.expiresAt}Z` : o.expiresAt;
+        const parsed = parseIsoInstant(utc);
+        if (!parsed) throw new AdminError('--expires-at must be an ISO 8601 date or date-time, such as 2027-01-31T18:00Z');
         expiresAt = parsed;
         // A key expired when issued could never authenticate: refused, as any other bad input.
         if (expiresAt <= now()) throw new AdminError(`--expires-at must be in the future, got ${expiresAt.toISOString()}`);

@@ -162,8 +162,8 @@ ${keys.map((k) => {
         created = await admin.createKey(s.account.id, {
           mode: field(b, 'mode'),
           scopes: scopes.join(','),
-          // datetime-local has no zone; the form says UTC.
-          expiresAt: expires ? (/Z|[+-]\d\d:\d\d$/.test(expires) ? expires : `${expires}Z`) : undefined,
+          // datetime-local has no zone; the form says UTC, as the command reads a time without an offset.
+          expiresAt: expires || undefined,
           allowIp: field(b, 'allow_ip').trim() || undefined,
           rateLimit: field(b, 'rate_limit').trim() || undefined,
         });
