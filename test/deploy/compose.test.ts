@@ -287,7 +287,7 @@ describe('docker-compose.yml: services', () => {
         expect(env[required], `${name}: ${required}`).toBeTruthy();
       }
       expect(env.NODE_ENV).toBe('production');
-      expect(interpolate(env.SIGNING_SECRET).length, `${name}: SIGNING_SECRET (16 characters at least)`).toBeGreaterThanOrEqual(16);
+      expect(interpolate(env.SIGNING_SECRET).length, `${name}: SIGNING_SECRET (32 characters at least, as production requires)`).toBeGreaterThanOrEqual(32);
       expect(new URL(interpolate(env.DATABASE_URL)).pathname, `${name}: database`).toBe('/shipping');
     }
   });
