@@ -31,6 +31,9 @@ const country: StringFormat = {
   validate: (value) => !/^[A-Za-z]{2}$/.test(value.trim()) || isCountryCode(value.trim().toUpperCase()),
 };
 
+/** `?created_after=`'s ISO 8601 forms, read by the parser the route then uses (domain/iso-time.ts). */
+const instant: StringFormat = { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined };
+
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
  * once, unknown fields refused. Query strings and path parameters are text, so they are coerced.
@@ -45,7 +48,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     formats(ajv);
     ajv.addFormat('date-time', dateTime);
     ajv.addFormat(COUNTRY_FORMAT, country);
-    ajv.addFormat(INSTANT_FORMAT, { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined });
+    ajv.addFormat(INSTANT_FORMAT, instant);
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

@@ -44,10 +44,10 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
   const schema = schemaFor(env);
   if (production) {
     const refused = productionProblems(env, options.carriers ?? []);
-    if (refused.length) {
+    if (refused.size) {
       // With every invalid value too, so that one restart fixes them all; a variable once only.
-      const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.some((p) => p.startsWith(`${name} `)));
-      const problems = [...refused, ...invalid.map(([, problem]) => problem)];
+      const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.has(name)).map(([, problem]) => problem);
+      const problems = [...refused.values(), ...invalid];
       throw new ConfigError(`refusing to start in production:\n  - ${problems.join('\n  - ')}`);
     }
   }

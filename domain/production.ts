@@ -78,17 +78,18 @@ function productionSchema(carriers: readonly string[]) {
 /**
  * The problems that keep a production process from starting, each one sentence naming its variable:
  * unset, a published value, too short, or not of the required form, in that order of precedence.
+ * By variable, as `checkSettings` gives the invalid ones.
  */
-export function productionProblems(env: Env, carriers: readonly string[]): string[] {
+export function productionProblems(env: Env, carriers: readonly string[]): Map<string, string> {
   const schema = productionSchema(carriers);
-  const problems: string[] = [];
+  const problems = new Map<string, string>();
   for (const [name, errors] of errorsByVariable(schema, readVariables(schema, env))) {
     const property = (schema.properties as Record<string, TSchema>)[name] as TSchema & { unset: string; must?: string };
     const has = (type: ValueErrorType, format?: string) => errors.some((e) => e.type === type && (!format || e.schema.format === format));
-    if (has(ValueErrorType.ObjectRequiredProperty)) problems.push(`${name} must be set${property.unset}`);
-    else if (has(ValueErrorType.StringFormat, 'config-unpublished')) problems.push(`${name} is a published development or example value; generate a fresh one`);
-    else if (has(ValueErrorType.StringMinLength)) problems.push(`${name} must be ${property.minLength} characters at least`);
-    else problems.push(`${name} must ${property.must}`);
+    if (has(ValueErrorType.ObjectRequiredProperty)) problems.set(name, `${name} must be set${property.unset}`);
+    else if (has(ValueErrorType.StringFormat, 'config-unpublished')) problems.set(name, `${name} is a published development or example value; generate a fresh one`);
+    else if (has(ValueErrorType.StringMinLength)) problems.set(name, `${name} must be ${property.minLength} characters at least`);
+    else problems.set(name, `${name} must ${property.must}`);
   }
   return problems;
 }

@@ -35,7 +35,7 @@ export interface ClientOptions {
    * `{base_url}`, `https://api.example.com/api/v1`; both work (one trailing `/api/v1` is dropped).
    */
   baseUrl: string;
-  /** Retries of a request after a network error, 409 idempotency_key_in_use, 429 or 5xx. Default 3. */
+  /** Retries of a request after a network error, 409 idempotency_key_in_use, 429 or 5xx (not 502 carrier_error). Default 3. */
   maxRetries?: number;
   /** How often `create` and `void` read a shipment while it is pending or voiding. Default 500 ms. */
   pollIntervalMs?: number;
