@@ -204,7 +204,7 @@ function withoutField(payload: string, name: string): string {
   return JSON.stringify(body);
 }
 
-/** A stored answer with its secret put back (null when it can no longer be read: the endpoint is gone). */
+/** A stored answer with its secret put back (null when it cannot be read: no such endpoint of the caller any more). */
 async function withSecret(request: FastifyRequest, route: IdempotencyRouteConfig, body: unknown): Promise<unknown> {
   const field = route.secretField;
   if (!field || !body || typeof body !== 'object') return body;

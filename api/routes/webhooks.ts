@@ -7,6 +7,7 @@ import {
   encryptWebhookSecret,
   decryptWebhookSecret,
   findOwnWebhookEndpoint,
+  findWebhookEndpoint,
   generateWebhookSecret,
   insertWebhookEndpointWithinLimit,
   listWebhookDeliveries,
@@ -164,13 +165,16 @@ export const webhookRoutes =
         config: {
           scope: 'webhooks:write',
           // An Idempotency-Key makes a retry after a lost answer safe, as on every POST that creates:
-          // the replay carries the secret again, read from the endpoint (never stored with the answer).
+          // the replay carries the secret again, read from the endpoint (never stored with the answer),
+          // deleted since or not, so a replay is the first answer (a deleted endpoint's secret signs nothing more).
           idempotency: {
             secretField: {
               name: 'secret',
               restore: async (request, stored) => {
-                const row = await findOwnWebhookEndpoint(ctx.db, callerOf(request).owner, String(stored.id));
-                return row ? decryptWebhookSecret(row.secretCiphertext, ctx.config.webhookSecretKey, row.id) : undefined;
+                const { owner } = callerOf(request);
+                const row = await findWebhookEndpoint(ctx.db, String(stored.id));
+                if (!row || row.accountId !== owner.accountId || row.livemode !== owner.livemode) return undefined;
+                return decryptWebhookSecret(row.secretCiphertext, ctx.config.webhookSecretKey, row.id);
               },
             },
           },

@@ -66,6 +66,26 @@ describe('POST /webhook_endpoints', () => {
     expect((await create(acct.testKey, body)).body.code).toBe('webhook_endpoint_exists');
   });
 
+  it('replays the first answer, secret included, after the endpoint is deleted (the document says the secret is a string)', async () => {
+    const acct = await createAccount(stack);
+    const key = `we-del-${Date.now()}`;
+    const body = { url: `${PUBLIC_URL}/idem-deleted` };
+    const first = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body, headers: { 'idempotency-key': key } });
+    expect(first.status, first.text).toBe(201);
+    const deleted = await call(stack, 'DELETE', `/api/v1/webhook_endpoints/${first.body.id}`, { key: acct.testKey });
+    expect(deleted.status, deleted.text).toBe(200);
+    const again = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.testKey, body, headers: { 'idempotency-key': key } });
+    expect(again.status, again.text).toBe(201);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    // Another account replaying the same key has a key of its own: nothing of the first is shown.
+    const other = await createAccount(stack);
+    const theirs = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: other.testKey, body, headers: { 'idempotency-key': key } });
+    expect(theirs.status, theirs.text).toBe(201);
+    expect(theirs.headers['idempotency-replayed']).toBeUndefined();
+    expect(theirs.body.secret).not.toBe(first.body.secret);
+  });
+
   it('frees the key of a refused create, so the corrected request runs', async () => {
     const acct = await createAccount(stack);
     const key = `we-bad-${Date.now()}`;
