@@ -33,6 +33,8 @@ async function moveTo(
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
 /** Cancel during a void: settle it by the carrier's record instead of leaving the shipment `voiding`. */
 const PATCH_CANCEL_DURING_VOID = 'cancel-during-void-settles';
+/** A sandbox scan pushed while the cancellation ran: recorded, and the void refused as scanned. */
+const PATCH_SANDBOX_SCAN_DURING_CANCEL = 'sandbox-scan-during-cancel';
 
 /**
  * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
@@ -121,6 +123,16 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     if (!cancelled.ok) {
       await moveTo(input, state, 'purchased', { lastVoidError: cancelled.message });
       return cancelled;
+    }
+    if (!input.livemode && state.pushed.length && patched(PATCH_SANDBOX_SCAN_DURING_CANCEL)) {
+      // A sandbox label's carrier is this platform: a scan recorded while it cancelled came first, as
+      // a real carrier would then have refused the cancellation. Recorded, not dropped; not voided.
+      state.status = 'purchased';
+      if ((await applyScans(input, state, state.pushed.splice(0))) > 0) {
+        await moveTo(input, state, state.status);
+        return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+      }
+      state.status = 'voiding';
     }
 
     // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels

@@ -5,7 +5,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { Purchase } from '../../carriers/index.js';
 import { FAILURE } from '../../domain/index.js';
-import { stateQuery, voidUpdate } from '../../workflows/definitions.js';
+import { scansSignal, stateQuery, voidUpdate } from '../../workflows/definitions.js';
 import {
   called,
   CARRIER,
@@ -100,6 +100,29 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(await handle.executeUpdate(voidUpdate)).toEqual({ ok: true });
       expect(await handle.result()).toEqual({ status: 'voided' });
       expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'cancelLabel', 'markShipment', 'recordEvent']);
+    });
+  });
+
+  it('a sandbox scan pushed while the cancellation runs: recorded, and the void refused as scanned (not voided with the scan dropped)', async () => {
+    // The sandbox's carrier is the platform itself, so a scan it accepted (202) while the cancel was
+    // under way must win, as a real carrier's refusal (already_scanned) would.
+    const input = purchasedInput({ livemode: false });
+    let release!: () => void;
+    const cancelling = new Promise<void>((resolve) => (release = resolve));
+    const mocks = mockActivities(se.env, input.shipmentId, { cancelLabel: () => cancelling });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-vs-scan', waitForStage: WorkflowUpdateStage.ACCEPTED });
+      await called(mocks, 'cancelLabel');
+      await handle.signal(scansSignal, [scan('sbx-pickup', 'in_transit', Date.parse('2026-01-02T10:00:00Z'))]);
+      // The signal is in history before the cancellation answers.
+      await expect.poll(async () => (await handle.fetchHistory()).events?.some((e) => e.workflowExecutionSignaledEventAttributes), { timeout: 10_000 }).toBe(true);
+      release();
+      expect(await voiding.result()).toEqual({ ok: false, code: 'label_already_scanned', message: 'The carrier has already scanned this label.' });
+      expect(mocks.of('recordScans')[0].arg.scans.map((s) => s.id)).toEqual(['sbx-pickup']);
+      expect(mocks.of('markShipment').map((c) => c.arg.changes).at(-1)).toEqual({ status: 'in_transit' });
+      expect(mocks.of('recordEvent').map((c) => c.arg.type)).toEqual(['tracking.updated', 'shipment.in_transit']);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1 });
     });
   });
 
