@@ -270,19 +270,22 @@ export class ParcelShipping {
       }
       const text = await res.text();
       let parsed: unknown;
+      let json = true;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
-        throw new ParcelShippingConnectionError(`${method} ${url.pathname}: answered ${res.status} with a body that is not JSON`);
+        json = false;
       }
-      if (res.ok) return { status: res.status, body: parsed as T };
-      const problem = (parsed ?? {}) as Partial<Problem>;
+      if (res.ok && json) return { status: res.status, body: parsed as T };
+      // Not JSON is not the API's answer (a load balancer's 502 page): a 5xx of it is retried too.
+      const problem = (json ? (parsed ?? {}) : {}) as Partial<Problem>;
       const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
-      const retryable = (o.retryOn ?? defaultRetryable)(res.status, problem.code);
+      const retryable = !res.ok && (o.retryOn ?? defaultRetryable)(res.status, problem.code);
       if (retryable && attempt < this.#maxRetries) {
         await sleep(retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt));
         continue;
       }
+      if (!json) throw new ParcelShippingConnectionError(`${method} ${url.pathname}: answered ${res.status} with a body that is not JSON`);
       throw new ParcelShippingError({ ...problem, code: (problem.code ?? 'internal_error') as ErrorCode }, res.status, retryAfter);
     }
   }
