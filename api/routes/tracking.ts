@@ -41,16 +41,20 @@ const DESCRIPTIONS: Record<string, string> = {
   exception: 'Delivery exception',
 };
 
-/** Hands scans to the shipment's workflow at once, without waiting for its next poll. */
-async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<void> {
+/**
+ * Hands scans to the shipment's workflow at once, without waiting for its next poll. False when no
+ * workflow took them: the shipment's life ended (delivered, voided) after `row` was read.
+ */
+async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<boolean> {
   try {
     await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
+    return true;
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
     // Tracking stopped after a quiet period, or its run was stopped (an operator's Terminate or
     // Cancel): this scan starts it again. A delivered or voided shipment's workflow has ended for
     // good: its tracking is final.
-    await resumeTracking(ctx.temporal, row.id, scans, ctx.db);
+    return resumeTracking(ctx.temporal, row.id, scans, ctx.db);
   }
 }
 
@@ -121,7 +125,12 @@ export const trackingRoutes =
           description: request.body.description?.trim() || DESCRIPTIONS[request.body.status],
           location: null,
         };
-        await pushScans(ctx, row, [scan]);
+        if (!(await pushScans(ctx, row, [scan]))) {
+          // Its workflow ended for good since the row was read (a void finished meanwhile): the scan
+          // was not recorded, so it is not accepted either.
+          const now = await findOwnShipment(ctx.db, caller.owner, row.id);
+          throw new ApiError(CODE.label_not_available, `A ${now?.status ?? row.status} shipment has no label for a carrier to scan.`);
+        }
         return reply.code(202).send({
           object: 'scan',
           livemode: false,

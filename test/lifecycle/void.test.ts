@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntriesOf } from '../../db/index.js';
 import { eventually, simControl } from '../support/sim.js';
@@ -233,6 +234,21 @@ describe('pushed scans', () => {
       body: { tracking_number: 'ACM1', scans: [{ id: 'x', occurred_at: new Date().toISOString(), status: 'delivered' }] },
     });
     expect(a.status).toBe(401);
+  });
+
+  it('refuses a sandbox scan that reaches a shipment whose void finished after it was read, instead of accepting and dropping it', async () => {
+    const acct = await createAccount(stack);
+    const s = await purchased(acct, { live: false });
+    const v = await voidIt(acct, s.id, undefined, false);
+    expect(v.status, v.text).toBe(200);
+    // The scan route read the row before the void finished (a few milliseconds' race): replayed
+    // here by putting the row back as it was read, while the shipment's workflow has ended for good.
+    await stack.database.db.execute(sql`update shipments set status = 'purchased' where id = ${s.id}`);
+    const scan = await call(stack, 'POST', `/api/v1/sandbox/shipments/${s.id}/scans`, { key: acct.testKey, body: { status: 'in_transit' } });
+    expect(scan.status, scan.text).toBe(409);
+    expect(scan.body.code).toBe('label_not_available');
+    const t = await call(stack, 'GET', `/api/v1/tracking/${s.tracking.number}`, { key: acct.testKey });
+    expect(t.body.events).toEqual([]);
   });
 
   it('records sandbox scans through the same path, and hides the endpoint from live keys', async () => {
