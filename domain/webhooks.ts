@@ -49,7 +49,7 @@ export function checkWebhookUrl(text: string, options: { allowPrivate: boolean }
     return { ok: false, message: 'must be an absolute URL' };
   }
   const schemes = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return { ok: false, message: 'must use https' };
+  if (!schemes.includes(url.protocol)) return { ok: false, message: options.allowPrivate ? 'must use https or http' : 'must use https' };
   if (url.username || url.password) return { ok: false, message: 'must not contain credentials' };
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!host) return { ok: false, message: 'must name a host' };

@@ -87,7 +87,7 @@ describe('checkWebhookUrl', () => {
     const open = { allowPrivate: true };
     expect(checkWebhookUrl('http://127.0.0.1:8080/hooks', open)).toMatchObject({ ok: true });
     expect(checkWebhookUrl('https://localhost/hooks', open)).toMatchObject({ ok: true });
-    expect(refused('ftp://127.0.0.1/', open)).toBe('must use https');
+    expect(refused('ftp://127.0.0.1/', open)).toBe('must use https or http');
     expect(refused('http://u:p@127.0.0.1/', open)).toBe('must not contain credentials');
   });
 });
