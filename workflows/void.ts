@@ -106,7 +106,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
       if (isCancellation(err)) throw err;
       // The carrier would not tell us its scans: without them a void is not safe. It stays bought.
       await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-      return { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+      return notCarriedOut(state, { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` });
     }
     const scans = [...state.pushed.splice(0), ...polled];
     state.status = 'purchased';
@@ -114,7 +114,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     if (state.seenScanIds.size > 0) {
       // Scanned: the status is what the scans made it; the label stays bought and charged.
       await moveTo(input, state, state.status);
-      return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+      return notCarriedOut(state, { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' });
     }
     state.status = 'voiding';
 
@@ -122,7 +122,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     const cancelled = await cancelAtCarrier(input, state);
     if (!cancelled.ok) {
       await moveTo(input, state, 'purchased', { lastVoidError: cancelled.message });
-      return cancelled;
+      return notCarriedOut(state, cancelled);
     }
     if (!input.livemode && state.pushed.length && patched(PATCH_SANDBOX_SCAN_DURING_CANCEL)) {
       // A sandbox label's carrier is this platform: a scan recorded while it cancelled came first, as
@@ -151,6 +151,15 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
   } finally {
     state.busy = false;
   }
+}
+
+/**
+ * A void that did not happen: the label stays bought and tracking goes on. The details say so until
+ * tracking's next step, instead of the void's last step ("void: cancelling …") for hours.
+ */
+function notCarriedOut(state: TrackingState, outcome: Extract<VoidOutcome, { ok: false }>): VoidOutcome {
+  setCurrentDetails(`${state.status}; void not carried out: ${outcome.code}: ${outcome.message}; tracking goes on`);
+  return outcome;
 }
 
 /** After the carrier cancelled: the refund (live), the voided status and its event. */

@@ -146,6 +146,10 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(mocks.of('recordEvent').map((c) => c.arg.type)).toEqual(['tracking.updated', 'shipment.in_transit']);
       for (const name of ['cancelLabel', 'refundFunds', 'refundCard'] as const) expect(mocks.of(name)).toHaveLength(0);
       expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1 });
+      // The details say the void is over, not "void: asking the carrier for scans" until the next poll.
+      expect(await currentDetails(handle)).toBe(
+        'in_transit; void not carried out: label_already_scanned: The carrier has already scanned this label.; tracking goes on',
+      );
     });
   });
 
@@ -184,6 +188,9 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(outcome).toEqual({ ok: false, code: 'carrier_error', message: 'The carrier refused the cancellation: cancellation window closed' });
       expect(mocks.of('markShipment').at(-1)!.arg.changes).toEqual({ status: 'purchased', lastVoidError: outcome.ok ? null : outcome.message });
       expect(mocks.of('refundFunds')).toHaveLength(0);
+      expect(await currentDetails(handle)).toBe(
+        'purchased; void not carried out: carrier_error: The carrier refused the cancellation: cancellation window closed; tracking goes on',
+      );
     });
   });
 
@@ -256,6 +263,8 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(marks.at(-1)).toEqual({ status: 'purchased', lastVoidError: done.ok ? null : done.message });
       for (const name of ['refundFunds', 'refundCard', 'recordEvent'] as const) expect(mocks.of(name)).toHaveLength(0);
       expect((await handle.query(stateQuery)).status).toBe('purchased');
+      // Not "void: cancelling at carrier …, attempt N" for the hours until the next tracking poll.
+      expect(await currentDetails(handle)).toMatch(/^purchased; void not carried out: carrier_unavailable: .*carrier answered 503.*; tracking goes on$/);
     });
   }, 180_000);
 
@@ -272,6 +281,9 @@ describe('void (time-skipping, mocked activities)', () => {
       expect(outcome).toEqual({ ok: false, code: 'carrier_error', message: 'The carrier could not confirm the label is unscanned: tracking number unknown' });
       expect(mocks.names()).toEqual(['markShipment', 'fetchScans', 'markShipment']);
       expect(mocks.of('markShipment')[1].arg.changes).toEqual({ status: 'purchased', lastVoidError: 'tracking number unknown' });
+      expect(await currentDetails(handle)).toBe(
+        'purchased; void not carried out: carrier_error: The carrier could not confirm the label is unscanned: tracking number unknown; tracking goes on',
+      );
     });
   });
 
