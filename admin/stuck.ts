@@ -136,7 +136,7 @@ export function closedRunDetails(status: string, closed: { as: string; at: strin
   const ended = closed.as === 'terminated' ? 'was terminated' : closed.as; // failed, timed out
   return closed.settling_run
     ? `the run settling this ${what} ${ended} at ${closed.at} before it settled it, and no run follows it: ` +
-        '`npm run --silent ops -- reconcile` starts another'
+        '`npm run --silent ops -- reconcile --older-than 0s` starts another'
     : `its run ${ended} at ${closed.at} mid-${what}, and no workflow runs for it: the sweep Schedule settles it in a ` +
         'new run once the run has been closed ORPHAN_SWEEP_AFTER_MS (2 min by default)';
 }

@@ -142,7 +142,7 @@ describe('npm run ops -- stuck, for a shipment whose run closed mid-way', () => 
       return s?.run_closed?.settling_run ? s : undefined;
     }, 20_000, 'the stopped settling run to be listed');
     expect(second.ui_url).toContain(settlingRun);
-    expect(second.details).toMatch(/^the run settling this void was terminated at .* before it settled it, and no run follows it: `npm run --silent ops -- reconcile` starts another$/);
+    expect(second.details).toMatch(/^the run settling this void was terminated at .* before it settled it, and no run follows it: `npm run --silent ops -- reconcile --older-than 0s` starts another$/);
     // The Schedule's own step leaves it to an operator; it does not start a run a minute for ever.
     const scheduled = await settleStoppedShipments(stack.database.db, stack.temporal, { olderThanMs: 0, queuePrefix: stack.config.taskQueuePrefix, accountId: acct.id });
     expect(scheduled.settling).toEqual([]);
@@ -218,8 +218,10 @@ describe("ops stuck's text", () => {
     expect(closedRunDetails('pending', { as: 'terminated', at, settling_run: false })).toBe(
       `its run was terminated at ${at} mid-purchase, and no workflow runs for it: the sweep Schedule settles it in a new run once the run has been closed ORPHAN_SWEEP_AFTER_MS (2 min by default)`,
     );
+    // With --older-than 0s: the default (10m) leaves a run closed less than ten minutes ago alone,
+    // so the command as first written did nothing when an operator ran it on seeing this.
     expect(closedRunDetails('voiding', { as: 'timed out', at, settling_run: true })).toBe(
-      `the run settling this void timed out at ${at} before it settled it, and no run follows it: \`npm run --silent ops -- reconcile\` starts another`,
+      `the run settling this void timed out at ${at} before it settled it, and no run follows it: \`npm run --silent ops -- reconcile --older-than 0s\` starts another`,
     );
   });
 
