@@ -44,10 +44,16 @@ export function createLogger(config: Config, name: string, destination?: pino.De
   return destination ? pino(options, destination) : pino(options);
 }
 
+/** How a process connects: a service waits for a dependency that is down; a command line (ops) says so and stops. */
+export interface ConnectOptions {
+  wait?: boolean;
+}
+
 /** DATABASE_URL, or the embedded PostgreSQL under DATA_DIR; migrated either way. */
 export async function connectDatabase(
   config: Config,
   log: Logger,
+  o: ConnectOptions = {},
 ): Promise<Database & { url: string; stopEmbedded(): Promise<void> }> {
   let stopEmbedded: () => Promise<void> = async () => undefined;
   let url = config.databaseUrl;
@@ -57,7 +63,13 @@ export async function connectDatabase(
     stopEmbedded = embedded.stop;
   }
   const database = openDatabase(url, { max: config.databasePoolMax });
-  await untilConnected('PostgreSQL', () => migrateDatabase(database), log);
+  try {
+    await (o.wait === false ? connectOnce('PostgreSQL', () => migrateDatabase(database)) : untilConnected('PostgreSQL', () => migrateDatabase(database), log));
+  } catch (err) {
+    await database.close();
+    await stopEmbedded();
+    throw err;
+  }
   return { ...database, url, stopEmbedded };
 }
 
@@ -77,8 +89,18 @@ export async function untilConnected<T>(what: string, connect: () => Promise<T>,
   }
 }
 
-export async function connectTemporal(config: Config, address: string, log?: Pick<Logger, 'warn'>) {
-  const connection = await untilConnected('Temporal', () => Connection.connect({ address }), log);
+/** One attempt, failing with a message that names what could not be reached. */
+async function connectOnce<T>(what: string, connect: () => Promise<T>): Promise<T> {
+  try {
+    return await connect();
+  } catch (err) {
+    throw new Error(`${what} is not reachable: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export async function connectTemporal(config: Config, address: string, log?: Pick<Logger, 'warn'>, o: ConnectOptions = {}) {
+  const connect = () => Connection.connect({ address });
+  const connection = await (o.wait === false ? connectOnce(`Temporal at ${address}`, connect) : untilConnected('Temporal', connect, log));
   // A traced process hands its trace context to the workflows it starts, updates and signals.
   const interceptors = currentTracing() ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
   // Payloads are encrypted before they reach the server (codec/: names and addresses).

@@ -58,10 +58,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const { client, connection } = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233');
+  // An operator's command: a Temporal or PostgreSQL that is down is said at once (exit status 1), not waited for in silence.
+  const { client, connection } = await connectTemporal(config, config.temporalAddress ?? '127.0.0.1:7233', undefined, { wait: false });
   try {
     if (command === 'reconcile') {
-      const database = await connectDatabase(config, createLogger(config, 'ops'));
+      const database = await connectDatabase(config, createLogger(config, 'ops'), { wait: false });
       try {
         const { failed, settling } = await reconcile(database.db, client, { olderThanMs, accountId: values.account, queuePrefix: config.taskQueuePrefix });
         process.stdout.write(`${JSON.stringify({ data: failed, settling })}\n`);

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Runs one of our command lines as `npm run <name> -- …` does, without npm. */
-function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) => {
+    const options = { cwd: ROOT, timeout: 60_000, env: { ...process.env, ...env } };
+    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], options, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -60,5 +61,24 @@ describe('npm run worker', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('unknown queue group "bogusqueue"');
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+// During an outage, the moment `ops stuck` is for: it said nothing and waited for ever (it retried the
+// connection in silence, as a service waiting for its dependencies does). Now it says what is down.
+describe('npm run ops, with a dependency down', () => {
+  it('stuck: Temporal unreachable is said on stderr, exit status 1', async () => {
+    const { code, stdout, stderr } = await run('scripts/ops.ts', ['stuck'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(code, stderr).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^ops: Temporal at 127\.0\.0\.1:1 is not reachable: /);
+  });
+
+  it('reconcile: PostgreSQL unreachable is said on stderr, exit status 1', async () => {
+    const env = { TEMPORAL_ADDRESS: inject('temporalAddress'), DATABASE_URL: 'postgres://ops:ops@127.0.0.1:1/ops' };
+    const { code, stdout, stderr } = await run('scripts/ops.ts', ['reconcile'], env);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^ops: PostgreSQL is not reachable: /);
   });
 });
