@@ -130,7 +130,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
       state.status = 'purchased';
       if ((await applyScans(input, state, state.pushed.splice(0))) > 0) {
         await moveTo(input, state, state.status);
-        return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+        return notCarriedOut(state, { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' });
       }
       state.status = 'voiding';
     }
