@@ -65,7 +65,11 @@ function productionSchema(carriers: readonly string[]) {
     DATABASE_URL: present(),
     TEMPORAL_ADDRESS: present(),
     CARD_PROCESSOR_URL: present(),
-    PUBLIC_BASE_URL: rule(Type.String({ pattern: '^https://[^/\\s]+' }), { unset: ' (the https origin customers reach)', must: 'be an https URL' }),
+    // Signed label links are this value followed by a path: a query or a fragment in it would break every one.
+    PUBLIC_BASE_URL: rule(Type.String({ pattern: '^https://[^/\\s?#@]+(/[^\\s?#]*)?$' }), {
+      unset: ' (the https origin customers reach)',
+      must: 'be an https URL with no query, fragment or credentials',
+    }),
     ...perCarrier,
     PAYLOAD_ENCRYPTION_KEY: rule(Type.String({ format: 'config-unpublished', pattern: KEY32_PATTERN }), {
       unset: ' (32 bytes, base64)',

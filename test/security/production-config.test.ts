@@ -112,6 +112,15 @@ describe('production configuration', () => {
     for (const name of ['SIGNING_SECRET', 'PUBLIC_BASE_URL', 'PAYLOAD_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE']) expect(message).toContain(name);
   });
 
+  it('refuses a public origin whose signed label links would break (a query, a fragment, credentials), and takes a path prefix', () => {
+    for (const value of ['https://api.parcels.example/?x=1', 'https://api.parcels.example#top', 'https://user:pw@api.parcels.example']) {
+      expect(problemsOf({ ...productionEnv(), PUBLIC_BASE_URL: value }), value).toContain('PUBLIC_BASE_URL');
+    }
+    for (const value of ['https://api.parcels.example', 'https://api.parcels.example/', 'https://parcels.example/shipping']) {
+      expect(problemsOf({ ...productionEnv(), PUBLIC_BASE_URL: value }), value).not.toContain('PUBLIC_BASE_URL');
+    }
+  });
+
   it('names an invalid value in the same refusal as the production problems, so one restart fixes them all', () => {
     const { SIGNING_SECRET: _gone, ...env } = productionEnv();
     const message = problemsOf({ ...env, PORT: 'abc', PUBLIC_BASE_URL: 'ftp://parcels.example', WEBHOOK_SECRET_KEY: 'short' });
