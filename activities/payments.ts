@@ -19,7 +19,8 @@ function refused(message: string, details: Record<string, unknown>): Application
  * The card processor, for card-funded accounts: authorize at purchase, capture on success, void on
  * failure, refund on void. Every call is idempotent at the processor (by our shipment id). Errors are
  * classified as the carrier HTTP layer classifies them (fault 6): network errors, 409, 429, 5xx and
- * unreadable answers retry; a decline and any other 4xx are final, with the processor's message.
+ * unreadable answers retry; a decline and any other 4xx are final, with the processor's message,
+ * except on the refund of a captured payment, which is owed (see `act`).
  */
 export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?: number }) {
   const timeout = deps.timeoutMs ?? 10_000;
@@ -68,25 +69,31 @@ export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?
     return refused(`card processor refused to ${what}: ${processorMessage(json, `HTTP ${status}`)}`, { status, code, reference });
   }
 
-  async function authorizationId(reference: string): Promise<string | null> {
+  async function authorization(reference: string): Promise<{ id: string; status: unknown } | null> {
     const { status, json } = await send('GET', `/authorizations?reference=${encodeURIComponent(reference)}`);
     if (status >= 400) throw refusal(json, status, 'look up the authorization', reference);
     const data = Array.isArray(json?.data) ? json.data : null;
     if (!data) throw retryable('card processor answered the lookup with a body we cannot read');
     const id = data[0]?.id;
-    return typeof id === 'string' ? id : null;
+    return typeof id === 'string' ? { id, status: data[0]?.status } : null;
   }
 
   async function act(reference: string, action: 'capture' | 'void' | 'refund'): Promise<void> {
-    const id = await authorizationId(reference);
-    if (!id) {
+    const found = await authorization(reference);
+    if (!found) {
       // Nothing authorized: a void (after a failed authorization) has nothing to undo. A capture or a
       // refund with nothing to act on is a broken purchase, never a silent success.
       if (action === 'void') return;
       throw refused(`no card authorization for ${reference} to ${action}`, { status: null, code: 'authorization_not_found', reference });
     }
-    const { status, json } = await send('POST', `/authorizations/${encodeURIComponent(id)}/${action}`, {});
-    if (status >= 400) throw refusal(json, status, action, reference);
+    const { status, json } = await send('POST', `/authorizations/${encodeURIComponent(found.id)}/${action}`, {});
+    if (status < 400) return;
+    // The refund of a captured payment is owed (a void's carrier has cancelled the label, or a stopped
+    // purchase is undone): a refusal is asked again under the activity's retry policy, its message the
+    // last error operators see (`ops stuck`). As final, it failed the void, which answered 409 and left
+    // the shipment voiding, the card charged. A refund of a payment never captured stays refused.
+    if (action === 'refund' && found.status === 'captured') throw retryable(refusal(json, status, action, reference).message);
+    throw refusal(json, status, action, reference);
   }
 
   return {

@@ -80,6 +80,27 @@ describe('card processor errors (fault 6)', () => {
     await expect(pay.voidCard({ shipmentId: ref })).resolves.toBeUndefined();
   });
 
+  it('asks again for a refund the processor refuses: it is owed once the carrier has cancelled the label', async () => {
+    const ref = uniqueRef('shp');
+    await pay.authorizeCard(money(ref));
+    await pay.captureCard({ shipmentId: ref });
+    const [charge] = (await simCall(sim.url, 'GET', `/_sim/card-charges?reference=${ref}`)).body.data;
+    await addFault(sim.url, { carrier: 'cardpay', operation: 'refund', mode: 'error', status: 422, match: charge.id });
+    const f = await failure(pay.refundCard({ shipmentId: ref }));
+    expect(f.nonRetryable).toBe(false);
+    expect(f.message).toContain('Simulated 422 failure of refund');
+    await pay.refundCard({ shipmentId: ref });
+    expect((await simCall(sim.url, 'GET', `/_sim/card-charges?reference=${ref}`)).body.data[0].status).toBe('refunded');
+  });
+
+  it('keeps refusing for good the refund of an authorization never captured: nothing is owed', async () => {
+    const ref = uniqueRef('shp');
+    await pay.authorizeCard(money(ref));
+    const f = await failure(pay.refundCard({ shipmentId: ref }));
+    expect(f.nonRetryable).toBe(true);
+    expect(f.type).toBe(FAILURE.cardProcessorRefused);
+  });
+
   it('captures, then refunds, the authorization under the reference', async () => {
     const ref = uniqueRef('shp');
     await pay.authorizeCard(money(ref));

@@ -168,6 +168,22 @@ describe('void (spec §3 rules 2 and 3)', () => {
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey })).body.available).toBe('5.00');
   });
 
+  it('keeps asking for a card refund the processor refused, and answers the void as voided, not 409', async () => {
+    // The carrier has cancelled the label by then: the refund is owed (spec §3 rule 3). A refusal
+    // treated as final failed the void's update, so the first void answered 409 "already being
+    // voided" and the shipment stayed voiding, the card still charged, with nothing more tried.
+    const card = await createAccount(stack, { funding: 'card' });
+    const s = await purchased(card);
+    const [charge] = await sim.cardCharges(s.id);
+    await sim.fault({ carrier: 'cardpay', operation: 'refund', mode: 'error', status: 422, code: 'refund_refused', match: charge.id, times: 1 });
+    const v = await voidIt(card, s.id, randomUUID());
+    expect(v.status, v.text).toBe(200);
+    expect(v.body.status).toBe('voided');
+    expect((await sim.cardCharges(s.id)).map((c) => c.status)).toEqual(['refunded']);
+    expect(await sim.faults(charge.id)).toEqual([]);
+    await expectLedgerConsistent(stack, card.id);
+  });
+
   it('answers 404 for another account’s shipment and 409 for a failed one', async () => {
     const owner = await createAccount(stack, { topUp: '40.00' });
     const s = await purchased(owner);

@@ -39,7 +39,7 @@ export function simControl(simUrl: string) {
     scan: (trackingNumber: string, status: string, description?: string) =>
       send('POST', '/_sim/scans', { tracking_number: trackingNumber, status, description }),
     cardCharges: async (reference: string) =>
-      (await send('GET', `/_sim/card-charges?reference=${encodeURIComponent(reference)}`)).data as Array<{ status: string; amount: number }>,
+      (await send('GET', `/_sim/card-charges?reference=${encodeURIComponent(reference)}`)).data as Array<{ id: string; status: string; amount: number }>,
     stats: () => send('GET', '/_sim/stats'),
   };
 }
