@@ -1,5 +1,7 @@
 import { CancellationScope, isCancellation, log, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { FAILURE } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
+import { failureMessage, failureType } from './failures.js';
 import { carrierActivities, paymentActivities, purchaseSteps } from './proxies.js';
 import { buyAtCarrier, failed, purchaseFailure } from './purchase-carrier.js';
 import type { PurchaseInput, PurchaseResult } from './purchase-types.js';
@@ -47,7 +49,7 @@ export async function purchaseLean(input: PurchaseInput, options: { renderWithCa
     if (card) {
       setCurrentDetails(`authorizing ${begun.gross} ${begun.currency} on the card`);
       await pay.authorizeCard({ ...money, amount: begun.gross, currency: begun.currency });
-      compensations.push({ what: 'void the card authorization', run: () => pay.voidCard(money) });
+      compensations.push({ what: 'void the card authorization', run: () => voidAuthorization(pay, money) });
     }
 
     const label = await buyAtCarrier(input, begun.carrier, unsure);
@@ -100,6 +102,22 @@ export async function purchaseLean(input: PurchaseInput, options: { renderWithCa
     return failed(failure, carrier, unsure.maybeBought);
   }
 }
+
+/**
+ * Voids the card authorization of a purchase that failed before its capture. A void the processor
+ * refuses (it has expired, say) is logged for operators and the saga goes on: never captured, it
+ * charges nothing, and the hold must still be released and the customer told why the purchase failed
+ * (thrown, it failed the run: 500 without shipment_id, the shipment pending until the sweep).
+ */
+async function voidAuthorization(pay: ReturnType<typeof paymentActivities>, money: { accountId: string; shipmentId: string }): Promise<void> {
+  try {
+    await pay.voidCard(money);
+  } catch (err) {
+    if (failureType(err) !== FAILURE.cardProcessorRefused || !patched(PATCH_REFUSED_VOID_GOES_ON)) throw err;
+    log.error('the card authorization could not be voided: void it at the processor', { shipmentId: money.shipmentId, message: failureMessage(err) });
+  }
+}
+const PATCH_REFUSED_VOID_GOES_ON = 'refused-card-void-goes-on';
 
 /** Shipments whose card capture was refused after the buy cancel the bought label (recorded ones did not). */
 const PATCH_CANCEL_UNPAID_LABEL = 'cancel-unpaid-label';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAmount } from '../../domain/index.js';
-import { simControl } from '../support/sim.js';
+import { eventually, simControl } from '../support/sim.js';
 import {
   address,
   call,
@@ -158,6 +158,33 @@ describe('buying a label', () => {
     const listed = await call(stack, 'GET', `/api/v1/shipments/${a.body.shipment_id}`, { key: acct.liveKey });
     expect(listed.body.status).toBe('failed');
     expect(listed.body.failure.code).toBe('card_declined');
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('answers the carrier\'s refusal (502 with shipment_id) even when the processor refuses to void the card authorization', async () => {
+    // The refused void failed the purchase's run: 500 internal_error without shipment_id, and the
+    // shipment pending with its hold until the sweep failed it as an internal error.
+    const acct = await createAccount(stack, { funding: 'card' });
+    const slow = `slow-${randomUUID()}`;
+    const refuse = `refuse-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'error', status: 503, match: slow, times: -1 });
+    const answer = buy(acct, body({ from: address({ name: slow }), to: address({ name: refuse }) }));
+    // While the carrier is down, the authorization is made: refuse its void, then let the carrier refuse the buy.
+    const authorization = await eventually(async () => {
+      const all = (await (await fetch(`${stack.simUrl}/_sim/card-charges`)).json()) as { data: Array<{ id: string; customer: string }> };
+      return all.data.find((c) => c.customer === acct.id);
+    });
+    await sim.fault({ carrier: 'cardpay', operation: 'void', mode: 'error', status: 422, match: authorization.id });
+    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'error', status: 400, match: refuse });
+    await sim.clearFaults(slow);
+    const a = await answer;
+    expect(a.status, a.text).toBe(502);
+    expect(a.body.code).toBe('carrier_error');
+    expect(a.body.shipment_id).toMatch(/^shp_/);
+    const listed = await call(stack, 'GET', `/api/v1/shipments/${a.body.shipment_id}`, { key: acct.liveKey });
+    expect(listed.body.status).toBe('failed');
+    expect(listed.body.failure.code).toBe('carrier_error');
+    expect((await balance(acct)).pending).toBe('0.00');
     await expectLedgerConsistent(stack, acct.id);
   });
 

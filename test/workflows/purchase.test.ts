@@ -193,6 +193,27 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     });
   });
 
+  it('card and carrier refusal, the processor refusing the void too: the purchase still fails with carrier_error, the hold released', async () => {
+    // A refused void was thrown out of the compensations: the run failed, the customer got 500
+    // internal_error without shipment_id, and the shipment stayed pending with its hold until the sweep.
+    const input = shipmentInput({ fundingSource: 'card' });
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      buyLabel: async () => {
+        throw refused('service suspended');
+      },
+      voidCard: async () => {
+        throw ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message: 'card processor refused to void: authorization expired', nonRetryable: true });
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(purchaseUpdate)).toMatchObject({ ok: false, code: 'carrier_error' });
+      expect(await handle.result()).toEqual({ status: 'failed' });
+      expect(mocks.names()).toEqual(['beginPurchase', 'authorizeCard', 'buyLabel', 'voidCard', 'failPurchase']);
+      expect(mocks.of('failPurchase')[0].arg.code).toBe('carrier_error');
+    });
+  });
+
   it('card declined: nothing is bought, the hold is released, the shipment fails with card_declined', async () => {
     const input = shipmentInput({ fundingSource: 'card' });
     const mocks = mockActivities(se.env, input.shipmentId, {
