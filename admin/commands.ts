@@ -37,6 +37,14 @@ export class AdminError extends Error {}
 
 /** The currencies in use (ISO 4217), as the runtime's ICU data knows them. */
 const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+/**
+ * ISO 4217 currencies whose minor unit is not a hundredth (0 or 3 decimals). Amounts are hundredths
+ * in the code and two places at the edges (contract: Money), and the card processor takes minor
+ * units: a JPY account showed a price of 5.94 while its card was charged ¥594.
+ */
+const NOT_HUNDREDTHS = new Set(
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF BHD IQD JOD KWD LYD OMR TND'.split(' '),
+);
 const newId = (prefix: 'acc' | 'key' | 'usr') => makeId(prefix, Date.now(), randomBytes(16));
 
 function amount(text: string | undefined, what: string): number {
@@ -71,6 +79,7 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       const currency = (o.currency ?? 'GBP').toUpperCase();
       // The shape alone let `XYZ` through, a code no currency has (contract: Money, ISO 4217).
       if (!ISO_4217.has(currency)) throw new AdminError(`--currency must be an ISO 4217 code such as GBP, got "${o.currency}"`);
+      if (NOT_HUNDREDTHS.has(currency)) throw new AdminError(`--currency must have two decimal places (amounts are in hundredths), got ${currency}`);
       const vat = o.vatRate ?? '20';
       if (!/^\d{1,2}(\.\d{1,2})?$/.test(vat)) throw new AdminError('--vat-rate must be a percentage such as 20');
       if (o.creditLimit !== undefined && o.funding !== 'credit_line') {
