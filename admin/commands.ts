@@ -38,12 +38,13 @@ export class AdminError extends Error {}
 /** The currencies in use (ISO 4217), as the runtime's ICU data knows them. */
 const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 /**
- * ISO 4217 currencies whose minor unit is not a hundredth (0 or 3 decimals). Amounts are hundredths
+ * ISO 4217 currencies whose minor unit is not a hundredth (0 or 3 decimals; XDR has none). ICU formats
+ * some two-place currencies (HUF, IDR…) with no decimals, so its digits are not the list. Amounts are hundredths
  * in the code and two places at the edges (contract: Money), and the card processor takes minor
  * units: a JPY account showed a price of 5.94 while its card was charged ¥594.
  */
 const NOT_HUNDREDTHS = new Set(
-  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF BHD IQD JOD KWD LYD OMR TND'.split(' '),
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF BHD IQD JOD KWD LYD OMR TND XDR'.split(' '),
 );
 const newId = (prefix: 'acc' | 'key' | 'usr') => makeId(prefix, Date.now(), randomBytes(16));
 
