@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -50,6 +51,36 @@ describe('authentication (spec §5, contract: Authentication)', () => {
       answers.push(JSON.stringify(withoutRequestId(a.body)));
     }
     expect(new Set(answers).size).toBe(1);
+  });
+
+  // Two Authorization headers were read as the first alone (Node drops the rest), so a request with
+  // a good key and a revoked one was 200 or 401 by their order (found by a black-box audit of spec
+  // §5.1: a request sends *the* key). Now it carries no one credential: the same 401 as any refusal.
+  it('refuses a request with two Authorization headers, in either order and even when both are good', async () => {
+    const revoked = await stack.admin.createKey(acct.id, { mode: 'test' });
+    await stack.admin.revokeKey(revoked.id);
+    const send = (values: string[]) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
+        const req = httpRequest(`${stack.url}/api/v1/account/balance`, { method: 'GET' }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+        });
+        req.setHeader('authorization', values);
+        req.on('error', reject).end();
+      });
+    const one = await call(stack, 'GET', '/api/v1/account/balance', { headers: { authorization: 'Token abc' } });
+    for (const values of [
+      [`Bearer ${acct.testKey}`, `Bearer ${revoked.key}`],
+      [`Bearer ${revoked.key}`, `Bearer ${acct.testKey}`],
+      [`Bearer ${acct.testKey}`, `Bearer ${acct.testKey}`],
+    ]) {
+      const a = await send(values);
+      expect(a.status, values.join(' + ')).toBe(401);
+      expect(a.headers['www-authenticate']).toBe('Bearer');
+      expect(withoutRequestId(a.body)).toEqual(withoutRequestId(one.body));
+    }
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey })).status).toBe(200);
   });
 
   // A key in the query string was refused before the key lookup that every other refusal makes, so
