@@ -75,7 +75,8 @@ export const shipmentRoutes =
         const { rows, hasMore } = await listShipments(ctx.db, {
           ...caller.owner,
           status: q.status,
-          reference: q.reference,
+          // Stored trimmed, as every body string: the reference as sent finds it.
+          reference: q.reference?.trim(),
           createdAfter,
           before: q.cursor ? decodeCursor(q.cursor, 'shp') : undefined,
           limit: q.limit ?? 20,

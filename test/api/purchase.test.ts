@@ -379,6 +379,21 @@ describe('reading shipments', () => {
     expect(live.body.data).toEqual([]);
   });
 
+  // A reference sent with spaces around it is stored trimmed, as every body string is, but the
+  // ?reference= filter compared the text as sent, so a client looking its order up by exactly the
+  // reference it sent found nothing (found by a black-box audit of spec §2: the reference is echoed).
+  it('finds a shipment by the reference as it was sent, spaces around it included', async () => {
+    const acct = await createAccount(stack);
+    const a = await buy(acct, body({ reference: '  order 42 ' }), {}, false);
+    expect(a.status, a.text).toBe(201);
+    for (const sent of ['  order 42 ', 'order 42']) {
+      const listed = await call(stack, 'GET', `/api/v1/shipments?reference=${encodeURIComponent(sent)}`, { key: acct.testKey });
+      expect(listed.status, sent).toBe(200);
+      expect(listed.body.data.map((s: any) => s.id), JSON.stringify(sent)).toEqual([a.body.id]);
+    }
+    expect((await call(stack, 'GET', '/api/v1/shipments?reference=order%2042x', { key: acct.testKey })).body.data).toEqual([]);
+  });
+
   it('refuses an event type no event has, on the events list, with 422 like an unknown status', async () => {
     const acct = await createAccount(stack);
     for (const q of ['type=bogus', 'type=shipment', 'type=']) {
