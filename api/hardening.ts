@@ -75,6 +75,17 @@ export async function refuseContentCoding(request: FastifyRequest): Promise<void
   }
 }
 
+/**
+ * App-level onRequest hook, before the key is looked at: an HTTP/1.1 request without a Host header
+ * is a 400 (RFC 9112 §3.2). Node's own check (turned off in app.ts) answered it with a bare 400,
+ * without a Request-Id or a problem document.
+ */
+export async function refuseMissingHost(request: FastifyRequest): Promise<void> {
+  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+    throw new ApiError(CODE.bad_request, 'An HTTP/1.1 request must send a Host header.');
+  }
+}
+
 /** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;

@@ -3,6 +3,7 @@
 // gzip body was read as JSON, two Idempotency-Key headers became one key "a, b", a webhook URL with a
 // fragment passed the one-endpoint-per-URL rule, and a long tracking number was 422 instead of 404.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
@@ -104,6 +105,35 @@ describe('the Idempotency-Key header', () => {
     expect(answer.body.code).toBe('bad_request');
     const listed = (await call(stack, 'GET', '/api/v1/addresses', { key: acct.testKey })).body.data as Array<{ name: string }>;
     expect(listed.map((a) => a.name)).not.toContain('Twice keyed');
+  });
+});
+
+// An HTTP/1.1 request without a Host header was answered by Node itself: a bare 400 with no body,
+// no Request-Id and no problem document (found by a black-box audit; contract: every answer carries
+// Request-Id, every error is problem+json). RFC 9112 still makes it a 400, now bad_request.
+describe('the Host header', () => {
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(stack.url);
+      const socket = connect(Number(port), hostname, () => socket.write(text));
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString()));
+      socket.on('end', () => resolve(answer)).on('error', reject);
+    });
+
+  it('missing from an HTTP/1.1 request is 400 bad_request with a request id, before the key is looked at', async () => {
+    for (const auth of [`Authorization: Bearer ${acct.testKey}\r\n`, '']) {
+      const answer = await raw(`GET /api/v1/account/balance HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head, answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head).toMatch(/^content-type: application\/problem\+json/im);
+      const id = /^request-id: (req_\w+)/im.exec(head)?.[1];
+      expect(id).toBeDefined();
+      expect(JSON.parse(body)).toMatchObject({ status: 400, code: 'bad_request', request_id: id });
+    }
+    // HTTP/1.0 has no Host header to require; an HTTP/1.1 request with one is answered as ever.
+    expect(await raw(`GET /api/v1/account/balance HTTP/1.0\r\nAuthorization: Bearer ${acct.testKey}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await raw(`GET /api/v1/account/balance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.testKey}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 
