@@ -9,7 +9,7 @@ import { CODE, makeId, type Config } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
-import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseMissingHost, trimBodyText } from './hardening.js';
+import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseBadHost, trimBodyText } from './hardening.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
@@ -69,7 +69,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: deps.config.requestTimeoutMs,
     http: {
       headersTimeout: Math.min(deps.config.requestTimeoutMs, 60_000),
-      // A request without Host is refused by refuseMissingHost, as problem+json with a Request-Id.
+      // A request without Host is refused by refuseBadHost, as problem+json with a Request-Id.
       requireHostHeader: false,
       connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(deps.config.requestTimeoutMs / 4))),
     },
@@ -93,7 +93,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
-  app.addHook('onRequest', refuseMissingHost);
+  app.addHook('onRequest', refuseBadHost);
   closeGracefully(app);
   // Authenticate (and rate-limit) first: nothing about a body is said to a caller without a key.
   app.addHook(

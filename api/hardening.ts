@@ -76,14 +76,19 @@ export async function refuseContentCoding(request: FastifyRequest): Promise<void
 }
 
 /**
- * App-level onRequest hook, before the key is looked at: an HTTP/1.1 request without a Host header
- * is a 400 (RFC 9112 §3.2). Node's own check (turned off in app.ts) answered it with a bare 400,
- * without a Request-Id or a problem document.
+ * App-level onRequest hook, before the key is looked at: an HTTP/1.1 request without a Host header,
+ * or any request with two, is a 400 (RFC 9112 §3.2). Node's own check (turned off in app.ts)
+ * answered the first with a bare 400, without a Request-Id or a problem document, and Node keeps
+ * the first of two Host headers.
  */
-export async function refuseMissingHost(request: FastifyRequest): Promise<void> {
+export async function refuseBadHost(request: FastifyRequest): Promise<void> {
   if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
     throw new ApiError(CODE.bad_request, 'An HTTP/1.1 request must send a Host header.');
   }
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+  if (hosts > 1) throw new ApiError(CODE.bad_request, 'Send one Host header, not several.');
 }
 
 /** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */

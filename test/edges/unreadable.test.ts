@@ -121,7 +121,7 @@ describe('the Host header', () => {
       socket.on('end', () => resolve(answer)).on('error', reject);
     });
 
-  it('missing from an HTTP/1.1 request is 400 bad_request with a request id, before the key is looked at', async () => {
+  it('missing from an HTTP/1.1 request, or sent twice, is 400 bad_request with a request id, before the key is looked at', async () => {
     for (const auth of [`Authorization: Bearer ${acct.testKey}\r\n`, '']) {
       const answer = await raw(`GET /api/v1/account/balance HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`);
       const [head, body] = answer.split('\r\n\r\n');
@@ -131,6 +131,10 @@ describe('the Host header', () => {
       expect(id).toBeDefined();
       expect(JSON.parse(body)).toMatchObject({ status: 400, code: 'bad_request', request_id: id });
     }
+    // Two Host headers are a 400 too (RFC 9112 §3.2): Node kept the first.
+    const twice = await raw(`GET /api/v1/account/balance HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${acct.testKey}\r\nConnection: close\r\n\r\n`);
+    expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(twice.split('\r\n\r\n')[1])).toMatchObject({ code: 'bad_request', detail: 'Send one Host header, not several.' });
     // HTTP/1.0 has no Host header to require; an HTTP/1.1 request with one is answered as ever.
     expect(await raw(`GET /api/v1/account/balance HTTP/1.0\r\nAuthorization: Bearer ${acct.testKey}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
     expect(await raw(`GET /api/v1/account/balance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.testKey}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
