@@ -127,6 +127,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       if (o.lowBalanceThreshold !== undefined) {
         // `none` (or nothing, from the portal's form) clears it: no more wallet.low_balance events.
         const cleared = ['', 'none'].includes(o.lowBalanceThreshold.trim().toLowerCase());
+        // A card account has no balance to fall (its `available` is null): such a threshold would never fire.
+        if (!cleared && a.fundingSource === 'card') throw new AdminError('--low-balance-threshold applies only to wallet and credit_line accounts');
         changes.lowBalanceThreshold = cleared ? null : amount(o.lowBalanceThreshold, '--low-balance-threshold');
       }
       if (o.creditLimit !== undefined) {

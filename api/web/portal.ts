@@ -40,11 +40,15 @@ export const portalPages =
 <tr><th scope="row">Credit limit</th><td>${balance.credit_limit ?? '—'}</td></tr>
 <tr><th scope="row">Low-balance threshold</th><td>${balance.low_balance_threshold ?? 'not set'}</td></tr>
 </tbody></table>
-<form method="post" action="/portal/threshold">${csrfField(s)}
+${
+  balance.funding_source === 'card'
+    ? ''
+    : html`<form method="post" action="/portal/threshold">${csrfField(s)}
 <label for="threshold">Low-balance threshold (${balance.currency})</label>
 <p class="hint" id="threshold-hint">A <code>wallet.low_balance</code> event is sent when the balance falls below it. Leave it empty for none.</p>
 <input id="threshold" name="threshold" type="text" inputmode="decimal" aria-describedby="threshold-hint" placeholder="20.00" value="${balance.low_balance_threshold ?? ''}">
-<button type="submit">Save threshold</button></form></section>
+<button type="submit">Save threshold</button></form>`
+}</section>
 <section aria-labelledby="shipments-h"><h2 id="shipments-h">Recent shipments</h2>${modeSwitch('/portal', mode)}
 ${
   rows.length

@@ -81,8 +81,8 @@ async function signIn(email: string, password: string) {
 }
 
 let n = 0;
-async function customer(o: { enabled?: boolean; name?: string } = {}) {
-  const acct = await createAccount(stack, o.name ? { name: o.name } : {});
+async function customer(o: { enabled?: boolean; name?: string; funding?: 'card' } = {}) {
+  const acct = await createAccount(stack, { ...(o.name ? { name: o.name } : {}), ...(o.funding ? { funding: o.funding } : {}) });
   if (o.enabled === false) await stack.database.db.execute(`update accounts set api_enabled = false where id = '${acct.id}'`);
   const email = `user${++n}-${acct.id.slice(-8)}@example.com`;
   const password = `long enough password ${n}`;
@@ -447,6 +447,18 @@ describe('the same rules as the API', () => {
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: c.testKey })).body.low_balance_threshold).toBeNull();
     expect(await stack.admin.setAccount(c.id, { lowBalanceThreshold: '5.00' })).toMatchObject({ low_balance_threshold: '5.00' });
     expect(await stack.admin.setAccount(c.id, { lowBalanceThreshold: 'none' })).toMatchObject({ low_balance_threshold: null });
+  });
+
+  it('offers no low-balance threshold to a card account, which has no balance to fall below it', async () => {
+    const c = await customer({ funding: 'card' });
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    expect((await web('GET', '/portal', { cookie })).html).not.toContain('action="/portal/threshold"');
+    const refused = await web('POST', '/portal/threshold', { cookie, form: { _csrf: csrf, threshold: '20.00' } });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('applies only to wallet and credit_line accounts');
+    await expect(stack.admin.setAccount(c.id, { lowBalanceThreshold: '20.00' })).rejects.toThrow('applies only to wallet and credit_line accounts');
+    expect(await stack.admin.setAccount(c.id, { lowBalanceThreshold: 'none' })).toMatchObject({ low_balance_threshold: null });
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: c.testKey })).body.low_balance_threshold).toBeNull();
   });
 });
 
