@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findKeyByHash, hashApiKey, touchApiKey, type AccountRow, type ApiKeyRow, type Db } from '../db/index.js';
 import { CODE, ApiError, ipAllowed, type Scope } from '../domain/index.js';
 import type { AddressLimiter } from './address-limit.js';
+import { timesSent } from './hardening.js';
 
 export interface Caller {
   key: ApiKeyRow;
@@ -54,18 +55,6 @@ function looksLikeKeyInQuery(url: string): boolean {
   });
 }
 
-/**
- * How many Authorization headers the request carried. Node keeps the first and drops the rest, so
- * with two the key used would depend on their order (a proxy may add one): such a request carries no
- * one credential and is refused like a malformed one.
- */
-function authorizationHeaders(request: FastifyRequest): number {
-  const raw = request.raw?.rawHeaders ?? [];
-  let sent = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') sent++;
-  return sent;
-}
-
 /** The portal's and the admin console's pages, where a session cookie signs a user in. */
 const isWebPage = (request: FastifyRequest) => /^\/(portal|admin)(\/|$)/.test(request.routeOptions.url ?? '');
 
@@ -103,12 +92,13 @@ export function createAuthenticator(deps: {
       return;
     }
     // A key in the query string is refused, even alongside a good header (spec §5.1), and so are two
-    // Authorization headers, but only after the same lookup as every other refusal: answered before
-    // it, they were told apart by their timing.
+    // Authorization headers (Node keeps the first: the key used would depend on their order), but
+    // only after the same lookup as every other refusal: answered before it, they were told apart by
+    // their timing.
     const keyInQuery = looksLikeKeyInQuery(request.url);
     const match = KEY_SHAPE.exec(request.headers.authorization ?? '');
     const found = await findKeyByHash(deps.db, hashApiKey(match?.[1] ?? 'no key'));
-    if (keyInQuery || !match || !found || authorizationHeaders(request) > 1) return refuse(request, unauthorized());
+    if (keyInQuery || !match || !found || timesSent(request, 'authorization') > 1) return refuse(request, unauthorized());
     const { key, account } = found;
     const now = deps.now();
     const livemode = match[2] === 'live';

@@ -76,6 +76,17 @@ export async function refuseContentCoding(request: FastifyRequest): Promise<void
 }
 
 /**
+ * How many times a header was sent (`name` in lower case). Node keeps the first of some headers
+ * (Host, Authorization) and joins others with ", " (Idempotency-Key), so a repeat must be counted.
+ */
+export function timesSent(request: FastifyRequest, name: string): number {
+  const raw = request.raw?.rawHeaders ?? [];
+  let sent = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === name.length && raw[i].toLowerCase() === name) sent++;
+  return sent;
+}
+
+/**
  * App-level onRequest hook, before the key is looked at: an HTTP/1.1 request without a Host header,
  * or any request with two, is a 400 (RFC 9112 §3.2). Node's own check (turned off in app.ts)
  * answered the first with a bare 400, without a Request-Id or a problem document, and Node keeps
@@ -85,10 +96,7 @@ export async function refuseBadHost(request: FastifyRequest): Promise<void> {
   if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
     throw new ApiError(CODE.bad_request, 'An HTTP/1.1 request must send a Host header.');
   }
-  const raw = request.raw.rawHeaders;
-  let hosts = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
-  if (hosts > 1) throw new ApiError(CODE.bad_request, 'Send one Host header, not several.');
+  if (timesSent(request, 'host') > 1) throw new ApiError(CODE.bad_request, 'Send one Host header, not several.');
 }
 
 /** Requests the HTTP parser cannot read (malformed request line, oversized headers, unknown method). */

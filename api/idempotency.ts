@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse, type Db, type IdempotencyRow } from '../db/index.js';
 import { CODE, ApiError } from '../domain/index.js';
+import { timesSent } from './hardening.js';
 
 /**
  * The key protocol (contract: Idempotency), one mechanism for every route that takes a key. A route
@@ -69,8 +70,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   // Node joins repeated headers with ", ": two keys would silently become a third.
-  const sent = request.raw.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'idempotency-key').length;
-  if (sent > 1) throw new ApiError(CODE.bad_request, 'Send one Idempotency-Key header, not several.');
+  if (timesSent(request, 'idempotency-key') > 1) throw new ApiError(CODE.bad_request, 'Send one Idempotency-Key header, not several.');
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
