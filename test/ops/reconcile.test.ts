@@ -15,9 +15,12 @@ afterAll(async () => {
 describe('npm run ops -- reconcile', () => {
   it('fails a pending shipment whose purchase was never started, frees its key, and leaves running ones alone', async () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    // What an API that stopped between recording the shipment and starting its workflow leaves.
-    const orphan = await insertPendingShipment(stack, acct.id, hourAgo);
+    // What an API that stopped between recording the shipment and starting its workflow leaves. It
+    // is dated ahead of the clock and the command is run as of two hours on: other test files share
+    // this database, and their Schedules sweep every second any such row a few seconds old, so a row
+    // dated in the past could be failed by them first (the command then finds nothing to do).
+    const later = Date.now() + 2 * 3_600_000;
+    const orphan = await insertPendingShipment(stack, acct.id, new Date(later - 3_600_000));
     const key = randomUUID();
     await claimIdempotencyKey(stack.database.db, {
       accountId: acct.id,
@@ -34,11 +37,15 @@ describe('npm run ops -- reconcile', () => {
     });
     expect(running.status).toBe(202);
 
-    const failed = await reconcileOrphans(stack.database.db, stack.temporal, { olderThanMs: 30 * 60_000, accountId: acct.id });
+    const failed = await reconcileOrphans(stack.database.db, stack.temporal, {
+      olderThanMs: 30 * 60_000,
+      now: new Date(later),
+      accountId: acct.id,
+    });
     expect(failed.map((f) => f.shipment_id)).toEqual([orphan]);
     const all = await reconcileOrphans(stack.database.db, stack.temporal, {
       olderThanMs: 0,
-      now: new Date(Date.now() + 1000),
+      now: new Date(later + 1000),
       accountId: acct.id,
     });
     expect(all.map((f) => f.shipment_id)).not.toContain(running.body.id);
