@@ -208,6 +208,8 @@ export async function expectLedgerConsistent(stack: TestStack, accountId: string
 /**
  * A pending shipment row of a live wallet purchase of acme_ground, as the API records a purchase
  * request, with no workflow started: what an API that stopped right after recording it leaves.
+ * Such a row dated more than a few seconds back is failed by any test file's sweep Schedule (they
+ * share the database and run every second): date it ahead of the clock to keep it from them.
  */
 export async function insertPendingShipment(stack: TestStack, accountId: string, createdAt = new Date()): Promise<string> {
   const id = makeId('shp', createdAt.getTime(), randomBytes(16));
