@@ -7,7 +7,6 @@ import {
   encryptWebhookSecret,
   decryptWebhookSecret,
   findOwnWebhookEndpoint,
-  findWebhookEndpoint,
   generateWebhookSecret,
   insertWebhookEndpointWithinLimit,
   listWebhookDeliveries,
@@ -171,10 +170,8 @@ export const webhookRoutes =
             secretField: {
               name: 'secret',
               restore: async (request, stored) => {
-                const { owner } = callerOf(request);
-                const row = await findWebhookEndpoint(ctx.db, String(stored.id));
-                if (!row || row.accountId !== owner.accountId || row.livemode !== owner.livemode) return undefined;
-                return decryptWebhookSecret(row.secretCiphertext, ctx.config.webhookSecretKey, row.id);
+                const row = await findOwnWebhookEndpoint(ctx.db, callerOf(request).owner, String(stored.id), { deleted: true });
+                return row ? decryptWebhookSecret(row.secretCiphertext, ctx.config.webhookSecretKey, row.id) : undefined;
               },
             },
           },

@@ -40,15 +40,18 @@ export async function insertWebhookEndpointWithinLimit(
   });
 }
 
-const ownedAndLive = (owner: Owner) =>
-  and(eq(webhookEndpoints.accountId, owner.accountId), eq(webhookEndpoints.livemode, owner.livemode), isNull(webhookEndpoints.deletedAt));
+const owned = (owner: Owner) => and(eq(webhookEndpoints.accountId, owner.accountId), eq(webhookEndpoints.livemode, owner.livemode));
+const ownedAndLive = (owner: Owner) => and(owned(owner), isNull(webhookEndpoints.deletedAt));
 
-/** An endpoint of this account and mode that is not deleted (others' are indistinguishable from none). */
-export async function findOwnWebhookEndpoint(db: Db, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+/**
+ * An endpoint of this account and mode that is not deleted (others' are indistinguishable from none);
+ * with `deleted`, a deleted one too (a replay of the request that created it answers as it did).
+ */
+export async function findOwnWebhookEndpoint(db: Db, owner: Owner, id: string, o: { deleted?: boolean } = {}): Promise<WebhookEndpointRow | undefined> {
   const [row] = await db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), ownedAndLive(owner)));
+    .where(and(eq(webhookEndpoints.id, id), o.deleted ? owned(owner) : ownedAndLive(owner)));
   return row;
 }
 
