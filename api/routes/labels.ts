@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
 import { labelFile } from '../../labels/index.js';
 import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
@@ -88,6 +88,21 @@ export const labelRoutes =
     app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
       '/label-files/:shipment/:format',
       {
+        // The signature first, before the query is validated: a link edited past the schema (a second
+        // `expires` to stretch it, characters added to `sig`) is tampered with, 403, not a 422.
+        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>) => {
+          const { expires, sig } = request.query;
+          checkLabelLink({
+            secret: ctx.config.signingSecret,
+            shipmentId: request.params.shipment,
+            format: request.params.format,
+            rawPath: request.url.split('?')[0],
+            // Repeated, a parameter is a list: no link is written that way.
+            expires: typeof expires === 'string' ? expires : undefined,
+            sig: typeof sig === 'string' ? sig : undefined,
+            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
+          });
+        },
         schema: {
           params: FileParams,
           querystring: SignedQuery,
@@ -99,15 +114,6 @@ export const labelRoutes =
       },
       async (request, reply) => {
         const { shipment, format } = request.params;
-        checkLabelLink({
-          secret: ctx.config.signingSecret,
-          shipmentId: shipment,
-          format,
-          rawPath: request.url.split('?')[0],
-          expires: request.query.expires,
-          sig: request.query.sig,
-          nowSeconds: Math.floor(ctx.now().getTime() / 1000),
-        });
         const row = await findShipment(ctx.db, shipment);
         if (!row) throw new ApiError(CODE.not_found, `No shipment ${shipment}.`);
         return sendFile(reply, row, format);

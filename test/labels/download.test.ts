@@ -117,6 +117,27 @@ describe('label downloads (contract: Labels)', () => {
     }
   });
 
+  // A link edited past the query's schema was answered 422 validation_failed, not as tampered with
+  // (found by a black-box audit): a second `expires` to stretch it, characters added to `sig`.
+  it('refuses a link with a parameter repeated or lengthened as tampered with, not as a validation failure', async () => {
+    const s = await buy(acct.liveKey);
+    const { url } = (await call(stack, 'GET', `/api/v1/shipments/${s.id}/label/zpl`, { key: acct.liveKey })).body;
+    expect((await fetchRaw(url)).status).toBe(200);
+    const edits = [
+      `${url}&expires=9999999999`,
+      url.replace('expires=', 'expires=9999999999&expires='),
+      `${url}&sig=${'0'.repeat(64)}`,
+      `${url}${'0'.repeat(200)}`,
+      url.replace('expires=', `expires=${'0'.repeat(30)}`),
+      `${url}%zz`,
+    ];
+    for (const edited of edits) {
+      const res = await fetchRaw(edited);
+      expect(res.status, edited).toBe(403);
+      expect(res.json().code, edited).toBe('invalid_signature');
+    }
+  });
+
   it('needs labels:read, hides other accounts’ labels, and refuses labels of failed shipments', async () => {
     const s = await buy(acct.liveKey);
     const noScope = await stack.admin.createKey(acct.id, { mode: 'live', scopes: 'shipments:read' });
