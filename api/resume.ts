@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { Scan } from '../carriers/index.js';
 import { findShipment, scansOf, type Db } from '../db/index.js';
-import { SHIPMENT_WORKFLOW, shipmentWorkflowId, SIGNAL_SCANS, taskQueues, type ShipmentStatus } from '../domain/index.js';
+import { SHIPMENT_WORKFLOW, shipmentWorkflowId, SIGNAL_SCANS, taskQueues, type ScanStatus, type ShipmentStatus } from '../domain/index.js';
 import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../workflows/index.js';
 
 /** A bought label still on its way: its tracking can go on (and it can be voided). */
@@ -74,14 +74,18 @@ async function fromRecord(temporal: Client, db: Db, shipmentId: string, stoppedR
   const [stopped] = (await decodeArrayFromPayloads(temporal.workflow.options.loadedDataConverter, payloads)) as [ShipmentWorkflowInput?];
   if (!stopped) return undefined;
   const { resume, settle: _settled, ...input } = stopped;
+  const scans = await scansOf(db, shipmentId);
+  const newest = scans.at(-1);
   return {
     ...input,
     resume: {
       status: row.status as ShipmentStatus,
       carrier: row.carrier,
       trackingNumber: row.trackingNumber,
-      seenScanIds: (await scansOf(db, shipmentId)).map((s) => s.carrierScanId),
+      seenScanIds: scans.map((s) => s.carrierScanId),
       pollMs: input.tracking.minPollMs,
+      // Oldest first: the last is the newest, whose status is the parcel's (workflows/tracking.ts).
+      ...(newest ? { latestScan: { occurredAt: newest.occurredAt.toISOString(), status: newest.status as ScanStatus } } : {}),
       ...(resume?.quietSince !== undefined ? { quietSince: resume.quietSince } : {}),
     },
   };

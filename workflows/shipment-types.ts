@@ -1,6 +1,7 @@
 import type { Scan } from '../carriers/index.js';
 import type { PURCHASE_PATH, ShipmentStatus } from '../domain/workflow.js';
 import type { PurchaseInput } from './purchase.js';
+import type { LatestScan } from './tracking.js';
 
 /** What a shipment's workflow is started with and ends with (shipment.ts). */
 
@@ -39,6 +40,8 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     pushed?: Scan[];
     /** Workflow time (ms) of the last new scan, or of the purchase; absent: the run's start. */
     quietSince?: number;
+    /** The newest scan applied so far; absent: none, or a run from before it was carried. */
+    latestScan?: LatestScan;
   };
 }
 

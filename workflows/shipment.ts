@@ -78,6 +78,7 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
     pushed: [...(input.resume?.pushed ?? [])],
     pollMs: input.resume?.pollMs ?? input.tracking.minPollMs,
     busy: false,
+    latest: input.resume?.latestScan,
   };
   let purchaseOutcome: PurchaseOutcome | undefined = input.resume ? { ok: true } : undefined;
 
@@ -218,7 +219,13 @@ function carriedOver(input: ShipmentWorkflowInput): ShipmentWorkflowInput {
 
 /** What a next run of this shipment's workflow carries over of the tracking state. */
 function resumeOf(state: TrackingState) {
-  return { status: state.status, carrier: state.carrier!, trackingNumber: state.trackingNumber!, seenScanIds: [...state.seenScanIds] };
+  return {
+    status: state.status,
+    carrier: state.carrier!,
+    trackingNumber: state.trackingNumber!,
+    seenScanIds: [...state.seenScanIds],
+    ...(state.latest ? { latestScan: state.latest } : {}),
+  };
 }
 
 const QUIET_STOP_PATCH = 'tracking-stops-when-quiet';

@@ -20,6 +20,14 @@ export interface TrackingState {
   refusedScanIds?: Set<string>;
   /** The last thing that went wrong, shown to operators in the workflow's current details. */
   problem?: string;
+  /** The newest scan applied: its time and status are the parcel's current ones. */
+  latest?: LatestScan;
+}
+
+/** A scan's time (ISO 8601) and status, enough to tell whether a later arrival is older. */
+export interface LatestScan {
+  occurredAt: string;
+  status: Scan['status'];
 }
 
 
@@ -77,24 +85,24 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
   }
   for (const scan of withIds) {
     state.seenScanIds.add(scan.id);
+    const latest = state.latest;
+    // A scan older than one already applied (carriers push out of order; a poll can bring a scan the
+    // carrier recorded late) is history: stored and announced, but the parcel is where the newest
+    // scan put it, so neither status goes back (an exception did not turn into in_transit again).
+    // Delivered still ends the shipment, whenever its scan arrives (spec §3 rule 4).
+    const older = latest !== undefined && Date.parse(scan.occurredAt) < Date.parse(latest.occurredAt) && scan.status !== 'delivered';
+    if (older && patched(PATCH_OLDER_SCAN_KEEPS_STATUS)) {
+      await emitEvent(input, 'tracking.updated', input.shipmentId, trackingUpdate(input, state, latest.status, scan));
+      continue;
+    }
+    if (!older) state.latest = { occurredAt: scan.occurredAt, status: scan.status };
     const next = applyScan(state.status, scan.status);
     const changed = next !== state.status && !isTerminal(state.status);
     await acts.markShipment({
       shipmentId: input.shipmentId,
       changes: { trackingStatus: scan.status, ...(changed ? { status: next } : {}) },
     });
-    await emitEvent(input, 'tracking.updated', input.shipmentId, {
-      tracking_number: state.trackingNumber,
-      shipment_id: input.shipmentId,
-      status: scan.status,
-      event: {
-        id: scan.trackingEventId,
-        occurred_at: scan.occurredAt,
-        status: scan.status,
-        description: scan.description,
-        location: scan.location,
-      },
-    });
+    await emitEvent(input, 'tracking.updated', input.shipmentId, trackingUpdate(input, state, scan.status, scan));
     if (changed) {
       state.status = next;
       upsertSearchAttributes([{ key: SA.ShipmentStatus, value: next }]);
@@ -103,6 +111,25 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
   }
   return fresh.length;
 }
+
+/** `tracking.updated`'s object: the tracking number's status now, and the scan that arrived. */
+function trackingUpdate(input: ShipmentWorkflowInput, state: TrackingState, status: Scan['status'], scan: Scan & { trackingEventId: string }) {
+  return {
+    tracking_number: state.trackingNumber,
+    shipment_id: input.shipmentId,
+    status,
+    event: {
+      id: scan.trackingEventId,
+      occurred_at: scan.occurredAt,
+      status: scan.status,
+      description: scan.description,
+      location: scan.location,
+    },
+  };
+}
+
+/** Histories recorded before it moved both statuses back to an older scan's arriving late; from it on, none does. */
+export const PATCH_OLDER_SCAN_KEEPS_STATUS = 'older-scan-keeps-status';
 
 /** Histories recorded before it applied a scan that came after delivered; from it on, none is. */
 export const PATCH_NOTHING_AFTER_DELIVERY = 'nothing-after-delivery';

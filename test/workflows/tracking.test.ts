@@ -166,6 +166,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expect(result.status).toBe('in_transit');
       expect(result.trackingStopped!.quietForMs).toBeGreaterThanOrEqual(2 * DAY);
       expect(result.trackingStopped!.resumeWith.resume!.seenScanIds).toEqual(['s-pushed']);
+      // The newest scan goes on with it, so a resumed run knows an older one when it comes.
+      expect(result.trackingStopped!.resumeWith.resume!.latestScan).toEqual({ occurredAt: pushed.occurredAt, status: 'in_transit' });
     });
   });
 
@@ -202,6 +204,34 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       // The first run ended by continuing as new, after two polls.
       const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, firstRunId);
       expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    });
+  });
+
+  // A scan arriving after a newer one moved both statuses back to it (found by a black-box audit): an
+  // exception pushed at 11:00, then the carrier's 10:00 in_transit, made the shipment in_transit again
+  // and sent shipment.in_transit after shipment.exception.
+  it('a scan older than one already applied is recorded and announced, and moves neither status back', async () => {
+    const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, quietStopMs: 2 * DAY } });
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      const problem = scan('s-problem', 'exception', at('2026-03-01T11:00:00Z'));
+      const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T10:00:00Z'));
+      await handle.signal(scansSignal, [problem]);
+      await se.env.sleep('1 minute');
+      await handle.signal(scansSignal, [pickup]);
+      await se.env.sleep('1 minute');
+      expect(mocks.of('recordScans').map((c) => c.arg.scans.map((s) => s.id))).toEqual([['s-problem'], ['s-pickup']]);
+      expect(mocks.of('markShipment').map((c) => c.arg.changes)).toEqual([{ trackingStatus: 'exception', status: 'exception' }]);
+      const events = mocks.of('recordEvent').map((c) => c.arg);
+      expect(events.map((e) => e.type)).toEqual(['tracking.updated', 'shipment.exception', 'tracking.updated']);
+      // The late scan's own event, under the tracking number's status now.
+      expect(events[2].object).toMatchObject({ status: 'exception', event: { status: 'in_transit', occurred_at: pickup.occurredAt } });
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'exception', scansSeen: 2 });
+      // Delivered, however late its scan arrives, still ends the shipment (spec §3 rule 4).
+      await handle.signal(scansSignal, [scan('s-done', 'delivered', at('2026-03-01T08:00:00Z'))]);
+      expect(await handle.result()).toMatchObject({ status: 'delivered' });
+      expect(mocks.of('markShipment').map((c) => c.arg.changes).slice(1)).toEqual([{ trackingStatus: 'delivered', status: 'delivered' }]);
     });
   });
 });
