@@ -77,10 +77,18 @@ const DNS_TIMEOUT_MS = 5000;
  */
 export const MAX_ENDPOINTS = 16;
 
-/** The same URL once parsed (host case, default port and percent-encoding do not make it another). */
+/**
+ * The same URL once parsed (host case, default port and percent-encoding do not make it another),
+ * and as a delivery requests it: an empty query (`…/hook?`) is sent as none.
+ */
 function sameUrl(a: string, b: string): boolean {
+  const asRequested = (text: string) => {
+    const url = new URL(text);
+    if (!url.search) url.search = '';
+    return url.href;
+  };
   try {
-    return new URL(a).href === new URL(b).href;
+    return asRequested(a) === asRequested(b);
   } catch {
     return a === b;
   }
