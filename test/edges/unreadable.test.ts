@@ -83,6 +83,18 @@ describe('a body', () => {
     const identity = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: 'Plain' }), headers: { 'content-encoding': 'identity' } });
     expect(identity.status, identity.text).toBe(201);
   });
+
+  // A Content-Encoding header on a request with no body to read was refused as if it had one:
+  // /healthz, /readyz and every GET answered 415, which none of them describes (found by a
+  // black-box audit).
+  it('is what a content coding refuses: without one, the header alone is no reason for a 415', async () => {
+    for (const [path, key] of [['/healthz'], ['/readyz'], ['/api/v1/account/balance', acct.testKey], ['/api/v1/shipments', acct.testKey]] as const) {
+      const answer = await call(stack, 'GET', path, { key, headers: { 'content-encoding': 'gzip' } });
+      expect(answer.status, `${path}: ${answer.text}`).toBe(200);
+    }
+    const none = await call(stack, 'POST', '/api/v1/shipments/shp_nope/void', { key: acct.testKey, headers: { 'content-encoding': 'gzip' } });
+    expectProblem(none, 404, 'not_found');
+  });
 });
 
 describe('the Idempotency-Key header', () => {
