@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { conformance } from '../api/openapi-conformance.js';
 
 let stack: TestStack;
 let acct: TestAccount;
@@ -150,6 +151,24 @@ describe('the Host header', () => {
     // HTTP/1.0 has no Host header to require; an HTTP/1.1 request with one is answered as ever.
     expect(await raw(`GET /api/v1/account/balance HTTP/1.0\r\nAuthorization: Bearer ${acct.testKey}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
     expect(await raw(`GET /api/v1/account/balance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.testKey}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  // /healthz and /readyz answered 400 (no Host, two Hosts) and 422 (an undecodable query parameter)
+  // like every route, and /healthz 503 while shutting down, yet the OpenAPI document described only
+  // 200 and 500 for /healthz and neither 400 nor 422 for /readyz (found by a black-box audit).
+  it('refused on /healthz and /readyz, is an answer their OpenAPI description has', async () => {
+    const doc = (await call(stack, 'GET', '/api/v1/openapi.json')).body;
+    const conf = conformance(doc);
+    for (const path of ['/healthz', '/readyz']) {
+      const answer = await raw(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      const [head, text] = answer.split('\r\n\r\n');
+      const headers = Object.fromEntries(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      conf.check('GET', path, { status: Number(head.split(' ')[1]), headers, body: JSON.parse(text), text });
+      const query = conf.check('GET', `${path}?x=%FF`, await call(stack, 'GET', `${path}?x=%FF`));
+      expect(query.status, query.text).toBe(422);
+    }
+    expect(Object.keys(doc.paths['/healthz'].get.responses)).toEqual(expect.arrayContaining(['400', '422', '431', '503']));
+    expect(Object.keys(doc.paths['/readyz'].get.responses)).toEqual(expect.arrayContaining(['400', '422', '429', '431', '503']));
   });
 });
 
