@@ -11,7 +11,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
 import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseBadHost, trimBodyText } from './hardening.js';
 import { ApiLogController, serializeRequest } from './logging.js';
-import { createValidatorCompiler } from './validation.js';
+import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
 import { ApiError } from '../domain/index.js';
 import type { Catalog } from './catalog.js';
@@ -81,6 +81,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
   app.setValidatorCompiler(createValidatorCompiler());
+  refuseUnknownQuery(app);
   // Response schemas describe (api/response-schemas.ts); they never reshape an answer on the wire.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerResponseSchemas(app);

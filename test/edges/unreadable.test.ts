@@ -74,6 +74,32 @@ describe('?limit', () => {
   });
 });
 
+// A route that takes no query parameters answered as if a parameter sent to it were not there
+// (GET /account/balance?foo=1 was 200), where the lists refuse one they do not know (found by a
+// black-box audit; Stripe refuses an unknown parameter on every request).
+describe('an unknown query parameter', () => {
+  it('is refused on the routes that take none, as on the lists: 422 naming it', async () => {
+    const id = 'shp_nope';
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/account/balance'],
+      ['GET', `/api/v1/shipments/${id}`],
+      ['GET', `/api/v1/shipments/${id}/label/zpl`],
+      ['GET', '/api/v1/tracking/NOPE123'],
+      ['GET', '/api/v1/events/evt_nope'],
+      ['POST', '/api/v1/quotes', { from: address(), to: address(), parcel: parcel() }],
+      ['POST', '/api/v1/addresses', address()],
+      ['POST', `/api/v1/shipments/${id}/void`],
+      ['GET', '/api/v1/shipments'],
+    ] as const) {
+      const answer = await call(stack, method, `${path}?expand=all`, { key: acct.testKey, body });
+      expectProblem(answer, 422, 'validation_failed');
+      expect(answer.body.errors, `${method} ${path}`).toEqual([{ path: 'querystring.expand', message: 'is not a known field' }]);
+    }
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey })).status).toBe(200);
+    expect((await call(stack, 'GET', '/api/v1/addresses')).status).toBe(401);
+  });
+});
+
 describe('a body', () => {
   it('in a content coding (gzip, br) is 415, and nothing is stored', async () => {
     for (const coding of ['gzip', 'br']) {
