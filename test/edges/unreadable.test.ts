@@ -240,6 +240,30 @@ describe('fields', () => {
     expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: acct.testKey })).body.data).toEqual([]);
   });
 
+  // An id over 100 characters missed the router (Fastify's maxParamLength): the 404 came before the
+  // key was looked at, so a keyed request had no RateLimit headers and spent the address's
+  // allowance, and a request without a key got 404, not 401 (found by a black-box audit).
+  it('an id of any length reaches its route: authenticated, rate-limited, then 404', async () => {
+    const long = 'x'.repeat(101);
+    for (const [method, path] of [
+      ['GET', `/api/v1/shipments/shp_${long}`],
+      ['POST', `/api/v1/shipments/shp_${long}/void`],
+      ['GET', `/api/v1/shipments/shp_${long}/label/zpl`],
+      ['GET', `/api/v1/shipments/shp_${long}/label`],
+      ['GET', `/api/v1/tracking/${'A'.repeat(2000)}`],
+      ['GET', `/api/v1/addresses/adr_${long}`],
+      ['DELETE', `/api/v1/addresses/adr_${long}`],
+      ['GET', `/api/v1/events/evt_${long}`],
+      ['DELETE', `/api/v1/webhook_endpoints/we_${long}`],
+      ['GET', `/api/v1/webhook_endpoints/we_${long}/deliveries`],
+    ] as const) {
+      const answer = await call(stack, method, path, { key: acct.testKey });
+      expectProblem(answer, 404, 'not_found');
+      expect(answer.headers['ratelimit-limit'], `${method} ${path.slice(0, 40)}`).toBe('100');
+      expectProblem(await call(stack, method, path), 401, 'unauthorized');
+    }
+  });
+
   it('a tracking number of any length that is not ours is 404, as a shipment id is', async () => {
     for (const length of [65, 100, 101, 300]) {
       expectProblem(await call(stack, 'GET', `/api/v1/tracking/${'A'.repeat(length)}`, { key: acct.testKey }), 404, 'not_found');
