@@ -11,7 +11,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
 import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseBadHost, trimBodyText } from './hardening.js';
 import { ApiLogController, serializeRequest } from './logging.js';
-import { createValidatorCompiler } from './validation.js';
+import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
 import { ApiError } from '../domain/index.js';
 import type { Catalog } from './catalog.js';
@@ -59,6 +59,11 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors,
     clientErrorHandler,
     bodyLimit: 64 * 1024,
+    // A path segment of any length Node reads (its headers limit is 16 KiB) reaches its route, so a
+    // keyed request with a long id is authenticated, rate-limited and answered 404 by the route.
+    // Fastify's default (100) made the router miss it: 404 before the key was looked at, without
+    // the RateLimit headers, taken from the address's allowance instead of the key's.
+    routerOptions: { maxParamLength: 16 * 1024 },
     genReqId: () => makeId('req', Date.now(), randomBytes(16)),
     // request.ip is the client: X-Forwarded-For is honoured only from the proxies listed (TRUSTED_PROXIES).
     trustProxy: deps.config.trustedProxies.length ? [...deps.config.trustedProxies] : false,
@@ -81,6 +86,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app);
   app.setValidatorCompiler(createValidatorCompiler());
+  refuseUnknownQuery(app);
   // Response schemas describe (api/response-schemas.ts); they never reshape an answer on the wire.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerResponseSchemas(app);

@@ -66,13 +66,22 @@ export function undecodableQuery(url: string): FieldError[] {
 
 /**
  * App-level onRequest hook, after authentication and before the body is read: a body in a content
- * coding (gzip, br…) is 415, where its bytes were read as if they were JSON.
+ * coding (gzip, br…) is 415, where its bytes were read as if they were JSON. A request with no body
+ * to read (none sent, or a GET's or HEAD's, which is never read) is not refused for the header:
+ * `/healthz` or a GET answered 415, a status their description does not have.
  */
 export async function refuseContentCoding(request: FastifyRequest): Promise<void> {
+  if (!carriesBody(request)) return;
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (coding && coding !== 'identity') {
     throw new ApiError(CODE.unsupported_media_type, `Send the body without a content coding (Content-Encoding: ${coding} is not accepted).`);
   }
+}
+
+/** Whether the request has a body the server reads (RFC 9112 §6.3: Transfer-Encoding or a Content-Length above 0). */
+function carriesBody(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
 /**

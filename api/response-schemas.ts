@@ -98,8 +98,16 @@ export const RESPONSES = {
     200: LABEL_FILE,
     ...problems([...PUBLIC, ...READS, CODE.link_expired, CODE.invalid_signature, CODE.not_found, CODE.label_not_available]),
   },
-  health: { 200: json('The process is up', Type.Object({ status: Type.Literal('ok') }, closed)), ...problems([CODE.internal_error]) },
-  ready: { 200: json('The database and Temporal answer', Type.Object({ status: Type.Literal('ready') }, closed)), ...problems(PUBLIC) },
+  /**
+   * What every request can be refused for still applies without a key: an unreadable request (no or
+   * two Host headers, an undecodable query parameter, headers too large), and a 503 once the
+   * process is shutting down (api/app.ts, closeGracefully); /healthz alone is not rate-limited.
+   */
+  health: {
+    200: json('The process is up', Type.Object({ status: Type.Literal('ok') }, closed)),
+    ...problems([...READS, CODE.internal_error, CODE.service_unavailable]),
+  },
+  ready: { 200: json('The database and Temporal answer', Type.Object({ status: Type.Literal('ready') }, closed)), ...problems([...PUBLIC, ...READS]) },
   tracking: responses({ 200: json('Every scan, oldest first', ref('Tracking')) }, [CODE.not_found]),
   sandboxScan: responses({ 202: json('Recorded; it flows through tracking and webhooks', ref('SandboxScan')) }, [...BODY, CODE.not_found, CODE.label_not_available]),
   balance: responses({ 200: json('The balance', ref('Balance')) }, []),

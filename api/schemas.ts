@@ -70,7 +70,7 @@ export const BuyRequestSchema = Type.Object(
 );
 export type BuyRequest = Static<typeof BuyRequestSchema>;
 
-export const ShipmentParams = Type.Object({ shipment: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+export const ShipmentParams = Type.Object({ shipment: Type.String() }, { additionalProperties: false });
 
 const pageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

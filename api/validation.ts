@@ -1,7 +1,8 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import formatsModule from 'ajv-formats/dist/formats.js';
-import type { FastifySchemaCompiler } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { isCountryCode, parseIsoInstant } from '../domain/index.js';
 import { COUNTRY_FORMAT, INSTANT_FORMAT } from './schemas.js';
 
@@ -78,4 +79,17 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
     return false;
   }) as ValidateFunction;
   return strict;
+}
+
+/**
+ * A route of the API that takes no query parameters refuses one (422 naming it, `querystring.foo`),
+ * as the lists and every body refuse a field they do not know: `GET /account/balance?foo=1` or a
+ * misspelt parameter on a read was answered as if it were not there. Routes registered after this
+ * hook only (every API route).
+ */
+export function refuseUnknownQuery(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.scope || route.schema?.querystring) return;
+    route.schema = { ...route.schema, querystring: Type.Object({}, { additionalProperties: false }) };
+  });
 }

@@ -33,7 +33,7 @@ export function addressToJson(row: AddressRow) {
   };
 }
 
-const AddressParams = Type.Object({ address: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+const AddressParams = Type.Object({ address: Type.String() }, { additionalProperties: false });
 type AddressParams = Static<typeof AddressParams>;
 
 /** Any subset of the fields, each validated as on creation; `line2: null` (or "") removes the second line. */

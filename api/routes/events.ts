@@ -39,7 +39,7 @@ export const eventRoutes =
     );
     app.get<{ Params: { id: string } }>(
       '/events/:id',
-      { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), summary: 'Read one event', operationId: 'retrieveEvent', response: RESPONSES.retrieveEvent } },
+      { config: { scope: 'shipments:read' }, schema: { params: Type.Object({ id: Type.String() }), summary: 'Read one event', operationId: 'retrieveEvent', response: RESPONSES.retrieveEvent } },
       async (request) => {
         const row = await findOwnEvent(ctx.db, callerOf(request).owner, request.params.id);
         if (!row) throw new ApiError(CODE.not_found, `No event ${request.params.id}.`);

@@ -10,9 +10,9 @@ import { ownShipment } from './shipments.js';
 import { RESPONSES } from '../response-schemas.js';
 
 const Format = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
-const LinkParams = Type.Object({ shipment: Type.String({ maxLength: 100 }), format: Format }, { additionalProperties: false });
+const LinkParams = Type.Object({ shipment: Type.String(), format: Format }, { additionalProperties: false });
 const FileQuery = Type.Object({ format: Type.Optional(Format) }, { additionalProperties: false });
-const FileParams = Type.Object({ shipment: Type.String({ maxLength: 100 }), format: Type.String({ maxLength: 20 }) });
+const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ maxLength: 20 }) });
 const SignedQuery = Type.Object(
   { expires: Type.Optional(Type.String({ maxLength: 20 })), sig: Type.Optional(Type.String({ maxLength: 200 })) },
   { additionalProperties: true },
@@ -75,7 +75,7 @@ export const labelRoutes =
       '/shipments/:shipment/label',
       {
         config: { scope: 'labels:read' },
-        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), querystring: FileQuery, summary: 'The label file', operationId: 'downloadLabel', response: RESPONSES.labelFile },
+        schema: { params: Type.Object({ shipment: Type.String() }), querystring: FileQuery, summary: 'The label file', operationId: 'downloadLabel', response: RESPONSES.labelFile },
       },
       async (request, reply) => {
         const row = await ownShipment(ctx, callerOf(request), request.params.shipment);

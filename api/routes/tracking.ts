@@ -78,7 +78,7 @@ export const trackingRoutes =
       '/tracking/:trackingNumber',
       {
         config: { scope: 'tracking:read' },
-        schema: { params: Type.Object({ trackingNumber: Type.String({ maxLength: 100 }) }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
+        schema: { params: Type.Object({ trackingNumber: Type.String() }), summary: 'Full scan history, oldest first', operationId: 'retrieveTracking', response: RESPONSES.tracking },
       },
       async (request) => {
         const caller = callerOf(request);
@@ -107,7 +107,7 @@ export const trackingRoutes =
       '/sandbox/shipments/:shipment/scans',
       {
         config: { scope: 'shipments:write' },
-        schema: { params: Type.Object({ shipment: Type.String({ maxLength: 100 }) }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment', operationId: 'createSandboxScan', response: RESPONSES.sandboxScan },
+        schema: { params: Type.Object({ shipment: Type.String() }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment', operationId: 'createSandboxScan', response: RESPONSES.sandboxScan },
       },
       async (request, reply) => {
         const caller = callerOf(request);

@@ -37,7 +37,7 @@ export const CreateEndpointSchema = Type.Object(
 );
 export type CreateEndpoint = Static<typeof CreateEndpointSchema>;
 
-const EndpointParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+const EndpointParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
 export function endpointToJson(row: WebhookEndpointRow) {
   return {

@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { conformance } from '../api/openapi-conformance.js';
 
 let stack: TestStack;
 let acct: TestAccount;
@@ -73,6 +74,32 @@ describe('?limit', () => {
   });
 });
 
+// A route that takes no query parameters answered as if a parameter sent to it were not there
+// (GET /account/balance?foo=1 was 200), where the lists refuse one they do not know (found by a
+// black-box audit; Stripe refuses an unknown parameter on every request).
+describe('an unknown query parameter', () => {
+  it('is refused on the routes that take none, as on the lists: 422 naming it', async () => {
+    const id = 'shp_nope';
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/account/balance'],
+      ['GET', `/api/v1/shipments/${id}`],
+      ['GET', `/api/v1/shipments/${id}/label/zpl`],
+      ['GET', '/api/v1/tracking/NOPE123'],
+      ['GET', '/api/v1/events/evt_nope'],
+      ['POST', '/api/v1/quotes', { from: address(), to: address(), parcel: parcel() }],
+      ['POST', '/api/v1/addresses', address()],
+      ['POST', `/api/v1/shipments/${id}/void`],
+      ['GET', '/api/v1/shipments'],
+    ] as const) {
+      const answer = await call(stack, method, `${path}?expand=all`, { key: acct.testKey, body });
+      expectProblem(answer, 422, 'validation_failed');
+      expect(answer.body.errors, `${method} ${path}`).toEqual([{ path: 'querystring.expand', message: 'is not a known field' }]);
+    }
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey })).status).toBe(200);
+    expect((await call(stack, 'GET', '/api/v1/addresses')).status).toBe(401);
+  });
+});
+
 describe('a body', () => {
   it('in a content coding (gzip, br) is 415, and nothing is stored', async () => {
     for (const coding of ['gzip', 'br']) {
@@ -82,6 +109,18 @@ describe('a body', () => {
     expect((await call(stack, 'GET', '/api/v1/addresses', { key: acct.testKey })).body.data).toEqual([]);
     const identity = await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, body: address({ name: 'Plain' }), headers: { 'content-encoding': 'identity' } });
     expect(identity.status, identity.text).toBe(201);
+  });
+
+  // A Content-Encoding header on a request with no body to read was refused as if it had one:
+  // /healthz, /readyz and every GET answered 415, which none of them describes (found by a
+  // black-box audit).
+  it('is what a content coding refuses: without one, the header alone is no reason for a 415', async () => {
+    for (const [path, key] of [['/healthz'], ['/readyz'], ['/api/v1/account/balance', acct.testKey], ['/api/v1/shipments', acct.testKey]] as const) {
+      const answer = await call(stack, 'GET', path, { key, headers: { 'content-encoding': 'gzip' } });
+      expect(answer.status, `${path}: ${answer.text}`).toBe(200);
+    }
+    const none = await call(stack, 'POST', '/api/v1/shipments/shp_nope/void', { key: acct.testKey, headers: { 'content-encoding': 'gzip' } });
+    expectProblem(none, 404, 'not_found');
   });
 });
 
@@ -139,6 +178,24 @@ describe('the Host header', () => {
     expect(await raw(`GET /api/v1/account/balance HTTP/1.0\r\nAuthorization: Bearer ${acct.testKey}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
     expect(await raw(`GET /api/v1/account/balance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acct.testKey}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 /);
   });
+
+  // /healthz and /readyz answered 400 (no Host, two Hosts) and 422 (an undecodable query parameter)
+  // like every route, and /healthz 503 while shutting down, yet the OpenAPI document described only
+  // 200 and 500 for /healthz and neither 400 nor 422 for /readyz (found by a black-box audit).
+  it('refused on /healthz and /readyz, is an answer their OpenAPI description has', async () => {
+    const doc = (await call(stack, 'GET', '/api/v1/openapi.json')).body;
+    const conf = conformance(doc);
+    for (const path of ['/healthz', '/readyz']) {
+      const answer = await raw(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      const [head, text] = answer.split('\r\n\r\n');
+      const headers = Object.fromEntries(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      conf.check('GET', path, { status: Number(head.split(' ')[1]), headers, body: JSON.parse(text), text });
+      const query = conf.check('GET', `${path}?x=%FF`, await call(stack, 'GET', `${path}?x=%FF`));
+      expect(query.status, query.text).toBe(422);
+    }
+    expect(Object.keys(doc.paths['/healthz'].get.responses)).toEqual(expect.arrayContaining(['400', '422', '431', '503']));
+    expect(Object.keys(doc.paths['/readyz'].get.responses)).toEqual(expect.arrayContaining(['400', '422', '429', '431', '503']));
+  });
 });
 
 describe('fields', () => {
@@ -181,6 +238,30 @@ describe('fields', () => {
     expectProblem(answer, 422, 'validation_failed');
     expect(answer.body.errors[0].path).toBe('url');
     expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: acct.testKey })).body.data).toEqual([]);
+  });
+
+  // An id over 100 characters missed the router (Fastify's maxParamLength): the 404 came before the
+  // key was looked at, so a keyed request had no RateLimit headers and spent the address's
+  // allowance, and a request without a key got 404, not 401 (found by a black-box audit).
+  it('an id of any length reaches its route: authenticated, rate-limited, then 404', async () => {
+    const long = 'x'.repeat(101);
+    for (const [method, path] of [
+      ['GET', `/api/v1/shipments/shp_${long}`],
+      ['POST', `/api/v1/shipments/shp_${long}/void`],
+      ['GET', `/api/v1/shipments/shp_${long}/label/zpl`],
+      ['GET', `/api/v1/shipments/shp_${long}/label`],
+      ['GET', `/api/v1/tracking/${'A'.repeat(2000)}`],
+      ['GET', `/api/v1/addresses/adr_${long}`],
+      ['DELETE', `/api/v1/addresses/adr_${long}`],
+      ['GET', `/api/v1/events/evt_${long}`],
+      ['DELETE', `/api/v1/webhook_endpoints/we_${long}`],
+      ['GET', `/api/v1/webhook_endpoints/we_${long}/deliveries`],
+    ] as const) {
+      const answer = await call(stack, method, path, { key: acct.testKey });
+      expectProblem(answer, 404, 'not_found');
+      expect(answer.headers['ratelimit-limit'], `${method} ${path.slice(0, 40)}`).toBe('100');
+      expectProblem(await call(stack, method, path), 401, 'unauthorized');
+    }
   });
 
   it('a tracking number of any length that is not ours is 404, as a shipment id is', async () => {
