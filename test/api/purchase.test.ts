@@ -412,6 +412,28 @@ describe('reading shipments', () => {
     expect(cursor.body.errors.map((e: any) => e.path)).toEqual(['querystring.cursor']);
   });
 
+  // A malformed cursor was refused after the schema's pass, so ?status=shipped&cursor=… answered a 422
+  // naming the status alone, and the cursor only once the status was fixed (contract: Errors,
+  // errors[] lists each bad field; found by a black-box audit).
+  it('names a malformed cursor in the same 422 as the other bad list parameters', async () => {
+    const acct = await createAccount(stack);
+    const a = await call(stack, 'GET', '/api/v1/shipments?status=shipped&cursor=bm9wZQ&limit=0', { key: acct.testKey });
+    expect(a.status, a.text).toBe(422);
+    expect(a.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'querystring.cursor', message: 'is not a valid cursor' },
+        expect.objectContaining({ path: 'querystring.status' }),
+        expect.objectContaining({ path: 'querystring.limit' }),
+      ]),
+    );
+    expect(a.body.errors).toHaveLength(3);
+    // A cursor of another list is not one of this list's either; an empty one is no cursor at all.
+    const addressCursor = Buffer.from('adr_01m8ef87r7bvxt1q5ae4vyjbk3').toString('base64url');
+    const other = await call(stack, 'GET', `/api/v1/shipments?cursor=${addressCursor}&status=shipped`, { key: acct.testKey });
+    expect(other.body.errors.map((e: any) => e.path).sort()).toEqual(['querystring.cursor', 'querystring.status']);
+    expect((await call(stack, 'GET', '/api/v1/shipments?cursor=', { key: acct.testKey })).status).toBe(200);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
