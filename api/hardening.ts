@@ -176,6 +176,9 @@ export async function refuseBadText(request: FastifyRequest): Promise<void> {
   const jsonBody = !Buffer.isBuffer(request.body);
   const errors = [...undecodableQuery(request.url), ...badTextPaths(request.query, 'querystring'), ...(jsonBody ? badTextPaths(request.body, '') : [])];
   if (errors.length) {
+    // Trimmed as validation would have had it: the error handler checks the rest of the request
+    // against its schemas, so that this 422 lists every bad field (api/problem.ts).
+    trimStrings(request);
     throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: errors.slice(0, MAX_REPORTED) });
   }
 }
@@ -199,6 +202,10 @@ declare module 'fastify' {
  * What it changes is kept as sent in `request.untrimmed`.
  */
 export async function trimBodyText(request: FastifyRequest): Promise<void> {
+  trimStrings(request);
+}
+
+function trimStrings(request: FastifyRequest): void {
   // The API's bodies only: a portal form's password keeps its spaces.
   if (!request.url.startsWith('/api/v1/')) return;
   if (!request.body || typeof request.body !== 'object' || Buffer.isBuffer(request.body)) return;

@@ -3,9 +3,15 @@ import { CODE, ApiError, isId, type IdPrefix } from '../domain/index.js';
 /** Cursors are opaque to clients: the last id seen (ids sort by creation time), base64url-encoded. */
 export const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
 
-export function decodeCursor(cursor: string, prefix: IdPrefix): string {
+/** The id a cursor of this list stands for; undefined when it is not one this API returned. */
+export function cursorId(cursor: string, prefix: IdPrefix): string | undefined {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!isId(prefix, id)) {
+  return isId(prefix, id) ? id : undefined;
+}
+
+export function decodeCursor(cursor: string, prefix: IdPrefix): string {
+  const id = cursorId(cursor, prefix);
+  if (id === undefined) {
     throw new ApiError(CODE.validation_failed, 'The cursor is not one this API returned.', {
       errors: [{ path: 'querystring.cursor', message: 'is not a valid cursor' }],
     });

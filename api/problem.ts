@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
-import { COUNTRY_CODE, COUNTRY_FORMAT, INSTANT_FORMAT } from './schemas.js';
+import { COUNTRY_CODE, COUNTRY_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
 
 /** A problem's `type`: the page that documents its code (api/problem-types.ts). */
 export const problemType = (code: ErrorCode) => `/api/v1/problems/${code}`;
@@ -57,6 +57,8 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
       message = 'must be an ISO 3166-1 alpha-2 country code';
     } else if (e.keyword === 'format' && e.params.format === INSTANT_FORMAT) {
       message = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
+    } else if (e.keyword === 'format' && e.params.format === SHIPMENT_CURSOR_FORMAT) {
+      message = 'is not a valid cursor';
     } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
       continue; // the union's own message below says it better
     }
@@ -76,11 +78,42 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
   return out;
 }
 
+/** The request's parts that have schemas, in the order Fastify checks them. */
+const SCHEMA_PARTS = ['body', 'querystring', 'headers'] as const;
+
+/**
+ * Every bad field of a request in its one 422 (contract: Errors, errors[] lists each). Fastify checks
+ * the body, the query and the headers in turn and stops at the first part in error, and the checks
+ * that run before them (control characters, a route that takes no body) stop before all three: a bad
+ * body hid a bad Idempotency-Key, and a control character in one field hid every other field's
+ * error, each coming back only once the first was fixed. The other parts' schemas are run here.
+ */
+function withEveryFieldError(request: FastifyRequest, found: FieldError[], checked?: string): FieldError[] {
+  const out = [...found];
+  const paths = new Set(found.map((e) => e.path));
+  for (const part of SCHEMA_PARTS) {
+    const data = part === 'body' ? request.body : part === 'querystring' ? request.query : request.headers;
+    // A body the parser refused (a `__proto__` member, say) is not there to check, nor raw bytes.
+    if (part === checked || data === undefined || Buffer.isBuffer(data)) continue;
+    const validate = request.getValidationFunction(part);
+    if (!validate || validate(data)) continue;
+    for (const e of fieldErrors((validate.errors ?? []) as AjvError[], part)) {
+      if (paths.has(e.path)) continue;
+      paths.add(e.path);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
 /** Maps every thrown error to problem+json; nothing internal ever reaches the client. */
 export function errorHandler(error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApiError) return sendProblem(reply, error);
+  if (error instanceof ApiError) {
+    if (error.code !== CODE.validation_failed || !error.extra.errors) return sendProblem(reply, error);
+    return sendProblem(reply, new ApiError(error.code, error.message, { ...error.extra, errors: withEveryFieldError(request, error.extra.errors) }));
+  }
   if (error.validation) {
-    const errors = fieldErrors(error.validation, error.validationContext);
+    const errors = withEveryFieldError(request, fieldErrors(error.validation, error.validationContext), error.validationContext);
     return sendProblem(reply, new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors }));
   }
   if (error.statusCode === 415) {

@@ -23,6 +23,8 @@ export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
 export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
 /** `?created_after=`'s forms (domain/iso-time.ts), checked in the schema's pass for the same reason. */
 export const INSTANT_FORMAT = 'iso-8601-instant';
+/** A cursor of the shipments list (api/pagination.ts), checked in the schema's pass for the same reason. */
+export const SHIPMENT_CURSOR_FORMAT = 'shipment-cursor';
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
@@ -80,6 +82,7 @@ const pageQuery = {
 export const ListShipmentsQuery = Type.Object(
   {
     ...pageQuery,
+    cursor: Type.Optional(Type.String({ maxLength: 200, format: SHIPMENT_CURSOR_FORMAT })),
     status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
     reference: Type.Optional(Type.String({ maxLength: 100 })),
     created_after: Type.Optional(

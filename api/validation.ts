@@ -4,7 +4,8 @@ import formatsModule from 'ajv-formats/dist/formats.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { isCountryCode, parseIsoInstant } from '../domain/index.js';
-import { COUNTRY_FORMAT, INSTANT_FORMAT } from './schemas.js';
+import { cursorId } from './pagination.js';
+import { COUNTRY_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -35,6 +36,9 @@ const country: StringFormat = {
 /** `?created_after=`'s ISO 8601 forms, read by the parser the route then uses (domain/iso-time.ts). */
 const instant: StringFormat = { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined };
 
+/** A shipments list's cursor, as the route decodes it; an empty one is no cursor (the first page). */
+const shipmentCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'shp') !== undefined };
+
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
  * once, unknown fields refused. Query strings and path parameters are text, so they are coerced.
@@ -50,6 +54,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     ajv.addFormat('date-time', dateTime);
     ajv.addFormat(COUNTRY_FORMAT, country);
     ajv.addFormat(INSTANT_FORMAT, instant);
+    ajv.addFormat(SHIPMENT_CURSOR_FORMAT, shipmentCursor);
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

@@ -412,6 +412,28 @@ describe('reading shipments', () => {
     expect(cursor.body.errors.map((e: any) => e.path)).toEqual(['querystring.cursor']);
   });
 
+  // A malformed cursor was refused after the schema's pass, so ?status=shipped&cursor=… answered a 422
+  // naming the status alone, and the cursor only once the status was fixed (contract: Errors,
+  // errors[] lists each bad field; found by a black-box audit).
+  it('names a malformed cursor in the same 422 as the other bad list parameters', async () => {
+    const acct = await createAccount(stack);
+    const a = await call(stack, 'GET', '/api/v1/shipments?status=shipped&cursor=bm9wZQ&limit=0', { key: acct.testKey });
+    expect(a.status, a.text).toBe(422);
+    expect(a.body.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'querystring.cursor', message: 'is not a valid cursor' },
+        expect.objectContaining({ path: 'querystring.status' }),
+        expect.objectContaining({ path: 'querystring.limit' }),
+      ]),
+    );
+    expect(a.body.errors).toHaveLength(3);
+    // A cursor of another list is not one of this list's either; an empty one is no cursor at all.
+    const addressCursor = Buffer.from('adr_01m8ef87r7bvxt1q5ae4vyjbk3').toString('base64url');
+    const other = await call(stack, 'GET', `/api/v1/shipments?cursor=${addressCursor}&status=shipped`, { key: acct.testKey });
+    expect(other.body.errors.map((e: any) => e.path).sort()).toEqual(['querystring.cursor', 'querystring.status']);
+    expect((await call(stack, 'GET', '/api/v1/shipments?cursor=', { key: acct.testKey })).status).toBe(200);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
@@ -460,6 +482,39 @@ describe('validation (contract: Errors)', () => {
     const country = await post(acct, { ...body(), from: { ...address(), country: 'ZZ' } });
     expect(country.status).toBe(422);
     expect(country.body.errors).toEqual([{ path: 'from.country', message: expect.any(String) }]);
+  });
+
+  // Fastify checks body, query and headers in turn and stops at the first part in error, and the
+  // control-character and no-body checks run before all of them, so one 422 named the first part's
+  // (or check's) fields alone and the rest came back once those were fixed (contract: Errors,
+  // errors[] lists each bad field; found by a black-box audit).
+  it('lists every bad field in one 422, whichever check found the first', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const paths = (a: { body: any }) => a.body.errors.map((e: any) => e.path).sort();
+    const control = await post(acct, { ...body({ reference: 'a\u0007b' }), service: undefined, parcel: parcel({ weight_g: 0 }) });
+    expect(control.status, control.text).toBe(422);
+    expect(paths(control)).toEqual(['parcel.weight_g', 'reference', 'service']);
+    expect(control.body.errors.find((e: any) => e.path === 'reference').message).toBe('must not contain control characters');
+    // The rest is checked as validation would check it, trimmed: 100 characters with spaces around fit.
+    const trimmed = await post(acct, { ...body({ reference: ` ${'r'.repeat(100)} ` }), to: address({ name: 'Ada\u0000' }), service: undefined });
+    expect(paths(trimmed)).toEqual(['service', 'to.name']);
+
+    const longKey = { 'idempotency-key': 'k'.repeat(256) };
+    const keyAndBody = await buy(acct, { ...body(), parcel: undefined }, longKey);
+    expect(keyAndBody.status, keyAndBody.text).toBe(422);
+    expect(paths(keyAndBody)).toEqual(['headers.idempotency-key', 'parcel']);
+
+    const s = await buy(acct, body());
+    expect(s.status, s.text).toBe(201);
+    const voidWithField = await call(stack, 'POST', `/api/v1/shipments/${s.body.id}/void`, { key: acct.liveKey, body: { reason: 'x' }, headers: longKey });
+    expect(voidWithField.status, voidWithField.text).toBe(422);
+    expect(paths(voidWithField)).toEqual(['headers.idempotency-key', 'reason']);
+
+    const list = await call(stack, 'GET', '/api/v1/shipments?reference=a%07b&limit=0', { key: acct.liveKey });
+    expect(list.status, list.text).toBe(422);
+    expect(paths(list)).toEqual(['querystring.limit', 'querystring.reference']);
+    // Nothing was bought or voided by the refused requests.
+    expect((await call(stack, 'GET', `/api/v1/shipments/${s.body.id}`, { key: acct.liveKey })).body.status).toBe('purchased');
   });
 
   it('requires every required field', async () => {
