@@ -184,6 +184,19 @@ describe('signing in and out', () => {
     expect(cookieNamed(res, 'svc_session')).toBeUndefined();
   });
 
+  it('takes the sign-in form of one tab after another tab showed the form again', async () => {
+    const c = await customer();
+    const first = await web('GET', '/portal/login');
+    const cookie = pair(cookieNamed(first, 'svc_login_csrf'));
+    // A second tab (or a bookmark opened while signed out) shows the form again with the same cookie.
+    const second = await web('GET', '/portal/login', { cookie });
+    const held = pair(cookieNamed(second, 'svc_login_csrf')) || cookie;
+    const res = await web('POST', '/portal/login', { cookie: held, form: { _csrf: csrfIn(first.html), email: c.email, password: c.password } });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/portal');
+    expect(cookieNamed(res, 'svc_session')).toBeDefined();
+  });
+
   it('signs out: the session ends on the server, so the old cookie no longer works', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
