@@ -321,6 +321,24 @@ describe('the same rules as the API', () => {
     expect((await call(stack, 'GET', '/api/v1/shipments', { key })).status).toBe(403);
   });
 
+  it('gives a refused key form back as it was sent, not reset to a sandbox key with every scope', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const sent = { mode: 'live', scopes: ['quotes:read', 'tracking:read'], expires_at: '2099-01-02T03:04', allow_ip: '10.0.0.0/33', rate_limit: '10/60' };
+    const refused = await web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, ...sent } });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('<option value="live" selected>');
+    expect([...refused.html.matchAll(/name="scopes" value="([^"]+)" checked/g)].map((m) => m[1])).toEqual(sent.scopes);
+    for (const name of ['expires_at', 'allow_ip', 'rate_limit'] as const) {
+      expect(refused.html).toMatch(new RegExp(`id="${name}" name="${name}"[^>]* value="${sent[name]}"`));
+    }
+    // A new form still starts as a sandbox key with every scope and the default rate limit.
+    const fresh = await web('GET', '/portal/keys', { cookie });
+    expect(fresh.html).not.toContain(' selected>');
+    expect([...fresh.html.matchAll(/name="scopes" value="[^"]+" checked/g)]).toHaveLength(11);
+    expect(fresh.html).toMatch(/id="rate_limit" name="rate_limit"[^>]* value="100\/10"/);
+  });
+
   // A request sent after access was enabled (a page left open) was recorded after the enabling, and
   // the admin console showed a review of it (found by a black-box audit): it records nothing now.
   it('records no access request for an account whose API access is already enabled', async () => {
