@@ -397,6 +397,20 @@ describe('the same rules as the API', () => {
     expect(listed.text).not.toContain(secret);
   });
 
+  it('gives a refused endpoint form back as it was sent, not reset to every event', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const events = ['shipment.delivered', 'tracking.updated'];
+    const refused = await web('POST', '/portal/webhooks?mode=live', { cookie, form: { _csrf: csrf, url: 'https://10.1.2.3/hooks', events } });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/id="url" name="url"[^>]* value="https:\/\/10\.1\.2\.3\/hooks"/);
+    expect([...refused.html.matchAll(/name="events" value="([^"]+)" checked/g)].map((m) => m[1])).toEqual(events);
+    const made = await web('POST', '/portal/webhooks?mode=live', { cookie, form: { _csrf: csrf, url: 'https://93.184.215.14/hooks', events } });
+    expect(made.status).toBe(200);
+    expect(made.html).toMatch(/id="url" name="url"[^>]* value=""/);
+    expect(made.html).not.toMatch(/name="events" value="[^"]+" checked/);
+  });
+
   it('deletes an endpoint, and shows its delivery log with attempts, status and the next retry', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
