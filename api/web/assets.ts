@@ -16,6 +16,7 @@ header form { margin: 0; }
 main { max-width: 72rem; margin: 1.5rem auto; padding: 0 1.5rem; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; margin-bottom: 1.25rem; overflow-x: auto; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; } h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
+h1, h2 { overflow-wrap: anywhere; } /* an id or a name in a heading breaks rather than widen a phone's page */
 table { border-collapse: collapse; width: 100%; font-size: .92rem; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }

@@ -2,7 +2,7 @@
  * The customer portal (`/portal`) and the admin console (`/admin`): server-rendered pages served by
  * the API process, calling the same domain and database code as the API and the admin command.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/index.js';
 import type { AppContext } from '../app.js';
 import { FAVICON, SCRIPT, STYLESHEET } from './assets.js';
@@ -85,8 +85,8 @@ export const webRoutes =
     await app.register(adminPages(ctx));
   };
 
-function loginPage(reply: FastifyReply, ctx: AppContext, o: { email?: string; error?: string }, status = 200) {
-  const csrf = loginCsrf(ctx, reply);
+function loginPage(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, o: { email?: string; error?: string }, status = 200) {
+  const csrf = loginCsrf(ctx, request, reply);
   return sendPage(
     reply,
     {
@@ -109,22 +109,22 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
   app.get('/portal/login', async (request, reply) => {
     const session = await loadSession(ctx, request);
     if (session) return reply.redirect(session.user.isAdmin ? '/admin' : '/portal', 303);
-    return loginPage(reply, ctx, {});
+    return loginPage(request, reply, ctx, {});
   });
 
   app.post<{ Body: Form }>('/portal/login', async (request, reply) => {
     const email = field(request.body, 'email');
     if (!loginCsrfMatches(request, field(request.body, '_csrf'))) {
-      return loginPage(reply, ctx, { email, error: 'The sign-in form expired. Please sign in again.' }, 403);
+      return loginPage(request, reply, ctx, { email, error: 'The sign-in form expired. Please sign in again.' }, 403);
     }
     const ip = request.ip;
     const result = await signIn(ctx, { email, password: field(request.body, 'password'), ip });
     if (!result.ok) {
       request.log.info({ action: 'sign_in', outcome: result.reason }, 'portal sign-in refused');
-      if (result.reason === 'invalid') return loginPage(reply, ctx, { email, error: 'Email or password is not right.' }, 401);
+      if (result.reason === 'invalid') return loginPage(request, reply, ctx, { email, error: 'Email or password is not right.' }, 401);
       // Retry-After, as on the API's 429: the throttling window's length, always long enough to wait.
       reply.header('retry-after', String(LOGIN_WINDOW_MS / 1000));
-      return loginPage(reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429);
+      return loginPage(request, reply, ctx, { email, error: 'Too many failed sign-ins. Wait 15 minutes and try again.' }, 429);
     }
     await startSession(ctx, reply, result.user);
     request.log.info({ action: 'sign_in', user_id: result.user.id, account_id: result.user.accountId }, 'portal sign-in');

@@ -23,9 +23,11 @@ export const portalWebhookPages =
     async function webhooksPage(
       request: Req,
       reply: FastifyReply,
-      o: { error?: string | null; created?: { id: string; secret: string }; status?: number } = {},
+      o: { error?: string | null; created?: { id: string; secret: string }; status?: number; refused?: { url: string; events?: string[] } } = {},
     ) {
       const s = sessionOf(request);
+      // A refused form comes back as it was sent: correcting the URL must not quietly subscribe to every event.
+      const sent = o.refused;
       const mode = modeOf(request.query.mode);
       const { rows } = await listWebhookEndpoints(ctx.db, { ...ownerOf(s, mode), limit: 100 });
       const created = o.created
@@ -39,9 +41,9 @@ export const portalWebhookPages =
 <form method="post" action="/portal/webhooks?mode=${mode}">${csrfField(s)}
 <label for="url">URL</label>
 <p class="hint" id="url-hint">An https URL on a public address.</p>
-<input id="url" name="url" type="url" required aria-describedby="url-hint" placeholder="https://example.com/webhooks">
+<input id="url" name="url" type="url" required aria-describedby="url-hint" placeholder="https://example.com/webhooks" value="${sent?.url ?? ''}">
 <fieldset><legend>Events (none ticked: every event)</legend>${EVENT_TYPES.map(
-        (t) => html`<label><input type="checkbox" name="events" value="${t}"> ${t}</label>`,
+        (t) => html`<label><input type="checkbox" name="events" value="${t}"${sent?.events?.includes(t) ? html` checked` : ''}> ${t}</label>`,
       )}</fieldset>
 <p><button type="submit">Add endpoint</button></p></form></section>
 <section aria-labelledby="we-h"><h2 id="we-h">${modeName(mode)} endpoints</h2>${
@@ -75,7 +77,7 @@ ${rows.map(
       } catch (err) {
         const message = messageOf(err);
         if (!message) throw err;
-        return webhooksPage(request, reply, { error: message, status: err instanceof ApiError ? err.status : 422 });
+        return webhooksPage(request, reply, { error: message, status: err instanceof ApiError ? err.status : 422, refused: body });
       }
       request.log.info({ action: 'webhook_endpoint_created', webhook_endpoint_id: created.id }, 'portal: webhook endpoint created');
       return webhooksPage(request, reply, { created });

@@ -5,7 +5,7 @@ import { AdminError, adminCommands } from '../../admin/index.js';
 import type { AppContext } from '../app.js';
 import { labelLink } from '../label-links.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
-import { field, fields } from './forms.js';
+import { field, fields, type Form } from './forms.js';
 import { requireUser } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
@@ -102,8 +102,17 @@ ${rows.map(
     });
 
     // ---------- API keys ----------
-    async function keysPage(request: Req, reply: FastifyReply, o: { error?: string | null; created?: { id: string; key: string }; status?: number } = {}) {
+    async function keysPage(
+      request: Req,
+      reply: FastifyReply,
+      o: { error?: string | null; created?: { id: string; key: string }; status?: number; refused?: Form } = {},
+    ) {
       const s = sessionOf(request);
+      // A refused form comes back as it was sent, so correcting one field cannot quietly turn a live key
+      // with a few scopes into a sandbox key with every scope; a new form has every scope ticked.
+      const sent = o.refused;
+      const mode = sent ? field(sent, 'mode') : 'test';
+      const ticked = sent ? fields(sent, 'scopes') : [...SCOPES];
       const account = (await findAccount(ctx.db, s.account.id))!;
       const keys = await listApiKeys(ctx.db, s.account.id);
       const now = ctx.now();
@@ -117,16 +126,16 @@ ${rows.map(
         ? html`<section aria-labelledby="create-key-h"><h2 id="create-key-h">Create a key</h2>
 <form method="post" action="/portal/keys">${csrfField(s)}
 <label for="mode">Mode</label>
-<select id="mode" name="mode"><option value="test">Sandbox (svc_test_…)</option><option value="live">Live (svc_live_…)</option></select>
+<select id="mode" name="mode"><option value="test">Sandbox (svc_test_…)</option><option value="live"${mode === 'live' ? html` selected` : ''}>Live (svc_live_…)</option></select>
 <fieldset><legend>Scopes</legend>${SCOPES.map(
-            (sc) => html`<label><input type="checkbox" name="scopes" value="${sc}" checked> ${sc}</label>`,
+            (sc) => html`<label><input type="checkbox" name="scopes" value="${sc}"${ticked.includes(sc) ? html` checked` : ''}> ${sc}</label>`,
           )}</fieldset>
 <label for="expires_at">Expires at (UTC, optional)</label>
-<input id="expires_at" name="expires_at" type="datetime-local">
+<input id="expires_at" name="expires_at" type="datetime-local" value="${sent ? field(sent, 'expires_at') : ''}">
 <label for="allow_ip">IP allowlist (CIDR blocks, comma separated, optional)</label>
-<input id="allow_ip" name="allow_ip" type="text" placeholder="203.0.113.0/24, 2001:db8::/32">
+<input id="allow_ip" name="allow_ip" type="text" placeholder="203.0.113.0/24, 2001:db8::/32" value="${sent ? field(sent, 'allow_ip') : ''}">
 <label for="rate_limit">Rate limit (requests/seconds)</label>
-<input id="rate_limit" name="rate_limit" type="text" value="100/10">
+<input id="rate_limit" name="rate_limit" type="text" value="${sent ? field(sent, 'rate_limit') : '100/10'}">
 <p><button type="submit">Create key</button></p></form></section>`
         : html`<section><p>Keys can be created once an administrator has enabled API access. <a href="/portal">Request API access</a> on the overview.</p></section>`;
       const list = html`<section aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2>${
@@ -174,7 +183,7 @@ ${keys.map((k) => {
       } catch (err) {
         const message = messageOf(err);
         if (!message) throw err;
-        return keysPage(request, reply, { error: message, status: 422 });
+        return keysPage(request, reply, { error: message, status: 422, refused: b });
       }
       request.log.info({ action: 'api_key_created', key_id: created.id }, 'portal: API key created');
       return keysPage(request, reply, { created });

@@ -82,9 +82,14 @@ export function loadSession(deps: SessionDeps, request: FastifyRequest): Promise
   return session;
 }
 
-/** The login form's CSRF token: a cookie set with the form, echoed in a hidden field (double submit). */
-export function loginCsrf(deps: SessionDeps, reply: FastifyReply): string {
-  const value = token();
+/**
+ * The login form's CSRF token: a cookie set with the form, echoed in a hidden field (double submit).
+ * A browser that already holds one keeps it (its hour starts again): a new one at every form made
+ * the form of another tab, or one shown before a second visit to a page, refused as expired.
+ */
+export function loginCsrf(deps: SessionDeps, request: FastifyRequest, reply: FastifyReply): string {
+  const held = parseCookies(request.headers.cookie)[LOGIN_CSRF_COOKIE];
+  const value = held && /^[A-Za-z0-9_-]{43}$/.test(held) ? held : token();
   reply.header('set-cookie', cookie(deps.config, LOGIN_CSRF_COOKIE, value, 3600));
   return value;
 }

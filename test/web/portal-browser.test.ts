@@ -178,6 +178,11 @@ describe('the portal and the admin console in a browser', () => {
     }, 30_000, 'the delivery in the portal log');
     expect(log).toMatch(/1 of 6\s+succeeded\s+200/);
     await shot(shop, '11-webhook-deliveries');
+    // On a phone the page keeps to the screen's width: its heading is the endpoint's unbroken id.
+    await shop.setViewport({ width: 375, height: 800 });
+    expect(await shop.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await shot(shop, '11-webhook-deliveries-phone');
+    await shop.setViewport({ width: 1280, height: 900 });
 
     // The overview lists the shipment with its status and a working label link.
     await go(shop, '/portal');

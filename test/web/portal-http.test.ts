@@ -184,6 +184,19 @@ describe('signing in and out', () => {
     expect(cookieNamed(res, 'svc_session')).toBeUndefined();
   });
 
+  it('takes the sign-in form of one tab after another tab showed the form again', async () => {
+    const c = await customer();
+    const first = await web('GET', '/portal/login');
+    const cookie = pair(cookieNamed(first, 'svc_login_csrf'));
+    // A second tab (or a bookmark opened while signed out) shows the form again with the same cookie.
+    const second = await web('GET', '/portal/login', { cookie });
+    const held = pair(cookieNamed(second, 'svc_login_csrf')) || cookie;
+    const res = await web('POST', '/portal/login', { cookie: held, form: { _csrf: csrfIn(first.html), email: c.email, password: c.password } });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/portal');
+    expect(cookieNamed(res, 'svc_session')).toBeDefined();
+  });
+
   it('signs out: the session ends on the server, so the old cookie no longer works', async () => {
     const c = await customer();
     const { cookie, csrf } = await signIn(c.email, c.password);
@@ -308,6 +321,24 @@ describe('the same rules as the API', () => {
     expect((await call(stack, 'GET', '/api/v1/shipments', { key })).status).toBe(403);
   });
 
+  it('gives a refused key form back as it was sent, not reset to a sandbox key with every scope', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const sent = { mode: 'live', scopes: ['quotes:read', 'tracking:read'], expires_at: '2099-01-02T03:04', allow_ip: '10.0.0.0/33', rate_limit: '10/60' };
+    const refused = await web('POST', '/portal/keys', { cookie, form: { _csrf: csrf, ...sent } });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toContain('<option value="live" selected>');
+    expect([...refused.html.matchAll(/name="scopes" value="([^"]+)" checked/g)].map((m) => m[1])).toEqual(sent.scopes);
+    for (const name of ['expires_at', 'allow_ip', 'rate_limit'] as const) {
+      expect(refused.html).toMatch(new RegExp(`id="${name}" name="${name}"[^>]* value="${sent[name]}"`));
+    }
+    // A new form still starts as a sandbox key with every scope and the default rate limit.
+    const fresh = await web('GET', '/portal/keys', { cookie });
+    expect(fresh.html).not.toContain(' selected>');
+    expect([...fresh.html.matchAll(/name="scopes" value="[^"]+" checked/g)]).toHaveLength(11);
+    expect(fresh.html).toMatch(/id="rate_limit" name="rate_limit"[^>]* value="100\/10"/);
+  });
+
   // A request sent after access was enabled (a page left open) was recorded after the enabling, and
   // the admin console showed a review of it (found by a black-box audit): it records nothing now.
   it('records no access request for an account whose API access is already enabled', async () => {
@@ -364,6 +395,20 @@ describe('the same rules as the API', () => {
     expect(listed.body.data).toEqual([expect.objectContaining({ url: 'https://93.184.215.14/hooks', events: ['shipment.purchased', 'tracking.updated'], livemode: false })]);
     expect((await call(stack, 'GET', '/api/v1/webhook_endpoints', { key: c.liveKey })).body.data).toEqual([]);
     expect(listed.text).not.toContain(secret);
+  });
+
+  it('gives a refused endpoint form back as it was sent, not reset to every event', async () => {
+    const c = await customer();
+    const { cookie, csrf } = await signIn(c.email, c.password);
+    const events = ['shipment.delivered', 'tracking.updated'];
+    const refused = await web('POST', '/portal/webhooks?mode=live', { cookie, form: { _csrf: csrf, url: 'https://10.1.2.3/hooks', events } });
+    expect(refused.status).toBe(422);
+    expect(refused.html).toMatch(/id="url" name="url"[^>]* value="https:\/\/10\.1\.2\.3\/hooks"/);
+    expect([...refused.html.matchAll(/name="events" value="([^"]+)" checked/g)].map((m) => m[1])).toEqual(events);
+    const made = await web('POST', '/portal/webhooks?mode=live', { cookie, form: { _csrf: csrf, url: 'https://93.184.215.14/hooks', events } });
+    expect(made.status).toBe(200);
+    expect(made.html).toMatch(/id="url" name="url"[^>]* value=""/);
+    expect(made.html).not.toMatch(/name="events" value="[^"]+" checked/);
   });
 
   it('deletes an endpoint, and shows its delivery log with attempts, status and the next retry', async () => {
