@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import { backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
   AddressCreateParams,
@@ -65,26 +66,10 @@ interface RequestOptions {
   retryNetworkErrors?: boolean;
 }
 
-/** Not a 502 `carrier_error`, a definitive refusal: the key is free again, so a retry would buy anew. */
-const defaultRetryable = (status: number, code: string | undefined) =>
-  status === 429 || (status >= 500 && code !== 'carrier_error') || (status === 409 && code === 'idempotency_key_in_use');
-
-/**
- * A POST the API takes no Idempotency-Key for (a sandbox scan): only a refusal made before anything
- * was done is retried, since a second attempt after a lost answer or a 5xx could record it twice.
- */
-const refusedBeforeRetryable = (status: number) => status === 429;
-
-/** Joining an operation under way: only answers that say "not yet" are retried, never its outcome. */
-const joinRetryable = (status: number, code: string | undefined) =>
-  status === 429 || (status === 409 && code === 'idempotency_key_in_use') || (status === 503 && code === 'service_unavailable');
-
 interface Answer<T> {
   status: number;
   body: T;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The origin every path is put after (`/api/v1/…`): a base URL given with the API's base path, as
@@ -289,12 +274,4 @@ export class ParcelShipping {
       throw new ParcelShippingError({ ...problem, code: (problem.code ?? 'internal_error') as ErrorCode }, res.status, retryAfter);
     }
   }
-}
-
-/** Exponential with full jitter: 0.5 s, 1 s, 2 s … at most 8 s. */
-const backoffMs = (attempt: number) => Math.random() * Math.min(8000, 500 * 2 ** attempt);
-
-function retryAfterSeconds(value: string | null): number | undefined {
-  if (!value || !/^\d+$/.test(value.trim())) return undefined;
-  return Number(value);
 }
