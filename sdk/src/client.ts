@@ -116,9 +116,12 @@ export class ParcelShipping {
      * or its failure thrown as the purchase's error, unless `wait: false`.
      */
     create: async (body: ShipmentCreateParams, options: FollowOptions = {}): Promise<Shipment> => {
-      const answer = await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey: options.idempotencyKey });
+      const idempotencyKey = options.idempotencyKey ?? randomUUID();
+      const answer = await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey });
       if (answer.status !== 202 || options.wait === false) return answer.body;
-      return this.#follow(answer.body, ['pending']);
+      // A key that may buy but not read (shipments:write without shipments:read) follows by sending
+      // the purchase again with the same key, which joins it and answers as the first would now.
+      return this.#follow(answer.body, ['pending'], async () => (await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey })).body);
     },
     retrieve: async (id: string): Promise<Shipment> => (await this.#request<Shipment>('GET', `/shipments/${enc(id)}`)).body,
     /** Every shipment that matches, newest first, page after page: `for await (const s of ps.shipments.list())`. */
@@ -201,13 +204,26 @@ export class ParcelShipping {
       ).body,
   };
 
-  /** Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its error. */
-  async #follow(shipment: Shipment, transient: Shipment['status'][]): Promise<Shipment> {
+  /**
+   * Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its
+   * error. Where the key may not read shipments (403 insufficient_scope), `rejoin` is asked instead.
+   */
+  async #follow(shipment: Shipment, transient: Shipment['status'][], rejoin: () => Promise<Shipment>): Promise<Shipment> {
     const deadline = Date.now() + this.#followMs;
     let current = shipment;
+    let readable = true;
     while (transient.includes(current.status) && Date.now() < deadline) {
       await sleep(this.#pollMs);
-      current = await this.shipments.retrieve(current.id);
+      if (readable) {
+        try {
+          current = await this.shipments.retrieve(current.id);
+          continue;
+        } catch (err) {
+          if (!(err instanceof ParcelShippingError && err.code === 'insufficient_scope')) throw err;
+          readable = false;
+        }
+      }
+      current = await rejoin();
     }
     if (current.status === 'failed' && current.failure) {
       throw new ParcelShippingError({
