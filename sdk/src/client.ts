@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
-import { backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
+import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
   AddressCreateParams,
@@ -257,6 +257,7 @@ export class ParcelShipping {
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = o.idempotencyKey ?? randomUUID();
     const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+    assertSendable(headers);
 
     for (let attempt = 0; ; attempt++) {
       let res: Response;

@@ -1,4 +1,4 @@
-/** When a request is sent again, and after how long (the client's retry rules). */
+/** When a request is sent again, and after how long (the client's retry rules); and what is never sent at all. */
 
 /** Not a 502 `carrier_error`, a definitive refusal: the key is free again, so a retry would buy anew. */
 export const defaultRetryable = (status: number, code: string | undefined) =>
@@ -22,4 +22,20 @@ export const backoffMs = (attempt: number) => Math.random() * Math.min(8000, 500
 export function retryAfterSeconds(value: string | null): number | undefined {
   if (!value || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value);
+}
+
+/**
+ * A value no HTTP header can carry (a line break, a character beyond Latin-1) makes fetch throw
+ * before anything is sent: a mistake to say at once, not a network error to retry.
+ */
+export function assertSendable(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      // Not fetch's own message: it can quote the value, the API key included.
+      const option = name === 'authorization' ? 'apiKey' : name === 'idempotency-key' ? 'idempotencyKey' : name;
+      throw new TypeError(`ParcelShipping: the ${option} cannot be sent in an HTTP header (a control character, or one beyond Latin-1)`);
+    }
+  }
 }
