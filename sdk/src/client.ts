@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
   AddressCreateParams,
@@ -65,26 +66,10 @@ interface RequestOptions {
   retryNetworkErrors?: boolean;
 }
 
-/** Not a 502 `carrier_error`, a definitive refusal: the key is free again, so a retry would buy anew. */
-const defaultRetryable = (status: number, code: string | undefined) =>
-  status === 429 || (status >= 500 && code !== 'carrier_error') || (status === 409 && code === 'idempotency_key_in_use');
-
-/**
- * A POST the API takes no Idempotency-Key for (a sandbox scan): only a refusal made before anything
- * was done is retried, since a second attempt after a lost answer or a 5xx could record it twice.
- */
-const refusedBeforeRetryable = (status: number) => status === 429;
-
-/** Joining an operation under way: only answers that say "not yet" are retried, never its outcome. */
-const joinRetryable = (status: number, code: string | undefined) =>
-  status === 429 || (status === 409 && code === 'idempotency_key_in_use') || (status === 503 && code === 'service_unavailable');
-
 interface Answer<T> {
   status: number;
   body: T;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The origin every path is put after (`/api/v1/…`): a base URL given with the API's base path, as
@@ -131,9 +116,12 @@ export class ParcelShipping {
      * or its failure thrown as the purchase's error, unless `wait: false`.
      */
     create: async (body: ShipmentCreateParams, options: FollowOptions = {}): Promise<Shipment> => {
-      const answer = await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey: options.idempotencyKey });
+      const idempotencyKey = options.idempotencyKey ?? randomUUID();
+      const answer = await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey });
       if (answer.status !== 202 || options.wait === false) return answer.body;
-      return this.#follow(answer.body, ['pending']);
+      // A key that may buy but not read (shipments:write without shipments:read) follows by sending
+      // the purchase again with the same key, which joins it and answers as the first would now.
+      return this.#follow(answer.body, ['pending'], async () => (await this.#request<Shipment>('POST', '/shipments', { body, idempotencyKey })).body);
     },
     retrieve: async (id: string): Promise<Shipment> => (await this.#request<Shipment>('GET', `/shipments/${enc(id)}`)).body,
     /** Every shipment that matches, newest first, page after page: `for await (const s of ps.shipments.list())`. */
@@ -216,13 +204,26 @@ export class ParcelShipping {
       ).body,
   };
 
-  /** Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its error. */
-  async #follow(shipment: Shipment, transient: Shipment['status'][]): Promise<Shipment> {
+  /**
+   * Reads the shipment until it leaves the `transient` states; a purchase that failed is thrown as its
+   * error. Where the key may not read shipments (403 insufficient_scope), `rejoin` is asked instead.
+   */
+  async #follow(shipment: Shipment, transient: Shipment['status'][], rejoin: () => Promise<Shipment>): Promise<Shipment> {
     const deadline = Date.now() + this.#followMs;
     let current = shipment;
+    let readable = true;
     while (transient.includes(current.status) && Date.now() < deadline) {
       await sleep(this.#pollMs);
-      current = await this.shipments.retrieve(current.id);
+      if (readable) {
+        try {
+          current = await this.shipments.retrieve(current.id);
+          continue;
+        } catch (err) {
+          if (!(err instanceof ParcelShippingError && err.code === 'insufficient_scope')) throw err;
+          readable = false;
+        }
+      }
+      current = await rejoin();
     }
     if (current.status === 'failed' && current.failure) {
       throw new ParcelShippingError({
@@ -256,6 +257,7 @@ export class ParcelShipping {
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     if (method === 'POST') headers['idempotency-key'] = o.idempotencyKey ?? randomUUID();
     const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+    assertSendable(headers);
 
     for (let attempt = 0; ; attempt++) {
       let res: Response;
@@ -289,12 +291,4 @@ export class ParcelShipping {
       throw new ParcelShippingError({ ...problem, code: (problem.code ?? 'internal_error') as ErrorCode }, res.status, retryAfter);
     }
   }
-}
-
-/** Exponential with full jitter: 0.5 s, 1 s, 2 s … at most 8 s. */
-const backoffMs = (attempt: number) => Math.random() * Math.min(8000, 500 * 2 ** attempt);
-
-function retryAfterSeconds(value: string | null): number | undefined {
-  if (!value || !/^\d+$/.test(value.trim())) return undefined;
-  return Number(value);
 }

@@ -25,6 +25,12 @@ export function verifyWebhook(
   if (!secret) throw new WebhookVerificationError('No webhook secret given (whsec_…).');
   const header = Array.isArray(signatureHeader) ? signatureHeader.join(',') : signatureHeader;
   if (typeof header !== 'string' || !header) throw new WebhookVerificationError('The X-SVC-Signature header is missing.');
+  // A body parsed before it got here (express.json() on the route) cannot be checked: the bytes signed are gone.
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    throw new WebhookVerificationError(
+      'The webhook body must be the raw request body, as a string or a Buffer, not a parsed object: take it before any JSON parsing (express.raw({ type: "application/json" }) on the route).',
+    );
+  }
   let t: number | undefined;
   const candidates: Buffer[] = [];
   for (const part of header.split(',')) {

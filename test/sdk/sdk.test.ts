@@ -113,6 +113,19 @@ describe('parcel-shipping-sdk', () => {
     expect(balance.available).toBe('100.00');
   });
 
+  // The follow read the shipment, so a key with the buying scope alone (shipments:write) got 403
+  // insufficient_scope for a purchase that went on and was charged (found by a black-box audit).
+  it('follows a 202 with a key that may buy but not read shipments: one purchase, returned purchased', async () => {
+    const { key } = await stack.admin.createKey(acct.id, { mode: 'test', scopes: 'shipments:write' });
+    const buyer = new ParcelShipping({ apiKey: key, baseUrl: stack.url, pollIntervalMs: 100 });
+    const s = await buyer.shipments.create({ service: 'acme_ground', ...route, parcel: parcel(), reference: 'sdk-write-only' });
+    expect(s.status).toBe('purchased');
+    expect(s.tracking.number).toBeTruthy();
+    const listed: string[] = [];
+    for await (const x of ps.shipments.list({ reference: 'sdk-write-only' })) listed.push(x.id);
+    expect(listed).toEqual([s.id]);
+  });
+
   it('throws the purchase failure, typed by code, with the failed shipment', async () => {
     const poor = await createAccount(stack);
     const live = new ParcelShipping({ apiKey: poor.liveKey, baseUrl: stack.url, pollIntervalMs: 100 });

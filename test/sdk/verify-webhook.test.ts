@@ -18,6 +18,17 @@ describe('the SDK verifyWebhook', () => {
     expect(() => verifyWebhook(body, signed(old), secret, 60)).toThrow(WebhookVerificationError);
   });
 
+  // A body already parsed by express.json() threw Buffer.from's TypeError, which a handler that
+  // answers WebhookVerificationError with 400 rethrew as a 500 (found by a black-box audit).
+  it('refuses a body that was parsed before it, saying so, as a verification error', () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const parsed of [JSON.parse(body) as unknown, {}, undefined]) {
+      expect(() => verifyWebhook(parsed as string, signed(now), secret)).toThrow(WebhookVerificationError);
+      expect(() => verifyWebhook(parsed as string, signed(now), secret)).toThrow(/raw request body/);
+    }
+    expect(verifyWebhook(new Uint8Array(Buffer.from(body)), signed(now), secret).id).toBe('evt_1');
+  });
+
   it('refuses a tolerance that is not a number of seconds instead of ignoring it', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(() => verifyWebhook(body, signed(now), secret, Number.NaN)).toThrow(TypeError);
