@@ -3,6 +3,7 @@
  *   npm run record-histories
  *   npm run record-histories -- --only late-scan --as <name>   (that scenario alone, saved as <name>)
  *   npm run record-histories -- --only cancel-during-void --as <name>
+ *   npm run record-histories -- --only older-scan --as <name>
  *   npm run record-histories -- --only settle
  * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
  * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
@@ -42,6 +43,8 @@ async function main() {
   const infra = await startInfra(log);
   const only = process.argv.indexOf('--only');
   const settle = only > 0 && process.argv[only + 1] === 'settle';
+  // One run sees every scan of the older-scan scenario (no continue-as-new between them).
+  const olderScan = only > 0 && process.argv[only + 1] === 'older-scan';
   const stack = await startTestStack(
     {
       trackingPollMinMs: 300,
@@ -50,6 +53,7 @@ async function main() {
       webhookAllowPrivate: true,
       purchaseWaitMs: 30_000,
       // The settling run itself takes the second void: no continue-as-new before it.
+      ...(olderScan ? { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 60_000, trackingPollMaxMs: 60_000 } : {}),
       ...(settle ? { trackingContinueAsNewAfterPolls: undefined, strayLabelSettleMs: 3000, orphanSweep: { intervalMs: 1000, olderThanMs: 2000 } } : {}),
     },
     { infra },
@@ -112,6 +116,29 @@ async function main() {
       await stack.temporal.workflow.getHandle(shipmentWorkflowId(stopped.id)).cancel();
       await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-cancelled-during-void', shipmentWorkflowId(stopped.id));
       await voiding;
+      return;
+    }
+
+    // A scan pushed after a newer one (an exception, then an in-transit scan of a minute before it),
+    // then the delivery: from the patch 'older-scan-keeps-status' on, the older scan moves neither
+    // status back (recorded before it, with --as, the shipment went back to in_transit).
+    if (olderScan) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      const at = (s: number) => new Date(Date.now() - 600_000 + s * 60_000).toISOString();
+      const push = async (scan: { id: string; occurred_at: string; status: string; description?: string }) => {
+        await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+          headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
+          body: { tracking_number: bought.tracking.number, scans: [scan] },
+        });
+        await waitFor(`scan ${scan.id} in the history`, async () => {
+          const t = await call(stack, 'GET', `/api/v1/tracking/${bought.tracking.number}`, { key: acct.liveKey });
+          return (t.body.events as { description?: string }[] | undefined)?.some((e) => e.description === scan.description) ? true : undefined;
+        });
+      };
+      await push({ id: 'older-1', occurred_at: at(2), status: 'exception', description: 'Held at depot' });
+      await push({ id: 'older-2', occurred_at: at(1), status: 'in_transit', description: 'Left the sorting centre' });
+      await push({ id: 'older-3', occurred_at: at(3), status: 'delivered', description: 'Delivered' });
+      await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-older-scan-kept-status', shipmentWorkflowId(bought.id));
       return;
     }
 

@@ -66,6 +66,10 @@ describe('replaying recorded histories', () => {
         // purchase failed and its late label cancelled; a void back to purchased, then voided again.
         'shipment-settled-terminated-purchase.json',
         'shipment-settled-terminated-void.json',
+        // A scan pushed after a newer one, then the delivery: it moved both statuses back (the
+        // exception to in_transit) before the patch 'older-scan-keeps-status', none after it.
+        'shipment-older-scan-moved-back.json',
+        'shipment-older-scan-kept-status.json',
       ]),
     );
   });
