@@ -25,9 +25,14 @@ export interface Price {
   currency: string;
 }
 
-/** VAT rounded half-up to the minor unit, so gross = net + vat exactly. */
+/**
+ * VAT rounded half-up to the minor unit, so gross = net + vat exactly. Worked in integers (the rate
+ * in hundredths of a percent): in floating point a rate such as 9.2 % is not exact, and 8.75 at
+ * 9.2 % (0.805) came out 0.80 where half-up is 0.81.
+ */
 export function priceWithVat(net: Minor, vatRatePercent: number, currency: string): Price {
-  const vat = Math.round((net * vatRatePercent) / 100);
+  const rateBp = Math.round(vatRatePercent * 100);
+  const vat = Math.floor((net * rateBp + 5_000) / 10_000);
   return { net, vat, gross: net + vat, currency };
 }
 

@@ -20,6 +20,18 @@ describe('money', () => {
       expect(Number.isInteger(p.vat)).toBe(true);
     }
   });
+
+  it('rounds VAT half-up exactly, whatever the rate', () => {
+    // Exact halves that floating point put just below: 8.75 at 9.2 % is 0.805, at 16.4 % 1.435.
+    expect(priceWithVat(875, 9.2, 'EUR')).toEqual({ net: 875, vat: 81, gross: 956, currency: 'EUR' });
+    expect(priceWithVat(875, 16.4, 'EUR').vat).toBe(144);
+    expect(priceWithVat(25_000, 0.29, 'EUR').vat).toBe(73);
+    for (let rateBp = 0; rateBp <= 9_999; rateBp += 7) {
+      for (const net of [1, 375, 495, 875, 1_500, 5_500, 10_500, 99_999]) {
+        expect(priceWithVat(net, rateBp / 100, 'GBP').vat, `${net} at ${rateBp / 100} %`).toBe(Math.floor((net * rateBp + 5_000) / 10_000));
+      }
+    }
+  });
 });
 
 describe('ids', () => {
