@@ -25,6 +25,8 @@ export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
 export const INSTANT_FORMAT = 'iso-8601-instant';
 /** A cursor of the shipments list (api/pagination.ts), checked in the schema's pass for the same reason. */
 export const SHIPMENT_CURSOR_FORMAT = 'shipment-cursor';
+/** A cursor of the events list, likewise. */
+export const EVENT_CURSOR_FORMAT = 'event-cursor';
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });

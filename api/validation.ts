@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { isCountryCode, parseIsoInstant } from '../domain/index.js';
 import { cursorId } from './pagination.js';
-import { COUNTRY_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
+import { COUNTRY_FORMAT, EVENT_CURSOR_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -38,6 +38,8 @@ const instant: StringFormat = { type: 'string', validate: (value) => parseIsoIns
 
 /** A shipments list's cursor, as the route decodes it; an empty one is no cursor (the first page). */
 const shipmentCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'shp') !== undefined };
+/** The events list's, likewise. */
+const eventCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'evt') !== undefined };
 
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
@@ -55,6 +57,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     ajv.addFormat(COUNTRY_FORMAT, country);
     ajv.addFormat(INSTANT_FORMAT, instant);
     ajv.addFormat(SHIPMENT_CURSOR_FORMAT, shipmentCursor);
+    ajv.addFormat(EVENT_CURSOR_FORMAT, eventCursor);
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

@@ -434,6 +434,22 @@ describe('reading shipments', () => {
     expect((await call(stack, 'GET', '/api/v1/shipments?cursor=', { key: acct.testKey })).status).toBe(200);
   });
 
+  // The events list checked its cursor after the schema's pass too: ?type=nope&cursor=…&limit=0 named
+  // the type and the limit, and the cursor only once they were fixed (found by a black-box audit).
+  it('names a malformed events cursor in the same 422 as the other bad list parameters', async () => {
+    const acct = await createAccount(stack);
+    const a = await call(stack, 'GET', '/api/v1/events?type=nope&cursor=bm9wZQ&limit=0', { key: acct.testKey });
+    expect(a.status, a.text).toBe(422);
+    expect(a.body.errors.map((e: any) => e.path).sort()).toEqual(['querystring.cursor', 'querystring.limit', 'querystring.type']);
+    expect(a.body.errors).toContainEqual({ path: 'querystring.cursor', message: 'is not a valid cursor' });
+    const shipmentCursor = Buffer.from('shp_01m8ef87r7bvxt1q5ae4vyjbk3').toString('base64url');
+    const other = await call(stack, 'GET', `/api/v1/events?cursor=${shipmentCursor}`, { key: acct.testKey });
+    expect(other.body.errors, other.text).toEqual([{ path: 'querystring.cursor', message: 'is not a valid cursor' }]);
+    const eventCursor = Buffer.from('evt_01m8ef87r7bvxt1q5ae4vyjbk3').toString('base64url');
+    expect((await call(stack, 'GET', `/api/v1/events?cursor=${eventCursor}`, { key: acct.testKey })).status).toBe(200);
+    expect((await call(stack, 'GET', '/api/v1/events?cursor=', { key: acct.testKey })).status).toBe(200);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
