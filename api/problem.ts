@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
-import { COUNTRY_CODE, COUNTRY_FORMAT, EVENT_CURSOR_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
+import { COUNTRY_CODE, COUNTRY_FORMAT, CURSOR_FORMATS, INSTANT_FORMAT } from './schemas.js';
+
+const CURSOR_NAMES = new Set<unknown>(Object.values(CURSOR_FORMATS));
 
 /** A problem's `type`: the page that documents its code (api/problem-types.ts). */
 export const problemType = (code: ErrorCode) => `/api/v1/problems/${code}`;
@@ -57,7 +59,7 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
       message = 'must be an ISO 3166-1 alpha-2 country code';
     } else if (e.keyword === 'format' && e.params.format === INSTANT_FORMAT) {
       message = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
-    } else if (e.keyword === 'format' && (e.params.format === SHIPMENT_CURSOR_FORMAT || e.params.format === EVENT_CURSOR_FORMAT)) {
+    } else if (e.keyword === 'format' && CURSOR_NAMES.has(e.params.format)) {
       message = 'is not a valid cursor';
     } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
       continue; // the union's own message below says it better

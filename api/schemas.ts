@@ -23,10 +23,18 @@ export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
 export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
 /** `?created_after=`'s forms (domain/iso-time.ts), checked in the schema's pass for the same reason. */
 export const INSTANT_FORMAT = 'iso-8601-instant';
-/** A cursor of the shipments list (api/pagination.ts), checked in the schema's pass for the same reason. */
-export const SHIPMENT_CURSOR_FORMAT = 'shipment-cursor';
-/** A cursor of the events list, likewise. */
-export const EVENT_CURSOR_FORMAT = 'event-cursor';
+/**
+ * A list's cursor (api/pagination.ts), checked in the schema's pass for the same reason: one format
+ * per list, by the prefix of the ids it pages through (api/validation.ts decodes it as the route does).
+ */
+export const CURSOR_FORMATS = {
+  shp: 'shipment-cursor',
+  evt: 'event-cursor',
+  adr: 'address-cursor',
+  we: 'webhook-endpoint-cursor',
+  whd: 'webhook-delivery-cursor',
+} as const;
+export type CursorPrefix = keyof typeof CURSOR_FORMATS;
 
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
@@ -76,15 +84,15 @@ export type BuyRequest = Static<typeof BuyRequestSchema>;
 
 export const ShipmentParams = Type.Object({ shipment: Type.String() }, { additionalProperties: false });
 
-const pageQuery = {
+/** `?limit` and `?cursor` of a list of the ids with this prefix. */
+export const pageQueryOf = (prefix: CursorPrefix) => ({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ maxLength: 200 })),
-};
+  cursor: Type.Optional(Type.String({ maxLength: 200, format: CURSOR_FORMATS[prefix] })),
+});
 
 export const ListShipmentsQuery = Type.Object(
   {
-    ...pageQuery,
-    cursor: Type.Optional(Type.String({ maxLength: 200, format: SHIPMENT_CURSOR_FORMAT })),
+    ...pageQueryOf('shp'),
     status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
     reference: Type.Optional(Type.String({ maxLength: 100 })),
     created_after: Type.Optional(
@@ -100,5 +108,6 @@ export const ListShipmentsQuery = Type.Object(
 );
 export type ListShipmentsQuery = Static<typeof ListShipmentsQuery>;
 
-export const PageQuery = Type.Object(pageQuery, { additionalProperties: false });
-export type PageQuery = Static<typeof PageQuery>;
+/** The query of a list with no filter: `?limit` and `?cursor`. */
+export const pageQueryFor = (prefix: CursorPrefix) => Type.Object(pageQueryOf(prefix), { additionalProperties: false });
+export type PageQuery = Static<ReturnType<typeof pageQueryFor>>;

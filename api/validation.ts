@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { isCountryCode, parseIsoInstant } from '../domain/index.js';
 import { cursorId } from './pagination.js';
-import { COUNTRY_FORMAT, EVENT_CURSOR_FORMAT, INSTANT_FORMAT, SHIPMENT_CURSOR_FORMAT } from './schemas.js';
+import { COUNTRY_FORMAT, CURSOR_FORMATS, INSTANT_FORMAT, type CursorPrefix } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -36,8 +36,9 @@ const country: StringFormat = {
 /** `?created_after=`'s ISO 8601 forms, read by the parser the route then uses (domain/iso-time.ts). */
 const instant: StringFormat = { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined };
 
-/** A shipments list's cursor, as the route decodes it; an empty one is no cursor (the first page). */
-const shipmentCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'shp') !== undefined };
+/** A list's cursor, as its route decodes it; an empty one is no cursor (the first page). */
+const listCursor = (prefix: CursorPrefix): StringFormat => ({ type: 'string', validate: (value) => value === '' || cursorId(value, prefix) !== undefined });
+
 /** The events list's, likewise. */
 const eventCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'evt') !== undefined };
 
@@ -56,8 +57,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     ajv.addFormat('date-time', dateTime);
     ajv.addFormat(COUNTRY_FORMAT, country);
     ajv.addFormat(INSTANT_FORMAT, instant);
-    ajv.addFormat(SHIPMENT_CURSOR_FORMAT, shipmentCursor);
-    ajv.addFormat(EVENT_CURSOR_FORMAT, eventCursor);
+    for (const [prefix, format] of Object.entries(CURSOR_FORMATS)) ajv.addFormat(format, listCursor(prefix as CursorPrefix));
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

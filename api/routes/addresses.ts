@@ -13,7 +13,7 @@ import { CODE, ApiError, makeId, normalizeAddress, type Address } from '../../do
 import type { AppContext } from '../app.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { AddressSchema, PageQuery, type AddressInput } from '../schemas.js';
+import { AddressSchema, pageQueryFor, type AddressInput, type PageQuery } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
 /** A saved address as the API shows it (contract: Resources → Addresses). */
@@ -90,7 +90,7 @@ export const addressRoutes =
 
     app.get<{ Querystring: PageQuery }>(
       '/addresses',
-      { config: { scope: 'addresses:read' }, schema: { querystring: PageQuery, summary: 'List saved addresses, newest first', operationId: 'listAddresses', response: RESPONSES.listAddresses } },
+      { config: { scope: 'addresses:read' }, schema: { querystring: pageQueryFor('adr'), summary: 'List saved addresses, newest first', operationId: 'listAddresses', response: RESPONSES.listAddresses } },
       async (request) => {
         const caller = callerOf(request);
         const q = request.query;

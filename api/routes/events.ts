@@ -4,15 +4,13 @@ import { CODE, ApiError, EVENT_TYPES, eventPayload } from '../../domain/index.js
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { EVENT_CURSOR_FORMAT, PageQuery } from '../schemas.js';
+import { pageQueryOf } from '../schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { RESPONSES } from '../response-schemas.js';
 
 const EventsQuery = Type.Object(
   {
-    ...PageQuery.properties,
-    // Checked in the schema's pass, so a malformed cursor is listed with the other bad parameters.
-    cursor: Type.Optional(Type.String({ maxLength: 200, format: EVENT_CURSOR_FORMAT })),
+    ...pageQueryOf('evt'),
     // A type no event has is a mistake to report (422), as an unknown shipment status is, not an empty list.
     type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
     shipment: Type.Optional(Type.String({ maxLength: 100 })),

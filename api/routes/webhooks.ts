@@ -18,7 +18,7 @@ import { CODE, ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, 
 import type { AppContext } from '../app.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { PageQuery } from '../schemas.js';
+import { pageQueryFor, type PageQuery } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
 /** The body of `POST /webhook_endpoints`; the portal's form is checked against the same schema. */
@@ -200,7 +200,7 @@ export const webhookRoutes =
 
     app.get<{ Querystring: PageQuery }>(
       '/webhook_endpoints',
-      { config: { scope: 'webhooks:read' }, schema: { querystring: PageQuery, summary: 'List webhook endpoints, newest first', operationId: 'listWebhookEndpoints', response: RESPONSES.listWebhookEndpoints } },
+      { config: { scope: 'webhooks:read' }, schema: { querystring: pageQueryFor('we'), summary: 'List webhook endpoints, newest first', operationId: 'listWebhookEndpoints', response: RESPONSES.listWebhookEndpoints } },
       async (request) => {
         const q = request.query;
         const { rows, hasMore } = await listWebhookEndpoints(ctx.db, {
@@ -232,7 +232,7 @@ export const webhookRoutes =
       '/webhook_endpoints/:id/deliveries',
       {
         config: { scope: 'webhooks:read' },
-        schema: { params: EndpointParams, querystring: PageQuery, summary: "An endpoint's delivery attempts, newest first", operationId: 'listWebhookDeliveries', response: RESPONSES.listWebhookDeliveries },
+        schema: { params: EndpointParams, querystring: pageQueryFor('whd'), summary: "An endpoint's delivery attempts, newest first", operationId: 'listWebhookDeliveries', response: RESPONSES.listWebhookDeliveries },
       },
       async (request) => {
         const endpoint = await ownEndpoint(callerOf(request).owner, request.params.id);

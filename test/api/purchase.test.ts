@@ -450,6 +450,29 @@ describe('reading shipments', () => {
     expect((await call(stack, 'GET', '/api/v1/events?cursor=', { key: acct.testKey })).status).toBe(200);
   });
 
+  it.each([
+    ['/api/v1/addresses', 'adr'],
+    ['/api/v1/webhook_endpoints', 'we'],
+    ['/api/v1/webhook_endpoints/we_01m8ef87r7bvxt1q5ae4vyjbk3/deliveries', 'whd'],
+  ])('names a malformed cursor of %s in the same 422 as a bad limit', async (list, prefix) => {
+    const acct = await createAccount(stack);
+    const a = await call(stack, 'GET', `${list}?cursor=bm9wZQ&limit=0`, { key: acct.testKey });
+    expect(a.status, a.text).toBe(422);
+    expect(a.body.errors, a.text).toEqual(
+      expect.arrayContaining([
+        { path: 'querystring.cursor', message: 'is not a valid cursor' },
+        expect.objectContaining({ path: 'querystring.limit' }),
+      ]),
+    );
+    // Another list's cursor is not one of this list's; an empty one is the first page.
+    const shipmentCursor = Buffer.from('shp_01m8ef87r7bvxt1q5ae4vyjbk3').toString('base64url');
+    const other = await call(stack, 'GET', `${list}?cursor=${shipmentCursor}`, { key: acct.testKey });
+    expect(other.body.errors, other.text).toEqual([{ path: 'querystring.cursor', message: 'is not a valid cursor' }]);
+    const own = Buffer.from(`${prefix}_01m8ef87r7bvxt1q5ae4vyjbk3`).toString('base64url');
+    expect((await call(stack, 'GET', `${list}?cursor=${own}`, { key: acct.testKey })).status).not.toBe(422);
+    expect((await call(stack, 'GET', `${list}?cursor=`, { key: acct.testKey })).status).not.toBe(422);
+  });
+
   it('refuses bad list parameters with 422', async () => {
     const acct = await createAccount(stack);
     // Date-times that pass RFC 3339 but name no instant we can store or use (a 500 before): year 0,
