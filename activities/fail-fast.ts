@@ -1,13 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FAILURE } from '../domain/index.js';
 
-/** SQLSTATE of the error or of its cause (drizzle wraps the driver's error). */
-function sqlState(err: unknown): string | undefined {
+/** The database's own error: the error or its cause that carries a SQLSTATE (drizzle wraps the driver's error). */
+function databaseError(err: unknown): (Error & { code: string }) | undefined {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e as Error & { code: string };
   }
   return undefined;
 }
+
+const sqlState = (err: unknown) => databaseError(err)?.code;
 
 /**
  * Whether retrying can never succeed: PostgreSQL refused the data itself (class 22, data exception:
@@ -39,11 +41,15 @@ export function failFastOnBadData<T extends Record<string, unknown>>(activities:
           return await activity(...args);
         } catch (err) {
           if (err instanceof ApplicationFailure || !isPermanentDataError(err)) throw err;
+          // The database's reason alone: drizzle's error (message and stack) quotes the statement and
+          // every value bound to it (an event's shipment: names and addresses), and a failure's
+          // message and stack are stored in the workflow's history in clear, outside the payload codec.
+          const reason = databaseError(err) ?? (err as Error);
           throw ApplicationFailure.create({
             type: FAILURE.invalidData,
             nonRetryable: true,
-            message: `${name}: the data cannot be stored (${(err as Error).message})`,
-            cause: err as Error,
+            message: `${name}: the data cannot be stored (${reason.message})`,
+            cause: reason,
           });
         }
       },

@@ -8,8 +8,9 @@ const MAX_REMEMBERED = 10_000;
 
 /**
  * The per-address limit on traffic without a valid key (contract: 429 `rate_limited`): every request
- * to a route without a key (`/readyz`, `/label-files`, `/carrier-webhooks`, the OpenAPI document,
- * the portal's sign-in, unknown paths) and every refused one (401, `ip_not_allowed`) takes one
+ * to a route without a key (`/readyz`, `/label-files`, the OpenAPI document, the portal's sign-in,
+ * unknown paths, a carrier push without its carrier's secret) and every refused one (401,
+ * `ip_not_allowed`) takes one
  * request from the client address's allowance, kept in PostgreSQL beside the keys' (one
  * sliding-window row per address, `ip:<addr>`), so it holds across every API instance. Once an
  * instance has seen an address refused, it answers 429 to that address from memory, without a

@@ -19,6 +19,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; routes without one are public. */
     scope?: Scope;
+    /**
+     * A credential of the route's own, on a route without a scope (a carrier's push secret): a
+     * request that holds it is authenticated, so the client address's allowance does not limit it
+     * (as a valid key's request); one without it is a refusal and counts against the address.
+     */
+    credential?: (request: FastifyRequest) => boolean;
   }
 }
 
@@ -85,6 +91,12 @@ export function createAuthenticator(deps: {
     if (!scope) {
       // No key asked: the address's allowance is the only limit. The liveness probe touches nothing.
       if (request.routeOptions.url === '/healthz') return;
+      const credential = request.routeOptions.config?.credential;
+      if (credential) {
+        // The route answers a refusal itself (its own 401); here it only counts.
+        if (!credential(request)) await limiter?.count(request);
+        return;
+      }
       // A signed-in portal or admin user spends their own allowance, as a key does.
       const userId = limiter && deps.signedInUser && isWebPage(request) ? await deps.signedInUser(request) : undefined;
       if (userId) await limiter?.countUser(request, userId);

@@ -147,6 +147,9 @@ export const trackingRoutes =
     app.post<{ Params: { carrier: string }; Body: Static<typeof CarrierPush> }>(
       '/carrier-webhooks/:carrier',
       {
+        // A push with its carrier's secret is authenticated: the address's allowance of unauthenticated
+        // and refused requests (api/address-limit.ts) does not limit a carrier's traffic; a refused push counts.
+        config: { credential: (request: FastifyRequest) => carrierSecretMatches(ctx, (request.params as { carrier: string }).carrier, request.headers.authorization) },
         schema: { params: Type.Object({ carrier: Type.String({ maxLength: 50 }) }), body: CarrierPush, hide: true },
         // The secret first, before the body is read: whoever lacks it learns nothing of the body's rules.
         onRequest: async (request: FastifyRequest<{ Params: { carrier: string } }>) => {

@@ -608,6 +608,19 @@ describe('deploy/nginx/nginx.conf: what it exposes and logs', () => {
     expect(metrics![1]).not.toContain('proxy_pass');
   });
 
+  it("hands the API the client's address through the https terminator in front, not the terminator's", () => {
+    // Production needs an https terminator in front of the balancer (PUBLIC_BASE_URL is https): with
+    // $remote_addr its address, the API's per-address limit was one allowance for every client.
+    expect(conf).toMatch(/real_ip_header\s+X-Forwarded-For\s*;/i);
+    expect(conf).toMatch(/real_ip_recursive\s+on\s*;/);
+    const trusted = [...conf.matchAll(/set_real_ip_from\s+([^;\s]+)\s*;/g)].map((m) => m[1]);
+    // At least the private ranges the API itself trusts by default (the compose network's).
+    const apiTrusts = /:-([^}]+)\}/.exec(String(environmentOf(services.api).TRUSTED_PROXIES))![1].split(',');
+    expect(trusted).toEqual(expect.arrayContaining(apiTrusts));
+    // And the API still gets that one address, never a chain a client wrote.
+    expect(conf).toMatch(/proxy_set_header\s+X-Forwarded-For\s+\$remote_addr\s*;/);
+  });
+
   it('logs paths without query strings (a signed label link never reaches a log)', () => {
     const formats = new Map([...conf.matchAll(/log_format\s+(\S+)\s+((?:'[^']*'\s*)+);/g)].map((m) => [m[1], m[2]]));
     const logs = [...conf.matchAll(/access_log\s+([^;]+);/g)].map((m) => m[1].trim().split(/\s+/));

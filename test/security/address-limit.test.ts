@@ -94,6 +94,24 @@ describe('per-address limit on unauthenticated and refused requests', () => {
     // A refused key from it is still a refusal the address pays for: 429.
     expect((await call(stack, 'GET', '/api/v1/shipments', { key: badKey, headers: from(ip) })).status).toBe(429);
   });
+
+  it('does not limit a carrier push with its carrier’s secret by the address; a refused push counts', async () => {
+    const ip = newAddress();
+    const push = (n: number, secret: string) =>
+      call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+        body: { tracking_number: `ACM${n}`, scans: [{ id: `s${n}`, occurred_at: new Date().toISOString(), status: 'in_transit' }] },
+        headers: from(ip, { authorization: `Bearer ${secret}` }),
+      });
+    // A carrier sends its scans from one address, many a second: authenticated, not counted.
+    for (let i = 0; i < POLICY.count * 2; i++) {
+      const a = await push(i, 'dev-carrier-acme-secret');
+      expect(a.status, `push ${i + 1}: ${a.text}`).toBe(202);
+    }
+    for (let i = 0; i < POLICY.count; i++) expect((await push(i, 'wrong')).status).toBe(401);
+    expect((await push(0, 'wrong')).status).toBe(429);
+    // Spent by refusals, the address still takes its carrier's authenticated pushes, as a valid key's requests.
+    expect((await push(0, 'dev-carrier-acme-secret')).status).toBe(202);
+  });
 });
 
 /** Signs a new portal user of a new account in through the form, from `ip`; returns the session cookie. */

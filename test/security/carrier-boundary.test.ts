@@ -122,6 +122,11 @@ describe('input no store can accept (item 2)', () => {
       return event?.activityTaskFailedEventAttributes?.failure;
     }, 30_000, 'the refused scan visible in history');
     expect(failed!.applicationFailureInfo?.nonRetryable).toBe(true);
+    // Operators read the database's reason; the history (in clear: a failure is outside the payload
+    // codec) holds neither the statement nor the values bound to it (an event's are names and addresses).
+    expect(failed!.message).toMatch(/^recordScans: the data cannot be stored \(.*UTF8.*\)$/);
+    const recorded = JSON.stringify(failed);
+    for (const leak of ['Failed query', 'insert into', 'params:', 'Depot', s.id]) expect(recorded, leak).not.toContain(leak);
     const v = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.testKey });
     expect(v.status, v.text).toBe(200);
     expect(v.body.status).toBe('voided');
