@@ -39,9 +39,6 @@ const instant: StringFormat = { type: 'string', validate: (value) => parseIsoIns
 /** A list's cursor, as its route decodes it; an empty one is no cursor (the first page). */
 const listCursor = (prefix: CursorPrefix): StringFormat => ({ type: 'string', validate: (value) => value === '' || cursorId(value, prefix) !== undefined });
 
-/** The events list's, likewise. */
-const eventCursor: StringFormat = { type: 'string', validate: (value) => value === '' || cursorId(value, 'evt') !== undefined };
-
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
  * once, unknown fields refused. Query strings and path parameters are text, so they are coerced.
