@@ -1,13 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  countLoginFailures,
   deleteStaleSignInData,
   deleteWebSession,
   findUserByEmail,
   findWebSession,
   insertWebSession,
-  recordLoginAttempt,
+  loginAttemptSucceeded,
+  reserveLoginAttempt,
   verifyPassword,
   type Db,
   type UserRow,
@@ -102,19 +102,35 @@ export type SignIn = { ok: true; user: UserRow } | { ok: false; reason: 'throttl
 
 /**
  * Checks a sign-in: refused without even checking the password once the email or the address has
- * failed too often in the window; every attempt is recorded (never the password).
+ * failed too often in the window; every checked attempt is recorded (never the password).
+ *
+ * The attempt is counted and recorded as a failure first, in a short transaction serialised per
+ * email in the database (db/queries/users.ts: reserveLoginAttempt), and only then is the password
+ * checked: concurrent attempts, on this process or another, each see the ones before them, so no
+ * more than the limit are ever checked in a window, and the right password past it is refused like
+ * any other. The argon2 check runs after that transaction has committed, holding no pool connection:
+ * a burst of attempts would otherwise pin connections (and the per-email lock) for tens of
+ * milliseconds each. An attempt whose process dies before the check stays counted as a failure.
+ * An unknown email takes the same steps and the same argon2 work (a decoy hash), so neither the
+ * answer nor its time tells whether the email exists.
  */
 export async function signIn(deps: SessionDeps, o: { email: string; password: string; ip: string }): Promise<SignIn> {
   const email = o.email.trim().toLowerCase().slice(0, 254);
   const now = deps.now();
-  const failures = await countLoginFailures(deps.db, { email, ip: o.ip, since: new Date(now.getTime() - LOGIN_WINDOW_MS) });
-  if (failures.email >= LOGIN_MAX_FAILURES_PER_EMAIL || failures.ip >= LOGIN_MAX_FAILURES_PER_IP) {
-    return { ok: false, reason: 'throttled' };
-  }
+  const attempt = await reserveLoginAttempt(deps.db, {
+    email,
+    ip: o.ip,
+    at: now,
+    since: new Date(now.getTime() - LOGIN_WINDOW_MS),
+    maxPerEmail: LOGIN_MAX_FAILURES_PER_EMAIL,
+    maxPerIp: LOGIN_MAX_FAILURES_PER_IP,
+  });
+  if (attempt.throttled) return { ok: false, reason: 'throttled' };
   const user = await findUserByEmail(deps.db, email);
   const ok = await verifyPassword(user?.passwordHash, o.password);
-  await recordLoginAttempt(deps.db, { email, ip: o.ip, succeeded: ok, at: now });
-  return ok && user ? { ok: true, user } : { ok: false, reason: 'invalid' };
+  if (!ok || !user) return { ok: false, reason: 'invalid' };
+  await loginAttemptSucceeded(deps.db, attempt.id);
+  return { ok: true, user };
 }
 
 /** A fresh session (a new id at every sign-in, so a planted cookie is worth nothing). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, loginAttempts, users, webSessions, type AccountRow, type UserRow } from '../schema.js';
 
@@ -57,17 +57,44 @@ export async function deleteStaleSignInData(db: Db, now: Date, attemptsBefore: D
   await db.delete(loginAttempts).where(lt(loginAttempts.at, attemptsBefore));
 }
 
-export async function recordLoginAttempt(db: Db, a: { email: string; ip: string; succeeded: boolean; at: Date }): Promise<void> {
-  await db.insert(loginAttempts).values(a);
+export type LoginAttemptReservation = { throttled: true } | { throttled: false; id: number };
+
+/**
+ * Counts this email's and this address's failures since `since` and, while both are under their
+ * limits, records the attempt as a failure before anyone checks its password; `loginAttemptSucceeded`
+ * turns it into a success afterwards. Attempts on one email (and from one address) are serialised
+ * across every process by transaction-scoped advisory locks, so a burst cannot all count the same
+ * few failures: the Nth attempt sees the N-1 before it, pending ones included. A throttled attempt
+ * is not recorded (it checks no password). Locks are taken email first, then address, in one
+ * statement, so two sign-ins never wait for each other in opposite orders. The locks are held only
+ * for the count and the insert (no password hashing inside), and a wait for them is bounded by the
+ * pool's lock_timeout.
+ */
+export async function reserveLoginAttempt(
+  db: Db,
+  a: { email: string; ip: string; at: Date; since: Date; maxPerEmail: number; maxPerIp: number },
+): Promise<LoginAttemptReservation> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`login_attempts:email:${a.email}`}, 0)), pg_advisory_xact_lock(hashtextextended(${`login_attempts:ip:${a.ip}`}, 0))`,
+    );
+    const [failures] = await tx
+      .select({
+        byEmail: sql<number>`count(*) filter (where ${loginAttempts.email} = ${a.email})`.mapWith(Number),
+        byIp: sql<number>`count(*) filter (where ${loginAttempts.ip} = ${a.ip})`.mapWith(Number),
+      })
+      .from(loginAttempts)
+      .where(and(or(eq(loginAttempts.email, a.email), eq(loginAttempts.ip, a.ip)), eq(loginAttempts.succeeded, false), gt(loginAttempts.at, a.since)));
+    if (failures.byEmail >= a.maxPerEmail || failures.byIp >= a.maxPerIp) return { throttled: true };
+    const [row] = await tx
+      .insert(loginAttempts)
+      .values({ email: a.email, ip: a.ip, succeeded: false, at: a.at })
+      .returning({ id: loginAttempts.id });
+    return { throttled: false, id: row.id };
+  });
 }
 
-/** Failed sign-ins since `since`, for this email and for this client address. */
-export async function countLoginFailures(db: Db, f: { email: string; ip: string; since: Date }): Promise<{ email: number; ip: number }> {
-  const failures = (where: ReturnType<typeof eq>) =>
-    db
-      .select({ n: count() })
-      .from(loginAttempts)
-      .where(and(where, eq(loginAttempts.succeeded, false), gt(loginAttempts.at, f.since)));
-  const [[byEmail], [byIp]] = await Promise.all([failures(eq(loginAttempts.email, f.email)), failures(eq(loginAttempts.ip, f.ip))]);
-  return { email: byEmail.n, ip: byIp.n };
+/** The reserved attempt `id` had the right password. */
+export async function loginAttemptSucceeded(db: Db, id: number): Promise<void> {
+  await db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, id));
 }

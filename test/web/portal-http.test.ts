@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { findAccount, findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
+import { LOGIN_MAX_FAILURES_PER_EMAIL } from '../../api/web/session.js';
+import { findAccount, findUserByEmail, listApiKeys, openDatabase, recordWebhookAttempt } from '../../db/index.js';
 import { createLogger } from '../../scripts/runtime.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
@@ -166,6 +167,49 @@ describe('signing in and out', () => {
     // Another user from the same address is not locked out by it.
     const other = await customer();
     expect((await signIn(other.email, other.password)).res.status).toBe(303);
+  });
+
+  // A burst on one email, spread over two API instances with their own pools (as several processes
+  // share one database): the limit holds as it does one attempt at a time, the right password last.
+  it('holds the email limit against a burst of concurrent attempts over two instances, the right password among them', async () => {
+    const second = openDatabase(inject('databaseUrl'), { max: 5 });
+    const twin = await createApp({ config: { ...stack.config, trustedProxies: ['127.0.0.0/8'] }, db: second.db, temporal: stack.temporal, catalog: carrierRegistryFor(stack.config) });
+    const twinBase = await twin.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (const c of [await customer(), { email: `nobody-burst-${n}@example.com`, password: 'not anyone at all' }]) {
+        clientIp = someAddress();
+        const limit = LOGIN_MAX_FAILURES_PER_EMAIL;
+        const wrong = limit + 8;
+        const forms = await Promise.all(Array.from({ length: wrong + 1 }, () => web('GET', '/portal/login')));
+        const post = async (i: number, password: string) => {
+          const headers = { 'x-forwarded-for': clientIp, cookie: pair(cookieNamed(forms[i], 'svc_login_csrf')), 'content-type': 'application/x-www-form-urlencoded' };
+          const body = new URLSearchParams({ _csrf: csrfIn(forms[i].html), email: c.email, password }).toString();
+          const res = await request(`${i % 2 ? twinBase : base}/portal/login`, { method: 'POST', headers, body });
+          await res.body.dump();
+          return { status: res.statusCode, headers: res.headers, session: String(res.headers['set-cookie'] ?? '').includes('svc_session=') };
+        };
+        const answers = await Promise.all([...Array.from({ length: wrong }, (_, i) => post(i, `burst guess ${i}`)), post(wrong, c.password)]);
+        const statuses = answers.map((a) => a.status);
+        // Only `limit` passwords are checked at all; the rest wait for none and are refused.
+        const checked = statuses.filter((s) => s === 401 || s === 303).length;
+        expect(checked, c.email).toBeLessThanOrEqual(limit);
+        expect(statuses.filter((s) => s !== 401 && s !== 303 && s !== 429), c.email).toEqual([]);
+        for (const a of answers.filter((x) => x.status === 429)) expect(a.headers['retry-after']).toBe('900');
+        const right = answers[wrong];
+        // The right password signs in only when it was among the first `limit` checks, as one at a
+        // time it would; otherwise it is refused with no session.
+        if (right.status === 303) expect(statuses.filter((s) => s === 401).length).toBeLessThan(limit);
+        else {
+          expect(right.status, c.email).toBe(429);
+          expect(right.session).toBe(false);
+          // And one at a time afterwards, on either instance.
+          expect((await signIn(c.email, c.password)).res.status).toBe(429);
+        }
+      }
+    } finally {
+      await twin.close();
+      await second.close();
+    }
   });
 
   it('throttles a client address after twenty failures in 15 minutes, whatever the emails', async () => {
