@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * Our own TypeBox schemas of the UPS operations we use, written from UPS's published OpenAPI files
@@ -81,20 +81,28 @@ const CodeDescription = (codeMin: number, codeMax: number, descriptionRequired: 
     closed,
   );
 
-/** Rating: City optional, StateProvinceCode exactly 2; Shipping: City required, StateProvinceCode 1 to 5. */
-function address(operation: 'rating' | 'shipping'): TSchema {
-  const rating = operation === 'rating';
-  return Type.Object(
-    {
-      AddressLine: AddressLines,
-      City: rating ? Type.Optional(str(1, UPS_LIMITS.city)) : str(1, UPS_LIMITS.city),
-      StateProvinceCode: Type.Optional(rating ? str(2, UPS_LIMITS.stateRating) : str(1, UPS_LIMITS.stateShipping)),
-      PostalCode: Type.Optional(str(1, UPS_LIMITS.postalCode)),
-      CountryCode: str(2, UPS_LIMITS.countryCode),
-    },
-    closed,
-  );
-}
+/** Rating: City optional, StateProvinceCode exactly 2 characters. */
+const RateAddress = Type.Object(
+  {
+    AddressLine: AddressLines,
+    City: Type.Optional(str(1, UPS_LIMITS.city)),
+    StateProvinceCode: Type.Optional(str(2, UPS_LIMITS.stateRating)),
+    PostalCode: Type.Optional(str(1, UPS_LIMITS.postalCode)),
+    CountryCode: str(2, UPS_LIMITS.countryCode),
+  },
+  closed,
+);
+/** Shipping: City required, StateProvinceCode 1 to 5 characters. */
+const ShipAddress = Type.Object(
+  {
+    AddressLine: AddressLines,
+    City: str(1, UPS_LIMITS.city),
+    StateProvinceCode: Type.Optional(str(1, UPS_LIMITS.stateShipping)),
+    PostalCode: Type.Optional(str(1, UPS_LIMITS.postalCode)),
+    CountryCode: str(2, UPS_LIMITS.countryCode),
+  },
+  closed,
+);
 
 // ---------------------------------------------------------------- Rating (POST /rating/v2409/{Rate|Shop})
 
@@ -112,16 +120,19 @@ const RatePackage = Type.Object(
   closed,
 );
 
-const RateParty = (withNumber: boolean) =>
-  Type.Object(
-    {
-      Name: Type.Optional(str(1, UPS_LIMITS.name)),
-      AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)),
-      ...(withNumber ? { ShipperNumber: Type.Optional(str(6, 6)) } : {}),
-      Address: address('rating'),
-    },
-    closed,
-  );
+const RateShipper = Type.Object(
+  {
+    Name: Type.Optional(str(1, UPS_LIMITS.name)),
+    AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)),
+    ShipperNumber: Type.Optional(str(6, 6)),
+    Address: RateAddress,
+  },
+  closed,
+);
+const RateParty = Type.Object(
+  { Name: Type.Optional(str(1, UPS_LIMITS.name)), AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)), Address: RateAddress },
+  closed,
+);
 
 export const RateRequest = Type.Object(
   {
@@ -138,9 +149,9 @@ export const RateRequest = Type.Object(
         ),
         Shipment: Type.Object(
           {
-            Shipper: RateParty(true),
-            ShipTo: RateParty(false),
-            ShipFrom: Type.Optional(RateParty(false)),
+            Shipper: RateShipper,
+            ShipTo: RateParty,
+            ShipFrom: Type.Optional(RateParty),
             PaymentDetails: Type.Optional(
               Type.Object(
                 {
@@ -192,7 +203,6 @@ export type RateResponse = Static<typeof RateResponse>;
 
 // ---------------------------------------------------------------- Shipping (POST /shipments/v2409/ship)
 
-const ShipAddress = address('shipping');
 const ShipReference = Type.Object({ Code: Type.Optional(str(1, 2)), Value: str(1, UPS_LIMITS.referenceValue) }, closed);
 
 export const ShipRequest = Type.Object(
