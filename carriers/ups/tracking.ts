@@ -84,7 +84,8 @@ export function parseTrackResponse(body: unknown, trackingNumber: string): UpsSc
   const pkg = packages.find((p) => p.trackingNumber === trackingNumber) ?? (packages.length === 1 ? packages[0] : undefined);
   if (!pkg) return [];
   const scans: UpsScan[] = [];
-  for (const activity of pkg.activity ?? []) {
+  // UPS lists the newest first; read from the end so scans of the same second keep UPS's sequence.
+  for (const activity of [...(pkg.activity ?? [])].reverse()) {
     const scan = scanOf(trackingNumber, activity);
     if (scan === undefined) return undefined;
     if (scan !== null && !scans.some((s) => s.id === scan.id)) scans.push(scan);

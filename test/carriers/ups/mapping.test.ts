@@ -262,6 +262,19 @@ describe('UPS tracking', () => {
     expect(parseTrackResponse(structuredClone(TRACK_ANSWER), tn)?.map((s) => s.id)).toEqual(scans?.map((s) => s.id));
   });
 
+  it('keeps UPS sequence for scans of the same second (a label voided the moment it was made)', () => {
+    const at = { date: '20260711', time: '093000', gmtDate: '20260711', gmtTime: '093000', gmtOffset: '+00:00' };
+    const answer = {
+      trackResponse: {
+        shipment: [{ package: [{ trackingNumber: '1ZA1B2C30312345675', activity: [
+          { ...at, status: { type: 'MV', code: 'MV', description: 'Voided Information Received' } },
+          { ...at, status: { type: 'M', code: 'MP', description: 'Shipper created a label' } },
+        ] }] }],
+      },
+    };
+    expect(parseTrackResponse(answer, '1ZA1B2C30312345675')?.map((s) => s.status)).toEqual(['label_created', 'cancelled']);
+  });
+
   it('maps every UPS status type through one table', () => {
     expect(UPS_STATUS_TYPES).toEqual({
       M: 'label_created',
