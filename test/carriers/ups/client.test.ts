@@ -8,6 +8,7 @@ import {
   RateResponse,
   ShipRequest,
   ShipResponse,
+  TokenRequest,
   TokenResponse,
   TrackResponse,
   UpsErrorBody,
@@ -18,7 +19,7 @@ import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-
 import { schemaErrors } from './ajv.js';
 import { ACCOUNT, PARCEL, US_FROM, US_TO } from './payloads.js';
 
-const REQUEST_SCHEMAS: Partial<Record<UpsSimOperation, TSchema>> = { rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest };
+const REQUEST_SCHEMAS: Partial<Record<UpsSimOperation, TSchema>> = { token: TokenRequest, rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest };
 const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   token: TokenResponse,
   rate: RateResponse,

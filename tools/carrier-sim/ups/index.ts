@@ -141,6 +141,8 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}): UpsSimula
     };
 
     if (operation === 'token') {
+      const problems = options.validate?.('request', 'token', Object.fromEntries(new URLSearchParams(raw))) ?? [];
+      for (const p of problems) violations.push(`token request: ${p}`);
       answer(...issueToken(req.headers.authorization, raw));
       return true;
     }
