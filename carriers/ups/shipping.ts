@@ -1,0 +1,162 @@
+import { Value } from '@sinclair/typebox/value';
+import type { Address, Minor, Parcel } from '../../domain/index.js';
+import { upsPackageMeasures } from './address.js';
+import { upsAddress, upsMoney, UPS_SUBVERSION } from './rating.js';
+import { LabelRecoveryResponse, ShipResponse, VoidResponse, type LabelRecoveryRequest, type ShipRequest } from './schemas.js';
+import { upsCarrierServiceCode } from './services.js';
+
+export const UPS_SHIPPING_VERSION = 'v2409';
+export const UPS_LABEL_RECOVERY_VERSION = 'v1';
+
+/** The label UPS makes: a GIF image (from which the PDFs are made) or ZPL for thermal printers. */
+export type UpsLabelRequestFormat = 'gif' | 'zpl';
+
+export interface BoughtLabel {
+  trackingNumber: string;
+  label: { format: 'gif' | 'png' | 'pdf' | 'zpl'; contentBase64: string };
+  /** What UPS says it bills, for reconciliation; null when the answer carries no charges. */
+  billed: { amount: Minor; currency: string } | null;
+  /** UPS's shipment identification number (the void path's key). */
+  carrierShipmentId: string;
+}
+
+export type CancelOutcome =
+  | { kind: 'cancelled' }
+  | { kind: 'refund_requested' }
+  | { kind: 'refused'; reason: 'already_scanned' | 'not_cancellable'; message: string };
+
+export interface UpsPurchaseInput {
+  /** Our shipment id: the reference on the package, by which UPS tracking finds the purchase. */
+  reference: string;
+  serviceCode: string;
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+  labelFormat: UpsLabelRequestFormat;
+  accountNumber: string;
+}
+
+/** US/US and PR/PR routes take references on the package; every other route on the shipment. */
+function referenceOnPackage(from: Address, to: Address): boolean {
+  const pair = `${from.country.toUpperCase()}/${to.country.toUpperCase()}`;
+  return pair === 'US/US' || pair === 'PR/PR';
+}
+
+const LABEL_CODES = { gif: 'GIF', zpl: 'ZPL' } as const;
+/** UPS's GIF comes as an image only when the user agent names a browser; its documented default. */
+const HTTP_USER_AGENT = 'Mozilla/4.5';
+
+/** `POST /shipments/v2409/ship`. Throws for a service not ours. */
+export function buildShipRequest(input: UpsPurchaseInput): { path: string; body: ShipRequest } {
+  const serviceCode = upsCarrierServiceCode(input.serviceCode);
+  if (serviceCode === undefined) throw new Error(`not a UPS service: ${input.serviceCode}`);
+  const m = upsPackageMeasures(input.parcel, input.from.country);
+  const reference = [{ Value: input.reference }];
+  const onPackage = referenceOnPackage(input.from, input.to);
+  const body: ShipRequest = {
+    ShipmentRequest: {
+      // `validate`: UPS checks city, state and postcode together, so a bad address fails here, not at delivery.
+      Request: { RequestOption: 'validate', SubVersion: UPS_SUBVERSION },
+      Shipment: {
+        Shipper: { Name: input.from.name, ShipperNumber: input.accountNumber, Address: upsAddress(input.from) },
+        ShipTo: { Name: input.to.name, Address: upsAddress(input.to) },
+        PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: input.accountNumber } }] },
+        ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
+        ...(onPackage ? {} : { ReferenceNumber: reference }),
+        Service: { Code: serviceCode },
+        Package: [
+          {
+            Packaging: { Code: '02', Description: 'Customer Supplied Package' },
+            Dimensions: {
+              UnitOfMeasurement: { Code: m.units.length, Description: m.units.length === 'IN' ? 'Inches' : 'Centimeters' },
+              Length: String(m.length),
+              Width: String(m.width),
+              Height: String(m.height),
+            },
+            PackageWeight: { UnitOfMeasurement: { Code: m.units.weight, Description: m.units.weight === 'LBS' ? 'Pounds' : 'Kilograms' }, Weight: m.weight },
+            ...(onPackage ? { ReferenceNumber: reference } : {}),
+          },
+        ],
+      },
+      LabelSpecification: {
+        LabelImageFormat: { Code: LABEL_CODES[input.labelFormat] },
+        ...(input.labelFormat === 'gif' ? { HTTPUserAgent: HTTP_USER_AGENT } : {}),
+        // Required by the schema for every format; 4 × 6 inches is our label size.
+        LabelStockSize: { Height: '6', Width: '4' },
+      },
+    },
+  };
+  return { path: `/shipments/${UPS_SHIPPING_VERSION}/ship`, body };
+}
+
+function labelFormat(code: string): BoughtLabel['label']['format'] | undefined {
+  const format = code.toLowerCase();
+  return format === 'gif' || format === 'png' || format === 'pdf' || format === 'zpl' ? format : undefined;
+}
+
+/** The bought label, or undefined when the answer is not the documented shape. */
+export function parseShipResponse(body: unknown): BoughtLabel | undefined {
+  if (!Value.Check(ShipResponse, body)) return undefined;
+  const results = body.ShipmentResponse.ShipmentResults;
+  const pkg = results.PackageResults?.[0];
+  const image = pkg?.ShippingLabel;
+  const format = image && labelFormat(image.ImageFormat.Code);
+  if (!pkg || !image || !format || image.GraphicImage === '') return undefined;
+  // The account's negotiated total is what UPS invoices when it is given; the published total otherwise.
+  const billed = upsMoney(results.NegotiatedRateCharges?.TotalCharge) ?? upsMoney(results.ShipmentCharges?.TotalCharges) ?? null;
+  return {
+    trackingNumber: pkg.TrackingNumber,
+    label: { format, contentBase64: image.GraphicImage },
+    billed,
+    carrierShipmentId: results.ShipmentIdentificationNumber ?? pkg.TrackingNumber,
+  };
+}
+
+/** `DELETE /shipments/v2409/void/cancel/{shipmentidentificationnumber}` (no body). */
+export function buildVoidRequest(carrierShipmentId: string): { method: 'DELETE'; path: string } {
+  return { method: 'DELETE', path: `/shipments/${UPS_SHIPPING_VERSION}/void/cancel/${encodeURIComponent(carrierShipmentId)}` };
+}
+
+/** A 2xx void answer: status code 1 is "Voided" (or already voided); anything else was not voided. */
+export function parseVoidResponse(body: unknown): CancelOutcome | undefined {
+  if (!Value.Check(VoidResponse, body)) return undefined;
+  const status = body.VoidShipmentResponse.SummaryResult.Status;
+  if (status.Code === '1') return { kind: 'cancelled' };
+  return { kind: 'refused', reason: 'not_cancellable', message: status.Description };
+}
+
+/** `POST /labels/v1/recovery`: the label of a package already bought, in another format. */
+export function buildLabelRecoveryRequest(input: {
+  trackingNumber: string;
+  reference: string;
+  accountNumber: string;
+  labelFormat: UpsLabelRequestFormat;
+}): { path: string; body: LabelRecoveryRequest } {
+  return {
+    path: `/labels/${UPS_LABEL_RECOVERY_VERSION}/recovery`,
+    body: {
+      LabelRecoveryRequest: {
+        Request: {},
+        LabelSpecification: {
+          ...(input.labelFormat === 'gif' ? { HTTPUserAgent: HTTP_USER_AGENT } : {}),
+          LabelImageFormat: { Code: LABEL_CODES[input.labelFormat] },
+          ...(input.labelFormat === 'zpl' ? { LabelStockSize: { Height: '6' as const, Width: '4' as const } } : {}),
+        },
+        TrackingNumber: input.trackingNumber,
+        TrackingNumbers: [input.trackingNumber],
+        ReferenceValues: { ReferenceNumber: { Value: input.reference }, ShipperNumber: input.accountNumber },
+      },
+    },
+  };
+}
+
+/** The recovered label of that tracking number, or undefined when the answer is not the documented shape. */
+export function parseLabelRecoveryResponse(body: unknown, trackingNumber: string): BoughtLabel['label'] | undefined {
+  if (!Value.Check(LabelRecoveryResponse, body)) return undefined;
+  const results = body.LabelRecoveryResponse.LabelResults;
+  const result = results.find((r) => r.TrackingNumber === trackingNumber) ?? (results.length === 1 ? results[0] : undefined);
+  const image = result?.LabelImage;
+  const format = image && labelFormat(image.LabelImageFormat.Code);
+  if (!image || !format || image.GraphicImage === '') return undefined;
+  return { format, contentBase64: image.GraphicImage };
+}
