@@ -16,6 +16,7 @@ import {
   parseUspsReprintResponse,
   parseUspsTokenResponse,
   parseUspsTracking,
+  uspsAddressProblems,
   uspsIdempotencyKey,
   type BoughtLabel,
   type CancelOutcome,
@@ -206,6 +207,9 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
 
   return {
     async rate(from, to, parcel, serviceCode) {
+      // USPS domestic prices are for US routes only: elsewhere it has nothing to quote.
+      if (!isUs(from) || !isUs(to)) return [];
+      refuseBadAddresses(from, to);
       const requests = buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(), { accountNumber: config.accountNumber });
       const rated = await Promise.all(
         requests.map(async ({ service, body }) => {
@@ -220,6 +224,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     },
 
     async buy(purchase) {
+      refuseBadAddresses(purchase.from, purchase.to);
       const { idempotencyKey, body } = buildUspsLabelRequest({ ...purchase, format, mailingDate: mailingDate() });
       const answer = await paid({
         method: 'POST',
@@ -261,6 +266,16 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
     },
   };
+}
+
+function isUs(address: Address): boolean {
+  return address.country.trim().toUpperCase() === 'US';
+}
+
+/** An address USPS cannot take is our caller's to fix: a definitive error naming each field, before any call. */
+function refuseBadAddresses(from: Address, to: Address): void {
+  const problems = [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')];
+  if (problems.length) throw new CarrierError('definitive', problems.map((p) => `${p.path} ${p.message}`).join('; '), { carrierCode: 'usps' });
 }
 
 /** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */
