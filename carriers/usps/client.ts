@@ -11,6 +11,7 @@ import {
   parseUspsCancelRefusal,
   parseUspsCancelResponse,
   parseUspsLabelResponse,
+  parseUspsMultipartLabel,
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
@@ -182,6 +183,12 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     return withPayment();
   }
 
+  function labelOf(answer: UspsAnswer): BoughtLabel | undefined {
+    const contentType = answer.headers['content-type'];
+    if (typeof contentType === 'string' && /^multipart\//i.test(contentType)) return parseUspsMultipartLabel(contentType, answer.text, format);
+    return parseUspsLabelResponse(answer.body, format);
+  }
+
   function fail(answer: UspsAnswer, write: boolean): never {
     throw redact(uspsAnswerError(answer, write, now()));
   }
@@ -235,7 +242,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         write: true,
       });
       if (answer.status !== 200) fail(answer, true);
-      return parseUspsLabelResponse(answer.body, format) ?? unreadable('label', true, answer.status);
+      return labelOf(answer) ?? unreadable('label', true, answer.status);
     },
 
     async find(shipmentId) {

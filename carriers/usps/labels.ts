@@ -125,6 +125,30 @@ export function parseUspsLabelResponse(body: unknown, format: LabelFormat): Boug
   return isRecord(body) ? parseUspsLabel(body, body.labelImage, format) : undefined;
 }
 
+/**
+ * The document's default label answer, `multipart/form-data`: a `labelMetadata` part (JSON) and a
+ * `labelImage` part (base64, whatever its Content-Transfer-Encoding says). We ask for JSON; this
+ * reads the multipart form all the same, should an answer come that way.
+ */
+export function parseUspsMultipartLabel(contentType: string, text: string, format: LabelFormat): BoughtLabel | undefined {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!/^multipart\/form-data/i.test(contentType.trim()) || !boundary) return undefined;
+  const parts = new Map<string, string>();
+  for (const chunk of text.split(`--${boundary}`)) {
+    const split = chunk.indexOf('\r\n\r\n');
+    if (split < 0) continue;
+    const name = /name="([^"]+)"/i.exec(chunk.slice(0, split))?.[1];
+    if (name) parts.set(name, chunk.slice(split + 4).replace(/\r\n$/, ''));
+  }
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(parts.get('labelMetadata') ?? '');
+  } catch {
+    return undefined;
+  }
+  return parseUspsLabel(metadata, parts.get('labelImage'), format);
+}
+
 /** The reprint answer (`LabelReprintDomesticOutboundResponse`). */
 export function parseUspsReprintResponse(body: unknown, format: LabelFormat): BoughtLabel | undefined {
   return isRecord(body) ? parseUspsLabel(body.labelMetadata, body.labelImage, format) : undefined;

@@ -92,6 +92,14 @@ describe('USPS client against the simulator', () => {
     expect(sim.calls).toMatchObject({ token: 0, rate: 0, label: 0 });
   });
 
+  it('reads a label answered as multipart/form-data, the document\'s default', async () => {
+    const { client } = await harness({ labelsAlwaysMultipart: true });
+    const label = await client.buy(purchase());
+    expect(label.trackingNumber).toMatch(/^\d{22}$/);
+    expect(label.billed?.amount).toBeGreaterThan(0);
+    expect(Buffer.from(label.label.contentBase64, 'base64').toString('latin1')).toMatch(/^%PDF-/);
+  });
+
   it('asks for ZPL when configured so', async () => {
     const { client } = await harness({}, { labelFormat: 'zpl' });
     const label = await client.buy(purchase());

@@ -14,6 +14,7 @@ import {
   parseUspsCancelRefusal,
   parseUspsCancelResponse,
   parseUspsLabelResponse,
+  parseUspsMultipartLabel,
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
@@ -245,6 +246,17 @@ describe('USPS labels', () => {
     expect(parseUspsLabelResponse(withExtras, 'pdf')?.billed).toEqual({ amount: 2995, currency: 'USD' });
     expect(parseUspsLabelResponse({ ...LABEL_RESPONSE, postage: undefined }, 'pdf')?.billed).toBeNull();
     expect(parseUspsLabelResponse({ ...LABEL_RESPONSE, labelImage: undefined }, 'pdf')).toBeUndefined();
+  });
+
+  it('parses the multipart/form-data answer into the same label', () => {
+    const { labelImage, ...metadata } = LABEL_RESPONSE;
+    const text = [
+      '--b0undary\r\nContent-Disposition: form-data; name="labelMetadata"\r\nContent-Type: application/json\r\n\r\n' + JSON.stringify(metadata) + '\r\n',
+      '--b0undary\r\nContent-Disposition: attachment; name="labelImage"; filename="label.pdf"\r\nContent-Type: application/pdf\r\n\r\n' + labelImage + '\r\n',
+      '--b0undary--\r\n',
+    ].join('');
+    expect(parseUspsMultipartLabel('multipart/form-data; boundary=b0undary', text, 'pdf')).toEqual(parseUspsLabelResponse(LABEL_RESPONSE, 'pdf'));
+    expect(parseUspsMultipartLabel('application/json', text, 'pdf')).toBeUndefined();
   });
 
   it('parses the reprint answer into the same label', () => {

@@ -37,6 +37,8 @@ export interface UspsSimulatorOptions {
   quota?: { limit: number; windowMs: number };
   /** Labels still in USPS's hands but no longer cancellable outright: refund requests after this (default 30 min). */
   manifestAfterMs?: number;
+  /** Answer label purchases as multipart/form-data whatever the Accept header asks (a server that ignores it). */
+  labelsAlwaysMultipart?: boolean;
   /** Checks a request against a schema by name; problems make a 400, as USPS's own validation would. */
   validateRequest?: (schemaName: string, value: unknown) => string[];
   /** Sees every answer body with the name of the schema it should fit. */
@@ -272,7 +274,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions): UspsSimulato
 
   function sendLabel(req: IncomingMessage, res: ServerResponse, l: SimLabel) {
     const image = labelImage(l);
-    if ((req.headers.accept ?? '').includes(JSON_LABELS)) return send(res, 200, { ...metadata(l), labelImage: image }, 'UspsLabelVendorResponse');
+    if (!options.labelsAlwaysMultipart && (req.headers.accept ?? '').includes(JSON_LABELS)) return send(res, 200, { ...metadata(l), labelImage: image }, 'UspsLabelVendorResponse');
     // The document's default: multipart/form-data with the metadata and the base64 image as parts.
     const boundary = `usps-${randomBytes(8).toString('hex')}`;
     const parts = [
