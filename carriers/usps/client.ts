@@ -1,0 +1,293 @@
+import type { Dispatcher } from 'undici';
+import type { Address, Parcel } from '../../domain/index.js';
+import { CarrierError } from '../types.js';
+import {
+  USPS_PAYMENT_TOKEN_LIFETIME_MS,
+  buildUspsLabelRequest,
+  buildUspsPaymentAuthorizationRequest,
+  buildUspsRateRequests,
+  buildUspsReprintRequest,
+  buildUspsTokenRequest,
+  parseUspsCancelRefusal,
+  parseUspsCancelResponse,
+  parseUspsLabelResponse,
+  parseUspsMultipartLabel,
+  parseUspsPaymentAuthorization,
+  parseUspsRateResponse,
+  parseUspsReprintResponse,
+  parseUspsTokenResponse,
+  parseUspsTracking,
+  uspsAddressProblems,
+  uspsIdempotencyKey,
+  type BoughtLabel,
+  type CancelOutcome,
+  type LabelFormat,
+  type RatedService,
+  type UspsScan,
+} from './mapping.js';
+import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
+
+/**
+ * Settings of the USPS connection, read by the config module from CARRIER_USPS_URL,
+ * CARRIER_USPS_CLIENT_ID, CARRIER_USPS_CLIENT_SECRET, CARRIER_USPS_CRID, CARRIER_USPS_MID,
+ * CARRIER_USPS_MANIFEST_MID and CARRIER_USPS_ACCOUNT_NUMBER.
+ */
+export interface UspsClientConfig {
+  /** The origin every API sits under: `https://apis.usps.com` or `https://apis-tem.usps.com`. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  crid: string;
+  mid: string;
+  manifestMid: string;
+  /** The EPS account postage is paid from; also asks the price search for its contract prices. */
+  accountNumber: string;
+  /** The label image asked for (default `pdf`). */
+  labelFormat?: LabelFormat;
+  /** Deadline of every HTTP call (default 10 s: label generation is slow at USPS). */
+  timeoutMs?: number;
+  /** Milliseconds since the epoch; tests pass a clock they move. */
+  now?: () => number;
+  /** How the client waits out a short `Retry-After`; tests pass one that moves their clock. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The longest `Retry-After` waited in place before retrying once (default 2 s); longer ones are thrown. */
+  maxRetryAfterWaitMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface UspsPurchase {
+  /** Our shipment id: its UUID form is the `X-Idempotency-Key`. */
+  shipmentId: string;
+  serviceCode: string;
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+}
+
+export interface UspsClient {
+  /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
+  rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
+  buy(purchase: UspsPurchase): Promise<BoughtLabel>;
+  /** The label bought for this shipment, by reprinting it with its idempotency key; null when USPS has none. */
+  find(shipmentId: string): Promise<BoughtLabel | null>;
+  /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
+  cancel(trackingNumber: string): Promise<CancelOutcome>;
+  /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */
+  cancelByShipment(shipmentId: string): Promise<CancelOutcome>;
+  track(trackingNumber: string): Promise<UspsScan[]>;
+}
+
+/** A token is renewed this long before USPS says it expires, so none expires on the way. */
+const TOKEN_EXPIRY_MARGIN_MS = 60_000;
+
+interface Cached {
+  value: string;
+  /** The instant after which it is not used. */
+  until: number;
+}
+
+export function createUspsClient(config: UspsClientConfig): UspsClient {
+  const origin = new URL(config.url).origin; // a misconfigured URL fails here, not on a purchase
+  const now = config.now ?? Date.now;
+  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const timeoutMs = config.timeoutMs ?? 10_000;
+  const maxWait = config.maxRetryAfterWaitMs ?? 2_000;
+  const format = config.labelFormat ?? 'pdf';
+  const secrets = [config.clientSecret];
+
+  let accessToken: Cached | undefined;
+  let tokenInFlight: Promise<string> | undefined;
+  let paymentToken: Cached | undefined;
+  let paymentInFlight: Promise<string> | undefined;
+  /** USPS's quota is small (60 calls an hour, tokens included): after a 429, nothing is sent until its Retry-After. */
+  let blockedUntil = 0;
+
+  /** One exchange, honouring a rate limit: waits out a short Retry-After once, throws a longer one. */
+  async function send(options: UspsSendOptions): Promise<UspsAnswer> {
+    for (let attempt = 0; ; attempt++) {
+      const wait = blockedUntil - now();
+      if (wait > 0) {
+        if (wait > maxWait || attempt > 1) {
+          throw new CarrierError('retryable', `USPS rate limit: next call allowed in ${Math.ceil(wait / 1000)} s`, { status: 429, carrierCode: 'usps', retryAfterMs: wait });
+        }
+        await sleep(wait);
+      }
+      const answer = await sendToUsps(origin, options, timeoutMs, config.dispatcher);
+      if (answer.status !== 429) return answer;
+      const error = uspsAnswerError(answer, options.write, now());
+      // Without a Retry-After, a 429 blocks nothing further: the caller's retry policy spaces it out.
+      blockedUntil = Math.max(blockedUntil, now() + (error.details.retryAfterMs ?? 0));
+      if (error.details.retryAfterMs === undefined || error.details.retryAfterMs > maxWait || attempt >= 1) throw redact(error);
+    }
+  }
+
+  function redact(error: CarrierError): CarrierError {
+    let message = error.message;
+    for (const secret of [...secrets, accessToken?.value, paymentToken?.value]) {
+      if (secret) message = message.split(secret).join('[redacted]');
+    }
+    return message === error.message ? error : new CarrierError(error.kind, message, error.details);
+  }
+
+  async function fetchAccessToken(): Promise<string> {
+    const answer = await send({ method: 'POST', path: '/oauth2/v3/token', body: buildUspsTokenRequest(config.clientId, config.clientSecret), write: false });
+    if (answer.status !== 200) {
+      const error = uspsAnswerError(answer, false, now());
+      // Wrong credentials are a setting to fix, not a moment to wait out.
+      throw redact(answer.status === 400 || answer.status === 401 ? new CarrierError('definitive', `USPS refused the client credentials: ${error.message}`, error.details) : error);
+    }
+    const token = parseUspsTokenResponse(answer.body);
+    if (!token) throw new CarrierError('retryable', 'USPS token answer without a token or a lifetime', { status: answer.status, carrierCode: 'usps' });
+    const lifetime = token.expiresInSeconds * 1000;
+    accessToken = { value: token.accessToken, until: now() + Math.max(lifetime - Math.min(TOKEN_EXPIRY_MARGIN_MS, lifetime / 10), 0) };
+    return token.accessToken;
+  }
+
+  /** One token per process, shared by concurrent calls; renewed only when it is about to expire. */
+  function bearer(): Promise<string> {
+    if (accessToken && now() < accessToken.until) return Promise.resolve(accessToken.value);
+    tokenInFlight ??= fetchAccessToken().finally(() => (tokenInFlight = undefined));
+    return tokenInFlight;
+  }
+
+  /** A call with the bearer token: after a 401 the token is renewed once and the call sent once more. */
+  async function authorized(options: UspsSendOptions): Promise<UspsAnswer> {
+    const first = await send({ ...options, headers: { ...options.headers, authorization: `Bearer ${await bearer()}` } });
+    if (first.status !== 401) return first;
+    accessToken = undefined;
+    return send({ ...options, headers: { ...options.headers, authorization: `Bearer ${await bearer()}` } });
+  }
+
+  async function fetchPaymentToken(): Promise<string> {
+    const body = buildUspsPaymentAuthorizationRequest({ crid: config.crid, mid: config.mid, manifestMid: config.manifestMid, accountNumber: config.accountNumber });
+    const answer = await authorized({ method: 'POST', path: '/payments/v3/payment-authorization', body, write: false });
+    if (answer.status !== 200) throw redact(uspsAnswerError(answer, false, now()));
+    const token = parseUspsPaymentAuthorization(answer.body);
+    if (!token) throw new CarrierError('retryable', 'USPS payment authorization answer without a token', { status: answer.status, carrierCode: 'usps' });
+    paymentToken = { value: token, until: now() + USPS_PAYMENT_TOKEN_LIFETIME_MS };
+    return token;
+  }
+
+  function payment(): Promise<string> {
+    if (paymentToken && now() < paymentToken.until) return Promise.resolve(paymentToken.value);
+    paymentInFlight ??= fetchPaymentToken().finally(() => (paymentInFlight = undefined));
+    return paymentInFlight;
+  }
+
+  /** A labels call: the payment token too, fetched afresh once if USPS says it is no longer valid. */
+  async function paid(options: UspsSendOptions): Promise<UspsAnswer> {
+    const withPayment = async () => authorized({ ...options, headers: { ...options.headers, 'x-payment-authorization-token': await payment() } });
+    const answer = await withPayment();
+    if (!rejectsPaymentToken(answer)) return answer;
+    paymentToken = undefined;
+    return withPayment();
+  }
+
+  function labelOf(answer: UspsAnswer): BoughtLabel | undefined {
+    const contentType = answer.headers['content-type'];
+    if (typeof contentType === 'string' && /^multipart\//i.test(contentType)) return parseUspsMultipartLabel(contentType, answer.text, format);
+    return parseUspsLabelResponse(answer.body, format);
+  }
+
+  function fail(answer: UspsAnswer, write: boolean): never {
+    throw redact(uspsAnswerError(answer, write, now()));
+  }
+
+  function unreadable(what: string, write: boolean, status: number): never {
+    // USPS did something we cannot read; for a purchase, a label may exist: settle before buying again.
+    throw new CarrierError(write ? 'ambiguous' : 'retryable', `USPS ${what}: answered ${status} with a body we cannot read`, { status, carrierCode: 'usps' });
+  }
+
+  /**
+   * The mailing date sent with prices and labels: today in UTC. US local dates are never ahead of
+   * UTC and at most one day behind, inside the document's "today plus 0 to 7 days".
+   */
+  const mailingDate = () => new Date(now()).toISOString().slice(0, 10);
+
+  async function cancelWith(options: UspsSendOptions): Promise<CancelOutcome> {
+    const answer = await paid(options);
+    if (answer.status === 200) return parseUspsCancelResponse(answer.body) ?? unreadable('cancel', true, answer.status);
+    const refusal = parseUspsCancelRefusal(answer.status, answer.body);
+    if (refusal) return refusal;
+    return fail(answer, true);
+  }
+
+  return {
+    async rate(from, to, parcel, serviceCode) {
+      // USPS domestic prices are for US routes only: elsewhere it has nothing to quote.
+      if (!isUs(from) || !isUs(to)) return [];
+      refuseBadAddresses(from, to);
+      const requests = buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(), { accountNumber: config.accountNumber });
+      const rated = await Promise.all(
+        requests.map(async ({ service, body }) => {
+          const answer = await authorized({ method: 'POST', path: '/prices/v3/base-rates/search', body, write: false });
+          // A 400 for one mail class is USPS saying it does not carry this parcel on this route that way.
+          if (answer.status === 400) return null;
+          if (answer.status !== 200) fail(answer, false);
+          return parseUspsRateResponse(service, answer.body) ?? unreadable('price search', false, answer.status);
+        }),
+      );
+      return rated.filter((r): r is RatedService => r !== null);
+    },
+
+    async buy(purchase) {
+      refuseBadAddresses(purchase.from, purchase.to);
+      const { idempotencyKey, body } = buildUspsLabelRequest({ ...purchase, format, mailingDate: mailingDate() });
+      const answer = await paid({
+        method: 'POST',
+        path: '/labels/v3/label',
+        // One JSON object with the image in base64; without this Accept, USPS answers multipart/form-data.
+        headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': idempotencyKey },
+        body,
+        write: true,
+      });
+      if (answer.status !== 200) fail(answer, true);
+      return labelOf(answer) ?? unreadable('label', true, answer.status);
+    },
+
+    async find(shipmentId) {
+      const answer = await paid({
+        method: 'POST',
+        path: '/labels/v3/label-reprint',
+        headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': uspsIdempotencyKey(shipmentId) },
+        body: buildUspsReprintRequest(format),
+        write: false,
+      });
+      if (answer.status === 200) return parseUspsReprintResponse(answer.body, format) ?? unreadable('label reprint', false, answer.status);
+      const error = uspsAnswerError(answer, false, now());
+      if (error.details.reason === 'not_found') return null;
+      throw redact(error);
+    },
+
+    async cancel(trackingNumber) {
+      return cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true });
+    },
+
+    async cancelByShipment(shipmentId) {
+      return cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+    },
+
+    async track(trackingNumber) {
+      const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });
+      if (answer.status !== 200) fail(answer, false);
+      return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
+    },
+  };
+}
+
+function isUs(address: Address): boolean {
+  return address.country.trim().toUpperCase() === 'US';
+}
+
+/** An address USPS cannot take is our caller's to fix: a definitive error naming each field, before any call. */
+function refuseBadAddresses(from: Address, to: Address): void {
+  const problems = [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')];
+  if (problems.length) throw new CarrierError('definitive', problems.map((p) => `${p.path} ${p.message}`).join('; '), { carrierCode: 'usps' });
+}
+
+/** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */
+function rejectsPaymentToken(answer: UspsAnswer): boolean {
+  if (answer.status !== 400 && answer.status !== 401 && answer.status !== 403) return false;
+  const text = answer.text;
+  return /payment[\s-]*authori[sz]ation/i.test(text) && /expired|invalid/i.test(text);
+}
