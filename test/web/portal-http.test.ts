@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { findAccount, findUserByEmail, listApiKeys, recordWebhookAttempt } from '../../db/index.js';
-import { createLogger } from '../../scripts/runtime.js';
+import { createLogger } from '../../runtime/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
 
