@@ -1,16 +1,20 @@
 /**
  * `npm run bench`: drives a running stack (`npm start`) over HTTP with a closed-loop load generator
  * and prints per-scenario throughput and latency as a table and as JSON, with the machine it ran
- * on. Speed goals live here, never in timed tests. `npm run bench -- --help` lists the options.
+ * on, then the two figures the durable purchase is judged by (bench/figures.ts): its CPU per
+ * purchase by process, and its throughput as a share of the no-op history floor measured in the
+ * same run. Speed goals live here, never in timed tests. `npm run bench -- --help` lists the options.
  */
 import { loadConfig } from '../runtime/index.js';
 import { BenchSetupError, createDemoAccount, openStackDatabase, topUpFor } from './bench/account.js';
 import { ApiClient, describeAnswer, networkErrorCode } from './bench/http.js';
-import { parseOptions, USAGE, UsageError, type BenchOptions } from './bench/options.js';
+import { parseOptions, USAGE, UsageError, type BenchOptions, type LoadScenarioName } from './bench/options.js';
 import { renderText, scenarioReport, skeleton, type BenchReport } from './bench/report.js';
 import { notStarted, runScenario, type ScenarioOutcome } from './bench/scenarios.js';
 import { cheapestService, SetupError } from './bench/setup.js';
 import { runDurable } from './bench/durable.js';
+import { FIGURE_CLIENTS, headline } from './bench/figures.js';
+import { runFloor } from './bench/floor/run.js';
 
 /** Exit codes: 0 done, 1 the API or a scenario's setup failed, 2 bad command line, 130 interrupted. */
 class Fatal extends Error {}
@@ -92,9 +96,20 @@ async function bench(options: BenchOptions, log: (line: string) => void, signal:
         durable = { status: 'failed', reason: err.message };
       }
     }
+    let floor: BenchReport['floor'];
+    if (options.scenarios.includes('floor') && !signal.aborted) {
+      // Right after the durable purchase, while the machine is as it was for it; the stack idles meanwhile.
+      log(`floor: the purchase's history with no-op steps, ${FIGURE_CLIENTS} clients, on a Temporal dev server of its own`);
+      try {
+        floor = await runFloor({ clients: FIGURE_CLIENTS, workflows: 300, warmup: 100, log: (line) => log(`floor: ${line}`) });
+        log(`floor: ${floor.perSecond.toFixed(1)}/s`);
+      } catch (err) {
+        floor = { status: 'failed', reason: (err as Error).message };
+      }
+    }
     const { key, target } = await obtainKey(options, client, log);
     const outcomes: ScenarioOutcome[] = [];
-    for (const name of options.scenarios.filter((n): n is Exclude<typeof n, 'durable'> => n !== 'durable')) {
+    for (const name of options.scenarios.filter((n): n is LoadScenarioName => n !== 'durable' && n !== 'floor')) {
       if (signal.aborted) {
         outcomes.push(notStarted(name, 'interrupted before it started'));
         continue;
@@ -109,7 +124,8 @@ async function bench(options: BenchOptions, log: (line: string) => void, signal:
       if (outcome.status !== 'ran') log(`${name}: ${outcome.status}: ${outcome.reason}`);
       outcomes.push(outcome);
     }
-    return { ...skeleton(options, startedAt), target, scenarios: outcomes.map(scenarioReport), durable };
+    const figures = options.scenarios.includes('durable') || options.scenarios.includes('floor') ? headline(durable, floor) : undefined;
+    return { ...skeleton(options, startedAt), target, scenarios: outcomes.map(scenarioReport), durable, floor, figures };
   } finally {
     await client.close();
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * CPU time of the processes of a running `npm start`, read from /proc, so that the bench can say
- * where each purchase's CPU goes (issue 11: "find what limits purchases/s"). `npm start` names its
+ * where each purchase's CPU goes, and so what limits purchases/s. `npm start` names its
  * processes in `<DATA_DIR>/processes.json`; a process counts with every descendant it has (the
  * PostgreSQL backends under the postmaster), and with the children it has already reaped.
  */

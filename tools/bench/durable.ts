@@ -13,7 +13,7 @@ import { cheapestService, SetupError } from './setup.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 /**
- * Issue 11's measure: our durable purchase (a live wallet purchase over HTTP: API, Temporal,
+ * The durable purchase's measure: our durable purchase (a live wallet purchase over HTTP: API, Temporal,
  * workers) beside a direct purchase with no Temporal (one transaction to hold, the carrier call, one
  * transaction to capture), on the same database and carrier simulator, at each concurrency level.
  */

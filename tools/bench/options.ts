@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 
-export const SCENARIO_NAMES = ['durable', 'quotes', 'purchases', 'labels'] as const;
+export const SCENARIO_NAMES = ['durable', 'floor', 'quotes', 'purchases', 'labels'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+/** The scenarios that put a closed-loop load on one endpoint with one key. */
+export type LoadScenarioName = Exclude<ScenarioName, 'durable' | 'floor'>;
 export type Mode = 'test' | 'live';
 
 export interface BenchOptions {
@@ -33,6 +35,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --levels <list>          concurrency levels of the durable scenario (default 1,8,32): a live wallet purchase
                            through API, Temporal and workers against a direct one (hold, carrier call,
                            capture; no Temporal) on the same database and simulator, with the ratios
+                           (floor, in the default set: the purchase's history with no-op steps at 8 clients, on
+                           a Temporal dev server of its own, and the durable purchase's share of its throughput)
   --concurrency <n>        closed-loop workers, each sending its next request when the last answers (default 8)
   --requests <n>           requests per scenario (default 200; with --duration only, at most 100000)
   --duration <t>           time per scenario, e.g. 10s, 500ms, 2m (default: bounded by --requests, at most 5 min)

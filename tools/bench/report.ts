@@ -1,6 +1,8 @@
 import os from 'node:os';
 import type { BenchOptions } from './options.js';
 import type { DurableReport, LevelReport } from './durable.js';
+import { headlineText, type Headline } from './figures.js';
+import type { FloorResult } from './floor/run.js';
 import type { ScenarioOutcome } from './scenarios.js';
 import { summarize, type LatencySummary } from './stats.js';
 
@@ -59,6 +61,10 @@ export interface BenchReport {
   scenarios: ScenarioReport[];
   /** The `durable` scenario: our purchase against a direct one, per concurrency level. */
   durable?: DurableReport | { status: 'failed'; reason: string };
+  /** The `floor` scenario: the purchase's history with no-op steps, on a Temporal dev server of its own. */
+  floor?: FloorResult | { status: 'failed'; reason: string };
+  /** The durable purchase's CPU by process and its share of the floor's throughput, from this run. */
+  figures?: Headline;
 }
 
 const is2xx = (status: string) => /^2\d\d$/.test(status);
@@ -141,7 +147,14 @@ export function renderText(report: BenchReport): string {
     if (s.stopped_by === 'interrupted') notes.push(`${s.name}: interrupted; partial results`);
     if (s.errors?.['429']) notes.push(`${s.name}: 429 rate_limited: the key's allowance is spent (keys the bench creates have a high limit)`);
   }
-  return [...lines, ...durableText(report.durable), table(rows), ...(notes.length ? ['', ...notes] : [])].join('\n');
+  return [
+    ...lines,
+    ...durableText(report.durable),
+    ...floorText(report.floor),
+    table(rows),
+    ...(notes.length ? ['', ...notes] : []),
+    ...(report.figures ? ['', `Machine   ${describeMachine(m)}`, ...headlineText(report.figures)] : []),
+  ].join('\n');
 }
 
 function durableText(d: BenchReport['durable']): string[] {
@@ -170,6 +183,17 @@ function durableText(d: BenchReport['durable']): string[] {
     table(rows),
     `Server round trips before the answer: ${r.total_dispatches} dispatches (${r.workflow_tasks} workflow tasks, ${r.activity_tasks} activity task) and ${r.local_activities} local activities in the worker`,
     ...cpuText(d.levels),
+    '',
+  ];
+}
+
+function floorText(f: BenchReport['floor']): string[] {
+  if (!f) return [];
+  if ('status' in f) return [`floor: failed: ${f.reason}`, ''];
+  return [
+    `No-op history floor (the purchase's shape, no-op steps; ${f.workflows} purchases after ${f.warmup} to warm up, ${f.clients} clients): ` +
+      `${f.perSecond.toFixed(1)}/s, p50 ${ms(f.p50)} ms, p99 ${ms(f.p99)} ms`,
+    `  CPU per purchase, ms: temporal ${f.cpu.temporal}, worker ${f.cpu.worker}, client ${f.cpu.client}; total ${f.cpu.total}`,
     '',
   ];
 }

@@ -3,12 +3,12 @@ import type { ApiClient } from './http.js';
 import { describeAnswer } from './http.js';
 import { buyRequest, quoteRequest } from './fixtures.js';
 import { closedLoop, type Limits, type LoadResult } from './load.js';
-import type { ScenarioName } from './options.js';
+import type { LoadScenarioName } from './options.js';
 import { buyShipment, cheapestService, SetupError } from './setup.js';
 
 export type ScenarioOutcome =
-  | { name: Exclude<ScenarioName, 'durable'>; status: 'ran'; endpoint: string; load: LoadResult; note?: string }
-  | { name: Exclude<ScenarioName, 'durable'>; status: 'skipped' | 'failed'; endpoint: string; reason: string };
+  | { name: LoadScenarioName; status: 'ran'; endpoint: string; load: LoadResult; note?: string }
+  | { name: LoadScenarioName; status: 'skipped' | 'failed'; endpoint: string; reason: string };
 
 export interface ScenarioContext {
   client: ApiClient;
@@ -78,19 +78,19 @@ const labels: Scenario = async ({ client, key, limits, log }) => {
   return { name: 'labels', status: 'ran', endpoint: LABEL_ENDPOINT, load, note: `shipment ${shipment.id}` };
 };
 
-const SCENARIOS: Record<Exclude<ScenarioName, 'durable'>, { endpoint: string; run: Scenario }> = {
+const SCENARIOS: Record<LoadScenarioName, { endpoint: string; run: Scenario }> = {
   quotes: { endpoint: 'POST /api/v1/quotes', run: quotes },
   purchases: { endpoint: 'POST /api/v1/shipments', run: purchases },
   labels: { endpoint: LABEL_ENDPOINT, run: labels },
 };
 
 /** A scenario that did not start (the run was interrupted before it). */
-export function notStarted(name: Exclude<ScenarioName, 'durable'>, reason: string): ScenarioOutcome {
+export function notStarted(name: LoadScenarioName, reason: string): ScenarioOutcome {
   return { name, status: 'skipped', endpoint: SCENARIOS[name].endpoint, reason };
 }
 
 /** Runs one scenario; a failed setup is reported as that scenario's outcome, never thrown. */
-export async function runScenario(name: Exclude<ScenarioName, 'durable'>, ctx: ScenarioContext): Promise<ScenarioOutcome> {
+export async function runScenario(name: LoadScenarioName, ctx: ScenarioContext): Promise<ScenarioOutcome> {
   const { endpoint, run } = SCENARIOS[name];
   try {
     return await run(ctx);

@@ -191,7 +191,7 @@ export async function runChecks(w: World): Promise<Check[]> {
     add('every key ended purchased or failed with a problem answer', keys,
       `${tally('purchased')} purchased, ${tally('failed')} failed${codes('failed')}, ${tally('voided')} voided, ${tally('refused')} voids refused${codes('refused')}`);
 
-    // 5b. A label the API reported purchased is voidable at once (issue 12, fault 11).
+    // 5b. A label the API reported purchased is voidable at once (fault 11).
     const refusedVoids = w.keys
       .filter((k) => k.kind === 'void' && k.outcome === 'refused' && k.problemCode !== CODE.label_already_scanned)
       .map((k) => `${k.key} on ${[...k.shipmentIds][0]}: ${k.problemCode}`);

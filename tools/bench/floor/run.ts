@@ -5,8 +5,8 @@
  * `npm start` runs it), a worker process serving the purchase's shape with no-op activities
  * (floor/workflows.ts) and, in this process, clients making Update-With-Start calls as the API does,
  * `--clients` at a time. Prints throughput, latency and each process's CPU per purchase, with the
- * machine. Beside `npm run bench -- --scenarios durable` on the same machine, it says how much of a
- * durable purchase's CPU is the platform's floor (README: Benchmarks).
+ * machine. `npm run bench` runs it too (the `floor` scenario, 8 clients) and gives the durable
+ * purchase's throughput as a share of it, both measured in that one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -58,6 +58,54 @@ async function load(client: Client, taskQueue: string, count: number, clients: n
   return { perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
+/** One floor run: throughput and latency at `clients` at a time, and each process's CPU per purchase (ms). */
+export interface FloorResult {
+  clients: number;
+  workflows: number;
+  warmup: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  cpu: { temporal: number; worker: number; client: number; total: number };
+}
+
+/**
+ * Starts a dev server and a floor worker of its own, warms them with `warmup` purchases, measures
+ * `workflows` more, and stops both. `npm run bench` runs it beside the durable purchase, so that the
+ * ratio of the two comes from one run on one machine.
+ */
+export async function runFloor(o: { clients: number; workflows: number; warmup: number; log: (line: string) => void }): Promise<FloorResult> {
+  const { clients, workflows, warmup } = o;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-floor-'));
+  const server = await startDevServer({ dataDir: dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: o.log });
+  let worker: ChildProcess | undefined;
+  try {
+    const taskQueue = 'floor';
+    worker = await startWorker(server.address, taskQueue);
+    const connection = await Connection.connect({ address: server.address });
+    try {
+      const client = new Client({ connection });
+      if (warmup) await load(client, taskQueue, warmup, clients, 'warm');
+      const roles = { temporal: server.pid, worker: worker.pid! };
+      const before = cpuMs(roles);
+      const selfBefore = selfCpuMs();
+      const run = await load(client, taskQueue, workflows, clients, 'run');
+      const after = cpuMs(roles);
+      const self = selfCpuMs() - selfBefore;
+      const per = (ms: number) => Math.round((ms / workflows) * 10) / 10;
+      const cpu = { temporal: per(after.temporal - before.temporal), worker: per(after.worker - before.worker), client: per(self) };
+      const total = Math.round((cpu.temporal + cpu.worker + cpu.client) * 10) / 10;
+      return { clients, workflows, warmup, ...run, cpu: { ...cpu, total } };
+    } finally {
+      await connection.close();
+    }
+  } finally {
+    worker?.kill('SIGTERM');
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const usage = 'usage: npm run bench -- sdk-floor [--clients <n>] [--workflows <n>] [--warmup <n>]\n';
   const flags = parseScenarioFlags(argv, { clients: '8', workflows: '300', warmup: '100' }, usage);
@@ -70,39 +118,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(usage);
     return 2;
   }
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-floor-'));
-  const server = await startDevServer({ dataDir: dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log });
-  let worker: ChildProcess | undefined;
-  try {
-    const taskQueue = 'floor';
-    worker = await startWorker(server.address, taskQueue);
-    const connection = await Connection.connect({ address: server.address });
-    const client = new Client({ connection });
-    if (warmup) await load(client, taskQueue, warmup, clients, 'warm');
-    const roles = { temporal: server.pid, worker: worker.pid! };
-    const before = cpuMs(roles);
-    const selfBefore = selfCpuMs();
-    const run = await load(client, taskQueue, workflows, clients, 'run');
-    const after = cpuMs(roles);
-    const self = selfCpuMs() - selfBefore;
-    await connection.close();
-    const per = (ms: number) => Math.round((ms / workflows) * 10) / 10;
-    const cpu = { temporal: per(after.temporal - before.temporal), worker: per(after.worker - before.worker), client: per(self) };
-    const total = Math.round((cpu.temporal + cpu.worker + cpu.client) * 10) / 10;
-    const on = machine();
-    process.stdout.write(
-      [
-        `The purchase's shape with no-op steps: ${workflows} purchases, ${clients} clients (after ${warmup} to warm up), on ${describeMachine(on)}`,
-        `purchases/s ${run.perSecond.toFixed(1)}   p50 ${run.p50.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms`,
-        `CPU per purchase, ms: temporal ${cpu.temporal}   worker ${cpu.worker}   client ${cpu.client}   total ${total}`,
-        '',
-      ].join('\n'),
-    );
-    process.stdout.write(`${JSON.stringify({ scenario: 'sdk-floor', clients, workflows, warmup, machine: on, ...run, cpu: { ...cpu, total } }, null, 2)}\n`);
-    return 0;
-  } finally {
-    worker?.kill('SIGTERM');
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  const result = await runFloor({ clients, workflows, warmup, log });
+  const { cpu } = result;
+  const on = machine();
+  process.stdout.write(
+    [
+      `The purchase's shape with no-op steps: ${workflows} purchases, ${clients} clients (after ${warmup} to warm up), on ${describeMachine(on)}`,
+      `purchases/s ${result.perSecond.toFixed(1)}   p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms`,
+      `CPU per purchase, ms: temporal ${cpu.temporal}   worker ${cpu.worker}   client ${cpu.client}   total ${cpu.total}`,
+      '',
+    ].join('\n'),
+  );
+  process.stdout.write(`${JSON.stringify({ scenario: 'sdk-floor', machine: on, ...result }, null, 2)}\n`);
+  return 0;
 }
