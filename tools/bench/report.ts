@@ -151,7 +151,7 @@ export function renderText(report: BenchReport): string {
     ...lines,
     ...durableText(report.durable),
     ...floorText(report.floor),
-    table(rows),
+    ...(rows.length > 1 ? [table(rows)] : []),
     ...(notes.length ? ['', ...notes] : []),
     ...(report.figures ? ['', `Machine   ${describeMachine(m)}`, ...headlineText(report.figures)] : []),
   ].join('\n');
