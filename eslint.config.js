@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-/** The production rooms; scripts/, test/ and sdk/ are not among them. */
+/** The production rooms; tools/, scripts/, test/ and sdk/ are not among them. */
 const PRODUCTION_ROOMS = ['domain', 'carriers', 'db', 'activities', 'workflows', 'workers', 'api', 'codec', 'runtime', 'admin', 'labels', 'util'];
 /** Doors beside index.ts: signing needs node:crypto, so it stays out of the index workflows bundle. */
 const EXTRA_DOORS = { domain: ['webhook-signature.js', 'workflow.js'] };
@@ -30,17 +30,17 @@ export default tseslint.config(
     },
   },
   {
-    // Configuration comes from one validated module (domain/config.ts, domain/tooling-config.ts), which
-    // alone reads the environment through domain/env.ts; tests may set up their own.
+    // Configuration comes from validated modules (domain/config.ts, tools/tooling-config.ts), which
+    // alone read the environment, through domain/env.ts; tests may set up their own.
     files: ['**/*.ts'],
     ignores: ['domain/env.ts', 'test/**', 'sdk/**'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, domain/tooling-config.ts).' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, tools/tooling-config.ts).' }],
     },
   },
   // Each room (folder) is imported from outside through its door, index.ts (docs/architecture.md#the-rooms);
-  // production code never imports the developer scripts; the API reaches workers and activities only
-  // through Temporal.
+  // production code never imports tools/ (what development and testing run) or the tests; tools/ may
+  // import anything; the API reaches workers and activities only through Temporal.
   ...PRODUCTION_ROOMS.map((room) => ({
     files: [`${room}/**/*.ts`],
     rules: {
@@ -50,7 +50,7 @@ export default tseslint.config(
           paths: room === 'workflows' ? WORKFLOW_FORBIDDEN_PATHS : [],
           patterns: [
             ...(room === 'workflows' ? WORKFLOW_FORBIDDEN_PATTERNS : []),
-            { group: ['**/scripts/**', '**/test/**'], message: 'Production code does not import the developer scripts or tests.' },
+            { group: ['**/tools/**', '**/test/**'], message: 'Production code does not import tools/ or the tests.' },
             ...(room === 'api' ? [{ group: ['**/workers/**', '**/activities/**'], message: 'The API reaches workers and activities only through Temporal.' }] : []),
             ...PRODUCTION_ROOMS.filter((other) => other !== room).map((other) => ({
               group: [`**/${other}/**`, `!**/${other}/index.js`, ...(EXTRA_DOORS[other] ?? []).map((door) => `!**/${other}/${door}`)],

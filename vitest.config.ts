@@ -1,10 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// The test/fleet/cluster.test.ts file brings up the production topology (scripts/fleet: a Temporal
+// The test/fleet/cluster.test.ts file brings up the production topology (tools/fleet: a Temporal
 // cluster and a dozen processes); it runs on its own, after every other file, so that neither it
 // nor they slow each other on a small machine.
 const CLUSTER = 'test/fleet/cluster.test.ts';
-// The small chaos run (scripts/chaos: its own PostgreSQL, Temporal, simulator, two APIs and four
+// The small chaos run (tools/chaos: its own PostgreSQL, Temporal, simulator, two APIs and four
 // workers under SIGKILLs) likewise runs alone, between the two.
 const CHAOS = 'test/chaos/chaos.test.ts';
 // The documentation checks read files only: no stack to start for them.

@@ -8,7 +8,7 @@ import { KEY32_PATTERN, setting } from './settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Variables shared with the tooling's schema (tooling-config.ts). */
+/** Variables shared with the tooling's schema (tools/tooling-config.ts). */
 export const SHARED_VARIABLES = {
   DATA_DIR: setting.text({ default: '.data', description: 'embedded PostgreSQL, the dev server SQLite file and other local state' }),
   DATABASE_URL: Type.Optional(setting.text({ description: 'use this PostgreSQL instead of the embedded one', secret: true })),

@@ -1,6 +1,6 @@
 /**
  * Settings from environment variables, described as TypeBox schemas: each variable's type, default
- * and bounds live in its schema (config-schema.ts, tooling-config.ts), and this file reads the
+ * and bounds live in its schema (config-schema.ts, tools/tooling-config.ts), and this file reads the
  * strings, applies the defaults, checks the bounds and says what is wrong in the variable's own words.
  */
 import { FormatRegistry, Type, type TObject, type TSchema } from '@sinclair/typebox';

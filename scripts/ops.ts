@@ -8,7 +8,7 @@
  * starts a run that settles each shipment a closed run left pending or voiding (a Terminate).
  */
 import { parseArgs } from 'node:util';
-import { connectDatabase, connectTemporal, createLogger, loadConfig } from './runtime.js';
+import { connectDatabase, connectTemporal, createLogger, loadConfig } from '../runtime/index.js';
 import { reconcile } from './ops/reconcile.js';
 import { findStuckShipments, formatStuck, parseAge } from './ops/stuck.js';
 

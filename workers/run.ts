@@ -19,7 +19,7 @@ const ignore = () => undefined;
 /** webpack's progress lines are noise in a worker's log; its errors still throw. */
 const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
-/** The prebuilt bundle with tracing's workflow interceptors, beside the plain one (scripts/build-workflows.ts). */
+/** The prebuilt bundle with tracing's workflow interceptors, beside the plain one (tools/build-workflows.ts). */
 export const tracedBundlePath = (bundlePath: string) => bundlePath.replace(/(\.js)?$/, '.traced.js');
 
 /** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
@@ -73,7 +73,7 @@ export async function createWorkers(deps: {
   const queues = taskQueues(config.taskQueuePrefix);
   const namespace = config.temporalNamespace;
   // Bundled once for every worker of this process when no prebuilt bundle is given (development),
-  // with the workflow interceptors inside, as the prebuilt bundle has them (scripts/build-workflows.ts).
+  // with the workflow interceptors inside, as the prebuilt bundle has them (tools/build-workflows.ts).
   const needsWorkflows = deps.groups.some((g) => g === 'shipments' || g === 'webhooks');
   const workflows = deps.workflowBundle
     ? { workflowBundle: deps.workflowBundle }

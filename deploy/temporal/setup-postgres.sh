@@ -3,7 +3,7 @@
 # with the server's own sql tool. Idempotent: run it before every start (and after every server
 # upgrade); an existing database is kept and only missing schema versions are applied.
 #
-# Run by `npm run fleet` (scripts/fleet) and by the `temporal-schema` service of docker-compose.yml.
+# Run by `npm run fleet` (tools/fleet) and by the `temporal-schema` service of docker-compose.yml.
 #
 # Environment (defaults in brackets):
 #   SQL_TOOL [temporal-sql-tool]   SCHEMA_DIR [/etc/temporal/schema/postgresql/v12]: the server

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CarrierError, type CarrierAdapter } from '../../carriers/index.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, buyRequestCount, httpAdapter, purchaseRequest, simCall, simPurchases } from './sim-helpers.js';
 
 let sim: CarrierSimulator;

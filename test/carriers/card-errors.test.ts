@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentActivities } from '../../activities/payments.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { FAILURE } from '../../domain/index.js';
 import { addFault, simCall, uniqueRef } from './sim-helpers.js';
 

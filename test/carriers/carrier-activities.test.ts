@@ -4,7 +4,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCarrierActivities } from '../../activities/carriers.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { FAILURE } from '../../domain/index.js';
 import { addSimScan, httpAdapter, purchaseRequest } from './sim-helpers.js';
 

@@ -1,5 +1,5 @@
 import { CARRIER_MODULES, defaultCarrierBaseUrls } from '../../carriers/index.js';
-import { startCarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
 import { addFault, addSimScan } from './sim-helpers.js';
 

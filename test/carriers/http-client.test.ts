@@ -8,7 +8,7 @@ import {
   type CarrierAdapter,
 } from '../../carriers/index.js';
 import { freePort } from '../../util/index.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, purchaseRequest, simCall, simPurchases, uniqueRef } from './sim-helpers.js';
 
 let sim: CarrierSimulator;

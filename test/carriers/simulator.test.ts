@@ -1,7 +1,7 @@
 import { request as rawRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acmeDefinition, CARRIER_MODULES, swiftpostDefinition, type CarrierAdapter } from '../../carriers/index.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, FROM, httpAdapter, PARCEL, purchaseRequest, simCall, simPurchases, TO, TO_FRANCE, uniqueRef } from './sim-helpers.js';
 
 let sim: CarrierSimulator;

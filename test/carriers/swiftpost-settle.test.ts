@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARRIER_MODULES, defaultCarrierBaseUrls, type CarrierAdapter } from '../../carriers/index.js';
-import { startCarrierSimulator, type CarrierSimulator } from '../../carriers/simulator/index.js';
+import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, purchaseRequest, simCall, simPurchases } from './sim-helpers.js';
 
 // Fault 2: SwiftPost has no idempotency keys. A booking whose answer is lost may still be committing

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runChaos } from '../../scripts/chaos/run.js';
+import { runChaos } from '../../tools/chaos/run.js';
 
 // The small chaos run (issue 12): the whole fleet as separate processes (its own durable PostgreSQL,
 // Temporal dev server on a file, carrier simulator, two APIs, four workers), a few dozen purchases

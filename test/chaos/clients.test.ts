@@ -1,10 +1,10 @@
-// The chaos run's clients (scripts/chaos/clients.ts) judge outcomes as a careful integrator would: a
+// The chaos run's clients (tools/chaos/clients.ts) judge outcomes as a careful integrator would: a
 // check that misreads an outcome fails a run the service passed, or passes one it failed.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClients } from '../../scripts/chaos/clients.js';
-import { seededRandom } from '../../scripts/chaos/random.js';
+import { createClients } from '../../tools/chaos/clients.js';
+import { seededRandom } from '../../tools/chaos/random.js';
 
 let server: Server | undefined;
 afterEach(async () => {

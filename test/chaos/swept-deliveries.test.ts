@@ -1,11 +1,11 @@
-// The chaos run's row for deliveries the sweep had to start (scripts/chaos/checks.ts): read from the
+// The chaos run's row for deliveries the sweep had to start (tools/chaos/checks.ts): read from the
 // processes' logs, as the workers write them (pino through the SDK's logger, workers/logging.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sweptDeliveries } from '../../scripts/chaos/checks.js';
+import { sweptDeliveries } from '../../tools/chaos/checks.js';
 import { sdkLogger } from '../../workers/logging.js';
 
 const dirs: string[] = [];

@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CARRIER_MODULES } from '../../carriers/index.js';
-import { carrierVariable, isConfigVariable, isToolingVariable, SEARCH_ATTRIBUTES } from '../../domain/index.js';
-import { DISPATCH_TUNING } from '../../scripts/temporal/tuning.js';
+import { carrierVariable, isConfigVariable, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { isToolingVariable } from '../../tools/tooling-config.js';
+import { DISPATCH_TUNING } from '../../tools/temporal/tuning.js';
 import {
   DEFAULT_TEMPORAL_PORTS,
   DYNAMIC_CONFIG_FILE,
@@ -25,7 +26,7 @@ import {
   temporalEnv,
   temporalServerArgs,
   type TemporalService,
-} from '../../scripts/fleet/temporal-cluster.js';
+} from '../../tools/fleet/temporal-cluster.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -243,7 +244,7 @@ describe('docker-compose.yml: services', () => {
       expect(entryOfService(name).file, name).toBe('workers/main.ts');
     }
     // The simulator listens on loopback unless told otherwise; in a container it must listen on all interfaces.
-    expect(entryOfService('carrier-sim').file).toBe('carriers/simulator/main.ts');
+    expect(entryOfService('carrier-sim').file).toBe('tools/carrier-sim/main.ts');
     expect(environmentOf(services['carrier-sim']).CARRIER_SIM_HOST).toBe('0.0.0.0');
   });
 
@@ -273,7 +274,7 @@ describe('docker-compose.yml: services', () => {
     expect(isConfigVariable('SIGNING_SECRETS')).toBe(false);
     for (const name of appServices) {
       for (const variable of Object.keys(environmentOf(services[name]))) {
-        expect(isConfigVariable(variable) || isToolingVariable(variable), `${name}: ${variable} is in neither domain/config-schema.ts nor domain/tooling-config.ts`).toBe(true);
+        expect(isConfigVariable(variable) || isToolingVariable(variable), `${name}: ${variable} is in neither domain/config-schema.ts nor tools/tooling-config.ts`).toBe(true);
         const carrier = carrierVariable(variable);
         if (carrier) expect(carrierCodes, `${name}: ${variable} names no registered carrier`).toContain(carrier.code);
       }
@@ -475,7 +476,7 @@ describe('Temporal', () => {
     expect(script, 'ignores "already exists" on a re-run').toMatch(/already exists/);
   });
 
-  // The server services of compose and their `npm run fleet` counterparts (scripts/fleet): one source of truth.
+  // The server services of compose and their `npm run fleet` counterparts (tools/fleet): one source of truth.
   const serverServices: Record<TemporalService, string> = {
     frontend: 'temporal',
     history: 'temporal-history',

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../domain/errors.js';
 import { readText, trackedFiles } from './repository.js';
 
-const OWN_VOCABULARY = [/^domain\//, /^test\//, /^sdk\//, /^carriers\/simulator\//];
+const OWN_VOCABULARY = [/^domain\//, /^test\//, /^sdk\//, /^tools\/carrier-sim\//];
 
 const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
 

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, isConfigVariable, isToolingVariable, parseConfig, TOOLING_VARIABLE_NAMES } from '../../domain/index.js';
+import { CONFIG_VARIABLES, ConfigError, isConfigVariable, parseConfig } from '../../domain/index.js';
+import { isToolingVariable, TOOLING_VARIABLE_NAMES } from '../../tools/tooling-config.js';
 
 /** The operator's guide holds the Configuration table. */
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { redactUrl } from '../../api/logging.js';
-import { createLogger } from '../../scripts/runtime.js';
+import { createLogger } from '../../runtime/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { address, call, parcel, startTestStack, type Answer, type TestStack } from '../support/stack.js';
 

@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../../db/index.js';
 import { adminCommands } from '../../scripts/admin/commands.js';
 import { writeBuildB } from './fixtures/build-b.js';
 import { encryptingDataConverter } from '../../codec/index.js';
-import { buildWorkflowBundle, startFleet, workerLayout, type Fleet, type WorkerBuild } from '../../scripts/fleet/fleet.js';
+import { buildWorkflowBundle, startFleet, workerLayout, type Fleet, type WorkerBuild } from '../../tools/fleet/fleet.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, parcel, type TestAccount } from '../support/stack.js';
 import { startReceiver, specVerify, type Receiver } from '../webhooks/receiver.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main as sdkFloor } from '../../scripts/bench/floor/run.js';
-import { main as rateSplit } from '../../scripts/bench/rate-split.js';
+import { main as sdkFloor } from '../../tools/bench/floor/run.js';
+import { main as rateSplit } from '../../tools/bench/rate-split.js';
 
 // The bench's scenarios that start stacks of their own answer --help and a wrong flag before they
 // start anything: usage and exit 0 or 2, never a stack trace.

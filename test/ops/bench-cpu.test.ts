@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuMs, parseStat, perPurchase, stackProcesses, PROCESSES_FILE } from '../../scripts/bench/cpu.js';
+import { cpuMs, parseStat, perPurchase, stackProcesses, PROCESSES_FILE } from '../../tools/bench/cpu.js';
 
 // `npm run bench` says where a purchase's CPU goes, per process of the `npm start` under test, from
 // /proc: here on a /proc of our own making, where every figure is known.

@@ -20,8 +20,8 @@ function run(script: string, args: string[], env: Record<string, string> = {}): 
 describe.each([
   ['admin', 'scripts/admin.ts', 'account create'],
   ['ops', 'scripts/ops.ts', 'stuck'],
-  ['chaos', 'scripts/chaos.ts', '--purchases'],
-  ['fleet', 'scripts/fleet.ts', 'npm run fleet'],
+  ['chaos', 'tools/chaos.ts', '--purchases'],
+  ['fleet', 'tools/fleet.ts', 'npm run fleet'],
   ['worker', 'workers/main.ts', 'carrier-acme'],
 ])('npm run %s', (_name, script, mentions) => {
   it('--help prints the usage on stdout and exits 0', async () => {

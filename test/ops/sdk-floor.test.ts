@@ -1,5 +1,5 @@
 // `npm run bench -- sdk-floor` measures what the Temporal server and the SDK alone cost for one
-// purchase, with no-op steps (scripts/bench/floor/). It says something only while its workflow makes
+// purchase, with no-op steps (tools/bench/floor/). It says something only while its workflow makes
 // the very history a real purchase makes: here both run on the same server, and their histories are
 // compared event by event, up to the answer and the first tracking poll's timer.
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { floorActivities, floorCarrierQueue, floorPurchase, floorWorkflowId } from '../../scripts/bench/floor/shape.js';
+import { floorActivities, floorCarrierQueue, floorPurchase, floorWorkflowId } from '../../tools/bench/floor/shape.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
@@ -48,7 +48,7 @@ describe('the SDK floor benchmark', () => {
 
     const taskQueue = `floor-${randomBytes(4).toString('hex')}`;
     const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: fileURLToPath(new URL('../../scripts/bench/floor/workflows.ts', import.meta.url)),
+      workflowsPath: fileURLToPath(new URL('../../tools/bench/floor/workflows.ts', import.meta.url)),
       logger: new DefaultLogger('WARN'),
     });
     const connection = await NativeConnection.connect({ address: inject('temporalAddress') });

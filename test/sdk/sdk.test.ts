@@ -12,7 +12,7 @@ import {
   verifyWebhook,
   type Shipment,
 } from '../../sdk/src/index.js';
-import { SDK_TYPES_PATH, sdkTypesFrom } from '../../scripts/sdk-types.js';
+import { SDK_TYPES_PATH, sdkTypesFrom } from '../../tools/sdk-types.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EncryptionCodec, ENCODING, KEY_ID_METADATA, keyIdOf, startCodecServer } from '../../codec/index.js';
 import { parseConfig, shipmentWorkflowId } from '../../domain/index.js';
-import { startDevServer } from '../../scripts/temporal/dev-server.js';
+import { startDevServer } from '../../tools/temporal/dev-server.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 const key = () => randomBytes(32).toString('base64');

@@ -12,7 +12,7 @@ import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/co
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { Tracing } from '../../scripts/tracing.js';
+import type { Tracing } from '../../runtime/index.js';
 import { eventually } from './sim.js';
 
 

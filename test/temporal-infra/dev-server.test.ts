@@ -1,4 +1,4 @@
-// The Temporal CLI's dev server as the tests and the local stack run it (scripts/temporal/dev-server.ts).
+// The Temporal CLI's dev server as the tests and the local stack run it (tools/temporal/dev-server.ts).
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -9,9 +9,9 @@ import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTemporalCli } from '../../scripts/temporal/cli.js';
-import { startDevServer, type DevServer } from '../../scripts/temporal/dev-server.js';
-import { run, tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { ensureTemporalCli } from '../../tools/temporal/cli.js';
+import { startDevServer, type DevServer } from '../../tools/temporal/dev-server.js';
+import { run, tcpConnects } from '../../tools/temporal/process-utils.js';
 import { alive, expectServerDiesWithParent, hostPort, repoRoot } from './orphans.js';
 import { quick } from './workflows.js';
 import { freePorts } from '../../util/index.js';
@@ -172,8 +172,8 @@ describe('Temporal dev server', () => {
 });
 
 describe('Temporal CLI', () => {
-  it('scripts/temporal/ensure-cli.ts prints the path of a working CLI', async () => {
-    const res = await run(process.execPath, ['--import', 'tsx', 'scripts/temporal/ensure-cli.ts'], { cwd: repoRoot, timeoutMs: 120_000 });
+  it('tools/temporal/ensure-cli.ts prints the path of a working CLI', async () => {
+    const res = await run(process.execPath, ['--import', 'tsx', 'tools/temporal/ensure-cli.ts'], { cwd: repoRoot, timeoutMs: 120_000 });
     expect(res.code).toBe(0);
     const cli = res.stdout.trim();
     expect(cli).toBe(await ensureTemporalCli(() => undefined));

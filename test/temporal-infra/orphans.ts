@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { tcpConnects } from '../../tools/temporal/process-utils.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,7 +1,7 @@
 // A time-skipping TestWorkflowEnvironment on a Java test server of its own (started here, killed by
 // env.teardown()). Time skipping is global to a server, so environments never share one.
 import { TestWorkflowEnvironment, type TimeSkippingTestWorkflowEnvironmentOptions } from '@temporalio/testing';
-import { startTestServer } from '../../scripts/temporal/test-server.js';
+import { startTestServer } from '../../tools/temporal/test-server.js';
 
 export type TimeSkippingEnvOptions = Omit<TimeSkippingTestWorkflowEnvironmentOptions, 'server'>;
 

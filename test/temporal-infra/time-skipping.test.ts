@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tcpConnects } from '../../scripts/temporal/process-utils.js';
+import { tcpConnects } from '../../tools/temporal/process-utils.js';
 import { alive, expectServerDiesWithParent, hostPort } from './orphans.js';
 import { createTimeSkippingEnv } from './time-skipping-env.js';
 import { phaseQuery, sleepy } from './workflows.js';

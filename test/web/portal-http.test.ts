@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createApp } from '../../api/app.js';
 import { LOGIN_MAX_FAILURES_PER_EMAIL } from '../../api/web/session.js';
 import { findAccount, findUserByEmail, listApiKeys, openDatabase, recordWebhookAttempt } from '../../db/index.js';
-import { createLogger } from '../../scripts/runtime.js';
+import { createLogger } from '../../runtime/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
 

@@ -1,2 +1,0 @@
-// The process wiring lives in runtime/ (production code); the scripts use it from there.
-export * from '../runtime/index.js';

@@ -1,0 +1,228 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { openDatabase } from '../../db/index.js';
+import { toolingSettings } from '../tooling-config.js';
+import { adminCommands } from '../../admin/index.js';
+import { createClients, startReceiver, type KeyOutcome } from './clients.js';
+import { formatTable, runChecks, sweptDeliveries, undelivered, unsettled, type Check } from './checks.js';
+import { explainUndelivered } from './explain.js';
+import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
+import type { ChaosOptions } from './options.js';
+import { seededRandom } from './random.js';
+import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
+
+export interface ChaosResult {
+  ok: boolean;
+  checks: Check[];
+  table: string;
+  /** What actually happened, by kind: worker kills, API kills, Temporal and PostgreSQL restarts, carrier faults. */
+  faults: Record<string, number>;
+  crashes: string[];
+  dir: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const SERVICES = ['acme_ground', 'acme_express', 'swiftpost_standard', 'swiftpost_nextday'];
+const FUNDING = ['wallet', 'credit_line', 'card'] as const;
+
+/** The chaos benchmark: the fleet as separate processes, careful clients, seeded faults, then the invariants. */
+export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
+  const random = seededRandom(o.seed);
+  ensureBuilt(o.build, o.log);
+  const dir = await mkdtemp(path.join(tmpdir(), 'parcel-chaos-'));
+  await chmod(dir, 0o755);
+  const schedule = faultSchedule(random, o.durationMs, 4, 2);
+  const carrier = carrierFaults();
+  o.log(`seed ${o.seed}: ${o.purchases} purchases, concurrency ${o.concurrency}, faults for ${o.durationMs / 1000} s`);
+  o.log('fault schedule:');
+  for (const e of schedule) o.log(`  ${describeEvent(e)}`);
+  o.log(`  throughout: ${carrier.map((f) => `${f.carrier} ${f.operation} ${f.mode} ${Math.round(f.chance * 100)}%`).join(', ')}`);
+
+  const fleet = await startFleet(dir, o.log);
+  const receiver = await startReceiver(seededRandom(o.seed + 1));
+  try {
+    return await exercise(o, fleet, random, schedule, carrier, receiver, dir);
+  } finally {
+    await receiver.close();
+    await fleet.stop();
+    if (!toolingSettings().chaosKeep) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function waitForHttp(url: string, ms = 120_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await request(url);
+      await res.body.dump();
+      if (res.statusCode === 200) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer in time`);
+    await sleep(250);
+  }
+}
+
+async function exercise(
+  o: ChaosOptions,
+  fleet: Fleet,
+  random: ReturnType<typeof seededRandom>,
+  schedule: ChaosEvent[],
+  carrier: ReturnType<typeof carrierFaults>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  dir: string,
+): Promise<ChaosResult> {
+  for (const url of fleet.apiUrls) await waitForHttp(`${url}/healthz`);
+  await waitForHttp(`${fleet.simUrl}/_sim/carriers`);
+  o.log('fleet up: 2 API processes, workers shipments ×2, carriers, webhooks, the carrier simulator');
+
+  // Accounts: wallet, credit line and card, each with a live key and a webhook endpoint.
+  const database = openDatabase(fleet.databaseUrl, { max: 2 });
+  const admin = adminCommands(database.db);
+  const accounts: Array<{ id: string; key: string }> = [];
+  for (let i = 0; i < 6; i++) {
+    const funding = FUNDING[i % FUNDING.length];
+    const { id } = await admin.createAccount({ name: `Chaos ${i}`, funding, ...(funding === 'credit_line' ? { creditLimit: '100000.00' } : {}) });
+    await admin.enableApi(id);
+    if (funding === 'wallet') await admin.topUp(id, '100000.00');
+    const key = (await admin.createKey(id, { mode: 'live', rateLimit: '100000/1' })).key;
+    accounts.push({ id, key });
+  }
+  await database.close();
+  const started = Date.now();
+  const clients = createClients({ apiUrls: fleet.apiUrls, started, random, giveUpMs: Math.max(o.durationMs + o.settleMs, 300_000) });
+  for (const a of accounts) {
+    const res = await clients.careful('POST', '/api/v1/webhook_endpoints', a.key, { url: receiver.url });
+    if (res?.status !== 201) throw new Error(`webhook endpoint not created: ${res?.status} ${JSON.stringify(res?.body)}`);
+  }
+
+  // Carrier faults for the whole window.
+  for (const f of carrier) {
+    const res = await request(`${fleet.simUrl}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...f, times: -1 }) });
+    if (res.statusCode !== 201) throw new Error(`fault refused: ${await res.body.text()}`);
+    await res.body.dump();
+  }
+
+  const outages: Array<{ from: number; to: number; what: string }> = [];
+  const done: Record<string, number> = { 'worker SIGKILL': 0, 'API SIGKILL': 0, 'Temporal restart': 0, 'PostgreSQL restart': 0 };
+  const now = () => Date.now() - started;
+  const GRACE = 15_000;
+  const faultsDone = (async () => {
+    for (const e of schedule) {
+      await sleep(Math.max(0, e.atMs - now()));
+      o.log(`  ${describeEvent(e)}`);
+      switch (e.kind) {
+        case 'kill-worker': {
+          const w = fleet.workers[e.worker];
+          w.kill();
+          done['worker SIGKILL']++;
+          setTimeout(() => w.start(), e.downMs);
+          break;
+        }
+        case 'kill-api': {
+          const a = fleet.apis[e.api];
+          a.kill();
+          done['API SIGKILL']++;
+          const from = now();
+          await sleep(e.downMs);
+          a.start();
+          await waitForHttp(`${fleet.apiUrls[e.api]}/healthz`).catch(() => undefined);
+          outages.push({ from, to: now() + GRACE, what: 'API restart' });
+          break;
+        }
+        case 'restart-temporal': {
+          const from = now();
+          await fleet.restartTemporal();
+          done['Temporal restart']++;
+          outages.push({ from, to: now() + GRACE, what: 'Temporal restart' });
+          break;
+        }
+        case 'restart-postgres': {
+          const from = now();
+          await fleet.stopPostgres();
+          await sleep(e.downMs);
+          await fleet.startPostgres();
+          done['PostgreSQL restart']++;
+          outages.push({ from, to: now() + GRACE, what: 'PostgreSQL restart' });
+          break;
+        }
+      }
+    }
+    await sleep(Math.max(0, o.durationMs - now()));
+    // Faults stop: carriers behave, webhook endpoints answer 200, every process is up.
+    await request(`${fleet.simUrl}/_sim/faults`, { method: 'DELETE' }).then((r) => r.body.dump());
+    receiver.flaky = false;
+    for (const p of [...fleet.apis, ...fleet.workers]) if (!p.up) p.start();
+    o.log(`faults stopped at t+${Math.round(now() / 1000)} s`);
+  })();
+
+  // Purchases spread over the window, at most `concurrency` at once; about one in ten voided.
+  const outcomes: KeyOutcome[] = [];
+  let running = 0;
+  const jobs: Promise<void>[] = [];
+  for (let i = 0; i < o.purchases; i++) {
+    await sleep(Math.max(0, (i * o.durationMs * 0.85) / o.purchases - now()));
+    while (running >= o.concurrency) await sleep(50);
+    const account = accounts[random.int(0, accounts.length - 1)];
+    const service = random.pick(SERVICES);
+    const voidIt = random.chance(0.1);
+    const key = `chaos-${o.seed}-${i}`;
+    running++;
+    jobs.push(
+      (async () => {
+        try {
+          const body = {
+            service,
+            from: { name: 'Chaos Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' },
+            to: { name: `Recipient ${i}`, line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
+            parcel: { weight_g: 1_000 + (i % 5) * 500, length_mm: 300, width_mm: 200, height_mm: 100 },
+            reference: key,
+          };
+          const bought = await clients.purchase(account.key, key, body);
+          outcomes.push(bought);
+          if (voidIt && bought.outcome === 'purchased' && bought.shipment) {
+            outcomes.push(await clients.voidLabel(account.key, `void-${key}`, bought.shipment.id));
+          }
+        } finally {
+          running--;
+        }
+      })(),
+    );
+  }
+  await Promise.all(jobs);
+  o.log(`clients done at t+${Math.round(now() / 1000)} s`);
+  await faultsDone;
+
+  o.log(`waiting for nothing pending or voiding and every event delivered`);
+  const settleUntil = Date.now() + o.settleMs;
+  const ids = accounts.map((a) => a.id);
+  let left = Infinity;
+  let notDelivered: string[] = [];
+  while (Date.now() < settleUntil) {
+    left = await unsettled(fleet.databaseUrl, ids).catch(() => Infinity);
+    notDelivered = left === 0 ? await undelivered(fleet.databaseUrl, ids, receiver).catch(() => ['?']) : ['?'];
+    if (left === 0 && notDelivered.length === 0) break;
+    await sleep(2_000);
+  }
+  o.log(`settled at t+${Math.round(now() / 1000)} s: ${left} pending or voiding, ${notDelivered.length} events not yet delivered`);
+  if (notDelivered.length && !notDelivered.includes('?')) {
+    await explainUndelivered({ databaseUrl: fleet.databaseUrl, temporalAddress: fleet.temporalAddress, receiver, started }, notDelivered, o.log).catch((err: Error) =>
+      o.log(`  (could not explain them: ${err.message})`),
+    );
+  }
+
+  const crashes = [...fleet.apis, ...fleet.workers].flatMap((p) => p.crashes.map((c) => `${p.name}: ${c}`));
+  const swept = await sweptDeliveries(path.join(dir, 'logs'));
+  const checks = await runChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, accountIds: ids, keys: outcomes, receiver, seen: clients.seen, outages, crashes, sweptDeliveries: swept });
+  return {
+    ok: checks.every((c) => c.ok),
+    checks,
+    table: formatTable(checks),
+    faults: { ...done, 'carrier fault kinds': carrier.length },
+    crashes,
+    dir,
+  };
+}
