@@ -9,7 +9,7 @@
  * deliberate change to a workflow's commands; never to silence a failure.
  */
 import http from 'node:http';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
@@ -229,6 +229,7 @@ async function main() {
   const as = arg('--as');
   if (only !== undefined && !(only in SCENARIOS)) throw new Error(`no scenario ${only}; there are: ${Object.keys(SCENARIOS).join(', ')}`);
   if (as !== undefined && only === undefined) throw new Error('--as names the history of one scenario: give --only too');
+  await mkdir(OUT, { recursive: true });
   const infra = await startInfra(log);
   try {
     for (const [key, scenario] of Object.entries(SCENARIOS)) {
