@@ -4,7 +4,6 @@ import {
   findShipment,
   schema,
   insertEvent,
-  releaseKeysOfShipment,
   updateShipment,
   type Db,
   type ShipmentRow,
@@ -13,12 +12,10 @@ import type { Scan } from '../carriers/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
-  customerFailureMessage,
   FAILURE,
   priceService,
   shipmentToJson,
   type Address,
-  type ErrorCode,
   type EventType,
   type Parcel,
   type PricedServiceSource,
@@ -26,15 +23,6 @@ import {
 
 export interface ServiceCatalog {
   findService(code: string): { carrier: { code: string; name: string }; service: PricedServiceSource } | undefined;
-}
-
-export interface PricedShipment {
-  carrier: string;
-  serviceName: string;
-  net: number;
-  vat: number;
-  gross: number;
-  currency: string;
 }
 
 type ShipmentChanges = Partial<
@@ -78,50 +66,10 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
   const { db } = deps;
 
   return {
-    /** Prices the service with the quote's function and records the price on the shipment. */
-    async priceShipment(p: {
-      shipmentId: string;
-      serviceCode: string;
-      from: Address;
-      to: Address;
-      parcel: Parcel;
-      vatRateBp: number;
-      currency: string;
-    }): Promise<PricedShipment> {
-      const { found, price } = priceOrRefuse(deps.catalog, p);
-      const priced = await updateShipment(
-        db,
-        p.shipmentId,
-        {
-          carrier: found.carrier.code,
-          serviceName: found.service.name,
-          priceNet: price.net,
-          priceVat: price.vat,
-          priceGross: price.gross,
-        },
-        now(),
-      );
-      if (!priced) missingRow(p.shipmentId);
-      return { carrier: found.carrier.code, serviceName: found.service.name, ...price };
-    },
-
     async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<void> {
       const row = await updateShipment(db, p.shipmentId, p.changes, now());
       if (!row) missingRow(p.shipmentId);
       if (p.changes.status === 'purchased' && row) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(row.livemode) });
-    },
-
-    /**
-     * Ends a purchase that bought nothing: the shipment stays listed as failed, its keys are free.
-     * The customer's message is ours, never the carrier's text (which stays in this activity's input,
-     * in the workflow's history, for operators).
-     */
-    async failShipment(p: { shipmentId: string; code: ErrorCode; message: string }): Promise<void> {
-      const failureMessage = customerFailureMessage(p.code, p.message);
-      const row = await updateShipment(db, p.shipmentId, { status: 'failed', failureCode: p.code, failureMessage }, now());
-      if (!row) missingRow(p.shipmentId);
-      if (row) deps.metrics?.purchases.inc({ outcome: p.code, livemode: String(row.livemode) });
-      await releaseKeysOfShipment(db, p.shipmentId);
     },
 
     /**

@@ -5,11 +5,6 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  * signals and search attributes. Never write these as literals elsewhere.
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
-/**
- * The purchase path a new shipment workflow is started on, named in its input: the workflow then
- * records no patch marker for it (workflows/shipment.ts, `purchasePath`).
- */
-export const PURCHASE_PATH = 'render-with-capture';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
 export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createCarrierActivities, createLabelActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db, type ShipmentRow } from '../db/index.js';
 import type { Config } from '../domain/index.js';
@@ -25,7 +25,6 @@ export function shipmentQueueActivities(deps: {
   const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
   const store = createPostgresLabelStore(db);
   const carrierName = (code: string) => registry.carrier(code)?.name ?? code;
-  const labels = createLabelActivities({ db, store, carrierName });
   const renders = deps.renders ?? new BackgroundRenders();
   const renderLabels = (row: ShipmentRow & { trackingNumber: string }) => renders.start(row.id, () => allLabelFiles(store, row, carrierName));
   return {
@@ -34,8 +33,6 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
-    // Shipments bought before the render moved into the capture still schedule storeLabels.
-    ...labels,
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),

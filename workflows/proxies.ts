@@ -1,5 +1,5 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities, LabelActivities } from '../activities/index.js';
+import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
 import { FAILURE, taskQueues } from '../domain/workflow.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
@@ -10,14 +10,8 @@ const local = {
 
 /** What each activity does, as operators read it in the Temporal UI. */
 const SUMMARIES: Record<string, string> = {
-  priceShipment: 'price the service from the rate card',
-  holdFunds: 'reserve the price in the ledger',
-  captureFunds: 'capture the charge in the ledger',
-  releaseFunds: 'release the reserved funds',
   refundFunds: 'refund the charge in the ledger',
-  storeLabels: 'render and store the label files',
   markShipment: 'update the shipment read model',
-  failShipment: 'record the failed purchase and free its idempotency keys',
   recordEvent: 'record an event (webhooks fan out from it)',
   recordScans: 'store the new carrier scans',
   authorizeCard: 'authorize the card',
@@ -43,7 +37,7 @@ function summarised<T extends object>(activities: T): T {
 
 export function shipmentActivities() {
   return summarised(
-    proxyActivities<ShipmentActivities & LedgerActivities & LabelActivities & PurchaseActivities>({
+    proxyActivities<ShipmentActivities & LedgerActivities & PurchaseActivities>({
       ...local,
       retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable] },
     }),
@@ -78,30 +72,33 @@ export function paymentActivities() {
   );
 }
 
+/** How one carrier call is made: what operators read, and the limits it runs under. */
+export interface CarrierCall {
+  /** What the call does, as operators read it in the Temporal UI. */
+  summary: string;
+  /** How long the call may take in all, its retries included; unbounded when absent. */
+  withinMs?: number;
+  /** 1 when the workflow runs the retries itself (the purchase does, to show each attempt). */
+  attempts?: number;
+  /** `tracking`: the tracking loop's polls, on the carrier's tracking queue and its share of the rate. */
+  queue?: 'purchases' | 'tracking';
+}
+
 /**
  * Live carrier calls run on the carrier's own queue, whose rate limit holds fleet-wide; sandbox calls
  * touch no carrier and run beside the workflow. Retryable failures back off under this policy (or the
  * carrier's Retry-After); refusals and ambiguous outcomes are non-retryable and the workflow decides.
  */
-export function carrierActivities(
-  target: { queuePrefix: string; livemode: boolean },
-  carrier: string,
-  scheduleToCloseMs?: number,
-  summary?: string,
-  /** 1 when the workflow runs the retries itself (the purchase does, to show each attempt). */
-  maximumAttempts?: number,
-  /** `tracking`: the tracking loop's polls, on the carrier's tracking queue and its share of the rate. */
-  queue: 'purchases' | 'tracking' = 'purchases',
-) {
+export function carrierActivities(target: { queuePrefix: string; livemode: boolean }, carrier: string, call: CarrierCall) {
   const queues = taskQueues(target.queuePrefix);
-  const carrierQueue = queue === 'tracking' ? queues.carrierTracking(carrier) : queues.carrier(carrier);
+  const carrierQueue = call.queue === 'tracking' ? queues.carrierTracking(carrier) : queues.carrier(carrier);
   return proxyActivities<CarrierActivities>({
-    ...(summary ? { summary } : {}),
+    summary: call.summary,
     taskQueue: target.livemode ? carrierQueue : queues.shipments,
     startToCloseTimeout: '30 seconds',
     // The carrier activity heartbeats every second: a lost carrier worker is noticed in seconds.
     heartbeatTimeout: '5 seconds',
-    ...(scheduleToCloseMs ? { scheduleToCloseTimeout: scheduleToCloseMs } : {}),
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts },
+    ...(call.withinMs ? { scheduleToCloseTimeout: call.withinMs } : {}),
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: call.attempts },
   });
 }

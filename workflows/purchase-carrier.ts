@@ -74,13 +74,11 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
   const target = { carrier, livemode: input.livemode };
   // Each attempt may last no longer than the deadline leaves, so funds are never held past it.
   const buyLabel = (request: Parameters<ReturnType<typeof carrierActivities>['buyLabel']>[0]) =>
-    carrierActivities(
-      input,
-      carrier,
-      Math.max(deadline - Date.now(), 1000),
-      `buy the label from carrier ${carrier} for ${input.shipmentId}`,
-      1,
-    ).buyLabel(request);
+    carrierActivities(input, carrier, {
+      summary: `buy the label from carrier ${carrier} for ${input.shipmentId}`,
+      withinMs: Math.max(deadline - Date.now(), 1000),
+      attempts: 1,
+    }).buyLabel(request);
   let lastError = 'none';
   for (let attempt = 1; ; attempt++) {
     if (Date.now() >= deadline) {
@@ -120,12 +118,10 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
 async function lookUp(input: PurchaseInput, carrier: string, deadline: number, lastError: string): Promise<Purchase | null> {
   setCurrentDetails(`asking carrier ${carrier} whether ${input.shipmentId} was bought (last error: ${lastError})`);
   try {
-    const found = await carrierActivities(
-      input,
-      carrier,
-      Math.max(deadline - Date.now(), 1000),
-      `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
-    ).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId });
+    const found = await carrierActivities(input, carrier, {
+      summary: `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
+      withinMs: Math.max(deadline - Date.now(), 1000),
+    }).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId });
     return found && !found.cancelled ? found : null;
   } catch (err) {
     throw unreachable(carrier, err);

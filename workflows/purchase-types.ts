@@ -27,6 +27,6 @@ export interface PurchaseResult {
   lowBalance: { available: number } | null;
   /** The purchase failed after an ambiguous carrier call: look for a stray label and cancel it. */
   strayLabelCheck: boolean;
-  /** Events the lean purchase stored with the purchase, to announce to webhook endpoints after the answer. */
+  /** Events the purchase stored with it, to announce to webhook endpoints after the answer. */
   events?: Array<{ id: string; type: EventType }>;
 }

@@ -1,4 +1,4 @@
-import { CancellationScope, isCancellation, log, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, log, setCurrentDetails, sleep } from '@temporalio/workflow';
 import { FAILURE } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
@@ -7,17 +7,15 @@ import { buyAtCarrier, failed, purchaseFailure } from './purchase-carrier.js';
 import type { PurchaseInput, PurchaseResult } from './purchase-types.js';
 
 export type { PurchaseInput, PurchaseResult } from './purchase-types.js';
-/** The saga as shipments started before the lean path run it (kept so their histories replay). */
-export { purchase } from './purchase-legacy.js';
 
 /**
- * The purchase saga on its lean path (docs/architecture.md#a-shipments-life): one local transaction
- * prices and reserves, the carrier buys on its own queue, one local transaction captures, marks the
- * shipment purchased and stores its events. Two dispatches through the server on the way to the
- * answer; rendering and webhook fan-out come after it. A definitive failure voids any card
- * authorization, then one transaction releases the hold, fails the shipment and frees its keys.
+ * The purchase saga (docs/architecture.md#a-shipments-life): one local transaction prices and
+ * reserves, the carrier buys on its own queue, one local transaction captures, marks the shipment
+ * purchased, stores its events and starts the label render in its worker. Two dispatches through the
+ * server on the way to the answer; the webhook fan-out comes after it. A definitive failure voids
+ * any card authorization, then one transaction releases the hold, fails the shipment and frees its keys.
  */
-export async function purchaseLean(input: PurchaseInput, options: { renderWithCapture?: boolean } = {}): Promise<PurchaseResult> {
+export async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResult> {
   const steps = purchaseSteps();
   const pay = paymentActivities();
   const money = { accountId: input.accountId, shipmentId: input.shipmentId };
@@ -61,7 +59,7 @@ export async function purchaseLean(input: PurchaseInput, options: { renderWithCa
         await pay.captureCard(money);
       } catch (err) {
         // A capture refused after the label was bought: the label must not stay bought unpaid.
-        if (!isCancellation(err) && patched(PATCH_CANCEL_UNPAID_LABEL)) {
+        if (!isCancellation(err)) {
           compensations.push({ what: `cancel the unpaid label at carrier ${carrier}`, run: () => cancelUnpaidLabel(input, begun.carrier) });
         }
         throw err;
@@ -76,7 +74,8 @@ export async function purchaseLean(input: PurchaseInput, options: { renderWithCa
       trackingNumber: label.trackingNumber,
       purchasedEventId: workflowId('evt'),
       lowBalanceEventId: workflowId('evt'),
-      ...(options.renderWithCapture ? { renderLabels: true } : {}),
+      // A download that comes before the render renders its own file, once.
+      renderLabels: true,
     });
     return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance: null, strayLabelCheck: false, events };
   } catch (err) {
@@ -113,20 +112,16 @@ async function voidAuthorization(pay: ReturnType<typeof paymentActivities>, mone
   try {
     await pay.voidCard(money);
   } catch (err) {
-    if (failureType(err) !== FAILURE.cardProcessorRefused || !patched(PATCH_REFUSED_VOID_GOES_ON)) throw err;
+    if (failureType(err) !== FAILURE.cardProcessorRefused) throw err;
     log.error('the card authorization could not be voided: void it at the processor', { shipmentId: money.shipmentId, message: failureMessage(err) });
   }
 }
-const PATCH_REFUSED_VOID_GOES_ON = 'refused-card-void-goes-on';
-
-/** Shipments whose card capture was refused after the buy cancel the bought label (recorded ones did not). */
-const PATCH_CANCEL_UNPAID_LABEL = 'cancel-unpaid-label';
 
 /** Cancels a label bought for a purchase that then failed; a refusal is logged for operators, not thrown. */
 async function cancelUnpaidLabel(input: PurchaseInput, carrier: string): Promise<void> {
   const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
   try {
-    await carrierActivities(input, carrier, undefined, `cancel the unpaid label of ${input.shipmentId} at ${carrier}`).cancelLabel(target);
+    await carrierActivities(input, carrier, { summary: `cancel the unpaid label of ${input.shipmentId} at ${carrier}` }).cancelLabel(target);
   } catch (err) {
     log.error('the unpaid label could not be cancelled at the carrier: cancel it by hand', { carrier, message: (err as Error).message });
   }
@@ -144,14 +139,8 @@ const STRAY_LABEL_CHECK_EVERY_MS = 10_000;
  */
 export async function cancelStrayLabel(input: PurchaseInput, carrier: string): Promise<string | undefined> {
   return await CancellationScope.nonCancellable(async () => {
-    const calls = carrierActivities(input, carrier, undefined, `cancel any stray label of ${input.shipmentId} at ${carrier}`);
+    const calls = carrierActivities(input, carrier, { summary: `cancel any stray label of ${input.shipmentId} at ${carrier}` });
     const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
-    if (!patched(PATCH_STRAY_SETTLE)) {
-      // Shipments that failed before the settle window keep their recorded single look.
-      const found = await calls.findPurchase(target);
-      if (found && !found.cancelled) await calls.cancelLabel(target);
-      return found && !found.cancelled ? found.trackingNumber : undefined;
-    }
     let cancelled: string | undefined;
     const until = Date.now() + (input.strayLabelSettleMs ?? STRAY_LABEL_SETTLE_MS);
     for (let look = 1; ; look++) {
@@ -170,4 +159,3 @@ export async function cancelStrayLabel(input: PurchaseInput, carrier: string): P
     }
   });
 }
-const PATCH_STRAY_SETTLE = 'stray-label-settle-window';

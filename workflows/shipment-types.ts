@@ -1,6 +1,6 @@
 import type { Scan } from '../carriers/index.js';
-import type { PURCHASE_PATH, ShipmentStatus } from '../domain/workflow.js';
-import type { PurchaseInput } from './purchase.js';
+import type { ShipmentStatus } from '../domain/workflow.js';
+import type { PurchaseInput } from './purchase-types.js';
 import type { LatestScan } from './tracking.js';
 
 /** What a shipment's workflow is started with and ends with (shipment.ts). */
@@ -12,17 +12,9 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     maxPollMs: number;
     continueAsNewAfterPolls?: number;
     quietStopMs?: number;
-    /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0), as before the split. */
+    /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0). */
     sharedCarrierQueue?: boolean;
   };
-  /**
-   * The purchase path this run was started on (`PURCHASE_PATH`, the path of
-   * `PATCH_RENDER_WITH_CAPTURE`), set by the API for a new shipment.
-   * Where it is set, the run decides its path by its input, which is in its history, and records
-   * no patch marker: a marker costs an event and a TemporalChangeVersion upsert (a visibility
-   * write) on every purchase. Runs started without it keep deciding by their markers.
-   */
-  purchasePath?: typeof PURCHASE_PATH;
   /**
    * Set on a run the sweep starts for a shipment whose last run stopped (an operator's Terminate) while
    * it was `pending` or `voiding` (activities/sweep.ts): this run settles what that one left, then
@@ -40,7 +32,7 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     pushed?: Scan[];
     /** Workflow time (ms) of the last new scan, or of the purchase; absent: the run's start. */
     quietSince?: number;
-    /** The newest scan applied so far; absent: none, or a run from before it was carried. */
+    /** The newest scan applied so far; absent: none. */
     latestScan?: LatestScan;
   };
 }

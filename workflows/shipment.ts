@@ -1,23 +1,20 @@
 import {
   allHandlersFinished,
-  ApplicationFailure,
   CancellationScope,
   condition,
   continueAsNew,
   isCancellation,
   log,
-  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { FAILURE, isTerminal, nonRetryableFailure, isVoidable, PURCHASE_PATH, SA } from '../domain/workflow.js';
+import { FAILURE, isTerminal, isVoidable, nonRetryableFailure, SA } from '../domain/workflow.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
-import { purchase, purchaseLean, cancelStrayLabel, type PurchaseResult } from './purchase.js';
+import { cancelStrayLabel, purchaseLabel, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
-import { emitEvent, emitStatusEvent } from './events.js';
 import { followScans, quietStopMs, type TrackingState } from './tracking.js';
 import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from './shipment-types.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
@@ -26,51 +23,29 @@ import { settleStoppedPurchase, stoppedBy } from './settle.js';
 export type { ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment-types.js';
 
 /**
- * Whether this run takes the branch of `patchId`. A run whose input names the current purchase path
- * takes it and records no marker. A worker build from before `purchasePath` ignores the field and
- * records the marker instead (a new API beside an old build: a ramp, a rollback), and a replay of
- * that history by this code must meet the patched() call the marker answers, or it is a
- * nondeterminism error. So on replay, and only then, the call is made: it consumes a marker that is
- * there and, where there is none, returns false and records nothing.
- */
-function takesPath(input: ShipmentWorkflowInput, patchId: string): boolean {
-  if (input.purchasePath !== PURCHASE_PATH) return patched(patchId);
-  if (workflowInfo().unsafe.isReplaying) patched(patchId);
-  return true;
-}
-
-/** The purchase path of `purchaseLean` (local transactions, render after the answer). */
-export const PATCH_LEAN_PURCHASE = 'lean-purchase';
-/**
- * `purchaseLean` whose capture also starts the label render in its worker, with no activity of its
- * own (a download renders what is not there yet), and tracking that stops when quiet. One marker for
- * a new shipment where there were two, and two tasks through the server fewer.
- */
-export const PATCH_RENDER_WITH_CAPTURE = 'lean-purchase-render-with-capture';
-
-/**
- * After the purchase has been answered: start the webhook deliveries of the events the purchase
- * stored and, unless the capture's worker already renders them (`rendered`), render the label files
- * in an activity (a download that comes first renders its own file, once).
- */
-async function afterPurchase(input: ShipmentWorkflowInput, result: PurchaseResult, rendered: boolean): Promise<void> {
-  const acts = shipmentActivities();
-  if (rendered && !result.events?.length) return;
-  setCurrentDetails(rendered ? 'purchased; announcing the events' : 'purchased; rendering the label files and announcing the events');
-  await Promise.all([
-    rendered ? Promise.resolve() : acts.storeLabels({ shipmentId: input.shipmentId, trackingNumber: result.trackingNumber! }),
-    result.events?.length
-      ? acts.announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events })
-      : Promise.resolve(),
-  ]);
-}
-
-/**
- * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue: the purchase saga, then
- * tracking until delivered, or a void. Reads top to bottom as the business process.
+ * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue, as the business process:
+ * the handlers, the purchase, tracking until delivered or voided, and a fresh run of the same
+ * workflow when its history has grown long. A run that resumes (continue-as-new, or tracking started
+ * again after a quiet stop) goes straight to tracking.
  */
 export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<ShipmentWorkflowResult> {
-  const state: TrackingState = {
+  const state = trackingStateOf(input);
+  const answerPurchase = setUpHandlers(input, state);
+
+  if (!input.resume) {
+    const failed = await purchase(input, state, answerPurchase);
+    if (failed) return failed;
+  }
+  if (input.settle?.status === 'voiding') await settleVoidOfStoppedRun(input, state, stoppedBy(input.settle));
+
+  const tracked = await trackUntilDone(input, state);
+  if ('continueWith' in tracked) return await continueAsNew<typeof shipmentWorkflow>(tracked.continueWith);
+  return tracked.result;
+}
+
+/** The run's state: a new shipment's, or what the run before carried over. */
+function trackingStateOf(input: ShipmentWorkflowInput): TrackingState {
+  return {
     status: input.resume?.status ?? 'pending',
     carrier: input.resume?.carrier ?? null,
     trackingNumber: input.resume?.trackingNumber ?? null,
@@ -80,10 +55,15 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
     busy: false,
     latest: input.resume?.latestScan,
   };
-  let purchaseOutcome: PurchaseOutcome | undefined = input.resume ? { ok: true } : undefined;
+}
 
-  // The purchase update only waits for the saga, so every retry of the same request (same update
-  // id) and every duplicate request gets the one outcome.
+/**
+ * The purchase and void updates, the scans signal and the state query. Returns how the purchase's
+ * outcome is given to the purchase update, which only waits for it: every retry of the same request
+ * (same update id) and every duplicate request gets the one outcome.
+ */
+function setUpHandlers(input: ShipmentWorkflowInput, state: TrackingState): (outcome: PurchaseOutcome) => void {
+  let purchaseOutcome: PurchaseOutcome | undefined = input.resume ? { ok: true } : undefined;
   setHandler(purchaseUpdate, async () => {
     await condition(() => purchaseOutcome !== undefined);
     return purchaseOutcome!;
@@ -108,67 +88,83 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       }
     },
   });
+  return (outcome) => {
+    purchaseOutcome = outcome;
+  };
+}
 
-  // Shipments whose purchase began before a path keep the command sequence they recorded.
-  // A new shipment names its path in its input (no marker); older runs decide by their markers.
-  // A run settling a stopped purchase takes no path: it buys nothing.
-  const settling = input.settle;
-  const renderWithCapture = !input.resume && !settling && takesPath(input, PATCH_RENDER_WITH_CAPTURE);
-  if (!input.resume) {
-    const lean = !settling && (renderWithCapture || patched(PATCH_LEAN_PURCHASE));
-    const result = settling
-      ? await settleStoppedPurchase(input, settling)
-      : lean
-        ? await purchaseLean(input, { renderWithCapture })
-        : await purchase(input);
-    state.carrier = result.carrier;
-    state.trackingNumber = result.trackingNumber;
-    state.status = result.outcome.ok ? 'purchased' : 'failed';
-    purchaseOutcome = result.outcome;
-    upsertSearchAttributes([
-      { key: SA.ShipmentStatus, value: state.status },
-      ...(result.carrier ? [{ key: SA.Carrier, value: result.carrier }] : []),
-      ...(result.trackingNumber ? [{ key: SA.TrackingNumber, value: result.trackingNumber }] : []),
-    ]);
-    if (!result.outcome.ok) {
-      const failed = `failed: ${result.outcome.code}: ${result.outcome.message}`;
-      setCurrentDetails(failed);
-      if (result.strayLabelCheck && result.carrier) {
-        setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
-        const stray = await cancelStrayLabel(input, result.carrier);
-        // What an operator reads once it is over: the failure, and a label the carrier made late.
-        setCurrentDetails(stray ? `${failed}; a stray label ${stray} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
-      }
-      await condition(allHandlersFinished);
-      return { status: 'failed' };
-    }
-    if (settling) {
-      // The stopped run's capture committed: its events are stored (the sweep starts the deliveries
-      // no announcement started) and a download renders a label file not rendered yet.
-    } else if (lean) {
-      await afterPurchase(input, result, renderWithCapture);
-    } else {
-      await emitStatusEvent(input, 'purchased');
-      if (result.lowBalance) {
-        // The payload is the balance as it stands when the event is stored.
-        await emitEvent(input, 'wallet.low_balance', null);
-      }
-    }
+/**
+ * The purchase saga; in a run the sweep started for a run stopped mid-purchase, the settling of what
+ * that run left (it buys nothing). Its outcome answers the purchase update. A failed purchase ends
+ * the workflow (returned); a bought label's events go to the webhook endpoints.
+ */
+async function purchase(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  answerPurchase: (outcome: PurchaseOutcome) => void,
+): Promise<ShipmentWorkflowResult | undefined> {
+  const result = input.settle ? await settleStoppedPurchase(input, input.settle) : await purchaseLabel(input);
+  state.carrier = result.carrier;
+  state.trackingNumber = result.trackingNumber;
+  state.status = result.outcome.ok ? 'purchased' : 'failed';
+  answerPurchase(result.outcome);
+  upsertSearchAttributes([
+    { key: SA.ShipmentStatus, value: state.status },
+    ...(result.carrier ? [{ key: SA.Carrier, value: result.carrier }] : []),
+    ...(result.trackingNumber ? [{ key: SA.TrackingNumber, value: result.trackingNumber }] : []),
+  ]);
+  if (!result.outcome.ok) return await endFailedPurchase(input, result, result.outcome);
+  // A settling run's purchase was captured by the stopped run: its events are stored (the sweep
+  // starts the deliveries no announcement started) and a download renders a label file not rendered yet.
+  if (!input.settle) await announceEvents(input, result);
+  return undefined;
+}
+
+/** A failed purchase: a stray label the carrier may have made is looked for and cancelled, then the workflow ends. */
+async function endFailedPurchase(
+  input: ShipmentWorkflowInput,
+  result: PurchaseResult,
+  outcome: Extract<PurchaseOutcome, { ok: false }>,
+): Promise<ShipmentWorkflowResult> {
+  const failed = `failed: ${outcome.code}: ${outcome.message}`;
+  setCurrentDetails(failed);
+  if (result.strayLabelCheck && result.carrier) {
+    setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
+    const stray = await cancelStrayLabel(input, result.carrier);
+    // What an operator reads once it is over: the failure, and a label the carrier made late.
+    setCurrentDetails(stray ? `${failed}; a stray label ${stray} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
   }
+  await condition(allHandlersFinished);
+  return { status: 'failed' };
+}
 
-  if (settling?.status === 'voiding') await settleVoidOfStoppedRun(input, state, stoppedBy(settling));
+/**
+ * After the purchase has been answered: start the webhook deliveries of the events the purchase
+ * stored. The label files need no step here: the capture's worker renders them.
+ */
+async function announceEvents(input: ShipmentWorkflowInput, result: PurchaseResult): Promise<void> {
+  if (!result.events?.length) return;
+  setCurrentDetails('purchased; announcing the events');
+  await shipmentActivities().announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events });
+}
 
+/** How tracking ended: with the workflow's result, or with the input of the run that goes on with it. */
+type Tracked = { result: ShipmentWorkflowResult } | { continueWith: ShipmentWorkflowInput };
+
+/**
+ * Follows the parcel: pushed scans as they arrive, carrier polls in between (less often while nothing
+ * moves), until its status is final or a void ends it. Tracking stops after a quiet period, and
+ * after enough polls (or when the server suggests it) the next run takes over with a fresh history.
+ */
+async function trackUntilDone(input: ShipmentWorkflowInput, state: TrackingState): Promise<Tracked> {
   let polls = 0;
-  // Tracking stops after a quiet period (issue 13); histories from before keep polling as they did.
-  // A run whose input names the current purchase path was started by code that stops when quiet.
-  const stopsWhenQuiet = renderWithCapture || takesPath(input, QUIET_STOP_PATCH);
   let quietSince = input.resume?.quietSince ?? Date.now();
   try {
     while (!isTerminal(state.status)) {
       const quietForMs = Date.now() - quietSince;
-      if (stopsWhenQuiet && quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
+      if (quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
         const stopped = await stopTracking(input, state, quietForMs);
-        if (stopped) return stopped;
+        if (stopped) return { result: stopped };
         continue;
       }
       setCurrentDetails(
@@ -189,26 +185,23 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
       polls++;
       const limit = input.tracking.continueAsNewAfterPolls;
       if (workflowInfo().continueAsNewSuggested || (limit !== undefined && polls >= limit)) {
-        // Weeks of polling: start a fresh history, after every handler has finished.
+        // Weeks of polling: a fresh history, after every handler has finished.
         await condition(allHandlersFinished);
         if (!isTerminal(state.status)) {
           log.info('continuing as new to keep the history small', { polls });
-          await continueAsNew<typeof shipmentWorkflow>({
-            ...carriedOver(input),
-            resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, ...(stopsWhenQuiet ? { quietSince } : {}) },
-          });
+          return { continueWith: { ...carriedOver(input), resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, quietSince } } };
         }
       }
     }
   } catch (err) {
     // Cancelled by an operator: a void under way settles by the carrier's record first (its
-    // handler, PATCH_CANCEL_DURING_VOID), so the shipment is never left `voiding` with no workflow.
+    // handler, void.ts), so the shipment is never left `voiding` with no workflow.
     if (isCancellation(err)) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
     throw err;
   }
   setCurrentDetails(`${state.status}; finished`);
   await condition(allHandlersFinished);
-  return { status: state.status };
+  return { result: { status: state.status } };
 }
 
 /** The input a next run of this shipment's workflow starts from: what this one settled stays settled. */
@@ -227,8 +220,6 @@ function resumeOf(state: TrackingState) {
     ...(state.latest ? { latestScan: state.latest } : {}),
   };
 }
-
-const QUIET_STOP_PATCH = 'tracking-stops-when-quiet';
 
 /**
  * Ends the workflow after a quiet period, leaving the shipment's status as it is; the result carries

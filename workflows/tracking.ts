@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, log, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { applyScan, FAILURE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
@@ -43,9 +43,11 @@ export async function pollScans(
   queue: 'purchases' | 'tracking' = 'purchases',
 ): Promise<Scan[]> {
   if (!state.carrier || !state.trackingNumber) return [];
-  const summary = `fetch the scans of ${state.trackingNumber} from ${state.carrier}`;
-  const own = queue === 'tracking' && !input.tracking.sharedCarrierQueue ? 'tracking' : 'purchases';
-  return carrierActivities(input, state.carrier, limitMs, summary, undefined, own).fetchScans({
+  return carrierActivities(input, state.carrier, {
+    summary: `fetch the scans of ${state.trackingNumber} from ${state.carrier}`,
+    withinMs: limitMs,
+    queue: queue === 'tracking' && !input.tracking.sharedCarrierQueue ? 'tracking' : 'purchases',
+  }).fetchScans({
     carrier: state.carrier,
     livemode: input.livemode,
     trackingNumber: state.trackingNumber,
@@ -62,7 +64,7 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     .filter((s) => !state.seenScanIds.has(s.id) && !refused.has(s.id))
     .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
   const late = scansAfterDelivery(state.status, fresh);
-  if (late.length && patched(PATCH_NOTHING_AFTER_DELIVERY)) {
+  if (late.length) {
     // Delivered is terminal (spec §3 rule 4): a scan after it (in the same poll, or raced in by a
     // push or a sandbox scan) is set aside, as a scan of a delivered shipment is refused at the door.
     for (const scan of late) state.seenScanIds.add(scan.id);
@@ -91,11 +93,11 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     // scan put it, so neither status goes back (an exception did not turn into in_transit again).
     // Delivered still ends the shipment, whenever its scan arrives (spec §3 rule 4).
     const older = latest !== undefined && Date.parse(scan.occurredAt) < Date.parse(latest.occurredAt) && scan.status !== 'delivered';
-    if (older && patched(PATCH_OLDER_SCAN_KEEPS_STATUS)) {
+    if (older) {
       await emitEvent(input, 'tracking.updated', input.shipmentId, trackingUpdate(input, state, latest.status, scan));
       continue;
     }
-    if (!older) state.latest = { occurredAt: scan.occurredAt, status: scan.status };
+    state.latest = { occurredAt: scan.occurredAt, status: scan.status };
     const next = applyScan(state.status, scan.status);
     const changed = next !== state.status && !isTerminal(state.status);
     await acts.markShipment({
@@ -127,12 +129,6 @@ function trackingUpdate(input: ShipmentWorkflowInput, state: TrackingState, stat
     },
   };
 }
-
-/** Histories recorded before it moved both statuses back to an older scan's arriving late; from it on, none does. */
-export const PATCH_OLDER_SCAN_KEEPS_STATUS = 'older-scan-keeps-status';
-
-/** Histories recorded before it applied a scan that came after delivered; from it on, none is. */
-export const PATCH_NOTHING_AFTER_DELIVERY = 'nothing-after-delivery';
 
 /** The scans, oldest first, that follow delivery: all of them once delivered, else those after a delivered scan. */
 function scansAfterDelivery(status: ShipmentStatus, fresh: Scan[]): Scan[] {

@@ -1,11 +1,9 @@
 import {
   ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
   log,
-  patched,
   setCurrentDetails,
   sleep,
   upsertSearchAttributes,
@@ -31,10 +29,6 @@ async function moveTo(
 
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
-/** Cancel during a void: settle it by the carrier's record instead of leaving the shipment `voiding`. */
-const PATCH_CANCEL_DURING_VOID = 'cancel-during-void-settles';
-/** A sandbox scan pushed while the cancellation ran: recorded, and the void refused as scanned. */
-const PATCH_SANDBOX_SCAN_DURING_CANCEL = 'sandbox-scan-during-cancel';
 
 /**
  * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
@@ -48,7 +42,7 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
   let lastError = '';
   for (let attempt = 1; ; attempt++) {
     const left = Math.max(until - Date.now(), 1000);
-    const calls = carrierActivities(input, state.carrier!, left, `void: cancel ${input.shipmentId} at ${state.carrier}`);
+    const calls = carrierActivities(input, state.carrier!, { summary: `void: cancel ${input.shipmentId} at ${state.carrier}`, withinMs: left });
     try {
       await calls.cancelLabel(target);
       return { ok: true };
@@ -81,6 +75,8 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
 
 const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
 
+type Refusal = Extract<VoidOutcome, { ok: false }>;
+
 /**
  * The void: ask the carrier for scans now (a scanned label cannot be voided, spec §3 rule 2), cancel
  * at the carrier, and only then reverse the charge (spec §3 rule 3). A refund never happens
@@ -98,25 +94,8 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     await moveTo(input, state, 'voiding', { lastVoidError: null });
     markedVoiding = true;
 
-    setCurrentDetails('void: asking the carrier for scans');
-    let polled;
-    try {
-      polled = await pollScans(input, state, VOID_CALL_LIMIT_MS);
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      // The carrier would not tell us its scans: without them a void is not safe. It stays bought.
-      await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-      return notCarriedOut(state, { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` });
-    }
-    const scans = [...state.pushed.splice(0), ...polled];
-    state.status = 'purchased';
-    await applyScans(input, state, scans);
-    if (state.seenScanIds.size > 0) {
-      // Scanned: the status is what the scans made it; the label stays bought and charged.
-      await moveTo(input, state, state.status);
-      return notCarriedOut(state, { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' });
-    }
-    state.status = 'voiding';
+    const scanned = await refusalByScans(input, state);
+    if (scanned) return notCarriedOut(state, scanned);
 
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
     const cancelled = await cancelAtCarrier(input, state);
@@ -124,16 +103,8 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
       await moveTo(input, state, 'purchased', { lastVoidError: cancelled.message });
       return notCarriedOut(state, cancelled);
     }
-    if (!input.livemode && state.pushed.length && patched(PATCH_SANDBOX_SCAN_DURING_CANCEL)) {
-      // A sandbox label's carrier is this platform: a scan recorded while it cancelled came first, as
-      // a real carrier would then have refused the cancellation. Recorded, not dropped; not voided.
-      state.status = 'purchased';
-      if ((await applyScans(input, state, state.pushed.splice(0))) > 0) {
-        await moveTo(input, state, state.status);
-        return notCarriedOut(state, { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' });
-      }
-      state.status = 'voiding';
-    }
+    const scannedMeanwhile = await refusalBySandboxScans(input, state);
+    if (scannedMeanwhile) return notCarriedOut(state, scannedMeanwhile);
 
     // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels
     // the workflow now (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui).
@@ -142,7 +113,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
   } catch (err) {
     // An operator cancelled the workflow while the void was under way and the shipment reads
     // `voiding`: the carrier's record decides, so it is never left `voiding` with no workflow.
-    if (markedVoiding && isCancellation(err) && patched(PATCH_CANCEL_DURING_VOID)) {
+    if (markedVoiding && isCancellation(err)) {
       await CancellationScope.nonCancellable(async () => {
         if (await settleStoppedVoid(input, state)) await finishVoid(input, state);
       });
@@ -154,10 +125,51 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
 }
 
 /**
+ * The carrier's scans, asked for now, and any pushed ones, applied as to the bought label. Returns
+ * why the void cannot go on: the carrier would not tell (without its scans a void is not safe), or
+ * the label is scanned. The label then stays bought, in the status its scans made.
+ */
+async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal | undefined> {
+  setCurrentDetails('void: asking the carrier for scans');
+  let polled;
+  try {
+    polled = await pollScans(input, state, VOID_CALL_LIMIT_MS);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
+    return { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+  }
+  const scans = [...state.pushed.splice(0), ...polled];
+  state.status = 'purchased';
+  await applyScans(input, state, scans);
+  if (state.seenScanIds.size > 0) return await refuseAsScanned(input, state);
+  state.status = 'voiding';
+  return undefined;
+}
+
+/**
+ * A sandbox label's carrier is this platform: a scan recorded while it cancelled came first, as a
+ * real carrier would then have refused the cancellation. Recorded, not dropped; not voided.
+ */
+async function refusalBySandboxScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal | undefined> {
+  if (input.livemode || !state.pushed.length) return undefined;
+  state.status = 'purchased';
+  if ((await applyScans(input, state, state.pushed.splice(0))) > 0) return await refuseAsScanned(input, state);
+  state.status = 'voiding';
+  return undefined;
+}
+
+/** Scanned: the status is what the scans made it; the label stays bought and charged. */
+async function refuseAsScanned(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal> {
+  await moveTo(input, state, state.status);
+  return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+}
+
+/**
  * A void that did not happen: the label stays bought and tracking goes on. The details say so until
  * tracking's next step, instead of the void's last step ("void: cancelling …") for hours.
  */
-function notCarriedOut(state: TrackingState, outcome: Extract<VoidOutcome, { ok: false }>): VoidOutcome {
+function notCarriedOut(state: TrackingState, outcome: Refusal): VoidOutcome {
   setCurrentDetails(`${state.status}; void not carried out: ${outcome.code}: ${outcome.message}; tracking goes on`);
   return outcome;
 }
@@ -191,7 +203,10 @@ async function settleStoppedVoid(
   setCurrentDetails(`void ${o.stopped}; asking carrier ${state.carrier} whether it cancelled the label`);
   let lastVoidError = `The void was ${o.stopped} before the carrier cancelled the label; it stays bought and charged.`;
   try {
-    const record = await carrierActivities(input, state.carrier!, 60_000, `void stopped: look up ${input.shipmentId} at ${state.carrier}`).findPurchase(target);
+    const record = await carrierActivities(input, state.carrier!, {
+      summary: `void stopped: look up ${input.shipmentId} at ${state.carrier}`,
+      withinMs: 60_000,
+    }).findPurchase(target);
     if (record?.cancelled === true) return true;
   } catch (err) {
     lastVoidError = `The void was ${o.stopped} and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;

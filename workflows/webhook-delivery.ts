@@ -1,4 +1,4 @@
-import { ActivityFailure, log, patched, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
+import { ActivityFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookActivities } from '../activities/index.js';
 import {
   FAILURE,
@@ -82,12 +82,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 /**
- * A delivery that found its account's share of the worker's slots taken and gave up its retries
- * while waiting is scheduled again as the same attempt: waiting for a slot sends nothing, so it is
- * never a delivery attempt. Runs from before this rule counted it as one (and replay them so).
+ * One delivery attempt. An attempt that found its account's share of the worker's slots taken and
+ * gave up its retries while waiting is scheduled again as the same attempt: waiting for a slot sends
+ * nothing, so it is never a delivery attempt.
  */
-export const PATCH_BUSY_IS_NOT_AN_ATTEMPT = 'webhook-busy-is-not-an-attempt';
-
 async function attemptOnce(input: WebhookDeliveryInput, body: string, attempt: number): Promise<DeliveryOutcome> {
   for (;;) {
     try {
@@ -100,7 +98,7 @@ async function attemptOnce(input: WebhookDeliveryInput, body: string, attempt: n
       });
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      if (failureTypeOf(err) === FAILURE.webhookAccountBusy && patched(PATCH_BUSY_IS_NOT_AN_ATTEMPT)) {
+      if (failureTypeOf(err) === FAILURE.webhookAccountBusy) {
         setCurrentDetails(`${input.eventType} ${input.eventId} → ${input.endpointId}: attempt ${attempt} waits for a slot of account ${input.accountId}`);
         continue;
       }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { findOwnShipment, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
-import { makeId, PURCHASE_PATH, type Address, type FundingSource } from '../../domain/index.js';
+import { makeId, type Address, type FundingSource } from '../../domain/index.js';
 import type { ShipmentWorkflowInput } from '../../workflows/index.js';
 import type { AppContext } from '../app.js';
 import type { Caller } from '../auth.js';
@@ -31,7 +31,6 @@ function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req:
     queuePrefix: ctx.config.taskQueuePrefix,
     purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
     strayLabelSettleMs: ctx.config.strayLabelSettleMs,
-    purchasePath: PURCHASE_PATH,
     tracking: {
       minPollMs: ctx.config.trackingPollMinMs,
       maxPollMs: ctx.config.trackingPollMaxMs,

@@ -42,8 +42,8 @@ describe('the lean purchase path', () => {
     expect(events.slice(0, answered).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(2);
     // Two workflow tasks in all: the first (begin) and the one that answers; none for a render.
     expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(2);
-    // The path is named in the workflow's input: no patch marker, and so no TemporalChangeVersion
-    // upsert (an event and a visibility write more on every purchase).
+    // One path and no patch on it: no patch marker, and so no TemporalChangeVersion upsert (an event
+    // and a visibility write more on every purchase).
     expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
     const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
     expect(upserted).not.toContain('TemporalChangeVersion');

@@ -1,22 +1,22 @@
 /**
  * Records workflow histories from real runs, for the replay test to run against the current code:
- *   npm run record-histories
- *   npm run record-histories -- --only late-scan --as <name>   (that scenario alone, saved as <name>)
- *   npm run record-histories -- --only cancel-during-void --as <name>
- *   npm run record-histories -- --only older-scan --as <name>
- *   npm run record-histories -- --only settle
- * It starts its own PostgreSQL, Temporal dev server and simulator, drives real purchases through
- * the API, and writes each workflow's history to test/replay/histories/<name>.json. Record anew
- * (and commit) after a deliberate, versioned change to a workflow; never to silence a failure.
+ *   npm run record-histories                                  (every scenario below)
+ *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
+ * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
+ * late-scan, cancel-during-void, older-scan, settle. Each starts a stack of its own on one
+ * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
+ * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
+ * deliberate change to a workflow's commands; never to silence a failure.
  */
 import http from 'node:http';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
 import { startInfra } from '../support/infra.js';
 import { simControl } from '../support/sim.js';
-import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestStack } from '../support/stack.js';
+import type { Config } from '../../domain/index.js';
+import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestAccount, type TestStack } from '../support/stack.js';
 
 const OUT = path.resolve(import.meta.dirname, 'histories');
 const log = (msg: string) => process.stderr.write(`[record] ${msg}\n`);
@@ -39,44 +39,153 @@ async function save(stack: TestStack, name: string, workflowId: string, runId?: 
   log(`${name}: ${history.events?.length ?? 0} events`);
 }
 
-async function main() {
-  const infra = await startInfra(log);
-  const only = process.argv.indexOf('--only');
-  const settle = only > 0 && process.argv[only + 1] === 'settle';
-  // One run sees every scan of the older-scan scenario (no continue-as-new between them).
-  const olderScan = only > 0 && process.argv[only + 1] === 'older-scan';
-  const stack = await startTestStack(
-    {
-      trackingPollMinMs: 300,
-      trackingPollMaxMs: 600,
-      trackingContinueAsNewAfterPolls: 2,
-      webhookAllowPrivate: true,
-      purchaseWaitMs: 30_000,
-      // The settling run itself takes the second void: no continue-as-new before it.
-      ...(olderScan ? { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 60_000, trackingPollMaxMs: 60_000 } : {}),
-      ...(settle ? { trackingContinueAsNewAfterPolls: undefined, strayLabelSettleMs: 3000, orphanSweep: { intervalMs: 1000, olderThanMs: 2000 } } : {}),
-    },
-    { infra },
-  );
-  const sim = (p: string, body: unknown) =>
-    fetch(`${infra.carrierSimUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  let hits = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    hits++;
-    res.writeHead(hits === 1 ? 500 : 200).end(); // the first delivery fails once, then succeeds
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  try {
-    const acct = await createAccount(stack, { topUp: '100.00' });
-    const order = { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' };
-    const as = process.argv.indexOf('--as');
-    const status = async (id: string) => (await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status as string;
+/** What a scenario drives: its own stack, one account, the simulator, and where it saves. */
+interface Scene {
+  stack: TestStack;
+  acct: TestAccount;
+  order: { service: string; from: ReturnType<typeof address>; to: ReturnType<typeof address>; parcel: ReturnType<typeof parcel>; reference: string };
+  carrierSimUrl: string;
+  sim(path: string, body: unknown): Promise<Response>;
+  status(id: string): Promise<string>;
+  /** The name to save a one-history scenario under: `--as`, or its own. */
+  name(own: string): string;
+}
 
-    // An operator's Terminate mid-purchase and mid-void: the run the sweep starts settles each
-    // (workflows/settle.ts), the purchase failed and its late label cancelled, the void back to
-    // purchased by the carrier's record, then tracking and a later void in that run.
-    if (settle) {
+interface Scenario {
+  /** The stack's settings beside the recording's defaults. */
+  config?: Partial<Config>;
+  run(scene: Scene): Promise<void>;
+}
+
+const SCENARIOS: Record<string, Scenario> = {
+  // A delivery and a scan after it in one carrier push: the scan after delivery is set aside.
+  'late-scan': {
+    async run({ stack, acct, order, name }) {
+      const late = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
+      await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+        headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
+        body: {
+          tracking_number: late.tracking.number,
+          scans: [
+            { id: 'late-1', occurred_at: at(1), status: 'delivered' },
+            { id: 'late-2', occurred_at: at(2), status: 'exception', description: 'Returned to depot' },
+          ],
+        },
+      });
+      await save(stack, name('shipment-late-scan-set-aside'), shipmentWorkflowId(late.id));
+    },
+  },
+
+  // A purchase to delivered through continue-as-new, a void, a refusal, a carrier's retries, a webhook delivery.
+  runs: {
+    async run({ stack, acct, order, sim }) {
+      // A purchase followed to delivered, through several continue-as-new runs.
+      const delivered = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      for (const status of ['in_transit', 'exception', 'in_transit', 'delivered']) {
+        await sim('/_sim/scans', { tracking_number: delivered.tracking.number, status });
+        await new Promise((r) => setTimeout(r, 1500));
+      }
+      const wfId = shipmentWorkflowId(delivered.id);
+      await save(stack, 'shipment-delivered-last-run', wfId);
+      const runs: string[] = [];
+      for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) runs.push(w.runId);
+      await save(stack, 'shipment-purchase-first-run', wfId, runs[runs.length - 1]);
+
+      // A purchase, then a void.
+      const voided = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await call(stack, 'POST', `/api/v1/shipments/${voided.id}/void`, { key: acct.liveKey });
+      await save(stack, 'shipment-voided', shipmentWorkflowId(voided.id));
+
+      // A purchase the carrier refuses: compensation.
+      const marker = 'replay-refused';
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 422, match: marker });
+      const refused = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } })).body;
+      await save(stack, 'shipment-carrier-refused', shipmentWorkflowId(refused.shipment_id));
+
+      // A carrier that fails twice before it sells: the workflow's own retries, with timers.
+      const flaky = 'replay-flaky';
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 503, times: 2, match: flaky });
+      const retried = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: flaky }) } })).body;
+      await call(stack, 'POST', `/api/v1/shipments/${retried.id}/void`, { key: acct.liveKey });
+      await save(stack, 'shipment-carrier-retried-then-voided', shipmentWorkflowId(retried.id));
+
+      // A webhook delivery that fails once and is retried 10 s later.
+      let hits = 0;
+      const receiver = http.createServer((req, res) => {
+        req.resume();
+        hits++;
+        res.writeHead(hits === 1 ? 500 : 200).end(); // the first delivery fails once, then succeeds
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      try {
+        const endpoint = (
+          await call(stack, 'POST', '/api/v1/webhook_endpoints', {
+            key: acct.testKey,
+            body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`, events: ['shipment.purchased'] },
+          })
+        ).body;
+        const sandbox = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.testKey, body: order })).body;
+        const event = await waitFor('the purchased event', async () => {
+          const e = await call(stack, 'GET', `/api/v1/events?shipment=${sandbox.id}&type=shipment.purchased`, { key: acct.testKey });
+          return e.body.data[0];
+        });
+        await save(stack, 'webhook-retried-then-delivered', `webhook/${event.id}/${endpoint.id}`);
+      } finally {
+        receiver.close();
+      }
+    },
+  },
+
+  // An operator's Cancel while a void retries an unreachable carrier: back to purchased by the carrier's record.
+  'cancel-during-void': {
+    async run({ stack, acct, order, sim, name }) {
+      const stopped = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, times: -1, match: stopped.id });
+      const voiding = call(stack, 'POST', `/api/v1/shipments/${stopped.id}/void`, { key: acct.liveKey });
+      await waitFor('the void to be under way', async () => {
+        const s = await call(stack, 'GET', `/api/v1/shipments/${stopped.id}`, { key: acct.liveKey });
+        return s.body.status === 'voiding' ? true : undefined;
+      });
+      await new Promise((r) => setTimeout(r, 3000)); // a few cancellation attempts
+      await stack.temporal.workflow.getHandle(shipmentWorkflowId(stopped.id)).cancel();
+      await save(stack, name('shipment-cancel-during-void-settled'), shipmentWorkflowId(stopped.id));
+      await voiding;
+    },
+  },
+
+  // A scan pushed after a newer one (an exception, then an in-transit scan of a minute before it),
+  // then the delivery: the older scan moves neither status back.
+  'older-scan': {
+    // One run sees every scan (no continue-as-new between them, no poll to add scans).
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 60_000, trackingPollMaxMs: 60_000 },
+    async run({ stack, acct, order, name }) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      const at = (s: number) => new Date(Date.now() - 600_000 + s * 60_000).toISOString();
+      const push = async (scan: { id: string; occurred_at: string; status: string; description?: string }) => {
+        await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
+          headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
+          body: { tracking_number: bought.tracking.number, scans: [scan] },
+        });
+        await waitFor(`scan ${scan.id} in the history`, async () => {
+          const t = await call(stack, 'GET', `/api/v1/tracking/${bought.tracking.number}`, { key: acct.liveKey });
+          return (t.body.events as { description?: string }[] | undefined)?.some((e) => e.description === scan.description) ? true : undefined;
+        });
+      };
+      await push({ id: 'older-1', occurred_at: at(2), status: 'exception', description: 'Held at depot' });
+      await push({ id: 'older-2', occurred_at: at(1), status: 'in_transit', description: 'Left the sorting centre' });
+      await push({ id: 'older-3', occurred_at: at(3), status: 'delivered', description: 'Delivered' });
+      await save(stack, name('shipment-older-scan-kept-status'), shipmentWorkflowId(bought.id));
+    },
+  },
+
+  // An operator's Terminate mid-purchase and mid-void: the run the sweep starts settles each
+  // (workflows/settle.ts), the purchase failed and its late label cancelled, the void back to
+  // purchased by the carrier's record, then tracking and a later void in that run.
+  settle: {
+    // The settling run itself takes the second void: no continue-as-new before it.
+    config: { trackingContinueAsNewAfterPolls: undefined, strayLabelSettleMs: 3000, orphanSweep: { intervalMs: 1000, olderThanMs: 2000 } },
+    async run({ stack, acct, order, sim, status, carrierSimUrl }) {
       const marker = 'replay-terminated';
       await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'late_commit', delay_ms: 2500, times: 1, match: marker });
       const pending = call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } });
@@ -93,118 +202,56 @@ async function main() {
       await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, times: -1, match: bought.id });
       const voiding = call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
       await terminateDuring(stack, bought.id, 'cancelLabel');
-      await simControl(infra.carrierSimUrl).clearFaults(bought.id);
+      await simControl(carrierSimUrl).clearFaults(bought.id);
       await voiding.catch(() => undefined);
       await waitFor('the terminated void to be settled', async () => ((await status(bought.id)) === 'purchased' ? true : undefined));
       await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
       await save(stack, 'shipment-settled-terminated-void', shipmentWorkflowId(bought.id));
-      return;
-    }
+    },
+  },
+};
 
-    // An operator's Cancel while a void retries an unreachable carrier: from the patch
-    // 'cancel-during-void-settles' on, back to purchased by the carrier's record (recorded before it,
-    // with --as, the shipment stayed voiding).
-    if (only > 0 && process.argv[only + 1] === 'cancel-during-void') {
-      const stopped = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      await sim('/_sim/faults', { carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, times: -1, match: stopped.id });
-      const voiding = call(stack, 'POST', `/api/v1/shipments/${stopped.id}/void`, { key: acct.liveKey });
-      await waitFor('the void to be under way', async () => {
-        const s = await call(stack, 'GET', `/api/v1/shipments/${stopped.id}`, { key: acct.liveKey });
-        return s.body.status === 'voiding' ? true : undefined;
-      });
-      await new Promise((r) => setTimeout(r, 3000)); // a few cancellation attempts
-      await stack.temporal.workflow.getHandle(shipmentWorkflowId(stopped.id)).cancel();
-      await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-cancelled-during-void', shipmentWorkflowId(stopped.id));
-      await voiding;
-      return;
-    }
+/** Short polls and continue-as-new after two of them, so a few seconds make every kind of history. */
+const DEFAULTS: Partial<Config> = {
+  trackingPollMinMs: 300,
+  trackingPollMaxMs: 600,
+  trackingContinueAsNewAfterPolls: 2,
+  webhookAllowPrivate: true,
+  purchaseWaitMs: 30_000,
+};
 
-    // A scan pushed after a newer one (an exception, then an in-transit scan of a minute before it),
-    // then the delivery: from the patch 'older-scan-keeps-status' on, the older scan moves neither
-    // status back (recorded before it, with --as, the shipment went back to in_transit).
-    if (olderScan) {
-      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      const at = (s: number) => new Date(Date.now() - 600_000 + s * 60_000).toISOString();
-      const push = async (scan: { id: string; occurred_at: string; status: string; description?: string }) => {
-        await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
-          headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
-          body: { tracking_number: bought.tracking.number, scans: [scan] },
+async function main() {
+  const arg = (flag: string) => {
+    const at = process.argv.indexOf(flag);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const only = arg('--only');
+  const as = arg('--as');
+  if (only !== undefined && !(only in SCENARIOS)) throw new Error(`no scenario ${only}; there are: ${Object.keys(SCENARIOS).join(', ')}`);
+  if (as !== undefined && only === undefined) throw new Error('--as names the history of one scenario: give --only too');
+  await mkdir(OUT, { recursive: true });
+  const infra = await startInfra(log);
+  try {
+    for (const [key, scenario] of Object.entries(SCENARIOS)) {
+      if (only !== undefined && key !== only) continue;
+      log(`scenario ${key}`);
+      const stack = await startTestStack({ ...DEFAULTS, ...scenario.config }, { infra });
+      try {
+        const acct = await createAccount(stack, { topUp: '100.00' });
+        await scenario.run({
+          stack,
+          acct,
+          order: { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference: 'replay' },
+          carrierSimUrl: infra.carrierSimUrl,
+          sim: (p, body) => fetch(`${infra.carrierSimUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+          status: async (id) => (await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status as string,
+          name: (own) => as ?? own,
         });
-        await waitFor(`scan ${scan.id} in the history`, async () => {
-          const t = await call(stack, 'GET', `/api/v1/tracking/${bought.tracking.number}`, { key: acct.liveKey });
-          return (t.body.events as { description?: string }[] | undefined)?.some((e) => e.description === scan.description) ? true : undefined;
-        });
-      };
-      await push({ id: 'older-1', occurred_at: at(2), status: 'exception', description: 'Held at depot' });
-      await push({ id: 'older-2', occurred_at: at(1), status: 'in_transit', description: 'Left the sorting centre' });
-      await push({ id: 'older-3', occurred_at: at(3), status: 'delivered', description: 'Delivered' });
-      await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-older-scan-kept-status', shipmentWorkflowId(bought.id));
-      return;
+      } finally {
+        await stack.stop();
+      }
     }
-
-    // A delivery and a scan after it in one carrier push: set aside from the patch
-    // 'nothing-after-delivery' on (recorded before it, with --as, the scan was applied).
-    const late = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-    const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000).toISOString();
-    await call(stack, 'POST', '/api/v1/carrier-webhooks/acme', {
-      headers: { authorization: `Bearer ${devCarrierWebhookSecret('acme')}` },
-      body: {
-        tracking_number: late.tracking.number,
-        scans: [
-          { id: 'late-1', occurred_at: at(1), status: 'delivered' },
-          { id: 'late-2', occurred_at: at(2), status: 'exception', description: 'Returned to depot' },
-        ],
-      },
-    });
-    await save(stack, as > 0 ? process.argv[as + 1] : 'shipment-late-scan-set-aside', shipmentWorkflowId(late.id));
-    if (only > 0) return;
-
-    // A purchase followed to delivered, through several continue-as-new runs.
-    const delivered = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-    for (const status of ['in_transit', 'exception', 'in_transit', 'delivered']) {
-      await sim('/_sim/scans', { tracking_number: delivered.tracking.number, status });
-      await new Promise((r) => setTimeout(r, 1500));
-    }
-    const wfId = shipmentWorkflowId(delivered.id);
-    await save(stack, 'shipment-delivered-last-run', wfId);
-    const runs: string[] = [];
-    for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) runs.push(w.runId);
-    await save(stack, 'shipment-purchase-first-run', wfId, runs[runs.length - 1]);
-
-    // A purchase, then a void.
-    const voided = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-    await call(stack, 'POST', `/api/v1/shipments/${voided.id}/void`, { key: acct.liveKey });
-    await save(stack, 'shipment-voided', shipmentWorkflowId(voided.id));
-
-    // A purchase the carrier refuses: compensation.
-    const marker = 'replay-refused';
-    await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 422, match: marker });
-    const refused = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } })).body;
-    await save(stack, 'shipment-carrier-refused', shipmentWorkflowId(refused.shipment_id));
-
-    // A carrier that fails twice before it sells: the workflow's own retries, with timers.
-    const flaky = 'replay-flaky';
-    await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'error', status: 503, times: 2, match: flaky });
-    const retried = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: flaky }) } })).body;
-    await call(stack, 'POST', `/api/v1/shipments/${retried.id}/void`, { key: acct.liveKey });
-    await save(stack, 'shipment-carrier-retried-then-voided', shipmentWorkflowId(retried.id));
-
-    // A webhook delivery that fails once and is retried 10 s later.
-    const endpoint = (
-      await call(stack, 'POST', '/api/v1/webhook_endpoints', {
-        key: acct.testKey,
-        body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`, events: ['shipment.purchased'] },
-      })
-    ).body;
-    const sandbox = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.testKey, body: order })).body;
-    const event = await waitFor('the purchased event', async () => {
-      const e = await call(stack, 'GET', `/api/v1/events?shipment=${sandbox.id}&type=shipment.purchased`, { key: acct.testKey });
-      return e.body.data[0];
-    });
-    await save(stack, 'webhook-retried-then-delivered', `webhook/${event.id}/${endpoint.id}`);
   } finally {
-    receiver.close();
-    await stack.stop();
     await infra.stop();
   }
 }

@@ -93,16 +93,10 @@ export const scan = (id: string, status: Scan['status'], at: number): Scan => ({
 function defaults(shipmentId: string): Required<Mocks> {
   const purchase = { reference: shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false };
   return {
-    priceShipment: async () => ({ carrier: CARRIER, serviceName: 'Acme Ground', net: 1000, vat: 200, gross: 1200, currency: 'GBP' }),
     markShipment: async () => undefined,
-    failShipment: async () => undefined,
     recordEvent: async () => true,
     recordScans: async (p) => p.scans.map((s) => s.id),
-    holdFunds: async () => undefined,
-    captureFunds: async () => ({ captured: true, availableBefore: null, availableAfter: null, lowBalanceThreshold: null }),
-    releaseFunds: async () => true,
     refundFunds: async () => true,
-    storeLabels: async () => undefined,
     beginPurchase: async () => ({ ok: true as const, carrier: CARRIER, gross: 1200, currency: 'GBP' }),
     completePurchase: async (p) => [
       { id: p.purchasedEventId, type: 'shipment.purchased' as const },

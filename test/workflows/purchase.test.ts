@@ -1,4 +1,4 @@
-// The purchase saga (workflows/purchase.ts, its lean path behind patched('lean-purchase')) on the
+// The purchase saga (workflows/purchase.ts, purchaseLabel) on the
 // time-skipping server with mocked activities: a purchase, and each way it can fail, with the
 // compensations each failure runs and the order they run in.
 import { spawn } from 'node:child_process';

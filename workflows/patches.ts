@@ -1,0 +1,25 @@
+/**
+ * The patch ledger: every id a workflow passes to `patched()` or `deprecatePatch()`, and why.
+ *
+ * A change to the commands of a workflow that has runs open (a shipment lives for weeks) goes
+ * through three steps, one deploy each:
+ *   1. `patched(id)`: new runs take the new branch and record the id's marker; runs recorded
+ *      before it replay the old branch.
+ *   2. `deprecatePatch(id)`: once no run recorded before step 1 is open, the old branch goes; the
+ *      call still records the marker, so runs recorded under step 1 keep replaying.
+ *   3. Removal: once no run recorded before step 2 is open, the call and its entry here go.
+ * Every `patched()` and `deprecatePatch()` call in workflows/ names an id from this ledger, as a
+ * string literal or a constant of its file (test/workflows/patch-ledger.test.ts checks it).
+ */
+export interface PatchEntry {
+  /** The id passed to `patched()` / `deprecatePatch()`: lower-case words joined by hyphens. */
+  id: string;
+  /** The day the `patched()` call was deployed (ISO 8601, `YYYY-MM-DD`). */
+  date: `${number}-${number}-${number}`;
+  /** What the new branch does differently, and why. */
+  why: string;
+  /** When it may move to `deprecatePatch()` (and from there be removed): the runs that must have closed first. */
+  deprecateWhen: string;
+}
+
+export const PATCHES: readonly PatchEntry[] = [];
