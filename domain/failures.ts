@@ -1,10 +1,10 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { isErrorCode, type ErrorCode } from './errors.js';
 
 /**
  * The `type` of every ApplicationFailure our activities and workflows throw: a code of the API
  * contract (it reaches a customer as that code), or one of these internal types that the workflows
- * act on and that never reach a customer as such. Pure (`@temporalio/common` only): workflows use it.
+ * act on and that never reach a customer as such. Pure: workflows use it; contract/failures.ts makes
+ * and reads the ApplicationFailures themselves.
  */
 export const INTERNAL_FAILURES = {
   /** The request may have been carried out; ask the carrier by reference before trying again. */
@@ -53,33 +53,6 @@ export const FAILURE = {
   labelAlreadyScanned: 'label_already_scanned',
   internalError: 'internal_error',
 } as const satisfies Record<string, FailureType>;
-
-/** A non-retryable ApplicationFailure of a known type. */
-export function nonRetryableFailure(type: FailureType, message: string, ...details: unknown[]): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(message, type, ...details);
-}
-
-/** An ApplicationFailure of a known type, with Temporal's options (retryable, delay, details). */
-export function typedFailure(
-  type: FailureType,
-  options: { message: string; nonRetryable?: boolean; details?: unknown[]; nextRetryDelay?: number | string },
-): ApplicationFailure {
-  return ApplicationFailure.create({ type, ...options });
-}
-
-/** The ApplicationFailure behind an error (an activity's failure wraps it), if there is one. */
-export function applicationFailureOf(err: unknown): ApplicationFailure | undefined {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return cause instanceof ApplicationFailure ? cause : undefined;
-}
-
-/**
- * The type of the ApplicationFailure behind an error, if it has one: a string, not a FailureType,
- * since a failure from Temporal or a library may carry a type of its own; compare it with `FAILURE.…`.
- */
-export function failureTypeOf(err: unknown): string | undefined {
-  return applicationFailureOf(err)?.type ?? undefined;
-}
 
 /**
  * The API code a failure stands for: its own type when that is a contract code, else

@@ -9,7 +9,6 @@ export * from './parcel.js';
 export * from './status.js';
 export * from './scopes.js';
 export * from './cidr.js';
-export * from './temporal.js';
 export * from './shipment-view.js';
 export * from './config.js';
 export * from './config-schema.js';

@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
-import { FAILURE, taskQueues } from '../domain/workflow.js';
+import { taskQueues } from '../contract/index.js';
+import { FAILURE } from '../domain/workflow.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {

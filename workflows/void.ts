@@ -8,10 +8,9 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { applicationFailureOf, CARRIER_REASON, FAILURE, SA, type ShipmentStatus } from '../domain/workflow.js';
-import type { VoidOutcome } from './definitions.js';
+import { applicationFailureOf, SA, type ShipmentWorkflowInput, type VoidOutcome } from '../contract/index.js';
+import { CARRIER_REASON, FAILURE, type ShipmentStatus } from '../domain/workflow.js';
 import { emitStatusEvent } from './events.js';
-import type { ShipmentWorkflowInput } from './shipment-types.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
 import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { findOwnShipment, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
 import { makeId, type Address, type FundingSource } from '../../domain/index.js';
-import type { ShipmentWorkflowInput } from '../../workflows/index.js';
+import type { ShipmentWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../app.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CARRIER_MODULES } from '../../carriers/index.js';
-import { carrierVariable, isConfigVariable, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { carrierVariable, isConfigVariable } from '../../domain/index.js';
+import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { isToolingVariable } from '../../tools/tooling-config.js';
 import { DISPATCH_TUNING } from '../../tools/temporal/tuning.js';
 import {
@@ -463,7 +464,7 @@ describe('docker-compose.yml: production safety (issue 13)', () => {
 });
 
 describe('Temporal', () => {
-  it('registers exactly the search attributes of domain/temporal.ts, on the app namespace', () => {
+  it('registers exactly the search attributes of contract/search-attributes.ts, on the app namespace', () => {
     const script = (words(services['temporal-setup'].command) ?? []).join('\n') + (words(services['temporal-setup'].entrypoint) ?? []).join('\n');
     const registered: Record<string, string> = {};
     const namespace = environmentOf(services.api).TEMPORAL_NAMESPACE || 'default';
