@@ -30,12 +30,12 @@ export default tseslint.config(
     },
   },
   {
-    // Configuration comes from validated modules (domain/config.ts, tools/tooling-config.ts), which
-    // alone read the environment, through domain/env.ts; tests may set up their own.
+    // Production code reads its settings from config/, which alone reads the environment (through
+    // config/env.ts) and parses it once into plain objects; tools/ and the tests may set up their own.
     files: ['**/*.ts'],
-    ignores: ['domain/env.ts', 'test/**', 'sdk/**'],
+    ignores: ['config/env.ts', 'tools/**', 'test/**', 'sdk/**'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from the config module (domain/config.ts, tools/tooling-config.ts).' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read settings from config/ (the Config it parses at start).' }],
     },
   },
   // Each room (folder) is imported from outside through its door, index.ts (docs/architecture.md#the-rooms);

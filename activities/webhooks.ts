@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
 import { Agent, request } from 'undici';
 import { decryptWebhookSecret, findOwnEvent, findWebhookEndpoint, recordWebhookAttempt, type Db, type WebhookEndpointRow } from '../db/index.js';
-import { checkWebhookUrl, FAILURE, eventPayload, isPublicAddress, makeId, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS, type Config } from '../domain/index.js';
+import { checkWebhookUrl, FAILURE, eventPayload, isPublicAddress, makeId, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from '../domain/index.js';
+import type { Config } from '../config/index.js';
 import { nonRetryableFailure, typedFailure } from '../contract/index.js';
 import { signWebhook } from '../domain/webhook-signature.js';
 

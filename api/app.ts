@@ -5,7 +5,8 @@ import type { Client } from '@temporalio/client';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Db } from '../db/index.js';
-import { CODE, makeId, type Config } from '../domain/index.js';
+import { ApiError, CODE, makeId } from '../domain/index.js';
+import type { Config } from '../config/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
@@ -13,7 +14,6 @@ import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
-import { ApiError } from '../domain/index.js';
 import type { Catalog } from './catalog.js';
 import { healthRoutes } from './routes/health.js';
 import { quoteRoutes } from './routes/quotes.js';

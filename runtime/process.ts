@@ -5,7 +5,7 @@ import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
 import { encryptingDataConverter } from '../codec/index.js';
-import { loadConfig as readConfig, type Config } from '../domain/index.js';
+import { type Config, loadConfig as readConfig } from '../config/index.js';
 import { currentTracing, startTracing, type Tracing } from './tracing.js';
 
 /** Reads and validates the configuration, or exits with a clear message naming what is wrong. */

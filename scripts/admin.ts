@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
-import { loadConfig } from '../domain/index.js';
+import { loadConfig } from '../config/index.js';
 import { AdminError, adminCommands } from './admin/commands.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startCarrierSimulator } from './carrier-sim/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { runningPostmaster } from '../db/index.js';
-import { childEnv } from '../domain/index.js';
+import { childEnv } from '../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../contract/index.js';
 import { adminCommands } from '../admin/index.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from '../runtime/index.js';

@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import type { Config } from '../domain/index.js';
+import type { Config } from '../config/index.js';
 import { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, taskQueues } from '../contract/index.js';
 
 /**

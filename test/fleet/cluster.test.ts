@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES, shipmentWorkflowId } from '../../contract/index.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { adminCommands } from '../../scripts/admin/commands.js';

@@ -17,7 +17,8 @@ import {
   openDatabase,
   type Database,
 } from '../../db/index.js';
-import { makeId, parseConfig } from '../../domain/index.js';
+import { makeId } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
 import { webhookWorkflowId } from '../../contract/index.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
 import { createTimeSkippingEnv } from '../temporal-infra/time-skipping-env.js';

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, readdirSync, statSync, type WriteStream 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { toolingSettings } from '../tooling-config.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';

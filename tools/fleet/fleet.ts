@@ -9,7 +9,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { toolingSettings } from '../tooling-config.js';
 import { tcpConnects, type Log } from '../temporal/process-utils.js';
