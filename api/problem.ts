@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
-import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
-import { COUNTRY_CODE, COUNTRY_FORMAT, CURSOR_FORMATS, INSTANT_FORMAT } from './schemas.js';
+import { COUNTRY_CODE, COUNTRY_FORMAT, CURSOR_FORMATS, IDEMPOTENCY_KEY_PATTERN, INSTANT_FORMAT } from './schemas.js';
 
 const CURSOR_NAMES = new Set<unknown>(Object.values(CURSOR_FORMATS));
 

@@ -13,6 +13,12 @@ const TEXT = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_C
 /** Text without control characters, blank allowed. */
 export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
+/**
+ * An Idempotency-Key header: printable ASCII is space to tilde; HTTP has already trimmed spaces
+ * around a header's value.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7e]{1,255}$';
+
 /** Two letters (ISO 3166-1 alpha-2); case-folded to upper case once valid. */
 export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
 /**

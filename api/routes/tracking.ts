@@ -7,7 +7,7 @@ import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, sca
 import { CODE, ApiError, hasLabel, makeId, SCAN_STATUSES } from '../../domain/index.js';
 import { devCarrierWebhookSecret } from '../../config/index.js';
 import { scansSignal, shipmentWorkflowId } from '../../contract/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
 import { RESPONSES } from '../response-schemas.js';

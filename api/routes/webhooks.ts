@@ -16,7 +16,7 @@ import {
 } from '../../db/index.js';
 import { CODE, ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId } from '../../domain/index.js';
 import type { Config } from '../../config/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { pageQueryFor, type PageQuery } from '../schemas.js';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { findOwnShipment, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
 import { makeId, type Address, type FundingSource } from '../../domain/index.js';
 import type { ShipmentWorkflowInput } from '../../contract/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { serviceOf } from '../catalog.js';
