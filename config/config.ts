@@ -60,6 +60,16 @@ export function loadConfig(options: ParseOptions = {}): Config {
   return parseConfig(processEnv(), options);
 }
 
+/** The configuration of an entry point's process, or its exit (code 2) with a message naming what is wrong. */
+export function loadConfigOrExit(options: ParseOptions = {}): Config {
+  try {
+    return loadConfig(options);
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
 /** The simulator's origin, for carriers whose URL is not overridden. */
 export function carrierSimUrl(config: { carrierSimPort: number }): string {
   return `http://127.0.0.1:${config.carrierSimPort}`;

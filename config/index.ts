@@ -3,7 +3,7 @@
  * default, bounds and production rules), parsed once at start into the plain `Config` object that
  * everything else is given.
  */
-export { carrierSimUrl, loadConfig, parseConfig } from './config.js';
+export { carrierSimUrl, loadConfig, loadConfigOrExit, parseConfig } from './config.js';
 export type { Config } from './config.js';
 export { CONFIG_VARIABLES, carrierVariable, isConfigVariable, LOG_LEVELS, SHARED_VARIABLES } from './schema.js';
 export { ConfigError, parseSettings, setting } from './settings.js';
