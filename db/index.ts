@@ -1,7 +1,8 @@
 export * from './connection.js';
 export * from './embedded.js';
 export * as schema from './schema.js';
-export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow, UserRow } from './schema.js';
+export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow } from './schema.js';
+export type { UserRow } from './schema-portal.js';
 export * from './queries/accounts.js';
 export * from './queries/api-keys.js';
 export * from './queries/ledger.js';
