@@ -7,7 +7,7 @@
 export { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
 export { purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
-export type { PurchaseOutcome, ShipmentState, VoidOutcome } from './messages.js';
+export type { PurchaseOutcome, VoidOutcome } from './messages.js';
 export type { LatestScan, PurchaseInput, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
