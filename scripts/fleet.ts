@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { openDatabase } from '../db/index.js';
 import { toolingSettings } from '../domain/index.js';
-import { adminCommands } from './admin/commands.js';
+import { adminCommands } from '../admin/index.js';
 import { startFleet, type Fleet } from './fleet/fleet.js';
 
 const log = (msg: string) => process.stderr.write(`[fleet] ${msg}\n`);

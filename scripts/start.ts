@@ -14,7 +14,7 @@ import { startCarrierSimulator } from '../carriers/simulator/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { runningPostmaster } from '../db/index.js';
 import { childEnv, SEARCH_ATTRIBUTES } from '../domain/index.js';
-import { adminCommands } from './admin/commands.js';
+import { adminCommands } from '../admin/index.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from './runtime.js';
 import { PROCESSES_FILE } from './bench/cpu.js';
 import { startDevServer } from './temporal/dev-server.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { runningPostmaster, type Db } from '../../db/index.js';
 import { formatAmount, type Config } from '../../domain/index.js';
-import { adminCommands } from '../admin/commands.js';
+import { adminCommands } from '../../admin/index.js';
 import { connectDatabase } from '../runtime.js';
 import type { Mode } from './options.js';
 

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { captureFunds, holdFunds } from '../../db/index.js';
 import { makeId, shipmentWorkflowId, type Config } from '../../domain/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
-import { adminCommands } from '../admin/commands.js';
+import { adminCommands } from '../../admin/index.js';
 import { openStackDatabase } from './account.js';
 import { buyRequest } from './fixtures.js';
 import { describeAnswer, type ApiClient } from './http.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { openDatabase } from '../../db/index.js';
 import { toolingSettings } from '../../domain/index.js';
-import { adminCommands } from '../admin/commands.js';
+import { adminCommands } from '../../admin/index.js';
 import { createClients, startReceiver, type KeyOutcome } from './clients.js';
 import { formatTable, runChecks, sweptDeliveries, undelivered, unsettled, type Check } from './checks.js';
 import { explainUndelivered } from './explain.js';
