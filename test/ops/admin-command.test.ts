@@ -7,9 +7,9 @@ import { findKeyByHash, hashApiKey, openDatabase, type Database } from '../../db
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** `npm run --silent admin -- <args>` as an operator types it (contract: Administration). */
-function admin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const options = { cwd: ROOT, timeout: 120_000, env: { ...process.env, DATABASE_URL: inject('databaseUrl') } };
+    const options = { cwd: ROOT, timeout: 120_000, env: { ...process.env, DATABASE_URL: inject('databaseUrl'), ...env } };
     execFile('npm', ['run', '--silent', 'admin', '--', ...args], options, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
@@ -55,6 +55,14 @@ describe('npm run --silent admin', () => {
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(refused.stderr).toContain('admin: --currency must be an ISO 4217 code');
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  // The carriers are loaded only in production, to require each one's variables (admin/session.ts).
+  it('refuses to start in production with development values, naming each carrier variable', async () => {
+    const refused = await admin(['key', 'revoke', 'key_x'], { NODE_ENV: 'production' });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/^admin: configuration error: refusing to start in production:/);
+    for (const name of ['SIGNING_SECRET', 'CARRIER_ACME_URL', 'CARRIER_SWIFTPOST_WEBHOOK_SECRET']) expect(refused.stderr).toContain(`- ${name} `);
   });
 
   it('prints its usage on --help', async () => {
