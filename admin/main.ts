@@ -2,6 +2,8 @@
  * The portal's jobs as a command line (contract: Administration). One JSON object on stdout per
  * command; a clear message on stderr and a non-zero exit on bad input.
  *   npm run --silent admin -- account create --name Acme --funding wallet
+ * npm runs it through admin/launch.mjs (a cached bundle of this file and what it reaches); the image
+ * runs its tsc build, node dist/admin/main.js.
  */
 import { parseArgs } from 'node:util';
 import type { AdminCommands } from './commands.js';

@@ -6,11 +6,11 @@ import { findKeyByHash, hashApiKey, openDatabase, type Database } from '../../db
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** `npm run --silent admin -- <args>` as an operator types it (contract: Administration). */
-function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `npm run --silent admin -- <args>` (or ops) as an operator types it (contract: Administration). */
+function admin(args: string[], env: Record<string, string> = {}, script = 'admin'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const options = { cwd: ROOT, timeout: 120_000, env: { ...process.env, DATABASE_URL: inject('databaseUrl'), ...env } };
-    execFile('npm', ['run', '--silent', 'admin', '--', ...args], options, (err, stdout, stderr) => {
+    execFile('npm', ['run', '--silent', script, '--', ...args], options, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -69,5 +69,12 @@ describe('npm run --silent admin', () => {
     const help = await admin(['--help']);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run --silent admin -- <command>\n/);
+  });
+});
+
+describe('npm run --silent ops', () => {
+  it('stuck --json answers one JSON object from Temporal', async () => {
+    const stuck = json(await admin(['stuck', '--json', '--older-than', '1d'], { TEMPORAL_ADDRESS: inject('temporalAddress') }, 'ops'));
+    expect(stuck).toEqual({ data: expect.any(Array) });
   });
 });
