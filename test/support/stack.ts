@@ -8,7 +8,7 @@ import { createApp } from '../../api/app.js';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, insertShipment, openDatabase, type Database } from '../../db/index.js';
 import { makeId, parseConfig, shipmentWorkflowId, type Config } from '../../domain/index.js';
-import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
+import { adminCommands, type CreateAccountOptions } from '../../admin/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
