@@ -54,8 +54,8 @@ export class UnsupportedCarrierDocumentError extends Error {
 
 /**
  * The label files of a real carrier's label: `label` is the document bought with it, `zpl` a ZPL
- * document stored beside it (asked for at purchase or recovered later). The carrier's image is
- * decoded at most once however many formats are made.
+ * document stored beside it (asked for at purchase or recovered later). However many formats are
+ * made, a GIF or TIFF is converted once and a carrier PDF parsed once.
  *
  * Rejects with CarrierDocumentMissingError when the stored documents lack what a format needs,
  * and with UnsupportedCarrierDocumentError when a document cannot be read.
