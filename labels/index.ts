@@ -4,3 +4,12 @@
  */
 export * from './files.js';
 export * from './render/index.js';
+export {
+  CARRIER_DOCUMENT_FORMATS,
+  carrierLabelFiles,
+  CarrierDocumentMissingError,
+  UnsupportedCarrierDocumentError,
+  type CarrierDocument,
+  type CarrierDocumentFormat,
+  type CarrierLabelFile,
+} from './carrier-label.js';
