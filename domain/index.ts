@@ -19,5 +19,4 @@ export * from './pricing.js';
 export * from './balance-view.js';
 export * from './webhooks.js';
 export * from './production.js';
-export * from './failure-messages.js';
 export * from './review.js';

@@ -1,6 +1,6 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
-import { FAILURE, taskQueues } from '../domain/workflow.js';
+import { CODE, taskQueues } from '../domain/workflow.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {
@@ -39,7 +39,7 @@ export function shipmentActivities() {
   return summarised(
     proxyActivities<ShipmentActivities & LedgerActivities & PurchaseActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [CODE.insufficient_funds, CODE.service_not_available] },
     }),
   );
 }
@@ -57,7 +57,7 @@ export function purchaseSteps() {
         initialInterval: '200 milliseconds',
         backoffCoefficient: 2,
         maximumInterval: '10 seconds',
-        nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable, FAILURE.shipmentMissing],
+        nonRetryableErrorTypes: [CODE.insufficient_funds, CODE.service_not_available, CODE.shipment_missing],
       },
     }),
   );
@@ -67,7 +67,7 @@ export function paymentActivities() {
   return summarised(
     proxyActivities<PaymentActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.cardDeclined] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [CODE.card_declined] },
     }),
   );
 }

@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { FAILURE, isTerminal, isVoidable, nonRetryableFailure, SA } from '../domain/workflow.js';
+import { CODE, isTerminal, isVoidable, nonRetryableFailure, SA } from '../domain/workflow.js';
 import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
 import { cancelStrayLabel, purchaseLabel, type PurchaseResult } from './purchase.js';
 import { shipmentActivities } from './proxies.js';
@@ -84,7 +84,7 @@ function setUpHandlers(input: ShipmentWorkflowInput, state: TrackingState): (out
       // committed, and the workflow task that carries it was lost with its worker and runs again):
       // the customer may have been told so. The void is accepted and waits for the purchase to end.
       if (!isVoidable(state.status) && state.status !== 'pending') {
-        throw nonRetryableFailure(FAILURE.shipmentNotVoidable, `A ${state.status} shipment cannot be voided.`);
+        throw nonRetryableFailure(CODE.shipment_not_voidable, `A ${state.status} shipment cannot be voided.`);
       }
     },
   });

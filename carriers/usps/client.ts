@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Address, Parcel } from '../../domain/index.js';
+import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
 import {
   USPS_PAYMENT_TOKEN_LIFETIME_MS,
@@ -255,7 +255,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       });
       if (answer.status === 200) return parseUspsReprintResponse(answer.body, format) ?? unreadable('label reprint', false, answer.status);
       const error = uspsAnswerError(answer, false, now());
-      if (error.details.reason === 'not_found') return null;
+      if (error.details.reason === CARRIER_REASON.notFound) return null;
       throw redact(error);
     },
 
