@@ -107,14 +107,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   const simReq: SimRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody };
   const run = () => runHandler(api, route, simReq);
 
-  if (!route.operation) return sendJson(res, run());
+  if (!route.operation) return sendJson(res, await run());
   if (route.operation === 'buy') ctx.state.buyTimestamps.get(api.code)?.push(Date.now());
   const fault = ctx.faults.take(api.code, route.operation, [target, rawBody]);
-  if (!fault) return sendJson(res, run());
-  applyFault(fault, api, req, res, run, ctx);
+  if (!fault) return sendJson(res, await run());
+  await applyFault(fault, api, req, res, run, ctx);
 }
 
-function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: ServerResponse, run: () => SimReply, ctx: Context): void {
+async function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: ServerResponse, run: () => Promise<SimReply>, ctx: Context): Promise<void> {
   switch (fault.mode) {
     case 'error':
       return sendJson(res, { status: fault.status, body: api.errorBody(fault.code, `Simulated ${fault.status} failure of ${fault.operation}.`) });
@@ -122,7 +122,7 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
       return sendJson(res, {
         status: 429,
         body: api.errorBody('rate_limited', 'Too many requests.'),
-        headers: { 'retry-after': String(fault.retry_after) },
+        headers: api.sendsRetryAfter === false ? {} : { 'retry-after': String(fault.retry_after) },
       });
     case 'decline':
       return sendJson(res, { status: 402, body: api.errorBody('card_declined', 'The card was declined.') });
@@ -131,7 +131,7 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
       return sendGarbage(res);
     case 'lost_answer':
       // The carrier did the work; the answer never reaches the client.
-      run();
+      await run();
       req.socket.destroy();
       return;
     case 'timeout': {
@@ -149,14 +149,15 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
       // Runs even when the client has gone: the carrier committed after the client gave up.
       const timer = setTimeout(() => {
         ctx.pending.delete(timer);
-        const reply = run();
-        if (!res.destroyed && !res.writableEnded) sendJson(res, reply);
+        void run().then((reply) => {
+          if (!res.destroyed && !res.writableEnded) sendJson(res, reply);
+        });
       }, fault.delay_ms);
       ctx.pending.add(timer);
       return;
     }
     case 'slow': {
-      const reply = run();
+      const reply = await run();
       const timer = setTimeout(() => {
         ctx.pending.delete(timer);
         sendJson(res, reply);
@@ -171,9 +172,9 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
   }
 }
 
-function runHandler(api: SimApi, route: SimRoute, req: SimRequest): SimReply {
+async function runHandler(api: SimApi, route: SimRoute, req: SimRequest): Promise<SimReply> {
   try {
-    return route.handle(req);
+    return await route.handle(req);
   } catch (error) {
     if (error instanceof SimHttpError) return { status: error.status, body: api.errorBody(error.code, error.message) };
     return { status: 500, body: api.errorBody('internal_error', error instanceof Error ? error.message : String(error)) };
