@@ -37,8 +37,8 @@ export interface SimApi {
   isCarrier: boolean;
   operations: readonly string[];
   routes: SimRoute[];
-  /** This API's own error body shape. */
-  errorBody(code: string, message: string): unknown;
+  /** This API's own error body shape, for an answer of this HTTP status. */
+  errorBody(code: string, message: string, status: number): unknown;
   /** Whether its 429 carries `Retry-After` (default true; UPS sends none). */
   sendsRetryAfter?: boolean;
 }
