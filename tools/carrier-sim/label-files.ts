@@ -45,7 +45,7 @@ async function render(art: LabelArt, type: LabelFileType): Promise<string> {
     type === 'GIF'
       ? image.gif({ colours: 2, effort: 1, dither: 0 })
       : type === 'PNG'
-        ? image.png({ palette: true, colours: 2, compressionLevel: 1 })
+        ? image.png({ palette: true, colours: 2, effort: 1, dither: 0, compressionLevel: 1 })
         : type === 'JPG'
           ? image.jpeg({ quality: 80 })
           : image.tiff({ compression: 'lzw' });
