@@ -46,6 +46,10 @@ export const PROBLEM_TYPES: Record<ErrorCode, { when: string; then: string }> = 
     when: 'No such object or route, or the object belongs to another account or mode (the two look the same).',
     then: 'Check the id, and that the key is of the mode (live or sandbox) the object was made in.',
   },
+  method_not_allowed: {
+    when: 'The path exists, but not for this method (a `TRACE`, or a `DELETE` of a shipment).',
+    then: 'Use one of the methods the `Allow` header lists.',
+  },
   label_already_scanned: {
     when: 'A void of a label the carrier has already scanned (delivered included).',
     then: 'The label cannot be voided; it stays bought and charged.',

@@ -11,6 +11,8 @@ export const ERRORS = {
   link_expired: { status: 403, title: 'Link expired' },
   invalid_signature: { status: 403, title: 'Invalid signature' },
   not_found: { status: 404, title: 'Not found' },
+  /** The path exists, but not for this method; `Allow` lists the methods it has. */
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   label_already_scanned: { status: 409, title: 'Label already scanned' },
   shipment_not_voidable: { status: 409, title: 'Shipment not voidable' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
