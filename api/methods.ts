@@ -8,8 +8,8 @@ import { CODE, ApiError } from '../domain/index.js';
  * Content-Type. The routes are collected as they are registered (routes registered after this call
  * only: every route); the returned onRequest hook refuses before a body is read, after the address's
  * allowance has counted the request. A path no route has is refused there too, with `notFound`'s
- * error if it gives one: the router's 404 route would otherwise read the body of a `QUERY` first,
- * and answer 422 for its missing Content-Type.
+ * error: the router's 404 route would otherwise read the body of a `QUERY` first, and answer 422
+ * for its missing Content-Type. Where `notFound` gives none (a page's path), the 404 page answers.
  */
 export function refuseUndeclaredMethod(
   app: FastifyInstance,
@@ -22,13 +22,12 @@ export function refuseUndeclaredMethod(
   });
   return async function undeclaredMethod(request: FastifyRequest): Promise<void> {
     if (!request.is404) return;
+    // The portal's and the console's paths keep their 404 page, whatever the method.
+    const notFoundError = notFound(request);
+    if (!notFoundError) return;
     const path = request.url.split('?')[0];
     const allowed = new Set(routes.filter((r) => r.path.test(path)).flatMap((r) => r.methods));
-    if (!allowed.size) {
-      const error = notFound(request);
-      if (error) throw error;
-      return;
-    }
+    if (!allowed.size) throw notFoundError;
     // Fastify answers HEAD on every GET route.
     if (allowed.has('GET')) allowed.add('HEAD');
     const allow = METHOD_ORDER.filter((m) => allowed.delete(m)).concat([...allowed].sort()).join(', ');

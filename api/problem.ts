@@ -62,6 +62,7 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
   const out: FieldError[] = [];
   // An empty string breaks both minLength 1 and the text pattern: the pattern's "not blank" says it once.
   const patterned = new Set(validation.filter((e) => e.keyword === 'pattern').map((e) => e.instancePath));
+  const cursors = new Set(validation.filter((e) => e.keyword === 'pattern' && CURSOR_PATTERN_SET.has(e.params.pattern)).map((e) => e.instancePath));
   // A webhook URL's pattern says why it is refused; its `format: uri` and its length would say it again.
   const urls = new Map(
     validation
@@ -70,8 +71,10 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
   );
   for (const e of validation) {
     if (e.keyword === 'minLength' && e.params.limit === 1 && patterned.has(e.instancePath)) continue;
-    // A country that is not two capitals is said so by its pattern, not again as outside the enum.
+    // A country that is not two capitals is said so by its pattern, not again as outside the enum,
+    // and a cursor too long is not a valid cursor, said once.
     if (e.keyword === 'enum' && patterned.has(e.instancePath)) continue;
+    if (e.keyword === 'maxLength' && cursors.has(e.instancePath)) continue;
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') {

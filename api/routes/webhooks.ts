@@ -34,9 +34,9 @@ export const createEndpointSchema = (allowPrivate: boolean) =>
         maxLength: 2048,
         format: 'uri',
         pattern: allowPrivate ? WEBHOOK_URL_PATTERNS.private : WEBHOOK_URL_PATTERNS.public,
-        description: allowPrivate
-          ? 'https or http URL that receives the events (this instance allows private addresses)'
-          : 'https URL that receives the events; its host must be a public address, or a name that resolves to public addresses only',
+        // One description whatever the instance allows, so the SDK's types are the same everywhere.
+        description:
+          'https URL that receives the events; its host must be a public address, or a name that resolves to public addresses only (an instance with WEBHOOK_ALLOW_PRIVATE also takes http and private addresses)',
       }),
       events: Type.Optional(
         Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {

@@ -1929,7 +1929,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https URL that receives the events; its host must be a public address, or a name that resolves to public addresses only
+                     * @description https URL that receives the events; its host must be a public address, or a name that resolves to public addresses only (an instance with WEBHOOK_ALLOW_PRIVATE also takes http and private addresses)
                      */
                     url: string;
                     /** @description Event types to receive; omitted means every type */
