@@ -241,4 +241,5 @@ const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5
 const PCHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})";
 const webhookUrlPattern = (schemes: string) => `^${schemes}://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?(?:${PCHAR}|[/?])*)?$`;
 /** The pattern of a webhook URL, by whether private addresses (and plain http) are allowed. */
-export const WEBHOOK_URL_PATTERNS = { public: webhookUrlPattern('https'), private: webhookUrlPattern('https?') } as const;
+// A scheme is case-insensitive (RFC 3986 §3.1): `HTTPS://` is the same URL.
+export const WEBHOOK_URL_PATTERNS = { public: webhookUrlPattern('[Hh][Tt][Tt][Pp][Ss]'), private: webhookUrlPattern('[Hh][Tt][Tt][Pp][Ss]?') } as const;

@@ -76,9 +76,9 @@ describe('the document states the rules validation applies', () => {
   it('a webhook url is an https URI, with no credentials or fragment', () => {
     const url = bodySchema('/api/v1/webhook_endpoints', 'post').properties.url;
     expect(url).toMatchObject({ format: 'uri', pattern: WEBHOOK_URL_PATTERNS.public, maxLength: 2048 });
-    expect(url.pattern.startsWith('^https://')).toBe(true);
+    expect(url.pattern.startsWith('^[Hh][Tt][Tt][Pp][Ss]://')).toBe(true);
     const re = new RegExp(url.pattern);
-    for (const ok of ['https://hooks.example.com/in?x=1', 'https://93.184.215.14:8443/hooks', 'https://[2001:db8::1]/h']) expect(re.test(ok), ok).toBe(true);
+    for (const ok of ['https://hooks.example.com/in?x=1', 'HTTPS://93.184.215.14:443/hooks', 'https://93.184.215.14:8443/hooks', 'https://[2001:db8::1]/h']) expect(re.test(ok), ok).toBe(true);
     for (const bad of ['0', 'http://hooks.example.com/', 'https://user:pw@example.com/', 'https://example.com/#x', 'https://a.09/', 'https://a.com:65536/']) {
       expect(re.test(bad), bad).toBe(false);
     }
