@@ -222,7 +222,7 @@ function trimStrings(request: FastifyRequest): void {
       } else if (child && typeof child === 'object') stack.push(child);
     }
   }
-  foldCountries(request, request.routeOptions.schema?.body, request.body);
+  foldCountries(request, request.routeOptions?.schema?.body, request.body);
 }
 
 /**

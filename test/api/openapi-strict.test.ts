@@ -4,9 +4,12 @@
 // path does not have is 405 with `Allow` (TRACE and QUERY were 404, or 422 for QUERY's missing
 // Content-Type). The patterns are checked against the code that decides, on many generated values.
 import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trimBodyText } from '../../api/hardening.js';
+import { fingerprintOf } from '../../api/idempotency.js';
 import { cursorId, encodeCursor } from '../../api/pagination.js';
-import { CURSOR_PATTERNS, CURSOR_PREFIXES, INSTANT_PATTERN, WEBHOOK_URL_PATTERNS, cursorLength } from '../../api/schemas.js';
+import { AddressSchema, CURSOR_PATTERNS, CURSOR_PREFIXES, INSTANT_PATTERN, QuoteRequestSchema, WEBHOOK_URL_PATTERNS, cursorLength } from '../../api/schemas.js';
 import { checkWebhookUrl, COUNTRY_CODES, makeId, parseIsoInstant } from '../../domain/index.js';
 import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
