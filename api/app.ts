@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Client } from '@temporalio/client';
 import type { Tracer } from '@opentelemetry/api';
@@ -10,6 +10,7 @@ import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
 import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseBadHost, trimBodyText } from './hardening.js';
+import { refuseUndeclaredMethod } from './methods.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
@@ -91,11 +92,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    isPagePath(request.url)
-      ? pageNotFound(reply)
-      : sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  // A path no route has: the portal's page, or a problem.
+  const noRoute = (request: FastifyRequest) =>
+    isPagePath(request.url) ? undefined : new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`);
+  app.setNotFoundHandler((request, reply) => {
+    const error = noRoute(request);
+    return error ? sendProblem(reply, error) : pageNotFound(reply);
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
@@ -112,6 +115,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       signedInUser: async (request) => (await loadSession(ctx, request))?.user.id,
     }),
   );
+  app.addHook('onRequest', refuseUndeclaredMethod(app, noRoute));
   app.addHook('onRequest', refuseContentCoding);
   app.addHook('preValidation', refuseBadText);
   app.addHook('preValidation', trimBodyText);

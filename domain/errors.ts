@@ -82,6 +82,12 @@ export const ERROR_TABLE = {
     when: 'No such object or route, or the object belongs to another account or mode (the two look the same).',
     then: 'Check the id, and that the key is of the mode (live or sandbox) the object was made in.',
   },
+  /** The path exists, but not for this method; `Allow` lists the methods it has. */
+  method_not_allowed: {
+    status: 405, title: 'Method not allowed', message: GENERIC_FAILURE_MESSAGE, internal: false,
+    when: 'The path exists, but not for this method (a `TRACE`, or a `DELETE` of a shipment).',
+    then: 'Use one of the methods the `Allow` header lists.',
+  },
   label_already_scanned: {
     status: 409, title: 'Label already scanned', message: GENERIC_FAILURE_MESSAGE, internal: false,
     when: 'A void of a label the carrier has already scanned (delivered included).',
