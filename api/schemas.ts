@@ -16,6 +16,12 @@ export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 /** Two letters (ISO 3166-1 alpha-2); case-folded to upper case once valid. */
 export const COUNTRY_CODE = '^\\s*[A-Za-z]{2}\\s*$';
 /**
+ * A subdivision code's shape (ISO 3166-2 without the country prefix): 1 to 3 letters or digits,
+ * blank allowed (then absent). Whether US and CA need one, and which codes they take, is
+ * domain/address.ts's check.
+ */
+export const STATE_CODE = '^\\s*([A-Za-z0-9]{1,3}\\s*)?$';
+/**
  * The format (api/validation.ts) that checks two letters are an assigned code, in the same pass as
  * every other field, so one 422 lists every bad field (contract: Errors) and not the country alone
  * after the rest is fixed.
@@ -45,6 +51,14 @@ export const AddressSchema = Type.Object(
     line1: text('First address line'),
     line2: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Second line' })),
     city: text('City'),
+    state: Type.Optional(
+      Type.String({
+        maxLength: MAX_ADDRESS_FIELD,
+        pattern: STATE_CODE,
+        description:
+          'ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country\'s states, territories or provinces',
+      }),
+    ),
     postcode: text('Postcode'),
     country: Type.String({ pattern: COUNTRY_CODE, format: COUNTRY_FORMAT, description: 'ISO 3166-1 alpha-2 country code' }),
   },
