@@ -19,6 +19,12 @@ export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
  */
 export const COUNTRY_CODE = '^[A-Z]{2}$';
 /**
+ * A subdivision code's shape (ISO 3166-2 without the country prefix): 1 to 3 letters or digits,
+ * blank allowed (then absent). Whether US and CA need one, and which codes they take, is
+ * domain/address.ts's check.
+ */
+export const STATE_CODE = '^\\s*([A-Za-z0-9]{1,3}\\s*)?$';
+/**
  * Marks a country field: case-folded before validation (api/hardening.ts), and checked, as the enum
  * says, against the assigned codes in the same pass as every other field (api/validation.ts), so
  * one 422 lists every bad field (contract: Errors).
@@ -144,6 +150,14 @@ export const AddressSchema = Type.Object(
     line1: text('First address line'),
     line2: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Second line' })),
     city: text('City'),
+    state: Type.Optional(
+      Type.String({
+        maxLength: MAX_ADDRESS_FIELD,
+        pattern: STATE_CODE,
+        description:
+          'ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country\'s states, territories or provinces',
+      }),
+    ),
     postcode: text('Postcode'),
     country: Type.String({
       pattern: COUNTRY_CODE,

@@ -4,6 +4,7 @@ export * from './ids.js';
 export * from './errors.js';
 export * from './failures.js';
 export * from './address.js';
+export * from './subdivisions.js';
 export * from './countries.js';
 export * from './parcel.js';
 export * from './status.js';

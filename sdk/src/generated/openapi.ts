@@ -463,6 +463,7 @@ export interface components {
             line1: string;
             line2: string | null;
             city: string;
+            state: string | null;
             postcode: string;
             /** @description ISO 3166-1 alpha-2, upper case */
             country: string;
@@ -776,6 +777,8 @@ export interface operations {
                         line2?: string;
                         /** @description City */
                         city: string;
+                        /** @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces */
+                        state?: string;
                         /** @description Postcode */
                         postcode: string;
                         /**
@@ -794,6 +797,8 @@ export interface operations {
                         line2?: string;
                         /** @description City */
                         city: string;
+                        /** @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces */
+                        state?: string;
                         /** @description Postcode */
                         postcode: string;
                         /**
@@ -1061,6 +1066,8 @@ export interface operations {
                         line2?: string;
                         /** @description City */
                         city: string;
+                        /** @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces */
+                        state?: string;
                         /** @description Postcode */
                         postcode: string;
                         /**
@@ -1079,6 +1086,8 @@ export interface operations {
                         line2?: string;
                         /** @description City */
                         city: string;
+                        /** @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces */
+                        state?: string;
                         /** @description Postcode */
                         postcode: string;
                         /**
@@ -3008,6 +3017,8 @@ export interface operations {
                     line2?: string;
                     /** @description City */
                     city: string;
+                    /** @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces */
+                    state?: string;
                     /** @description Postcode */
                     postcode: string;
                     /**
@@ -3400,6 +3411,7 @@ export interface operations {
                     line2?: string | null;
                     /** @description City */
                     city?: string;
+                    state?: string | null;
                     /** @description Postcode */
                     postcode?: string;
                     /**
