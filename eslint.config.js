@@ -5,7 +5,7 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-/** The production rooms; tools/, scripts/, test/ and sdk/ are not among them. */
+/** The production rooms; tools/, test/ and sdk/ are not among them. */
 const PRODUCTION_ROOMS = ['domain', 'config', 'contract', 'carriers', 'db', 'activities', 'workflows', 'workers', 'api', 'codec', 'runtime', 'admin', 'labels', 'util'];
 /**
  * Doors beside index.ts: signing needs node:crypto, so it stays out of the index; workflow.ts is the

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
-import { FAILURE } from '../domain/index.js';
+import { CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 
 export interface CarrierTarget {
@@ -25,12 +25,12 @@ function classify(err: unknown, carrier: string): unknown {
   ];
   switch (err.kind) {
     case 'definitive':
-      return ApplicationFailure.create({ type: FAILURE.carrierRefused, message: err.message, nonRetryable: true, details });
+      return ApplicationFailure.create({ type: CODE.carrier_error, message: err.message, nonRetryable: true, details });
     case 'ambiguous':
-      return ApplicationFailure.create({ type: FAILURE.carrierAmbiguous, message: err.message, nonRetryable: true, details });
+      return ApplicationFailure.create({ type: CODE.carrier_ambiguous, message: err.message, nonRetryable: true, details });
     case 'retryable':
       return ApplicationFailure.create({
-        type: FAILURE.carrierRetryable,
+        type: CODE.carrier_retryable,
         message: err.message,
         nonRetryable: false,
         details,

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { FAILURE } from '../domain/index.js';
+import { CODE } from '../domain/index.js';
 
 /** The database's own error: the error or its cause that carries a SQLSTATE (drizzle wraps the driver's error). */
 function databaseError(err: unknown): (Error & { code: string }) | undefined {
@@ -46,7 +46,7 @@ export function failFastOnBadData<T extends Record<string, unknown>>(activities:
           // message and stack are stored in the workflow's history in clear, outside the payload codec.
           const reason = databaseError(err) ?? (err as Error);
           throw ApplicationFailure.create({
-            type: FAILURE.invalidData,
+            type: CODE.invalid_data,
             nonRetryable: true,
             message: `${name}: the data cannot be stored (${reason.message})`,
             cause: reason,

@@ -1,18 +1,18 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { request } from 'undici';
 import { parseRetryAfter } from '../carriers/index.js';
-import { FAILURE } from '../domain/index.js';
+import { CODE } from '../domain/index.js';
 
 type Json = { error?: { code?: unknown; message?: unknown }; data?: Array<{ id?: unknown; status?: unknown }> } | null;
 
 /** A failure retrying can fix: the processor's Retry-After, when it gave one, decides the wait. */
 function retryable(message: string, retryAfterMs?: number): ApplicationFailure {
-  return ApplicationFailure.create({ type: FAILURE.cardProcessorRetryable, message, nonRetryable: false, nextRetryDelay: retryAfterMs });
+  return ApplicationFailure.create({ type: CODE.card_processor_retryable, message, nonRetryable: false, nextRetryDelay: retryAfterMs });
 }
 
 /** The processor's final word (a 4xx other than a decline): retrying the same request cannot help. */
 function refused(message: string, details: Record<string, unknown>): ApplicationFailure {
-  return ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message, nonRetryable: true, details: [details] });
+  return ApplicationFailure.create({ type: CODE.card_processor_error, message, nonRetryable: true, details: [details] });
 }
 
 /**
@@ -105,7 +105,7 @@ export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?
         reference: p.shipmentId,
       });
       if (status === 402) {
-        throw ApplicationFailure.nonRetryable(processorMessage(json, 'The card was declined.'), FAILURE.cardDeclined);
+        throw ApplicationFailure.nonRetryable(processorMessage(json, 'The card was declined.'), CODE.card_declined);
       }
       if (status >= 400) throw refusal(json, status, 'authorize', p.shipmentId);
     },

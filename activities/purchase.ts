@@ -8,7 +8,7 @@ import {
   ShipmentMissingError,
   type ShipmentRow,
 } from '../db/index.js';
-import { customerFailureMessage, FAILURE, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
+import { CODE, customerFailureMessage, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
 import { missingRow, priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
@@ -62,7 +62,7 @@ export function createPurchaseActivities(
         return begun.ok ? { ok: true, carrier: found.carrier.code, gross: price.gross, currency: price.currency } : begun;
       } catch (err) {
         if (err instanceof InsufficientFundsError) {
-          throw ApplicationFailure.nonRetryable('The balance does not cover the price of this label.', FAILURE.insufficientFunds);
+          throw ApplicationFailure.nonRetryable('The balance does not cover the price of this label.', CODE.insufficient_funds);
         }
         return missing(err);
       }

@@ -12,7 +12,7 @@ import type { Scan } from '../carriers/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
-  FAILURE,
+  CODE,
   priceService,
   shipmentToJson,
   type Address,
@@ -40,14 +40,14 @@ export function priceOrRefuse(
   const found = catalog.findService(p.serviceCode);
   const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
   if (!found || !price) {
-    throw ApplicationFailure.nonRetryable(`Service ${p.serviceCode} is not available for this parcel and route.`, FAILURE.serviceNotAvailable);
+    throw ApplicationFailure.nonRetryable(`Service ${p.serviceCode} is not available for this parcel and route.`, CODE.service_not_available);
   }
   return { found, price };
 }
 
 /** A step that expects the shipment's row found none: retrying cannot help, so operators see it. */
 export function missingRow(shipmentId: string): never {
-  throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, FAILURE.shipmentMissing);
+  throw ApplicationFailure.nonRetryable(`Shipment ${shipmentId} has no row in the database.`, CODE.shipment_missing);
 }
 
 /** What the shipment and purchase activities are built from (workers/activities.ts). */

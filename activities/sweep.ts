@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { failUnstartedPurchase, scansOf, undeliveredEvents, unsettledShipments, unstartedPurchases, type Db, type ShipmentRow } from '../db/index.js';
-import { FAILURE, firstIdAt, type EventType } from '../domain/index.js';
+import { CODE, firstIdAt, type EventType } from '../domain/index.js';
 import { SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput, type StoppedRun } from '../contract/index.js';
 import { createDeliveryStarter, type DeliveryStarter } from './webhook-fanout.js';
 
@@ -34,7 +34,7 @@ export async function sweepUnstartedPurchases(
     }
     const swept = await failUnstartedPurchase(db, {
       shipmentId: row.id,
-      code: FAILURE.internalError,
+      code: CODE.internal_error,
       message: 'The purchase was never started (the API stopped first); nothing was bought or charged.',
       now,
     });

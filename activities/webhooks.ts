@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
 import { Agent, request } from 'undici';
 import { decryptWebhookSecret, findOwnEvent, findWebhookEndpoint, recordWebhookAttempt, type Db, type WebhookEndpointRow } from '../db/index.js';
-import { checkWebhookUrl, FAILURE, eventPayload, isPublicAddress, makeId, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from '../domain/index.js';
+import { checkWebhookUrl, CODE, eventPayload, isPublicAddress, makeId, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from '../domain/index.js';
 import type { Config } from '../config/index.js';
 import { nonRetryableFailure, typedFailure } from '../contract/index.js';
 import { signWebhook } from '../domain/webhook-signature.js';
@@ -172,7 +172,7 @@ export function createWebhookActivities(deps: {
     /** The delivery body, built once per delivery and carried in the workflow's history. */
     async loadWebhookEvent(p: { eventId: string; accountId: string; livemode: boolean }): Promise<string> {
       const row = await findOwnEvent(db, p, p.eventId);
-      if (!row) throw nonRetryableFailure(FAILURE.webhookEventMissing, `Event ${p.eventId} does not exist.`);
+      if (!row) throw nonRetryableFailure(CODE.webhook_event_missing, `Event ${p.eventId} does not exist.`);
       return JSON.stringify(eventPayload(row));
     },
 
@@ -186,7 +186,7 @@ export function createWebhookActivities(deps: {
       const owner = `${endpoint.accountId}:${endpoint.livemode}`;
       const busy = inFlight.get(owner) ?? 0;
       if (busy >= config.webhookAccountConcurrency) {
-        throw typedFailure(FAILURE.webhookAccountBusy, {
+        throw typedFailure(CODE.webhook_account_busy, {
           message: `account ${endpoint.accountId} already has ${busy} webhook attempts in flight here; retrying shortly`,
           nextRetryDelay: 1000 + Math.floor(Math.random() * 2000),
         });

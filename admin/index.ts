@@ -1,6 +1,7 @@
 /**
  * The admin room's door: the portal's jobs (accounts, keys, wallets) and the stuck-shipment finder,
- * shared by the admin command line (scripts/admin.ts, scripts/ops.ts) and the web portal (api/web).
+ * shared by the command lines beside it (main.ts: npm run admin; ops-main.ts: npm run ops) and the
+ * web portal (api/web).
  */
 export { adminCommands, AdminError } from './commands.js';
 export type { CreateAccountOptions } from './commands.js';

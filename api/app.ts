@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
@@ -8,6 +8,7 @@ import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
 import { clientErrorHandler, frameworkErrors, refuseBadText, refuseContentCoding, refuseBadHost, trimBodyText } from './hardening.js';
+import { refuseUndeclaredMethod } from './methods.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
@@ -84,11 +85,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerResponseSchemas(app);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) =>
-    isPagePath(request.url)
-      ? pageNotFound(reply)
-      : sendProblem(reply, new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  // A path no route has: the portal's page, or a problem.
+  const noRoute = (request: FastifyRequest) =>
+    isPagePath(request.url) ? undefined : new ApiError(CODE.not_found, `No route ${request.method} ${request.url.split('?')[0]}.`);
+  app.setNotFoundHandler((request, reply) => {
+    const error = noRoute(request);
+    return error ? sendProblem(reply, error) : pageNotFound(reply);
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
@@ -105,6 +108,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       signedInUser: async (request) => (await loadSession(ctx, request))?.user.id,
     }),
   );
+  app.addHook('onRequest', refuseUndeclaredMethod(app, noRoute));
   app.addHook('onRequest', refuseContentCoding);
   app.addHook('preValidation', refuseBadText);
   app.addHook('preValidation', trimBodyText);

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
 import { problemBody, sendProblem } from './problem.js';
-import { CONTROL_CHARACTERS } from './schemas.js';
+import { CONTROL_CHARACTERS, COUNTRY_FORMAT } from './schemas.js';
 
 /**
  * Input no one can break: what the router and the HTTP parser refuse is answered as problem+json
@@ -222,11 +222,41 @@ function trimStrings(request: FastifyRequest): void {
       } else if (child && typeof child === 'object') stack.push(child);
     }
   }
+  foldCountries(request, request.routeOptions?.schema?.body, request.body);
+}
+
+/**
+ * A country is folded to capitals before validation (contract: Resources, "country case-folded"),
+ * as its text is trimmed, so the schema's enum of assigned codes (api/schemas.ts) is what is checked
+ * and what the document says: `gb` is GB. The fields are those the body's schema marks with the
+ * country format. What it changes is kept as sent in `request.untrimmed`.
+ */
+function foldCountries(request: FastifyRequest, schema: unknown, value: unknown): void {
+  const stack: Array<[unknown, unknown]> = [[schema, value]];
+  while (stack.length) {
+    const [s, v] = stack.pop()! as [SchemaNode | undefined, unknown];
+    if (!s || !v || typeof v !== 'object' || Array.isArray(v)) continue;
+    for (const [key, property] of Object.entries(s.properties ?? {})) {
+      const child = (v as Record<string, unknown>)[key];
+      if (property.format === COUNTRY_FORMAT && typeof child === 'string') {
+        const folded = child.toUpperCase();
+        if (folded !== child) {
+          keepAsSent(request, v, key, child);
+          (v as Record<string, unknown>)[key] = folded;
+        }
+      } else if (child && typeof child === 'object') stack.push([property, child]);
+    }
+  }
+}
+
+interface SchemaNode {
+  properties?: Record<string, SchemaNode & { format?: string }>;
 }
 
 function keepAsSent(request: FastifyRequest, holder: object, key: string, text: string): void {
   request.untrimmed ??= new WeakMap();
   const kept = request.untrimmed.get(holder) ?? new Map<string, string>();
-  kept.set(key, text);
+  // The text as sent: a country trimmed, then folded, keeps what came before both.
+  if (!kept.has(key)) kept.set(key, text);
   request.untrimmed.set(holder, kept);
 }

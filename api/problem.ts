@@ -1,8 +1,40 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { CODE, ApiError, ERRORS, type ErrorCode, type FieldError } from '../domain/index.js';
-import { COUNTRY_CODE, COUNTRY_FORMAT, CURSOR_FORMATS, IDEMPOTENCY_KEY_PATTERN, INSTANT_FORMAT } from './schemas.js';
+import { CODE, ApiError, ERRORS, checkWebhookUrl, type ErrorCode, type FieldError } from '../domain/index.js';
+import {
+  COUNTRY_CODE,
+  COUNTRY_FORMAT,
+  CURSOR_PATTERNS,
+  IDEMPOTENCY_KEY_PATTERN,
+  INSTANT_FORMAT,
+  INSTANT_PATTERN,
+  WEBHOOK_URL_PATTERNS,
+} from './schemas.js';
 
-const CURSOR_NAMES = new Set<unknown>(Object.values(CURSOR_FORMATS));
+const CURSOR_PATTERN_SET = new Set<unknown>(Object.values(CURSOR_PATTERNS));
+const INSTANT_MESSAGE = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
+const COUNTRY_MESSAGE = 'must be an ISO 3166-1 alpha-2 country code';
+
+/**
+ * What is wrong with a webhook URL its pattern refused, said as the registration's own check says
+ * it (domain/webhooks.ts), so `http://…` is "must use https" and not a pattern quoted back.
+ */
+function webhookUrlMessage(url: unknown, allowPrivate: boolean): string {
+  if (typeof url !== 'string') return 'must be a string';
+  const check = checkWebhookUrl(url, { allowPrivate });
+  if (!check.ok) return check.message;
+  if (url.includes('#')) return 'must not have a fragment (#…): it is never sent to the receiver';
+  return `must be an absolute URL of ${allowPrivate ? 'https or http' : 'https'} (RFC 3986): a host name or an IP address, an optional port, then a path and query of URL characters`;
+}
+
+/** The value at an error's instancePath (`/from/country`) in the data validated. */
+function valueAt(data: unknown, instancePath: string): unknown {
+  let value = data;
+  for (const key of instancePath.split('/').slice(1)) {
+    if (!value || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
 
 /** A problem's `type`: the page that documents its code (api/problem-types.ts). */
 export const problemType = (code: ErrorCode) => `/api/v1/problems/${code}`;
@@ -30,15 +62,26 @@ interface AjvError {
   message?: string;
 }
 
-/** Turns schema-validation errors into the contract's `errors[]` with dotted paths. */
-export function fieldErrors(validation: AjvError[], context: string | undefined): FieldError[] {
+/** Turns schema-validation errors into the contract's `errors[]` with dotted paths; `data` is what was validated. */
+export function fieldErrors(validation: AjvError[], context: string | undefined, data?: unknown): FieldError[] {
   const base = context === 'body' ? '' : `${context ?? ''}`;
   const seen = new Set<string>();
   const out: FieldError[] = [];
   // An empty string breaks both minLength 1 and the text pattern: the pattern's "not blank" says it once.
   const patterned = new Set(validation.filter((e) => e.keyword === 'pattern').map((e) => e.instancePath));
+  const cursors = new Set(validation.filter((e) => e.keyword === 'pattern' && CURSOR_PATTERN_SET.has(e.params.pattern)).map((e) => e.instancePath));
+  // A webhook URL's pattern says why it is refused; its `format: uri` and its length would say it again.
+  const urls = new Map(
+    validation
+      .filter((e) => e.keyword === 'pattern' && (e.params.pattern === WEBHOOK_URL_PATTERNS.public || e.params.pattern === WEBHOOK_URL_PATTERNS.private))
+      .map((e) => [e.instancePath, webhookUrlMessage(valueAt(data, e.instancePath), e.params.pattern === WEBHOOK_URL_PATTERNS.private)]),
+  );
   for (const e of validation) {
     if (e.keyword === 'minLength' && e.params.limit === 1 && patterned.has(e.instancePath)) continue;
+    // A country that is not two capitals is said so by its pattern, not again as outside the enum,
+    // and a cursor too long is not a valid cursor, said once.
+    if (e.keyword === 'enum' && patterned.has(e.instancePath)) continue;
+    if (e.keyword === 'maxLength' && cursors.has(e.instancePath)) continue;
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') {
@@ -47,6 +90,12 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
     } else if (e.keyword === 'additionalProperties') {
       path = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
       message = 'is not a known field';
+    } else if (urls.has(e.instancePath)) {
+      message = urls.get(e.instancePath)!;
+    } else if (e.keyword === 'pattern' && CURSOR_PATTERN_SET.has(e.params.pattern)) {
+      message = 'is not a valid cursor';
+    } else if (e.keyword === 'pattern' && e.params.pattern === INSTANT_PATTERN) {
+      message = INSTANT_MESSAGE;
     } else if (e.keyword === 'pattern') {
       message =
         e.params.pattern === COUNTRY_CODE
@@ -54,12 +103,10 @@ export function fieldErrors(validation: AjvError[], context: string | undefined)
           : e.params.pattern === IDEMPOTENCY_KEY_PATTERN
             ? 'must be 1 to 255 printable ASCII characters'
             : 'must be printable text without control characters, and not blank';
-    } else if (e.keyword === 'format' && e.params.format === COUNTRY_FORMAT) {
-      message = 'must be an ISO 3166-1 alpha-2 country code';
+    } else if ((e.keyword === 'format' && e.params.format === COUNTRY_FORMAT) || (e.keyword === 'enum' && /(^|\/)country$/.test(e.instancePath))) {
+      message = COUNTRY_MESSAGE;
     } else if (e.keyword === 'format' && e.params.format === INSTANT_FORMAT) {
-      message = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
-    } else if (e.keyword === 'format' && CURSOR_NAMES.has(e.params.format)) {
-      message = 'is not a valid cursor';
+      message = INSTANT_MESSAGE;
     } else if (e.keyword === 'anyOf' || e.keyword === 'const') {
       continue; // the union's own message below says it better
     }
@@ -98,7 +145,7 @@ function withEveryFieldError(request: FastifyRequest, found: FieldError[], check
     if (part === checked || data === undefined || Buffer.isBuffer(data)) continue;
     const validate = request.getValidationFunction(part);
     if (!validate || validate(data)) continue;
-    for (const e of fieldErrors((validate.errors ?? []) as AjvError[], part)) {
+    for (const e of fieldErrors((validate.errors ?? []) as AjvError[], part, data)) {
       if (paths.has(e.path)) continue;
       paths.add(e.path);
       out.push(e);
@@ -114,7 +161,9 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     return sendProblem(reply, new ApiError(error.code, error.message, { ...error.extra, errors: withEveryFieldError(request, error.extra.errors) }));
   }
   if (error.validation) {
-    const errors = withEveryFieldError(request, fieldErrors(error.validation, error.validationContext), error.validationContext);
+    const part = error.validationContext;
+    const data = part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : part === 'headers' ? request.headers : undefined;
+    const errors = withEveryFieldError(request, fieldErrors(error.validation, part, data), part);
     return sendProblem(reply, new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors }));
   }
   if (error.statusCode === 415) {

@@ -120,6 +120,7 @@ const Address = Type.Object(
     line1: Type.String(),
     line2: nullable(Type.String()),
     city: Type.String(),
+    state: nullable(Type.String({ description: 'ISO 3166-2 subdivision code without the country prefix' })),
     postcode: Type.String(),
     country: Type.String({ description: 'ISO 3166-1 alpha-2, upper case' }),
     livemode,

@@ -4,8 +4,7 @@ import formatsModule from 'ajv-formats/dist/formats.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { isCountryCode, parseIsoInstant } from '../domain/index.js';
-import { cursorId } from './pagination.js';
-import { COUNTRY_FORMAT, CURSOR_FORMATS, INSTANT_FORMAT, type CursorPrefix } from './schemas.js';
+import { COUNTRY_FORMAT, INSTANT_FORMAT } from './schemas.js';
 
 type StringFormat = { type?: 'string'; validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
 const rfc3339 = (formatsModule as unknown as { fullFormats: Record<string, StringFormat> }).fullFormats['date-time'];
@@ -27,17 +26,14 @@ const dateTime: StringFormat = {
   compare: rfc3339.compare,
 };
 
-/** An assigned country code, in any case; text that is not two letters is the pattern's to refuse. */
-const country: StringFormat = {
-  type: 'string',
-  validate: (value) => !/^[A-Za-z]{2}$/.test(value.trim()) || isCountryCode(value.trim().toUpperCase()),
-};
+/**
+ * An assigned country code, as the schema's enum says (the value is folded to capitals before
+ * validation, api/hardening.ts); text that is not two letters is the pattern's to refuse.
+ */
+const country: StringFormat = { type: 'string', validate: (value) => !/^[A-Z]{2}$/.test(value) || isCountryCode(value) };
 
 /** `?created_after=`'s ISO 8601 forms, read by the parser the route then uses (domain/iso-time.ts). */
 const instant: StringFormat = { type: 'string', validate: (value) => parseIsoInstant(value) !== undefined };
-
-/** A list's cursor, as its route decodes it; an empty one is no cursor (the first page). */
-const listCursor = (prefix: CursorPrefix): StringFormat => ({ type: 'string', validate: (value) => value === '' || cursorId(value, prefix) !== undefined });
 
 /**
  * Bodies are validated strictly: no type coercion (a weight of "100" is an error), every error at
@@ -54,7 +50,6 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
     ajv.addFormat('date-time', dateTime);
     ajv.addFormat(COUNTRY_FORMAT, country);
     ajv.addFormat(INSTANT_FORMAT, instant);
-    for (const [prefix, format] of Object.entries(CURSOR_FORMATS)) ajv.addFormat(format, listCursor(prefix as CursorPrefix));
   }
   return ({ schema, httpPart }) => (httpPart === 'body' ? body.compile(schema) : strictIntegers(schema, text.compile(schema)));
 }

@@ -28,7 +28,7 @@ export function applicationFailureOf(err: unknown): ApplicationFailure | undefin
 
 /**
  * The type of the ApplicationFailure behind an error, if it has one: a string, not a FailureType,
- * since a failure from Temporal or a library may carry a type of its own; compare it with `FAILURE.…`.
+ * since a failure from Temporal or a library may carry a type of its own; compare it with `CODE.…`.
  */
 export function failureTypeOf(err: unknown): string | undefined {
   return applicationFailureOf(err)?.type ?? undefined;

@@ -54,7 +54,7 @@ export { decryptWebhookSecret, encryptWebhookSecret, generateWebhookSecret } fro
 export { scansOf } from './queries/tracking.js';
 export { takeRateLimitToken } from './queries/rate-limits.js';
 export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
-export { deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
+export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, recordPurchaseRequest } from './queries/purchases.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';

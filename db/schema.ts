@@ -251,6 +251,8 @@ export const addresses = pgTable(
     line1: text('line1').notNull(),
     line2: text('line2'),
     city: text('city').notNull(),
+    /** ISO 3166-2 subdivision without the country prefix; null where the address has none. */
+    state: text('state'),
     postcode: text('postcode').notNull(),
     country: text('country').notNull(),
     /** Hash of the normalised fields: the same address twice is one record. */

@@ -1,21 +1,29 @@
 import { isCountryCode } from './countries.js';
 import type { FieldError } from './errors.js';
+import { STATE_REQUIRED, SUBDIVISION_CODE } from './subdivisions.js';
 
 export interface Address {
   name: string;
   line1: string;
   line2?: string;
   city: string;
+  /** ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`); required for US and CA. */
+  state?: string;
   postcode: string;
   country: string;
 }
 
-export const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'city', 'postcode', 'country'] as const;
+/**
+ * The fields that make two addresses the same. `state` is last so an address without one keeps the
+ * fingerprint it had when the field did not exist (db/queries/addresses.ts).
+ */
+export const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'city', 'postcode', 'country', 'state'] as const;
 export const MAX_ADDRESS_FIELD = 200;
 
 /**
- * Trims every string and upper-cases the country; the schema has already checked types, lengths
- * and control characters. Returns the errors a schema cannot express (an unknown country).
+ * Trims every string and upper-cases the country and state; the schema has already checked types,
+ * lengths and control characters. Returns the errors a schema cannot express (an unknown country, a
+ * missing or unknown state where the country needs one).
  */
 export function normalizeAddress(input: Address, path: string): { address: Address; errors: FieldError[] } {
   const address: Address = {
@@ -27,9 +35,20 @@ export function normalizeAddress(input: Address, path: string): { address: Addre
   };
   const line2 = input.line2?.trim();
   if (line2) address.line2 = line2;
+  const state = input.state?.trim().toUpperCase();
+  if (state) address.state = state;
   const errors: FieldError[] = [];
   if (!isCountryCode(address.country)) {
     errors.push({ path: `${path}.country`, message: 'must be an ISO 3166-1 alpha-2 country code' });
+  }
+  const subdivisions = STATE_REQUIRED.get(address.country);
+  if (subdivisions) {
+    if (!state) errors.push({ path: `${path}.state`, message: 'is required for US and CA addresses' });
+    else if (!subdivisions.has(state)) {
+      errors.push({ path: `${path}.state`, message: `must be a subdivision code of ${address.country} (ISO 3166-2 without the country prefix)` });
+    }
+  } else if (state && !SUBDIVISION_CODE.test(state)) {
+    errors.push({ path: `${path}.state`, message: 'must be 1 to 3 letters or digits (ISO 3166-2 subdivision code without the country prefix)' });
   }
   return { address, errors };
 }

@@ -8,7 +8,10 @@ const CODES =
   'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG ' +
   'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW';
 
-const COUNTRIES = new Set(CODES.split(' '));
+/** Every code, in upper case: the list a request's country is one of (api/schemas.ts). */
+export const COUNTRY_CODES: readonly string[] = Object.freeze(CODES.split(' '));
+
+const COUNTRIES = new Set(COUNTRY_CODES);
 
 export function isCountryCode(code: string): boolean {
   return COUNTRIES.has(code);

@@ -8,13 +8,22 @@ export type { Minor } from './money.js';
 export { parseIsoInstant } from './iso-time.js';
 export { firstIdAt, idRandomPart, isId, makeId } from './ids.js';
 export type { IdPrefix } from './ids.js';
-export { ApiError, CODE, ERRORS, isErrorCode } from './errors.js';
+export {
+  ApiError,
+  CODE,
+  customerFailureMessage,
+  ERROR_TABLE,
+  ERRORS,
+  GENERIC_FAILURE_MESSAGE,
+  isErrorCode,
+  VOID_REFUSED_MESSAGE,
+} from './errors.js';
 export type { ErrorCode, FieldError } from './errors.js';
-export { CARRIER_REASON, FAILURE } from './failures.js';
+export { CARRIER_REASON, errorCodeOf } from './failures.js';
 export type { CarrierErrorReason } from './failures.js';
 export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress } from './address.js';
 export type { Address } from './address.js';
-export { isCountryCode } from './countries.js';
+export { COUNTRY_CODES, isCountryCode } from './countries.js';
 export { fitsBounds, PARCEL_LIMITS } from './parcel.js';
 export type { Parcel, ServiceBounds } from './parcel.js';
 export {
@@ -39,5 +48,4 @@ export type { PricedServiceSource } from './pricing.js';
 export { availableOf, balanceToJson } from './balance-view.js';
 export { checkWebhookUrl, eventPayload, WEBHOOK_DELIVERY_FAILED, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from './webhooks.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
-export { customerFailureMessage, VOID_REFUSED_MESSAGE } from './failure-messages.js';
 export { formatDuration, reviewDueAt, reviewStatus, workingMsBetween } from './review.js';

@@ -4,7 +4,7 @@
  * lives in `webhook-signature.ts`, outside this index (workflows bundle the index).
  */
 import { isPublicAddress, parseIp } from './cidr.js';
-import { INTERNAL_FAILURES } from './failures.js';
+import { CODE } from './errors.js';
 
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
 /** A 2xx within this long acknowledges a delivery. */
@@ -20,7 +20,7 @@ export const WEBHOOK_HEADERS = {
 } as const;
 
 /** `type` of the failure a delivery workflow ends with once every attempt failed. */
-export const WEBHOOK_DELIVERY_FAILED = INTERNAL_FAILURES.webhookDeliveryFailed;
+export const WEBHOOK_DELIVERY_FAILED = CODE.webhook_delivery_failed;
 
 /** The delivery body: the event as `GET /events/{id}` shows it, so receivers can reconcile. */
 export function eventPayload(e: { id: string; type: string; createdAt: Date; livemode: boolean; data: unknown }) {

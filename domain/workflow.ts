@@ -4,9 +4,10 @@
  * bundle afresh (the SDK's isolation), and the index would bring ipaddr.js and the views along on
  * each purchase's first workflow task.
  */
-export { CARRIER_REASON, errorCodeOf, FAILURE } from './failures.js';
-export type { FailureType } from './failures.js';
+export { CODE } from './errors.js';
 export type { ErrorCode } from './errors.js';
+export { CARRIER_REASON, errorCodeOf } from './failures.js';
+export type { FailureType } from './failures.js';
 export { makeId } from './ids.js';
 export type { IdPrefix } from './ids.js';
 export { applyScan, eventForStatus, isTerminal, isVoidable } from './status.js';

@@ -126,6 +126,8 @@ async function main() {
       `  Temporal UI     ${uiUrl}`,
       ...(codecUrl ? [`  Codec           ${codecUrl}   (the UI decodes payloads here; the CLI too: temporal workflow describe --codec-endpoint ${codecUrl} -w shipment/<id>)`] : []),
       `  Carrier sim     ${sim.url}`,
+      `    UPS           ${sim.carrierUrls.ups}   (its origin: /security/v1/oauth/token, /api/...)`,
+      `    USPS          ${sim.carrierUrls.usps}   (its origin: /oauth2/v3/token, /labels/v3/...)`,
       `  Sandbox key     ${key.key}   (account ${account.id})`,
       `  Portal          ${config.publicBaseUrl}/portal   sign in as ${demoUsers.customer.email} / ${demoUsers.customer.password}`,
       `  Admin console   ${config.publicBaseUrl}/admin    sign in as ${demoUsers.admin.email} / ${demoUsers.admin.password}`,

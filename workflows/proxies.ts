@@ -1,7 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
+import { CODE } from '../domain/workflow.js';
 import { taskQueues } from '../contract/index.js';
-import { FAILURE } from '../domain/workflow.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {
@@ -40,7 +40,7 @@ export function shipmentActivities() {
   return summarised(
     proxyActivities<ShipmentActivities & LedgerActivities & PurchaseActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [CODE.insufficient_funds, CODE.service_not_available] },
     }),
   );
 }
@@ -58,7 +58,7 @@ export function purchaseSteps() {
         initialInterval: '200 milliseconds',
         backoffCoefficient: 2,
         maximumInterval: '10 seconds',
-        nonRetryableErrorTypes: [FAILURE.insufficientFunds, FAILURE.serviceNotAvailable, FAILURE.shipmentMissing],
+        nonRetryableErrorTypes: [CODE.insufficient_funds, CODE.service_not_available, CODE.shipment_missing],
       },
     }),
   );
@@ -68,7 +68,7 @@ export function paymentActivities() {
   return summarised(
     proxyActivities<PaymentActivities>({
       ...local,
-      retry: { ...local.retry, nonRetryableErrorTypes: [FAILURE.cardDeclined] },
+      retry: { ...local.retry, nonRetryableErrorTypes: [CODE.card_declined] },
     }),
   );
 }

@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Purchase } from '../carriers/index.js';
-import { errorCodeOf, FAILURE, type ErrorCode } from '../domain/workflow.js';
+import { CODE, errorCodeOf, type ErrorCode } from '../domain/workflow.js';
 import { carrierActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
 import type { PurchaseInput } from '../contract/index.js';
@@ -20,20 +20,20 @@ export const isTimeout = (err: unknown) => err instanceof ActivityFailure && err
 /** The carrier call gave up under its deadline (time-out, or retries spent on retryable errors). */
 export function unreachable(carrier: string, err: unknown): PurchaseFailed {
   const last = isTimeout(err) ? 'timed out' : failureMessage(err);
-  return new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
+  return new PurchaseFailed(CODE.carrier_unavailable, `Carrier ${carrier} could not be reached in time (last error: ${last}).`);
 }
 
 /** The failure a caught error stands for; an operator's Cancel fails the purchase cleanly. */
 export function purchaseFailure(err: unknown): PurchaseFailed {
   if (err instanceof PurchaseFailed) return err;
   if (isCancellation(err)) {
-    return new PurchaseFailed(FAILURE.internalError, 'The purchase was cancelled by an operator; nothing was bought or charged.');
+    return new PurchaseFailed(CODE.internal_error, 'The purchase was cancelled by an operator; nothing was bought or charged.');
   }
   // The card processor refused for a reason other than a decline: the card cannot pay for this label.
   const type = failureType(err);
-  if (type === FAILURE.cardProcessorRefused) return new PurchaseFailed(FAILURE.cardDeclined, failureMessage(err));
+  if (type === CODE.card_processor_error) return new PurchaseFailed(CODE.card_declined, failureMessage(err));
   // A failure without a type is the carrier's; an internal type never reaches a customer as such.
-  return new PurchaseFailed(type === undefined ? FAILURE.carrierRefused : errorCodeOf(type), failureMessage(err));
+  return new PurchaseFailed(type === undefined ? CODE.carrier_error : errorCodeOf(type), failureMessage(err));
 }
 
 /** A purchase that ended without a label; a stray-label check follows when a buy may have happened. */
@@ -83,7 +83,7 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
   let lastError = 'none';
   for (let attempt = 1; ; attempt++) {
     if (Date.now() >= deadline) {
-      throw new PurchaseFailed(FAILURE.carrierUnavailable, `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
+      throw new PurchaseFailed(CODE.carrier_unavailable, `Carrier ${carrier} could not be reached in time (last error: ${lastError}).`);
     }
     setCurrentDetails(
       attempt === 1
@@ -96,9 +96,9 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
       return await buyLabel({ ...target, request: attempt > 1 ? { ...request, earlierAttempt: true } : request });
     } catch (err) {
       const type = failureType(err);
-      if (type === FAILURE.carrierRefused) throw new PurchaseFailed(FAILURE.carrierRefused, failureMessage(err));
+      if (type === CODE.carrier_error) throw new PurchaseFailed(CODE.carrier_error, failureMessage(err));
       lastError = isTimeout(err) ? 'no answer in time' : failureMessage(err);
-      if (type === FAILURE.carrierAmbiguous || isTimeout(err)) {
+      if (type === CODE.carrier_ambiguous || isTimeout(err)) {
         // The carrier may have bought it: its record decides before we buy again.
         unsure.maybeBought = true;
         log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: lastError });

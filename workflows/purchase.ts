@@ -1,5 +1,5 @@
 import { CancellationScope, isCancellation, log, setCurrentDetails, sleep } from '@temporalio/workflow';
-import { FAILURE } from '../domain/workflow.js';
+import { CODE } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
 import { carrierActivities, paymentActivities, purchaseSteps } from './proxies.js';
@@ -111,7 +111,7 @@ async function voidAuthorization(pay: ReturnType<typeof paymentActivities>, mone
   try {
     await pay.voidCard(money);
   } catch (err) {
-    if (failureType(err) !== FAILURE.cardProcessorRefused) throw err;
+    if (failureType(err) !== CODE.card_processor_error) throw err;
     log.error('the card authorization could not be voided: void it at the processor', { shipmentId: money.shipmentId, message: failureMessage(err) });
   }
 }

@@ -1,5 +1,5 @@
 import { log, setCurrentDetails } from '@temporalio/workflow';
-import { FAILURE } from '../domain/workflow.js';
+import { CODE } from '../domain/workflow.js';
 import { failureType } from './failures.js';
 import { failed, PurchaseFailed } from './purchase-carrier.js';
 import { paymentActivities, shipmentActivities } from './proxies.js';
@@ -31,7 +31,7 @@ export async function settleStoppedPurchase(input: ShipmentWorkflowInput, stoppe
     shipmentId: input.shipmentId,
     accountId: input.accountId,
     livemode: input.livemode,
-    code: FAILURE.internalError,
+    code: CODE.internal_error,
     message,
   });
   if (row.status === 'purchased' && row.trackingNumber) {
@@ -46,10 +46,10 @@ export async function settleStoppedPurchase(input: ShipmentWorkflowInput, stoppe
       await pay.voidCard(money);
     } catch (err) {
       // Refused: the stopped run had captured it (its last step before the ledger's capture).
-      if (failureType(err) !== FAILURE.cardProcessorRefused) throw err;
+      if (failureType(err) !== CODE.card_processor_error) throw err;
       setCurrentDetails(`settling: ${why}; refunding the card payment the stopped run captured`);
       await pay.refundCard(money);
     }
   }
-  return failed(new PurchaseFailed(FAILURE.internalError, message), stopped.carrier, stopped.carrier !== null);
+  return failed(new PurchaseFailed(CODE.internal_error, message), stopped.carrier, stopped.carrier !== null);
 }

@@ -11,6 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
+import { CODE, isTerminal, isVoidable } from '../domain/workflow.js';
 import {
   nonRetryableFailure,
   purchaseUpdate,
@@ -22,7 +23,6 @@ import {
   type ShipmentWorkflowInput,
   type ShipmentWorkflowResult,
 } from '../contract/index.js';
-import { FAILURE, isTerminal, isVoidable } from '../domain/workflow.js';
 import { cancelStrayLabel, purchaseLabel } from './purchase.js';
 import type { PurchaseResult } from './purchase-types.js';
 import { shipmentActivities } from './proxies.js';
@@ -92,7 +92,7 @@ function setUpHandlers(input: ShipmentWorkflowInput, state: TrackingState): (out
       // committed, and the workflow task that carries it was lost with its worker and runs again):
       // the customer may have been told so. The void is accepted and waits for the purchase to end.
       if (!isVoidable(state.status) && state.status !== 'pending') {
-        throw nonRetryableFailure(FAILURE.shipmentNotVoidable, `A ${state.status} shipment cannot be voided.`);
+        throw nonRetryableFailure(CODE.shipment_not_voidable, `A ${state.status} shipment cannot be voided.`);
       }
     },
   });

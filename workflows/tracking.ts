@@ -1,7 +1,7 @@
 import { log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
+import { applyScan, CODE, isTerminal, type ShipmentStatus } from '../domain/workflow.js';
 import { SA, TRACKING_QUIET_STOP_MS, type LatestScan, type ShipmentWorkflowInput } from '../contract/index.js';
-import { applyScan, FAILURE, isTerminal, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
@@ -73,7 +73,7 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
   } catch (err) {
     // Scans our store can never accept (a NUL in a carrier's text): the failed activity stays in
     // history for operators, the scans are set aside, and tracking and any void carry on.
-    if (failureType(err) !== FAILURE.invalidData) throw err;
+    if (failureType(err) !== CODE.invalid_data) throw err;
     for (const scan of fresh) refused.add(scan.id);
     state.problem = `scans ${fresh.map((s) => JSON.stringify(s.id)).join(', ')} refused: ${failureMessage(err)}`;
     log.warn('carrier scans refused as invalid data', { shipmentId: input.shipmentId, problem: state.problem });

@@ -8,8 +8,8 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { CARRIER_REASON, CODE, type ShipmentStatus } from '../domain/workflow.js';
 import { applicationFailureOf, SA, type ShipmentWorkflowInput, type VoidOutcome } from '../contract/index.js';
-import { CARRIER_REASON, FAILURE, type ShipmentStatus } from '../domain/workflow.js';
 import { emitStatusEvent } from './events.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
 import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
@@ -47,12 +47,12 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       return { ok: true };
     } catch (err) {
       const failure = applicationFailureOf(err);
-      if (failure?.type === FAILURE.carrierRefused) {
+      if (failure?.type === CODE.carrier_error) {
         const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
         if (reason === CARRIER_REASON.alreadyScanned) {
-          return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+          return { ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' };
         }
-        return { ok: false, code: FAILURE.carrierRefused, message: `The carrier refused the cancellation: ${message(err)}` };
+        return { ok: false, code: CODE.carrier_error, message: `The carrier refused the cancellation: ${message(err)}` };
       }
       lastError = message(err);
       // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
@@ -63,7 +63,7 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       }
     }
     if (Date.now() >= until) {
-      return { ok: false, code: FAILURE.carrierUnavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
+      return { ok: false, code: CODE.carrier_unavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
     }
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
     await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
@@ -85,7 +85,7 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
   // A void accepted while the purchase was still running waits for its end (failed: refused below).
   await condition(() => state.status !== 'pending' && !state.busy);
   if (state.status !== 'purchased') {
-    return { ok: false, code: FAILURE.shipmentNotVoidable, message: `A ${state.status} shipment cannot be voided.` };
+    return { ok: false, code: CODE.shipment_not_voidable, message: `A ${state.status} shipment cannot be voided.` };
   }
   state.busy = true;
   let markedVoiding = false;
@@ -136,7 +136,7 @@ async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState
   } catch (err) {
     if (isCancellation(err)) throw err;
     await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-    return { ok: false, code: FAILURE.carrierRefused, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+    return { ok: false, code: CODE.carrier_error, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
   }
   const scans = [...state.pushed.splice(0), ...polled];
   state.status = 'purchased';
@@ -161,7 +161,7 @@ async function refusalBySandboxScans(input: ShipmentWorkflowInput, state: Tracki
 /** Scanned: the status is what the scans made it; the label stays bought and charged. */
 async function refuseAsScanned(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal> {
   await moveTo(input, state, state.status);
-  return { ok: false, code: FAILURE.labelAlreadyScanned, message: 'The carrier has already scanned this label.' };
+  return { ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { ActivityFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookActivities } from '../activities/index.js';
 import { failureTypeOf, nonRetryableFailure, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../contract/index.js';
-import { FAILURE, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../domain/workflow.js';
+import { CODE, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../domain/workflow.js';
 
 /** Reading the event from our own database: retried until it works. */
 const load = () =>
   proxyActivities<WebhookActivities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [FAILURE.webhookEventMissing] },
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [CODE.webhook_event_missing] },
     summary: 'Build the delivery body from the event',
   });
 
@@ -56,7 +56,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   }
   setCurrentDetails(`failed: ${WEBHOOK_MAX_ATTEMPTS} attempts, the last: ${last}`);
   throw nonRetryableFailure(
-    FAILURE.webhookDeliveryFailed,
+    CODE.webhook_delivery_failed,
     `Webhook ${input.eventId} to ${input.endpointId} failed after ${WEBHOOK_MAX_ATTEMPTS} attempts; the last: ${last}`,
   );
 }
@@ -78,7 +78,7 @@ async function attemptOnce(input: WebhookDeliveryInput, body: string, attempt: n
       });
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      if (failureTypeOf(err) === FAILURE.webhookAccountBusy) {
+      if (failureTypeOf(err) === CODE.webhook_account_busy) {
         setCurrentDetails(`${input.eventType} ${input.eventId} → ${input.endpointId}: attempt ${attempt} waits for a slot of account ${input.accountId}`);
         continue;
       }

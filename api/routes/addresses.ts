@@ -25,6 +25,7 @@ export function addressToJson(row: AddressRow) {
     line1: row.line1,
     line2: row.line2,
     city: row.city,
+    state: row.state,
     postcode: row.postcode,
     country: row.country,
     livemode: row.livemode,
@@ -36,13 +37,17 @@ export function addressToJson(row: AddressRow) {
 const AddressParams = Type.Object({ address: Type.String() }, { additionalProperties: false });
 type AddressParams = Static<typeof AddressParams>;
 
-/** Any subset of the fields, each validated as on creation; `line2: null` (or "") removes the second line. */
+/**
+ * Any subset of the fields, each validated as on creation; `line2: null` (or "") removes the second
+ * line and `state: null` (or "") the state, which a US or CA address refuses as on creation.
+ */
 const AddressPatchSchema = Type.Object(
   {
     name: Type.Optional(AddressSchema.properties.name),
     line1: Type.Optional(AddressSchema.properties.line1),
     line2: Type.Optional(Type.Union([AddressSchema.properties.line2, Type.Null()])),
     city: Type.Optional(AddressSchema.properties.city),
+    state: Type.Optional(Type.Union([AddressSchema.properties.state, Type.Null()])),
     postcode: Type.Optional(AddressSchema.properties.postcode),
     country: Type.Optional(AddressSchema.properties.country),
   },
@@ -128,6 +133,8 @@ export const addressRoutes =
         };
         const line2 = patch.line2 === undefined ? current.line2 : patch.line2;
         if (line2) merged.line2 = line2;
+        const state = patch.state === undefined ? current.state : patch.state;
+        if (state) merged.state = state;
         const outcome = await updateOwnAddress(ctx.db, caller.owner, current.id, normalized(merged), ctx.now());
         if (outcome.kind === 'missing') throw new ApiError(CODE.not_found, `No address ${current.id}.`);
         if (outcome.kind === 'duplicate') {

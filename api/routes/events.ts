@@ -4,7 +4,7 @@ import { CODE, ApiError, EVENT_TYPES, eventPayload } from '../../domain/index.js
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { pageQueryOf } from '../schemas.js';
+import { OPTIONAL_TEXT, pageQueryOf } from '../schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { RESPONSES } from '../response-schemas.js';
 
@@ -13,7 +13,8 @@ const EventsQuery = Type.Object(
     ...pageQueryOf('evt'),
     // A type no event has is a mistake to report (422), as an unknown shipment status is, not an empty list.
     type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
-    shipment: Type.Optional(Type.String({ maxLength: 100 })),
+    // Text without control characters, which no query string may hold (api/hardening.ts).
+    shipment: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT })),
   },
   { additionalProperties: false },
 );

@@ -8,13 +8,15 @@ import { callerOf } from '../auth.js';
 import { checkLabelLink, labelLink } from '../label-links.js';
 import { ownShipment } from './shipments.js';
 import { RESPONSES } from '../response-schemas.js';
+import { OPTIONAL_TEXT } from '../schemas.js';
 
 const Format = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
 const LinkParams = Type.Object({ shipment: Type.String(), format: Format }, { additionalProperties: false });
 const FileQuery = Type.Object({ format: Type.Optional(Format) }, { additionalProperties: false });
 const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ maxLength: 20 }) });
 const SignedQuery = Type.Object(
-  { expires: Type.Optional(Type.String({ maxLength: 20 })), sig: Type.Optional(Type.String({ maxLength: 200 })) },
+  // Text without control characters, which no query string may hold (api/hardening.ts).
+  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
   { additionalProperties: true },
 );
 

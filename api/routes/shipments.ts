@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, listShipments, type ShipmentRow } from '../../db/index.js';
-import { CODE, ApiError, FAILURE, parseIsoInstant, shipmentToJson } from '../../domain/index.js';
+import { CODE, ApiError, GENERIC_FAILURE_MESSAGE, parseIsoInstant, shipmentToJson } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
@@ -12,10 +12,10 @@ import { RESPONSES } from '../response-schemas.js';
 /** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
 export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'failureMessage'>): ApiError {
   // A failed row always has its code; a row without one answers as the carrier's refusal.
-  const code = row.failureCode ?? FAILURE.carrierRefused;
-  return new ApiError(code, row.failureMessage ?? 'The purchase failed; nothing was bought or charged.', {
+  const code = row.failureCode ?? CODE.carrier_error;
+  return new ApiError(code, row.failureMessage ?? GENERIC_FAILURE_MESSAGE, {
     fields: { shipment_id: row.id },
-    headers: code === FAILURE.carrierUnavailable ? { 'retry-after': '30' } : {},
+    headers: code === CODE.carrier_unavailable ? { 'retry-after': '30' } : {},
   });
 }
 

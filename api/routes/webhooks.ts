@@ -19,24 +19,37 @@ import type { Config } from '../../config/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { pageQueryFor, type PageQuery } from '../schemas.js';
+import { pageQueryFor, WEBHOOK_URL_PATTERNS, type PageQuery } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
-/** The body of `POST /webhook_endpoints`; the portal's form is checked against the same schema. */
-export const CreateEndpointSchema = Type.Object(
-  {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on a public address that receives the events' }),
-    events: Type.Optional(
-      Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {
-        minItems: 1,
-        uniqueItems: true,
-        description: 'Event types to receive; omitted means every type',
+/**
+ * The body of `POST /webhook_endpoints`; the portal's form is checked against the same schema. The
+ * URL's pattern is the part of the contract's URL rule its text can show (api/schemas.ts), by
+ * whether private addresses are allowed (WEBHOOK_ALLOW_PRIVATE, which allows plain http too).
+ */
+export const createEndpointSchema = (allowPrivate: boolean) =>
+  Type.Object(
+    {
+      url: Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        format: 'uri',
+        pattern: allowPrivate ? WEBHOOK_URL_PATTERNS.private : WEBHOOK_URL_PATTERNS.public,
+        // One description whatever the instance allows, so the SDK's types are the same everywhere.
+        description:
+          'https URL that receives the events; its host must be a public address, or a name that resolves to public addresses only (an instance with WEBHOOK_ALLOW_PRIVATE also takes http and private addresses)',
       }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type CreateEndpoint = Static<typeof CreateEndpointSchema>;
+      events: Type.Optional(
+        Type.Array(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))), {
+          minItems: 1,
+          uniqueItems: true,
+          description: 'Event types to receive; omitted means every type',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+export type CreateEndpoint = Static<ReturnType<typeof createEndpointSchema>>;
 
 const EndpointParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
@@ -186,7 +199,7 @@ export const webhookRoutes =
           },
         },
         schema: {
-          body: CreateEndpointSchema,
+          body: createEndpointSchema(ctx.config.webhookAllowPrivate),
           summary: 'Register a webhook endpoint; its signing secret is shown only here',
           operationId: 'createWebhookEndpoint',
           response: RESPONSES.createWebhookEndpoint,

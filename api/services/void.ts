@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { findOwnShipment, type ShipmentRow } from '../../db/index.js';
-import { ApiError, CODE, FAILURE, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
+import { ApiError, CODE, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
@@ -25,16 +25,16 @@ function refusal(row: ShipmentRow): ApiError {
 /** A void the workflow refused or could not carry out, in the contract's codes. */
 function voidFailure(outcome: { code: ErrorCode; message: string }, now: ShipmentRow): ApiError {
   const { code, message } = outcome;
-  if (code === FAILURE.labelAlreadyScanned) return new ApiError(code, message, { fields: { shipment_id: now.id } });
-  if (code === FAILURE.shipmentNotVoidable) return refusal(now);
+  if (code === CODE.label_already_scanned) return new ApiError(code, message, { fields: { shipment_id: now.id } });
+  if (code === CODE.shipment_not_voidable) return refusal(now);
   // The carrier's own text stays in the workflow for operators (contract: carrier_error).
-  if (code === FAILURE.carrierUnavailable) {
+  if (code === CODE.carrier_unavailable) {
     return new ApiError(code, 'The carrier could not be reached to cancel the label; it stays bought and charged. Try again later.', {
       fields: { shipment_id: now.id },
       headers: { 'retry-after': '30' },
     });
   }
-  return new ApiError(FAILURE.carrierRefused, VOID_REFUSED_MESSAGE, { fields: { shipment_id: now.id } });
+  return new ApiError(CODE.carrier_error, VOID_REFUSED_MESSAGE, { fields: { shipment_id: now.id } });
 }
 
 /**

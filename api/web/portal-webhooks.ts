@@ -4,7 +4,7 @@ import { CODE, ApiError, EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS
 import { AdminError } from '../../admin/index.js';
 import type { AppContext } from '../context.js';
 import { fieldErrors } from '../problem.js';
-import { createWebhookEndpoint, CreateEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';
+import { createWebhookEndpoint, createEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';
 import { createValidatorCompiler } from '../validation.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field, fields } from './forms.js';
@@ -16,7 +16,8 @@ import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
 export const portalWebhookPages =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const validateEndpoint = createValidatorCompiler()({ schema: CreateEndpointSchema, method: 'POST', url: '/webhook_endpoints', httpPart: 'body' });
+    const validateEndpoint = createValidatorCompiler()({
+      schema: createEndpointSchema(ctx.config.webhookAllowPrivate), method: 'POST', url: '/webhook_endpoints', httpPart: 'body' });
     app.addHook('preHandler', requireUser(ctx, 'customer'));
 
     // ---------- webhook endpoints ----------
@@ -70,7 +71,7 @@ ${rows.map(
         if (!s.account.apiEnabled) throw new AdminError('webhook endpoints can be added once API access is enabled');
         // The API's own schema and creation function: the same rules as POST /webhook_endpoints.
         if (!validateEndpoint(body)) {
-          const errors = fieldErrors((validateEndpoint as unknown as { errors: never[] }).errors ?? [], 'body');
+          const errors = fieldErrors((validateEndpoint as unknown as { errors: never[] }).errors ?? [], 'body', body);
           throw new ApiError(CODE.validation_failed, 'The form has invalid fields.', { errors });
         }
         created = await createWebhookEndpoint(ctx, ownerOf(s, mode), body as CreateEndpoint);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { request, type Dispatcher } from 'undici';
-import type { Address, Parcel } from '../../domain/index.js';
+import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
 import { CarrierError } from '../types.js';
 import { classifyUpsError, readUpsError, type UpsOperation } from './errors.js';
@@ -201,7 +201,7 @@ export function createUpsClient(config: UpsClientConfig) {
       });
       return found.find((p) => !p.voided) ?? found[0] ?? null;
     } catch (error) {
-      if (error instanceof CarrierError && error.details.reason === 'not_found') return null;
+      if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return null;
       throw error;
     }
   }
@@ -228,7 +228,7 @@ export function createUpsClient(config: UpsClientConfig) {
       if (!(error instanceof CarrierError) || error.kind !== 'definitive') throw error;
       const status = error.details.status;
       if (status === undefined || status === 401 || status === 403) throw error;
-      return { kind: 'refused', reason: error.details.reason === 'already_scanned' ? 'already_scanned' : 'not_cancellable', message: error.message };
+      return { kind: 'refused', reason: error.details.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: error.message };
     }
   }
 

@@ -1,5 +1,6 @@
+import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import type { CarrierErrorKind } from '../types.js';
+import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
 
 /** What a UPS call does; decides whether a lost or gateway-failed answer may have had an effect. */
 export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference';
@@ -16,7 +17,7 @@ export interface UpsErrorClass {
   /** UPS's own code and message, kept as sent. */
   carrierErrorCode?: string;
   message: string;
-  reason?: 'already_scanned' | 'not_found';
+  reason?: CarrierErrorReason;
 }
 
 /** UPS's error body: `{ response: { errors: [{ code, message }] } }` (every API alike). */
@@ -54,7 +55,7 @@ export function classifyUpsError(status: number, info: UpsErrorInfo, operation: 
     const kind = WRITES.has(operation) && (status === 502 || status === 503 || status === 504) ? 'ambiguous' : 'retryable';
     return { kind, message, ...carrier };
   }
-  if (status === 404) return { kind: 'definitive', message, reason: 'not_found', ...carrier };
-  if (operation === 'void' && isAlreadyScannedMessage(info.message)) return { kind: 'definitive', message, reason: 'already_scanned', ...carrier };
+  if (status === 404) return { kind: 'definitive', message, reason: CARRIER_REASON.notFound, ...carrier };
+  if (operation === 'void' && isAlreadyScannedMessage(info.message)) return { kind: 'definitive', message, reason: CARRIER_REASON.alreadyScanned, ...carrier };
   return { kind: 'definitive', message, ...carrier };
 }

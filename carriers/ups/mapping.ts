@@ -21,6 +21,7 @@ export {
 export { parseTrackResponse, parseReferenceTrackResponse, UPS_STATUS_TYPES, type UpsScan, type UpsScanStatus, type UpsFoundPackage } from './tracking.js';
 export { classifyUpsError, readUpsError, isAlreadyScannedMessage, type UpsErrorClass, type UpsErrorInfo, type UpsOperation } from './errors.js';
 
+import { CARRIER_REASON } from '../../domain/index.js';
 import { classifyUpsError, readUpsError } from './errors.js';
 import type { CancelOutcome } from './shipping.js';
 
@@ -29,5 +30,5 @@ export function cancelOutcomeFromError(status: number, body: unknown): CancelOut
   const info = readUpsError(body);
   const c = classifyUpsError(status, info, 'void');
   if (c.kind !== 'definitive' || status === 401 || status === 403) return undefined;
-  return { kind: 'refused', reason: c.reason === 'already_scanned' ? 'already_scanned' : 'not_cancellable', message: c.message };
+  return { kind: 'refused', reason: c.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: c.message };
 }

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Address, Parcel } from '../../domain/index.js';
+import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
 import {
   USPS_PAYMENT_TOKEN_LIFETIME_MS,
@@ -33,7 +33,10 @@ import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } fr
  * CARRIER_USPS_MANIFEST_MID and CARRIER_USPS_ACCOUNT_NUMBER.
  */
 export interface UspsClientConfig {
-  /** The origin every API sits under: `https://apis.usps.com` or `https://apis-tem.usps.com`. */
+  /**
+   * Where every API sits: `https://apis.usps.com` or `https://apis-tem.usps.com`. A path after the
+   * origin is kept in front of each API's own (a gateway's prefix, the simulator's `/usps`).
+   */
   url: string;
   clientId: string;
   clientSecret: string;
@@ -87,7 +90,8 @@ interface Cached {
 }
 
 export function createUspsClient(config: UspsClientConfig): UspsClient {
-  const origin = new URL(config.url).origin; // a misconfigured URL fails here, not on a purchase
+  const parsed = new URL(config.url); // a misconfigured URL fails here, not on a purchase
+  const baseUrl = parsed.origin + parsed.pathname.replace(/\/+$/, '');
   const now = config.now ?? Date.now;
   const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const timeoutMs = config.timeoutMs ?? 10_000;
@@ -112,7 +116,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         }
         await sleep(wait);
       }
-      const answer = await sendToUsps(origin, options, timeoutMs, config.dispatcher);
+      const answer = await sendToUsps(baseUrl, options, timeoutMs, config.dispatcher);
       if (answer.status !== 429) return answer;
       const error = uspsAnswerError(answer, options.write, now());
       // Without a Retry-After, a 429 blocks nothing further: the caller's retry policy spaces it out.
@@ -255,7 +259,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       });
       if (answer.status === 200) return parseUspsReprintResponse(answer.body, format) ?? unreadable('label reprint', false, answer.status);
       const error = uspsAnswerError(answer, false, now());
-      if (error.details.reason === 'not_found') return null;
+      if (error.details.reason === CARRIER_REASON.notFound) return null;
       throw redact(error);
     },
 

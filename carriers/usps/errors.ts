@@ -1,3 +1,4 @@
+import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import type { CarrierErrorKind } from '../types.js';
 import type { CancelOutcome } from './labels.js';
@@ -34,7 +35,7 @@ export interface UspsErrorClassification {
   carrierErrorCode?: string;
   message: string;
   /** `not_found` when USPS says it has no such label or tracking number. */
-  reason?: 'not_found';
+  reason?: typeof CARRIER_REASON.notFound;
 }
 
 /** Whether a USPS text says the label, order or tracking number does not exist. */
@@ -57,7 +58,7 @@ export function classifyUspsError(status: number, body: unknown, write: boolean)
     const gateway = status === 502 || status === 503 || status === 504;
     return { ...base, kind: write && gateway ? 'ambiguous' : 'retryable' };
   }
-  if (status === 404 || saysNotFound(info.message)) return { ...base, kind: 'definitive', reason: 'not_found' };
+  if (status === 404 || saysNotFound(info.message)) return { ...base, kind: 'definitive', reason: CARRIER_REASON.notFound };
   return { ...base, kind: 'definitive' };
 }
 

@@ -14,7 +14,7 @@ export interface UspsAnswer {
 
 export interface UspsSendOptions {
   method: 'GET' | 'POST' | 'DELETE';
-  /** Path and query at the origin: `/labels/v3/label`. */
+  /** Path and query after the base URL: `/labels/v3/label`. */
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
@@ -36,10 +36,10 @@ function defaultDispatcher(): Agent {
  * request that may have reached USPS is `ambiguous` for a write (settle by idempotency key before
  * trying again) and `retryable` for a read.
  */
-export async function sendToUsps(origin: string, options: UspsSendOptions, timeoutMs: number, dispatcher?: Dispatcher): Promise<UspsAnswer> {
+export async function sendToUsps(baseUrl: string, options: UspsSendOptions, timeoutMs: number, dispatcher?: Dispatcher): Promise<UspsAnswer> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await request(new URL(options.path, origin), {
+    const response = await request(new URL(baseUrl + options.path), {
       method: options.method,
       headers: {
         accept: 'application/json',

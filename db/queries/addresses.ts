@@ -7,9 +7,13 @@ import { addresses } from '../schema.js';
 export type AddressRow = typeof addresses.$inferSelect;
 type Owner = { accountId: string; livemode: boolean };
 
-/** The normalised fields, hashed: two saves of one address share it (and the unique index). */
+/**
+ * The normalised fields, hashed: two saves of one address share it (and the unique index). An
+ * absent state is left out rather than hashed as '', so addresses saved without one keep their
+ * fingerprint; the same address with another state is another record.
+ */
 export function addressFingerprint(a: Address): string {
-  const fields = ADDRESS_FIELDS.map((f) => a[f] ?? '');
+  const fields = ADDRESS_FIELDS.filter((f) => f !== 'state' || a.state !== undefined).map((f) => a[f] ?? '');
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -21,6 +25,7 @@ const columns = (a: Address) => ({
   line1: a.line1,
   line2: a.line2 ?? null,
   city: a.city,
+  state: a.state ?? null,
   postcode: a.postcode,
   country: a.country,
   fingerprint: addressFingerprint(a),

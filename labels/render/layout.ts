@@ -156,8 +156,9 @@ function present(value: string | null | undefined): value is string {
   return value !== null && value !== undefined && value.trim().length > 0;
 }
 
+/** Postcode, city, then the state where the address has one (carriers in the US and CA sort by it). */
 function cityLine(a: Address): string {
-  return [a.postcode, a.city].filter(present).join(' ');
+  return [a.postcode, a.city, a.state].filter(present).join(' ');
 }
 
 /** All lines of an address, as printed on the sender block. */

@@ -131,7 +131,7 @@ describe('authentication (spec §5, contract: Authentication)', () => {
       await expect(stack.admin.createKey(acct.id, { mode: 'test', expiresAt })).rejects.toThrow('--expires-at must be in the future');
     }
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') } });
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'admin/main.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') } });
     const refused = await run(['key', 'create', acct.id, '--mode', 'test', '--expires-at', '2020-01-01T00:00:00Z']).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('admin: --expires-at must be in the future, got 2020-01-01T00:00:00.000Z\n') });
     const future = new Date(Date.now() + 3_600_000).toISOString();

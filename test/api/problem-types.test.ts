@@ -2,7 +2,7 @@
 // /api/v1/problems/<code> is a page for each code the API answers with, and /api/v1/problems lists them.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS } from '../../domain/index.js';
+import { CODE, ERROR_TABLE, ERRORS } from '../../domain/index.js';
 import { call, startTestStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -49,5 +49,16 @@ describe('problem types', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
     expect(missing.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('an internal failure type has no page and is not listed: a customer never meets it', async () => {
+    const list = await call(stack, 'GET', '/api/v1/problems');
+    const internal = Object.entries(ERROR_TABLE).filter(([, e]) => e.internal).map(([code]) => code);
+    expect(internal).toContain(CODE.carrier_ambiguous);
+    for (const code of internal) {
+      expect(list.text).not.toContain(`/api/v1/problems/${code}"`);
+      const page = await call(stack, 'GET', `/api/v1/problems/${code}`);
+      expect(page.status, code).toBe(404);
+    }
   });
 });

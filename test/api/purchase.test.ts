@@ -228,6 +228,45 @@ describe('buying a label', () => {
   });
 });
 
+describe('the address state (contract: Resources → Address)', () => {
+  const usWithoutState = address({ name: 'Pat Lee', line1: '350 5th Ave', city: 'New York', postcode: '10118', country: 'US' });
+  const us = (over: Record<string, string> = {}) => ({ ...usWithoutState, state: 'NY', ...over });
+  const namedPaths = (a: { body: { errors: Array<{ path: string }> } }) => a.body.errors.map((e) => e.path);
+
+  it('refuses a quote or a purchase with a US address without a state, or a bad state, with 422 naming it', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const quote = (b: unknown) => call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: b });
+    for (const [from, to, paths] of [
+      [address(), usWithoutState, ['to.state']],
+      [usWithoutState, address(), ['from.state']],
+      [address(), us({ state: 'ZZ' }), ['to.state']],
+      [us({ country: 'CA', state: 'NY', postcode: 'H3B 1A7' }), us({ state: ' ' }), ['from.state', 'to.state']],
+      [address({ state: 'TOOLONG' }), address(), ['from.state']],
+    ] as const) {
+      for (const a of [await quote({ from, to, parcel: parcel() }), await buy(acct, body({ from, to }))]) {
+        expect(a.status, a.text).toBe(422);
+        expect(a.body.code).toBe('validation_failed');
+        expect(namedPaths(a)).toEqual(paths);
+      }
+    }
+    expect(minor((await balance(acct)).available)).toBe(5000);
+    expect((await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey })).body.data).toEqual([]);
+  });
+
+  it('quotes and buys with a GB address without a state and a US one with a state, which the shipment keeps', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const q = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address(), to: us({ state: ' ny ' }), parcel: parcel() } });
+    expect(q.status, q.text).toBe(200);
+    expect(q.body.data.length).toBeGreaterThan(0);
+    const bought = await buy(acct, body({ to: us({ state: 'ny ' }) }));
+    expect(bought.status, bought.text).toBe(201);
+    const rows = await stack.database.db.execute(sql`select from_address, to_address from shipments where id = ${bought.body.id}`);
+    const row = rows.rows[0] as { from_address: Record<string, unknown>; to_address: Record<string, unknown> };
+    expect(row.to_address).toMatchObject({ state: 'NY', country: 'US' });
+    expect(row.from_address).not.toHaveProperty('state');
+  });
+});
+
 describe('idempotency (contract: Idempotency)', () => {
   it('replays the first answer for the same key and request, buying and charging once', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });

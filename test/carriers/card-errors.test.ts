@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentActivities } from '../../activities/payments.js';
 import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
-import { FAILURE } from '../../domain/index.js';
+import { CODE } from '../../domain/index.js';
 import { addFault, simCall, uniqueRef } from './sim-helpers.js';
 
 // Fault 6: the card processor's errors classified like a carrier's, and no capture ever skipped.
@@ -33,7 +33,7 @@ describe('card processor errors (fault 6)', () => {
     await addFault(sim.url, { carrier: 'cardpay', operation: 'authorize', mode: 'error', status: 400, match: ref });
     const f = await failure(pay.authorizeCard(money(ref)));
     expect(f.nonRetryable).toBe(true);
-    expect(f.type).toBe(FAILURE.cardProcessorRefused);
+    expect(f.type).toBe(CODE.card_processor_error);
     expect(f.message).toContain('Simulated 400 failure of authorize');
   });
 
@@ -50,7 +50,7 @@ describe('card processor errors (fault 6)', () => {
     await addFault(sim.url, { carrier: 'cardpay', operation: 'authorize', mode: 'decline', match: ref });
     const f = await failure(pay.authorizeCard(money(ref)));
     expect(f.nonRetryable).toBe(true);
-    expect(f.type).toBe(FAILURE.cardDeclined);
+    expect(f.type).toBe(CODE.card_declined);
   });
 
   it('5xx, 429 and a lost answer are retried, honouring Retry-After', async () => {
@@ -58,7 +58,7 @@ describe('card processor errors (fault 6)', () => {
     await addFault(sim.url, { carrier: 'cardpay', operation: 'authorize', mode: 'error', status: 503, match: ref });
     const five = await failure(pay.authorizeCard(money(ref)));
     expect(five.nonRetryable).toBe(false);
-    expect(five.type).toBe(FAILURE.cardProcessorRetryable);
+    expect(five.type).toBe(CODE.card_processor_retryable);
     await addFault(sim.url, { carrier: 'cardpay', operation: 'authorize', mode: 'rate_limit', retry_after: 3, match: ref });
     const limited = await failure(pay.authorizeCard(money(ref)));
     expect(limited.nonRetryable).toBe(false);
@@ -98,7 +98,7 @@ describe('card processor errors (fault 6)', () => {
     await pay.authorizeCard(money(ref));
     const f = await failure(pay.refundCard({ shipmentId: ref }));
     expect(f.nonRetryable).toBe(true);
-    expect(f.type).toBe(FAILURE.cardProcessorRefused);
+    expect(f.type).toBe(CODE.card_processor_error);
   });
 
   it('captures, then refunds, the authorization under the reference', async () => {

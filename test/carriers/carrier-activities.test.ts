@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCarrierActivities } from '../../activities/carriers.js';
 import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
-import { FAILURE } from '../../domain/index.js';
+import { CODE } from '../../domain/index.js';
 import { addSimScan, httpAdapter, purchaseRequest } from './sim-helpers.js';
 
 let sim: CarrierSimulator;
@@ -31,7 +31,7 @@ describe('carrier activities', () => {
       (e: unknown) => e,
     );
     expect(failure).toBeInstanceOf(ApplicationFailure);
-    expect(failure).toMatchObject({ type: FAILURE.carrierRefused, nonRetryable: true });
+    expect(failure).toMatchObject({ type: CODE.carrier_error, nonRetryable: true });
     expect((failure as ApplicationFailure).details?.[0]).toMatchObject({ carrier, reason: 'already_scanned', carrierErrorCode });
   });
 });

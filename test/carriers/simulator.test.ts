@@ -109,12 +109,12 @@ describe('simulator faults', () => {
 
 describe('simulator control API and robustness', () => {
   it('lists carriers', async () => {
-    // Every registered carrier that names a simulator path is simulated (acme and swiftpost today).
+    // Every registered carrier that names a simulator path is simulated, and so are the real carriers UPS and USPS.
     const simulated = CARRIER_MODULES.filter((m) => m.simulatorPath).map((m) => m.definition.code);
     expect(simulated).toEqual(expect.arrayContaining(['acme', 'swiftpost']));
     const listed = await simCall(sim.url, 'GET', '/_sim/carriers');
     expect(listed.status).toBe(200);
-    expect([...(listed.body as { data: string[] }).data].sort()).toEqual([...simulated].sort());
+    expect([...(listed.body as { data: string[] }).data].sort()).toEqual([...new Set([...simulated, 'ups', 'usps'])].sort());
   });
 
   it('lists purchases by reference, and counts buy requests with their times', async () => {

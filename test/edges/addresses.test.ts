@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../api/idempotency.js';
-import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from '../../db/index.js';
+import { addressFingerprint, claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from '../../db/index.js';
 import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
 /** The address book (spec §4, contract: Resources → Addresses). */
@@ -167,6 +168,98 @@ describe('creating', () => {
     }
     expectProblem(await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
     expectProblem(await call(stack, 'POST', '/api/v1/addresses', { key: acct.testKey, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+  });
+});
+
+describe('the state (contract: Resources → Address)', () => {
+  // An account of its own: these requests would otherwise use up the shared account's rate limit.
+  let mine: TestAccount;
+  beforeAll(async () => {
+    mine = await createAccount(stack);
+  });
+  const us = (over: Record<string, string> = {}) =>
+    address({ name: unique('Liberty'), line1: '350 5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US', ...over });
+
+  it('stores and returns the state, trimmed and upper-cased; null where the address has none', async () => {
+    const a = await save(mine.testKey, us({ state: '  ny ' }));
+    expect(a.status, a.text).toBe(201);
+    expect(a.body).toMatchObject({ state: 'NY', country: 'US' });
+    expect((await call(stack, 'GET', `/api/v1/addresses/${a.body.id}`, { key: mine.testKey })).body).toEqual(a.body);
+    const again = await save(mine.testKey, { ...us(), name: a.body.name, state: 'Ny', country: 'us' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.id).toBe(a.body.id);
+
+    const gb = await save(mine.testKey, address({ name: unique('NoState') }));
+    expect(gb.status, gb.text).toBe(201);
+    expect(gb.body.state).toBeNull();
+    const blank = await save(mine.testKey, address({ name: gb.body.name, state: '  ' }));
+    expect(blank.status, blank.text).toBe(200);
+    expect(blank.body.id).toBe(gb.body.id);
+    const withState = await save(mine.testKey, address({ name: gb.body.name, state: 'lnd' }));
+    expect(withState.status, withState.text).toBe(201);
+    expect(withState.body.state).toBe('LND');
+  });
+
+  it('keeps the same address with another state as a second record', async () => {
+    const name = unique('Twin');
+    const ny = await save(mine.testKey, us({ name, city: 'Springfield', state: 'IL' }));
+    const ma = await save(mine.testKey, us({ name, city: 'Springfield', state: 'MA' }));
+    expect([ny.status, ma.status]).toEqual([201, 201]);
+    expect(ma.body.id).not.toBe(ny.body.id);
+  });
+
+  it('leaves the fingerprint of an address without a state as it was before the field', () => {
+    const a = { name: 'Ada', line1: '1 Main Street', city: 'London', postcode: 'N1 9GU', country: 'GB' };
+    const sixFields = createHash('sha256').update(JSON.stringify(['Ada', '1 Main Street', '', 'London', 'N1 9GU', 'GB'])).digest('hex');
+    expect(addressFingerprint(a)).toBe(sixFields);
+    expect(addressFingerprint({ ...a, state: 'LND' })).not.toBe(sixFields);
+  });
+
+  it('refuses a US or CA address without a state, or with one not of that country, naming state', async () => {
+    const cases: Array<[unknown, string]> = [
+      [us({ state: '' }), 'is required for US and CA addresses'],
+      [{ ...us(), state: undefined }, 'is required for US and CA addresses'],
+      [us({ state: 'ON' }), 'must be a subdivision code of US'],
+      [us({ state: 'XX' }), 'must be a subdivision code of US'],
+      [us({ country: 'CA', state: 'NY', postcode: 'H3B 1A7' }), 'must be a subdivision code of CA'],
+      [us({ country: 'CA', state: ' ', postcode: 'H3B 1A7' }), 'is required for US and CA addresses'],
+      [address({ state: 'ABCD' }), ''],
+      [address({ state: 'A-1' }), ''],
+      [address({ state: 'N\u0000' }), ''],
+    ];
+    for (const [body, message] of cases) {
+      const a = await save(mine.testKey, body);
+      expectProblem(a, 422, 'validation_failed');
+      const error = a.body.errors.find((e: { path: string }) => e.path === 'state');
+      expect(error, JSON.stringify(body)).toBeDefined();
+      expect(error.message).toContain(message);
+    }
+    for (const ok of [us({ state: 'dc' }), us({ state: 'PR' }), us({ state: 'AE' }), us({ country: 'CA', state: 'yt', postcode: 'Y1A 1A1' })]) {
+      const a = await save(mine.testKey, ok);
+      expect(a.status, a.text).toBe(201);
+    }
+  });
+
+  it('sets, changes and clears the state with PATCH under the same rules', async () => {
+    const gb = (await save(mine.testKey, address({ name: unique('Patch') }))).body;
+    const set = await call(stack, 'PATCH', `/api/v1/addresses/${gb.id}`, { key: mine.testKey, body: { state: ' eng ' } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.state).toBe('ENG');
+    const cleared = await call(stack, 'PATCH', `/api/v1/addresses/${gb.id}`, { key: mine.testKey, body: { state: null } });
+    expect(cleared.body.state).toBeNull();
+
+    const toUs = await call(stack, 'PATCH', `/api/v1/addresses/${gb.id}`, { key: mine.testKey, body: { country: 'US', postcode: '10118' } });
+    expectProblem(toUs, 422, 'validation_failed');
+    expect(toUs.body.errors.map((e: { path: string }) => e.path)).toEqual(['state']);
+    const moved = await call(stack, 'PATCH', `/api/v1/addresses/${gb.id}`, { key: mine.testKey, body: { country: 'US', postcode: '10118', state: 'ny' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ country: 'US', state: 'NY' });
+    for (const state of [null, '', 'QC']) {
+      const a = await call(stack, 'PATCH', `/api/v1/addresses/${gb.id}`, { key: mine.testKey, body: { state } });
+      expectProblem(a, 422, 'validation_failed');
+      expect(a.body.errors.map((e: { path: string }) => e.path)).toEqual(['state']);
+    }
+    expect((await call(stack, 'GET', `/api/v1/addresses/${gb.id}`, { key: mine.testKey })).body).toEqual(moved.body);
   });
 });
 

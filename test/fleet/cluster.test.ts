@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES, shipmentWorkflowId } from '../../contract/index.js';
 import { openDatabase, type Database } from '../../db/index.js';
-import { adminCommands } from '../../scripts/admin/commands.js';
+import { adminCommands } from '../../admin/index.js';
 import { writeBuildB } from './fixtures/build-b.js';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { buildWorkflowBundle, startFleet, workerLayout, type Fleet, type WorkerBuild } from '../../tools/fleet/fleet.js';

@@ -47,6 +47,17 @@ describe.each(PDF_FORMATS)('%s label', (format) => {
     expect(text).not.toContain('SANDBOX');
   });
 
+  it('prints the state after the city where the address has one', async () => {
+    const to = { name: 'Pat Lee', line1: '350 5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US' };
+    const from = { name: 'Ann Roy', line1: '1 Rue Sainte-Catherine', city: 'Montreal', state: 'QC', postcode: 'H3B 1A7', country: 'CA' };
+    const { text } = await inspectPdf(await renderLabel(labelInput({ to, from }), format));
+    expect(text).toContain('10118 New York NY');
+    expect(text).toContain('H3B 1A7 Montreal QC');
+    const plain = await inspectPdf(await renderLabel(labelInput(), format));
+    expect(plain.text).toContain('13001 Marseille');
+    expect(plain.text).not.toContain('13001 Marseille ');
+  });
+
   it('marks sandbox labels as not for shipping', async () => {
     const { text } = await inspectPdf(await renderLabel(labelInput({ sandbox: true }), format));
     expect(text).toContain('SANDBOX \u2014 NOT FOR SHIPPING');

@@ -31,7 +31,7 @@ const unusual: Record<string, Partial<LabelInput>> = {
   'empty reference': { reference: '' },
   'no reference': { reference: null },
   'odd numbers and dates': { weightG: Number.NaN, date: 'not a date' },
-  'sandbox with everything long': { sandbox: true, to: { name: long('W'), line1: long('W'), city: long('W'), postcode: long('W'), country: 'US' } },
+  'sandbox with everything long': { sandbox: true, to: { name: long('W'), line1: long('W'), city: long('W'), state: 'NY', postcode: long('W'), country: 'US' } },
 };
 
 describe.each(Object.entries(unusual))('unusual input: %s', (_, overrides) => {

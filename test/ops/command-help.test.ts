@@ -18,8 +18,8 @@ function run(script: string, args: string[], env: Record<string, string> = {}): 
 // An operator typing `--help` gets the usage and nothing started (no database, no Temporal, no
 // fleet); a mistyped option gets the usage on stderr and exit status 2, not a stack trace.
 describe.each([
-  ['admin', 'scripts/admin.ts', 'account create'],
-  ['ops', 'scripts/ops.ts', 'stuck'],
+  ['admin', 'admin/main.ts', 'account create'],
+  ['ops', 'admin/ops-main.ts', 'stuck'],
   ['chaos', 'tools/chaos.ts', '--purchases'],
   ['fleet', 'tools/fleet.ts', 'npm run fleet'],
   ['worker', 'workers/main.ts', 'carrier-acme'],
@@ -42,14 +42,14 @@ describe.each([
 
 describe('npm run admin', () => {
   it('refuses an argument a command does not take, before it opens any database', async () => {
-    const { code, stdout, stderr } = await run('scripts/admin.ts', ['key', 'revoke', 'key_a', 'key_b']);
+    const { code, stdout, stderr } = await run('admin/main.ts', ['key', 'revoke', 'key_a', 'key_b']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain('unexpected argument "key_b" to "key revoke"');
   });
 
   it('refuses an unknown command before it opens any database', async () => {
-    const { code, stderr } = await run('scripts/admin.ts', ['wallet', 'drain', 'acc_x']);
+    const { code, stderr } = await run('admin/main.ts', ['wallet', 'drain', 'acc_x']);
     expect(code).toBe(2);
     expect(stderr).toContain('unknown command "wallet drain"');
   });
@@ -68,7 +68,7 @@ describe('npm run worker', () => {
 // connection in silence, as a service waiting for its dependencies does). Now it says what is down.
 describe('npm run ops, with a dependency down', () => {
   it('stuck: Temporal unreachable is said on stderr, exit status 1', async () => {
-    const { code, stdout, stderr } = await run('scripts/ops.ts', ['stuck'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    const { code, stdout, stderr } = await run('admin/ops-main.ts', ['stuck'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
     expect(code, stderr).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^ops: Temporal at 127\.0\.0\.1:1 is not reachable: /);
@@ -76,7 +76,7 @@ describe('npm run ops, with a dependency down', () => {
 
   it('reconcile: PostgreSQL unreachable is said on stderr, exit status 1', async () => {
     const env = { TEMPORAL_ADDRESS: inject('temporalAddress'), DATABASE_URL: 'postgres://ops:ops@127.0.0.1:1/ops' };
-    const { code, stdout, stderr } = await run('scripts/ops.ts', ['reconcile'], env);
+    const { code, stdout, stderr } = await run('admin/ops-main.ts', ['reconcile'], env);
     expect(code, stderr).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^ops: PostgreSQL is not reachable: /);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimIdempotencyKey } from '../../db/index.js';
-import { reconcileOrphans } from '../../scripts/ops/reconcile.js';
+import { reconcileOrphans } from '../../admin/reconcile.js';
 import { address, call, createAccount, insertPendingShipment, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Payload } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedRunDetails, findStuckShipments, formatStuck } from '../../scripts/ops/stuck.js';
-import { reconcile } from '../../scripts/ops/reconcile.js';
+import { closedRunDetails, findStuckShipments, formatStuck } from '../../admin/index.js';
+import { reconcile } from '../../admin/reconcile.js';
 import { settleStoppedShipments } from '../../activities/sweep.js';
 import { EncryptionCodec } from '../../codec/index.js';
 import { eventually, simControl } from '../support/sim.js';

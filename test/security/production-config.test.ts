@@ -143,7 +143,7 @@ describe('production configuration', () => {
   it.each([
     ['the API', ['api/main.ts']],
     ['a worker', ['workers/main.ts', 'all']],
-    ['the admin command', ['scripts/admin.ts', 'key', 'revoke', 'key_x']],
+    ['the admin command', ['admin/main.ts', 'key', 'revoke', 'key_x']],
   ])('%s refuses to start in production with development values, naming each problem', (_name, args) => {
     const { CARRIER_SWIFTPOST_URL: _gone, ...env } = productionEnv();
     const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {

@@ -10,7 +10,7 @@ import { checkLedger, insertShipment, openDatabase, type Database } from '../../
 import { makeId } from '../../domain/index.js';
 import { type Config, parseConfig } from '../../config/index.js';
 import { shipmentWorkflowId } from '../../contract/index.js';
-import { adminCommands, type CreateAccountOptions } from '../../scripts/admin/commands.js';
+import { adminCommands, type CreateAccountOptions } from '../../admin/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';

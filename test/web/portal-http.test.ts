@@ -96,7 +96,7 @@ describe('admin user create', () => {
     const { id } = await stack.admin.createAccount({ name: 'Cli Ltd', funding: 'wallet' });
     const email = `cli-${id.slice(-8)}@Example.com`;
     const run = (args: string[]) =>
-      promisify(execFile)('npx', ['tsx', 'scripts/admin.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') } });
+      promisify(execFile)('npx', ['tsx', 'admin/main.ts', ...args], { env: { ...process.env, DATABASE_URL: inject('databaseUrl') } });
     const { stdout } = await run(['user', 'create', id, '--email', email, '--password', 'a very secret password', '--admin']);
     expect(JSON.parse(stdout)).toEqual({ id: expect.stringMatching(/^usr_[0-9a-z]{26}$/), account_id: id, email: email.toLowerCase(), admin: true });
     const stored = (await findUserByEmail(stack.database.db, email))!;

@@ -8,7 +8,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { FAILURE, idRandomPart } from '../../domain/index.js';
+import { CODE, idRandomPart } from '../../domain/index.js';
 import { purchaseUpdate, SHIPMENT_WORKFLOW, shipmentWorkflowId, stateQuery, taskQueues } from '../../contract/index.js';
 import {
   called,
@@ -29,8 +29,8 @@ import {
 
 const se = useShipmentEnv();
 
-const refused = (message: string) => ApplicationFailure.create({ type: FAILURE.carrierRefused, message, nonRetryable: true });
-const ambiguous = () => ApplicationFailure.create({ type: FAILURE.carrierAmbiguous, message: 'connection reset after sending', nonRetryable: true });
+const refused = (message: string) => ApplicationFailure.create({ type: CODE.carrier_error, message, nonRetryable: true });
+const ambiguous = () => ApplicationFailure.create({ type: CODE.carrier_ambiguous, message: 'connection reset after sending', nonRetryable: true });
 
 describe('purchase saga (time-skipping, mocked activities)', () => {
   it('buys: prices and holds, buys at the carrier under the shipment id, captures, then renders and announces', async () => {
@@ -202,7 +202,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
         throw refused('service suspended');
       },
       voidCard: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message: 'card processor refused to void: authorization expired', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.card_processor_error, message: 'card processor refused to void: authorization expired', nonRetryable: true });
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -218,7 +218,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     const input = shipmentInput({ fundingSource: 'card' });
     const mocks = mockActivities(se.env, input.shipmentId, {
       authorizeCard: async () => {
-        throw ApplicationFailure.nonRetryable('Your card was declined.', FAILURE.cardDeclined);
+        throw ApplicationFailure.nonRetryable('Your card was declined.', CODE.card_declined);
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -235,7 +235,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     const input = shipmentInput();
     const mocks = mockActivities(se.env, input.shipmentId, {
       beginPurchase: async () => {
-        throw ApplicationFailure.nonRetryable('The balance does not cover the price of this label.', FAILURE.insufficientFunds);
+        throw ApplicationFailure.nonRetryable('The balance does not cover the price of this label.', CODE.insufficient_funds);
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -255,7 +255,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     let captures = 0;
     const mocks = mockActivities(se.env, input.shipmentId, {
       captureCard: async () => {
-        if (++captures < 3) throw ApplicationFailure.retryable('card processor answered 503', FAILURE.cardProcessorRetryable);
+        if (++captures < 3) throw ApplicationFailure.retryable('card processor answered 503', CODE.card_processor_retryable);
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -276,7 +276,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     const input = shipmentInput({ fundingSource: 'card' });
     const mocks = mockActivities(se.env, input.shipmentId, {
       captureCard: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message: 'card processor refused to capture: authorization expired', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.card_processor_error, message: 'card processor refused to capture: authorization expired', nonRetryable: true });
       },
       findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false }),
     });

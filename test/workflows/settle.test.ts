@@ -4,7 +4,7 @@
 // Terminate: test/lifecycle/terminate.test.ts.
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { FAILURE } from '../../domain/index.js';
+import { CODE } from '../../domain/index.js';
 import { purchaseUpdate, stateQuery, type StoppedRun } from '../../contract/index.js';
 import {
   CARRIER,
@@ -28,7 +28,7 @@ describe('settling a stopped run (time-skipping, mocked activities)', () => {
     const input = shipmentInput({ fundingSource: 'card', strayLabelSettleMs: 2 * MINUTE, settle: stopped() });
     const mocks = mockActivities(se.env, input.shipmentId, {
       voidCard: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.cardProcessorRefused, message: 'Cannot void an authorization that is captured.', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.card_processor_error, message: 'Cannot void an authorization that is captured.', nonRetryable: true });
       },
       findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false }),
     });

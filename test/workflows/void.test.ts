@@ -4,7 +4,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, WorkflowUpdateStage } f
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { Purchase } from '../../carriers/index.js';
-import { FAILURE } from '../../domain/index.js';
+import { CODE } from '../../domain/index.js';
 import { scansSignal, stateQuery, voidUpdate } from '../../contract/index.js';
 import {
   called,
@@ -22,7 +22,7 @@ import {
 
 const se = useShipmentEnv();
 
-const retryable = (message: string) => ApplicationFailure.create({ type: FAILURE.carrierRetryable, message, nonRetryable: false });
+const retryable = (message: string) => ApplicationFailure.create({ type: CODE.carrier_retryable, message, nonRetryable: false });
 
 describe('void (time-skipping, mocked activities)', () => {
   it('accepted: checks scans, cancels at the carrier, then refunds the card and the ledger, voided, event stored; the workflow ends', async () => {
@@ -78,7 +78,7 @@ describe('void (time-skipping, mocked activities)', () => {
     const mocks = mockActivities(se.env, input.shipmentId, {
       buyLabel: async () => {
         await answered;
-        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'no such service today', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.carrier_error, message: 'no such service today', nonRetryable: true });
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -86,7 +86,7 @@ describe('void (time-skipping, mocked activities)', () => {
       await called(mocks, 'buyLabel');
       const voiding = await handle.startUpdate(voidUpdate, { updateId: 'void-early', waitForStage: WorkflowUpdateStage.ACCEPTED });
       release();
-      expect(await voiding.result()).toMatchObject({ ok: false, code: FAILURE.shipmentNotVoidable });
+      expect(await voiding.result()).toMatchObject({ ok: false, code: CODE.shipment_not_voidable });
       expect(await handle.result()).toEqual({ status: 'failed' });
       expect(mocks.of('cancelLabel')).toHaveLength(0);
     });
@@ -158,7 +158,7 @@ describe('void (time-skipping, mocked activities)', () => {
     const mocks = mockActivities(se.env, input.shipmentId, {
       cancelLabel: async () => {
         throw ApplicationFailure.create({
-          type: FAILURE.carrierRefused,
+          type: CODE.carrier_error,
           message: 'label already scanned',
           nonRetryable: true,
           details: [{ carrier: CARRIER, status: 409, retryAfterMs: null, reason: 'already_scanned' }],
@@ -179,7 +179,7 @@ describe('void (time-skipping, mocked activities)', () => {
     const input = purchasedInput();
     const mocks = mockActivities(se.env, input.shipmentId, {
       cancelLabel: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'cancellation window closed', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.carrier_error, message: 'cancellation window closed', nonRetryable: true });
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {
@@ -217,7 +217,7 @@ describe('void (time-skipping, mocked activities)', () => {
     const input = purchasedInput();
     const mocks = mockActivities(se.env, input.shipmentId, {
       cancelLabel: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.carrierAmbiguous, message: 'no answer after sending', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.carrier_ambiguous, message: 'no answer after sending', nonRetryable: true });
       },
       findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: true }),
     });
@@ -272,7 +272,7 @@ describe('void (time-skipping, mocked activities)', () => {
     const input = purchasedInput();
     const mocks = mockActivities(se.env, input.shipmentId, {
       fetchScans: async () => {
-        throw ApplicationFailure.create({ type: FAILURE.carrierRefused, message: 'tracking number unknown', nonRetryable: true });
+        throw ApplicationFailure.create({ type: CODE.carrier_error, message: 'tracking number unknown', nonRetryable: true });
       },
     });
     await withWorkers(se, input, mocks, async (handle) => {

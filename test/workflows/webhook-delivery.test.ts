@@ -8,7 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, WebhookActivities } from '../../activities/webhooks.js';
-import { FAILURE, WEBHOOK_DELIVERY_FAILED } from '../../domain/index.js';
+import { CODE, WEBHOOK_DELIVERY_FAILED } from '../../domain/index.js';
 import { WEBHOOK_WORKFLOW, type WebhookDeliveryInput, type WebhookDeliveryResult, webhookWorkflowId } from '../../contract/index.js';
 import { currentDetails, HOUR, MINUTE, useShipmentEnv } from './harness.js';
 
@@ -127,7 +127,7 @@ describe('webhook delivery (time-skipping, mocked activities)', () => {
     let busy = 12;
     const mocks = mockWebhookActivities(async () => {
       if (busy-- > 0) {
-        throw ApplicationFailure.create({ type: FAILURE.webhookAccountBusy, message: 'account acc_wf already has 8 webhook attempts in flight here', nextRetryDelay: 1000 });
+        throw ApplicationFailure.create({ type: CODE.webhook_account_busy, message: 'account acc_wf already has 8 webhook attempts in flight here', nextRetryDelay: 1000 });
       }
       return { outcome: 'succeeded', statusCode: 200, latencyMs: 3 };
     });

@@ -25,10 +25,10 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
   });
 }
 
-/** Writes a JSON reply unless the client has gone (a held or slow request may outlive it). */
+/** Writes a JSON reply (or a raw one) unless the client has gone (a held or slow request may outlive it). */
 export function sendJson(res: ServerResponse, reply: SimReply): void {
   if (res.destroyed || res.headersSent) return;
-  const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   res.writeHead(reply.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

@@ -14,7 +14,7 @@ try {
 }
 
 const simulator = await startCarrierSimulator(settings);
-console.log(JSON.stringify({ level: 'info', msg: 'carrier simulator listening', url: simulator.url, host: settings.host }));
+console.log(JSON.stringify({ level: 'info', msg: 'carrier simulator listening', url: simulator.url, ...simulator.carrierUrls, host: settings.host }));
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

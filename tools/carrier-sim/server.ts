@@ -8,9 +8,14 @@ import { BodyTooLargeError, readBody, sendGarbage, sendJson } from './http-io.js
 import { SimHttpError, type SimApi, type SimReply, type SimRequest, type SimRoute } from './sim-types.js';
 import { createSimState, type SimState } from './state.js';
 import { createSwiftpostApi } from './swiftpost-api.js';
+import { createUpsApi, UPS_MOUNT } from './ups-api.js';
+import { createUspsApi, USPS_MOUNT } from './usps-api.js';
 
-/** The remote APIs the simulator plays. A simulated carrier is its API module plus one line here. */
-const SIMULATED_APIS: ReadonlyArray<(state: SimState) => SimApi> = [createAcmeApi, createSwiftpostApi, createCardpayApi];
+/**
+ * The remote APIs the simulator plays. A simulated carrier is its API module plus one line here.
+ * UPS and USPS answer under `/ups` and `/usps` as if those were their origins.
+ */
+const SIMULATED_APIS: ReadonlyArray<(state: SimState) => SimApi> = [createAcmeApi, createSwiftpostApi, createCardpayApi, createUpsApi, createUspsApi];
 
 /** A held (`timeout`) request is let go after this long, so nothing waits for ever. */
 const HOLD_MS = 60_000;
@@ -24,12 +29,14 @@ export interface CarrierSimulatorOptions {
 export interface CarrierSimulator {
   url: string;
   port: number;
+  /** The origins to give the real carriers' clients (CARRIER_UPS_URL, CARRIER_USPS_URL). */
+  carrierUrls: { ups: string; usps: string };
   close(): Promise<void>;
 }
 
 /**
- * Starts the carrier simulator: both carriers' APIs, the card processor and the `/_sim` control
- * API, all state in memory. Plain node:http, so a fault can drop a connection mid-request.
+ * Starts the carrier simulator: the simulated carriers' APIs (acme, swiftpost, and UPS and USPS
+ * under `/ups` and `/usps`), the card processor and the `/_sim` control API, all state in memory. Plain node:http, so a fault can drop a connection mid-request.
  */
 export async function startCarrierSimulator(options: CarrierSimulatorOptions = {}): Promise<CarrierSimulator> {
   const state = createSimState();
@@ -59,9 +66,11 @@ export async function startCarrierSimulator(options: CarrierSimulatorOptions = {
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
+  const url = `http://${urlHost}:${port}`;
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
+    carrierUrls: { ups: url + UPS_MOUNT, usps: url + USPS_MOUNT },
     async close() {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
@@ -102,36 +111,36 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   try {
     params = found.params.map((p) => decodeURIComponent(p));
   } catch {
-    return sendJson(res, { status: 400, body: api.errorBody('invalid_request', 'The path is not validly encoded.') });
+    return sendJson(res, { status: 400, body: api.errorBody('invalid_request', 'The path is not validly encoded.', 400) });
   }
   const simReq: SimRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, params, headers: req.headers, rawBody };
   const run = () => runHandler(api, route, simReq);
 
-  if (!route.operation) return sendJson(res, run());
+  if (!route.operation) return sendJson(res, await run());
   if (route.operation === 'buy') ctx.state.buyTimestamps.get(api.code)?.push(Date.now());
   const fault = ctx.faults.take(api.code, route.operation, [target, rawBody]);
-  if (!fault) return sendJson(res, run());
-  applyFault(fault, api, req, res, run, ctx);
+  if (!fault) return sendJson(res, await run());
+  await applyFault(fault, api, req, res, run, ctx);
 }
 
-function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: ServerResponse, run: () => SimReply, ctx: Context): void {
+async function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: ServerResponse, run: () => Promise<SimReply>, ctx: Context): Promise<void> {
   switch (fault.mode) {
     case 'error':
-      return sendJson(res, { status: fault.status, body: api.errorBody(fault.code, `Simulated ${fault.status} failure of ${fault.operation}.`) });
+      return sendJson(res, { status: fault.status, body: api.errorBody(fault.code, `Simulated ${fault.status} failure of ${fault.operation}.`, fault.status) });
     case 'rate_limit':
       return sendJson(res, {
         status: 429,
-        body: api.errorBody('rate_limited', 'Too many requests.'),
-        headers: { 'retry-after': String(fault.retry_after) },
+        body: api.errorBody('rate_limited', 'Too many requests.', 429),
+        headers: api.sendsRetryAfter === false ? {} : { 'retry-after': String(fault.retry_after) },
       });
     case 'decline':
-      return sendJson(res, { status: 402, body: api.errorBody('card_declined', 'The card was declined.') });
+      return sendJson(res, { status: 402, body: api.errorBody('card_declined', 'The card was declined.', 402) });
     case 'garbage':
       // Nothing is carried out: the answer is all the client gets, and it cannot read it.
       return sendGarbage(res);
     case 'lost_answer':
       // The carrier did the work; the answer never reaches the client.
-      run();
+      await run();
       req.socket.destroy();
       return;
     case 'timeout': {
@@ -149,14 +158,15 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
       // Runs even when the client has gone: the carrier committed after the client gave up.
       const timer = setTimeout(() => {
         ctx.pending.delete(timer);
-        const reply = run();
-        if (!res.destroyed && !res.writableEnded) sendJson(res, reply);
+        void run().then((reply) => {
+          if (!res.destroyed && !res.writableEnded) sendJson(res, reply);
+        });
       }, fault.delay_ms);
       ctx.pending.add(timer);
       return;
     }
     case 'slow': {
-      const reply = run();
+      const reply = await run();
       const timer = setTimeout(() => {
         ctx.pending.delete(timer);
         sendJson(res, reply);
@@ -171,12 +181,12 @@ function applyFault(fault: Fault, api: SimApi, req: IncomingMessage, res: Server
   }
 }
 
-function runHandler(api: SimApi, route: SimRoute, req: SimRequest): SimReply {
+async function runHandler(api: SimApi, route: SimRoute, req: SimRequest): Promise<SimReply> {
   try {
-    return route.handle(req);
+    return await route.handle(req);
   } catch (error) {
-    if (error instanceof SimHttpError) return { status: error.status, body: api.errorBody(error.code, error.message) };
-    return { status: 500, body: api.errorBody('internal_error', error instanceof Error ? error.message : String(error)) };
+    if (error instanceof SimHttpError) return { status: error.status, body: api.errorBody(error.code, error.message, error.status) };
+    return { status: 500, body: api.errorBody('internal_error', error instanceof Error ? error.message : String(error), 500) };
   }
 }
 

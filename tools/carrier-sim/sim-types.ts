@@ -16,6 +16,8 @@ export interface SimReply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as is instead of `body` as JSON (a multipart answer): `headers` then name its type. */
+  raw?: string;
 }
 
 export interface SimRoute {
@@ -23,7 +25,8 @@ export interface SimRoute {
   pattern: RegExp;
   /** The operation faults name (`buy`, `track`); absent for control routes, which faults never touch. */
   operation?: string;
-  handle(req: SimRequest): SimReply;
+  /** May be async: a real carrier's label is an image rendered on purchase. */
+  handle(req: SimRequest): SimReply | Promise<SimReply>;
 }
 
 /** One simulated remote API: a carrier, the card processor, or the control API. */
@@ -34,8 +37,10 @@ export interface SimApi {
   isCarrier: boolean;
   operations: readonly string[];
   routes: SimRoute[];
-  /** This API's own error body shape. */
-  errorBody(code: string, message: string): unknown;
+  /** This API's own error body shape, for an answer of this HTTP status. */
+  errorBody(code: string, message: string, status: number): unknown;
+  /** Whether its 429 carries `Retry-After` (default true; UPS sends none). */
+  sendsRetryAfter?: boolean;
 }
 
 /** Thrown by handlers to answer with an error in the API's own shape. */

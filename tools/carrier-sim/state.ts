@@ -10,9 +10,10 @@ export interface SimPurchase {
   service: string;
   cancelled: boolean;
   createdAt: string;
-  from: Address;
-  to: Address;
-  parcel: Parcel;
+  /** Absent for UPS and USPS purchases: their own simulators keep the request. */
+  from?: Address;
+  to?: Address;
+  parcel?: Parcel;
   /** Acme's Idempotency-Key and the canonical request it came with, for replays. */
   idempotencyKey?: string;
   fingerprint?: string;

@@ -1,3 +1,5 @@
+import type { LabelArt } from '../label-art.js';
+
 /** The simulated UPS account's data: issued tokens and bought packages, with their scans over time. */
 
 export interface SimScanStep {
@@ -28,6 +30,18 @@ export interface SimPackage {
   originCountry: string;
   total: { currency: string; published: string; negotiated: string | null };
   billingWeight: { unit: 'LBS' | 'KGS'; value: string };
+  /** What its label shows, to draw it again on recovery. */
+  art: LabelArt;
+}
+
+/** A scan from outside the schedule (the shared simulator's `/_sim/scans`), in UPS's terms. */
+export interface SimExtraScan {
+  at: number;
+  type: string;
+  code: string;
+  description: string;
+  city: string;
+  postalCode: string;
 }
 
 /** UPS-like 1Z numbers: 1Z, the account, the service, seven digits and a check digit (18 characters). */
@@ -46,8 +60,9 @@ export function trackingNumber(account: string, serviceCode: string, serial: num
 export const money = (cents: number) => (cents / 100).toFixed(2);
 
 /** Each scan that has happened by `now`, oldest first; a voided label stops at its void. */
-export function scansAt(pkg: SimPackage, schedule: SimScanStep[], now: number) {
-  const events: Array<{ at: number; type: string; code: string; description: string; city: string; postalCode: string }> = [
+export function scansAt(pkg: SimPackage, schedule: SimScanStep[], now: number, extra: readonly SimExtraScan[] = []) {
+  const events: SimExtraScan[] = [
+    ...extra.filter((e) => e.at <= now),
     { at: pkg.createdAt, type: 'M', code: 'MP', description: 'Shipper created a label, UPS has not received the package yet.', city: '', postalCode: '' },
   ];
   for (const step of schedule) {
@@ -62,6 +77,6 @@ export function scansAt(pkg: SimPackage, schedule: SimScanStep[], now: number) {
 }
 
 /** Whether UPS has physically handled the package by `now` (anything past the label's creation). */
-export function isScanned(pkg: SimPackage, schedule: SimScanStep[], now: number): boolean {
-  return scansAt(pkg, schedule, now).some((e) => e.type !== 'M' && e.type !== 'MV');
+export function isScanned(pkg: SimPackage, schedule: SimScanStep[], now: number, extra: readonly SimExtraScan[] = []): boolean {
+  return scansAt(pkg, schedule, now, extra).some((e) => e.type !== 'M' && e.type !== 'MV');
 }

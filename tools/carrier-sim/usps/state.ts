@@ -1,8 +1,8 @@
 /**
  * The USPS simulator's books: labels, their idempotency keys, refunds, and the scans that time
- * brings. Self-contained (no import from the rest of the simulator), answers shaped as the USPS v3
- * documents say.
+ * brings, answers shaped as the USPS v3 documents say.
  */
+import type { LabelArt } from '../label-art.js';
 
 export type MailClass = 'USPS_GROUND_ADVANTAGE' | 'PRIORITY_MAIL' | 'PRIORITY_MAIL_EXPRESS';
 
@@ -22,6 +22,17 @@ export interface SimLabel {
   status: 'active' | 'canceled' | 'disputed';
   refundRequestedOn?: string;
   reprints: number;
+  /** What its label shows, to draw it again on a reprint. */
+  art: LabelArt;
+}
+
+/** A scan from outside the timeline (the shared simulator's `/_sim/scans`), in USPS's terms. */
+export interface SimExtraEvent {
+  at: number;
+  code: string;
+  type: string;
+  city: string;
+  zip: string;
 }
 
 const HOUR = 3_600_000;
@@ -93,14 +104,19 @@ export function createSimBooks() {
 export type SimBooks = ReturnType<typeof createSimBooks>;
 
 /** The label's scans up to `now`, newest first, as `TrackingDetails.trackingEvents` lists them. */
-export function simEvents(label: SimLabel, now: number): Array<Record<string, unknown>> {
+export function simEvents(label: SimLabel, now: number, extra: readonly SimExtraEvent[] = []): Array<Record<string, unknown>> {
   const places = { origin: ['WASHINGTON', label.originZIP], hub: ['REGIONAL DISTRIBUTION CENTER', label.destinationZIP.slice(0, 3) + '98'], destination: ['SAINT LOUIS', label.destinationZIP] };
   const timeline = label.status === 'active' ? SIM_TIMELINE : SIM_TIMELINE.slice(0, 1);
-  return timeline
-    .filter((e) => label.createdAt + e.afterMs <= now)
+  const events: SimExtraEvent[] = [
+    ...timeline.map((e) => ({ at: label.createdAt + e.afterMs, code: e.code, type: e.type, city: places[e.at][0], zip: places[e.at][1] })),
+    ...extra,
+  ];
+  return events
+    .filter((e) => e.at <= now)
+    .sort((a, b) => a.at - b.at)
     .map((e) => {
-      const gmt = new Date(label.createdAt + e.afterMs);
-      const [city, zip] = places[e.at];
+      const gmt = new Date(e.at);
+      const { city, zip } = e;
       return {
         eventType: e.type,
         eventTimestamp: new Date(gmt.getTime() - 5 * HOUR).toISOString().slice(0, 19),

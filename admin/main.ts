@@ -2,12 +2,11 @@
  * The portal's jobs as a command line (contract: Administration). One JSON object on stdout per
  * command; a clear message on stderr and a non-zero exit on bad input.
  *   npm run --silent admin -- account create --name Acme --funding wallet
+ * npm runs it through admin/launch.mjs (a cached bundle of this file and what it reaches); the image
+ * runs its tsc build, node dist/admin/main.js.
  */
 import { parseArgs } from 'node:util';
-import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../db/index.js';
-import { CARRIER_MODULES } from '../carriers/index.js';
-import { loadConfig } from '../config/index.js';
-import { AdminError, adminCommands } from './admin/commands.js';
+import type { AdminCommands } from './commands.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
   account create --name <s> --funding wallet|credit_line|card [--currency GBP] [--credit-limit 500.00] [--vat-rate 20]
@@ -50,9 +49,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  type Admin = ReturnType<typeof adminCommands>;
   /** Each command: how many arguments it takes after its name (an extra one is a mistake), and its call. */
-  const commands: Record<string, { args: number; run(admin: Admin): Promise<unknown> }> = {
+  const commands: Record<string, { args: number; run(admin: AdminCommands): Promise<unknown> }> = {
     'account create': {
       args: 0,
       run: (admin) =>
@@ -83,30 +81,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`admin: unexpected argument ${JSON.stringify(extra[0])} to "${name}"\n${USAGE}\n`);
     return 2;
   }
-  let config;
-  try {
-    config = loadConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
-  } catch (err) {
-    process.stderr.write(`admin: configuration error: ${(err as Error).message}\n`);
-    return 2;
-  }
-  const embedded = config.databaseUrl ? null : await ensureEmbeddedPostgres(config.dataDir);
-  const database = openDatabase(config.databaseUrl ?? embedded!.url, { max: 2 });
-  try {
-    await migrateDatabase(database);
-    const result = await command.run(adminCommands(database.db));
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
-  } catch (err) {
-    if (err instanceof AdminError) {
-      process.stderr.write(`admin: ${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  } finally {
-    await database.close();
-    await embedded?.stop();
-  }
+  // The database, the configuration and the commands are loaded only now: a mistyped command or
+  // --help answers at once, and what a command needs is all that is loaded (admin/session.ts).
+  const { runAdminCommand } = await import('./session.js');
+  return runAdminCommand(command.run);
 }
 
 main(process.argv.slice(2)).then(

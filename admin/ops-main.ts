@@ -8,9 +8,6 @@
  * starts a run that settles each shipment a closed run left pending or voiding (a Terminate).
  */
 import { parseArgs } from 'node:util';
-import { connectDatabase, connectTemporal, createLogger, loadConfig } from '../runtime/index.js';
-import { reconcile } from './ops/reconcile.js';
-import { findStuckShipments, formatStuck, parseAge } from './ops/stuck.js';
 
 const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--account acc_…] [--json]
        npm run --silent ops -- reconcile [--older-than 10m] [--account acc_…]
@@ -52,6 +49,13 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
+  // Temporal's client, the database and the rest are loaded only now: --help and a mistyped command
+  // answer at once.
+  const [{ connectDatabase, connectTemporal, createLogger, loadConfig }, { reconcile }, { findStuckShipments, formatStuck, parseAge }] = await Promise.all([
+    import('../runtime/index.js'),
+    import('./reconcile.js'),
+    import('./stuck.js'),
+  ]);
   const olderThanMs = parseAge(values['older-than'] ?? '10m');
   if (olderThanMs === null) {
     process.stderr.write('ops: --older-than must look like 90s, 10m, 2h or 1d\n');

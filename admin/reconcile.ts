@@ -6,10 +6,10 @@
  * follows a settling run that itself closed unsettled with another: an operator asked for it.
  */
 import type { Client } from '@temporalio/client';
-import { settleStoppedShipments, sweepUnstartedPurchases, type SettlingShipment, type SweptShipment } from '../../activities/sweep.js';
-import type { Db } from '../../db/index.js';
+import { settleStoppedShipments, sweepUnstartedPurchases, type SettlingShipment, type SweptShipment } from '../activities/index.js';
+import type { Db } from '../db/index.js';
 
-export { sweepUnstartedPurchases as reconcileOrphans } from '../../activities/sweep.js';
+export { sweepUnstartedPurchases as reconcileOrphans } from '../activities/index.js';
 
 export async function reconcile(
   db: Db,
