@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './db/schema.ts',
+  schema: ['./db/schema.ts', './db/schema-portal.ts'],
   out: './db/migrations',
 });

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { failUnstartedPurchase, scansOf, undeliveredEvents, unsettledShipments, unstartedPurchases, type Db, type ShipmentRow } from '../db/index.js';
-import { CODE, firstIdAt, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type EventType } from '../domain/index.js';
-import type { ShipmentWorkflowInput, StoppedRun } from '../workflows/index.js';
+import { CODE, firstIdAt, type EventType } from '../domain/index.js';
+import { SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput, type StoppedRun } from '../contract/index.js';
 import { createDeliveryStarter, type DeliveryStarter } from './webhook-fanout.js';
 
 export interface SweptShipment {

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { endpointsSubscribedTo, type Db } from '../db/index.js';
-import { SA, taskQueues, WEBHOOK_WORKFLOW, webhookWorkflowId, type EventType } from '../domain/index.js';
-import type { WebhookDeliveryInput } from '../workflows/index.js';
+import { SA, taskQueues, WEBHOOK_WORKFLOW, webhookWorkflowId, type WebhookDeliveryInput } from '../contract/index.js';
+import type { EventType } from '../domain/index.js';
 
 export interface RecordedEvent {
   id: string;

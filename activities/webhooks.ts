@@ -6,18 +6,9 @@ import { performance } from 'node:perf_hooks';
 import { Context } from '@temporalio/activity';
 import { Agent, request } from 'undici';
 import { decryptWebhookSecret, findOwnEvent, findWebhookEndpoint, recordWebhookAttempt, type Db, type WebhookEndpointRow } from '../db/index.js';
-import {
-  checkWebhookUrl,
-  CODE,
-  nonRetryableFailure,
-  typedFailure,
-  eventPayload,
-  isPublicAddress,
-  makeId,
-  WEBHOOK_HEADERS,
-  WEBHOOK_TIMEOUT_MS,
-  type Config,
-} from '../domain/index.js';
+import { checkWebhookUrl, CODE, eventPayload, isPublicAddress, makeId, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from '../domain/index.js';
+import type { Config } from '../config/index.js';
+import { nonRetryableFailure, typedFailure } from '../contract/index.js';
 import { signWebhook } from '../domain/webhook-signature.js';
 
 /** Resolves a host name to every address it has (node's `dns.promises.lookup` with `all: true`). */

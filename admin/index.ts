@@ -3,5 +3,6 @@
  * shared by the command lines beside it (main.ts: npm run admin; ops-main.ts: npm run ops) and the
  * web portal (api/web).
  */
-export * from './commands.js';
-export * from './stuck.js';
+export { adminCommands, AdminError } from './commands.js';
+export type { CreateAccountOptions } from './commands.js';
+export { closedRunDetails, currentDetails, findStuckShipments, formatStuck, parseAge } from './stuck.js';

@@ -5,7 +5,7 @@
  * then, so that a mistyped command or --help loads none of it.
  */
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../db/index.js';
-import { loadConfig, type Config } from '../domain/index.js';
+import { type Config, loadConfig } from '../config/index.js';
 import { AdminError, adminCommands, type AdminCommands } from './commands.js';
 
 /** Runs one command; the process's exit status: 0, 1 for a refused command, 2 for a bad configuration. */
@@ -38,7 +38,7 @@ export async function runAdminCommand(run: (admin: AdminCommands) => Promise<unk
 
 /**
  * The configuration, read as every process reads it. The carriers' codes count only in production,
- * where each carrier's URL and webhook secret are required (domain/config.ts), so the carriers (their
+ * where each carrier's URL and webhook secret are required (config/config.ts), so the carriers (their
  * adapters, their HTTP client, Temporal's failure types) are loaded only there, or to name the
  * problems of a configuration that is refused.
  */

@@ -1,7 +1,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import proto from '@temporalio/proto';
-import { SHIPMENT_WORKFLOW } from '../domain/index.js';
+import { SHIPMENT_WORKFLOW } from '../contract/index.js';
 
 export interface StuckShipment {
   shipment_id: string;

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
-import type { Client } from '@temporalio/client';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import type { Db } from '../db/index.js';
-import { CODE, makeId, type Config } from '../domain/index.js';
+import { ApiError, CODE, makeId } from '../domain/index.js';
 import { createAuthenticator } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createAddressLimiter } from './address-limit.js';
@@ -14,11 +12,11 @@ import { refuseUndeclaredMethod } from './methods.js';
 import { ApiLogController, serializeRequest } from './logging.js';
 import { createValidatorCompiler, refuseUnknownQuery } from './validation.js';
 import { errorHandler, sendProblem } from './problem.js';
-import { ApiError } from '../domain/index.js';
-import type { Catalog } from './catalog.js';
+import type { AppContext } from './context.js';
 import { healthRoutes } from './routes/health.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { shipmentRoutes } from './routes/shipments.js';
+import { voidRoute } from './routes/void.js';
 import { accountRoutes } from './routes/account.js';
 import { eventRoutes } from './routes/events.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -35,22 +33,17 @@ import { problemTypeRoutes } from './problem-types.js';
 import { referencePage } from './reference-page.js';
 import { annotateRequestSpans, tracedServerFactory } from './tracing.js';
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  temporal: Client;
-  catalog: Catalog;
+/** The request context (the clock optional: the real one by default), and how the app logs and traces. */
+export interface AppDeps extends Omit<AppContext, 'now'> {
   now?: () => Date;
   logger?: Logger | boolean;
   /** OpenTelemetry (runtime/tracing.ts): each request becomes a span; absent, nothing is traced. */
   tracer?: Tracer;
 }
 
-export type AppContext = Required<Omit<AppDeps, 'logger' | 'tracer'>>;
-
 /** The HTTP API: authentication, validation and problem errors around thin route handlers. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
-  const ctx: AppContext = { ...deps, now: deps.now ?? (() => new Date()) } as AppContext;
+  const ctx: AppContext = { ...deps, now: deps.now ?? (() => new Date()) };
   const app = Fastify({
     // Request lines never show headers or a secret in the URL (a label link's sig, a key in a query).
     ...(typeof deps.logger === 'object'
@@ -145,6 +138,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(problemTypeRoutes());
       await v1.register(quoteRoutes(ctx));
       await v1.register(shipmentRoutes(ctx));
+      await v1.register(voidRoute(ctx));
       await v1.register(accountRoutes(ctx));
       await v1.register(eventRoutes(ctx));
       await v1.register(webhookRoutes(ctx));

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse, type Db, type IdempotencyRow } from '../db/index.js';
 import { CODE, ApiError } from '../domain/index.js';
 import { timesSent } from './hardening.js';
+import { IDEMPOTENCY_KEY_PATTERN } from './schemas.js';
 
 /**
  * The key protocol (contract: Idempotency), one mechanism for every route that takes a key. A route
@@ -44,9 +45,6 @@ declare module 'fastify' {
     idempotency?: IdempotentRequest;
   }
 }
-
-/** Printable ASCII is space to tilde; HTTP has already trimmed spaces around a header's value. */
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7e]{1,255}$';
 
 /**
  * The header as every route that takes a key declares it (`registerIdempotency` adds it): the schema

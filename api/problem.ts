@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, checkWebhookUrl, type ErrorCode, type FieldError } from '../domain/index.js';
-import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
-import { COUNTRY_CODE, COUNTRY_FORMAT, CURSOR_PATTERNS, INSTANT_FORMAT, INSTANT_PATTERN, WEBHOOK_URL_PATTERNS } from './schemas.js';
+import {
+  COUNTRY_CODE,
+  COUNTRY_FORMAT,
+  CURSOR_PATTERNS,
+  IDEMPOTENCY_KEY_PATTERN,
+  INSTANT_FORMAT,
+  INSTANT_PATTERN,
+  WEBHOOK_URL_PATTERNS,
+} from './schemas.js';
 
 const CURSOR_PATTERN_SET = new Set<unknown>(Object.values(CURSOR_PATTERNS));
 const INSTANT_MESSAGE = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';

@@ -4,8 +4,16 @@ import {
   WorkflowUpdateStage,
   type Client,
 } from '@temporalio/client';
-import type { PurchaseOutcome, ShipmentWorkflowInput, VoidOutcome } from '../workflows/index.js';
-import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, UPDATE_PURCHASE, UPDATE_VOID } from '../domain/index.js';
+import {
+  purchaseUpdate,
+  SA,
+  SHIPMENT_WORKFLOW,
+  shipmentWorkflowId,
+  taskQueues,
+  voidUpdate,
+  type ShipmentWorkflowInput,
+  type VoidOutcome,
+} from '../contract/index.js';
 
 /** Waits for a promise up to `ms`; undefined when time ran out first. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -57,7 +65,7 @@ export async function startPurchase(
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input, o));
   // One call that waits for the outcome: the server answers it when the update completes, where
   // waiting for "accepted" and then polling for the result took a second call through the server.
-  const started = temporal.workflow.executeUpdateWithStart<any, PurchaseOutcome, []>(UPDATE_PURCHASE, {
+  const started = temporal.workflow.executeUpdateWithStart(purchaseUpdate, {
     updateId,
     startWorkflowOperation: operation,
   });
@@ -100,7 +108,7 @@ export async function startVoid(
 ): Promise<Waited<VoidOutcome>> {
   const started = Date.now();
   const handle = temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  const accepting = handle.startUpdate<VoidOutcome, []>(UPDATE_VOID, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+  const accepting = handle.startUpdate(voidUpdate, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
   accepting.catch(() => undefined);
   // A 202 needs the void accepted, which takes a workflow task (milliseconds): wait for that even when
   // the caller asked for no wait at all.

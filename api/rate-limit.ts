@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { takeRateLimitToken, type Db, type RateDecision, type RatePolicy } from '../db/index.js';
+import { takeRateLimitToken, type ApiKeyRow, type Db, type RateDecision, type RatePolicy } from '../db/index.js';
 import { CODE, ApiError } from '../domain/index.js';
-import type { Caller } from './auth.js';
 
 const US = 1_000_000;
 
@@ -46,7 +45,7 @@ export function setRateLimitHeaders(reply: FastifyReply, policy: RatePolicy, s: 
  * authenticated answer carries the headers. Keys of one account have separate allowances.
  */
 export function createRateLimiter(deps: { db: Db }) {
-  return async function rateLimit(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void> {
+  return async function rateLimit(request: FastifyRequest, reply: FastifyReply, caller: { key: ApiKeyRow }): Promise<void> {
     const policy: RatePolicy = { count: caller.key.rateLimitCount, seconds: caller.key.rateLimitSeconds };
     const decision = await takeRateLimitToken(deps.db, caller.key.id, policy);
     const state = rateLimitState(policy, decision);

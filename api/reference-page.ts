@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import scalar from '@scalar/fastify-api-reference';
-import type { AppContext } from './app.js';
+import type { AppContext } from './context.js';
 
 /**
  * The API reference at /docs, rendered from the served OpenAPI document by Scalar's Fastify

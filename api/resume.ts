@@ -2,8 +2,15 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import type { Scan } from '../carriers/index.js';
 import { findShipment, scansOf, type Db } from '../db/index.js';
-import { SHIPMENT_WORKFLOW, shipmentWorkflowId, SIGNAL_SCANS, taskQueues, type ScanStatus, type ShipmentStatus } from '../domain/index.js';
-import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../workflows/index.js';
+import {
+  scansSignal,
+  SHIPMENT_WORKFLOW,
+  shipmentWorkflowId,
+  taskQueues,
+  type ShipmentWorkflowInput,
+  type ShipmentWorkflowResult,
+} from '../contract/index.js';
+import type { ScanStatus, ShipmentStatus } from '../domain/index.js';
 
 /** A bought label still on its way: its tracking can go on (and it can be voided). */
 const TRACKING: ReadonlySet<string> = new Set<ShipmentStatus>(['purchased', 'in_transit', 'exception']);
@@ -52,7 +59,7 @@ export async function resumeTracking(temporal: Client, shipmentId: string, scans
     workflowId,
     taskQueue: taskQueues(resumeWith.queuePrefix).shipments,
     args: [resumeWith],
-    signal: SIGNAL_SCANS,
+    signal: scansSignal,
     signalArgs: [scans],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     typedSearchAttributes: description.typedSearchAttributes,

@@ -14,6 +14,12 @@ const TEXT = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_C
 export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
 /**
+ * An Idempotency-Key header: printable ASCII is space to tilde; HTTP has already trimmed spaces
+ * around a header's value.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7e]{1,255}$';
+
+/**
  * Two capital letters (ISO 3166-1 alpha-2). A country is trimmed and case-folded to capitals before
  * validation (api/hardening.ts), as every string is trimmed, so `gb` and ` GB ` are GB.
  */

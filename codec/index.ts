@@ -1,2 +1,2 @@
-export { EncryptionCodec, encryptingDataConverter, ENCODING, KEY_ID_METADATA, keyIdOf } from './payload-codec.js';
-export { startCodecServer, type CodecServerOptions } from './server.js';
+export { ENCODING, encryptingDataConverter, EncryptionCodec, KEY_ID_METADATA, keyIdOf } from './payload-codec.js';
+export { startCodecServer } from './server.js';

@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import * as schema from './schema.js';
+import * as core from './schema.js';
+import * as portal from './schema-portal.js';
+
+/** Every table: the service's own (schema.ts) and the portal's (schema-portal.ts, which references accounts). */
+const schema = { ...core, ...portal };
 
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction: queries that take one can join a caller's larger transaction. */

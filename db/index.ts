@@ -1,21 +1,74 @@
-export * from './connection.js';
-export * from './embedded.js';
-export * as schema from './schema.js';
-export type { AccountRow, ApiKeyRow, ShipmentRow, EventRow, UserRow } from './schema.js';
-export * from './queries/accounts.js';
-export * from './queries/api-keys.js';
-export * from './queries/ledger.js';
-export * from './queries/shipments.js';
-export * from './queries/idempotency.js';
-export * from './queries/events.js';
-export * from './queries/labels.js';
-export * from './queries/webhooks.js';
-export * from './webhook-secrets.js';
-export * from './queries/tracking.js';
-export * from './queries/rate-limits.js';
-export * from './queries/addresses.js';
-export * from './queries/purchases.js';
-export * from './queries/orphans.js';
-export * from './queries/users.js';
-export * from './passwords.js';
-export * from './metrics.js';
+/**
+ * The db room's door: the connection, the embedded PostgreSQL, and the queries (`fn(db, params)`,
+ * one file per table or aggregate) with the row types they answer.
+ */
+import * as schema from './schema.js';
+
+/** The service's own tables, for a query that needs one (the portal's are db/schema-portal.ts). */
+export { schema };
+export type { AccountRow, ApiKeyRow, ShipmentRow } from './schema.js';
+export type { UserRow } from './schema-portal.js';
+export { migrateDatabase, openDatabase } from './connection.js';
+export type { Database, Db } from './connection.js';
+export { ensureEmbeddedPostgres, runningPostmaster, startRestartablePostgres } from './embedded.js';
+export type { RestartableHandle } from './embedded.js';
+export {
+  findAccount,
+  insertAccount,
+  listAccessRequests,
+  listAccounts,
+  listRecentlyEnabled,
+  requestApiAccess,
+  updateAccount,
+} from './queries/accounts.js';
+export { findKeyByHash, generateApiKey, hashApiKey, insertApiKey, listApiKeys, revokeApiKey, touchApiKey } from './queries/api-keys.js';
+export { captureFunds, checkLedger, holdFunds, InsufficientFundsError, ledgerEntriesOf, refundFunds, topUp } from './queries/ledger.js';
+export {
+  findOwnShipment,
+  findOwnShipmentByTracking,
+  findShipment,
+  findShipmentByTracking,
+  insertShipment,
+  listShipments,
+  updateShipment,
+} from './queries/shipments.js';
+export { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
+export type { IdempotencyRow } from './queries/idempotency.js';
+export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
+export { createPostgresLabelStore } from './queries/labels.js';
+export type { LabelStore } from './queries/labels.js';
+export {
+  deleteWebhookEndpoint,
+  endpointsSubscribedTo,
+  findOwnWebhookEndpoint,
+  findWebhookEndpoint,
+  insertWebhookEndpoint,
+  insertWebhookEndpointWithinLimit,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  recordWebhookAttempt,
+  undeliveredEvents,
+} from './queries/webhooks.js';
+export type { WebhookDeliveryRow, WebhookEndpointRow } from './queries/webhooks.js';
+export { decryptWebhookSecret, encryptWebhookSecret, generateWebhookSecret } from './webhook-secrets.js';
+export { scansOf } from './queries/tracking.js';
+export { takeRateLimitToken } from './queries/rate-limits.js';
+export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
+export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
+export type { AddressRow } from './queries/addresses.js';
+export { beginPurchase, completePurchase, failPurchase, recordPurchaseRequest } from './queries/purchases.js';
+export { ShipmentMissingError } from './queries/purchase-rows.js';
+export { failUnstartedPurchase, settleStoppedPurchase, unsettledShipments, unstartedPurchases } from './queries/orphans.js';
+export {
+  deleteStaleSignInData,
+  deleteWebSession,
+  findUserByEmail,
+  findWebSession,
+  insertUser,
+  insertWebSession,
+  loginAttemptSucceeded,
+  reserveLoginAttempt,
+} from './queries/users.js';
+export type { WebSession } from './queries/users.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export { ledgerHoldsGauge } from './metrics.js';

@@ -268,6 +268,3 @@ export const addresses = pgTable(
       .where(sql`${t.deletedAt} is null`),
   ],
 );
-
-// The portal's tables (users, sessions, sign-in attempts).
-export * from './schema-portal.js';

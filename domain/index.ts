@@ -1,23 +1,51 @@
-export * from './money.js';
-export * from './iso-time.js';
-export * from './ids.js';
-export * from './errors.js';
-export * from './failures.js';
-export * from './address.js';
-export * from './subdivisions.js';
-export * from './countries.js';
-export * from './parcel.js';
-export * from './status.js';
-export * from './scopes.js';
-export * from './cidr.js';
-export * from './temporal.js';
-export * from './shipment-view.js';
-export * from './config.js';
-export * from './config-schema.js';
-export { ConfigError, parseSettings, setting } from './settings.js';
-export { childEnv, processEnv } from './env.js';
-export * from './pricing.js';
-export * from './balance-view.js';
-export * from './webhooks.js';
-export * from './production.js';
-export * from './review.js';
+/**
+ * The domain room's door: pure types and rules (money, ids, addresses and parcels, statuses and their
+ * transitions, pricing, the error table and the failure vocabulary, webhooks' rules). No I/O, no
+ * configuration, no Temporal SDK. Workflow code and the contract use the lighter door, workflow.ts.
+ */
+export { formatAmount, parseAmount, priceToJson, priceWithVat } from './money.js';
+export type { Minor } from './money.js';
+export { parseIsoInstant } from './iso-time.js';
+export { firstIdAt, idRandomPart, isId, makeId } from './ids.js';
+export type { IdPrefix } from './ids.js';
+export {
+  ApiError,
+  CODE,
+  customerFailureMessage,
+  ERROR_TABLE,
+  ERRORS,
+  GENERIC_FAILURE_MESSAGE,
+  isErrorCode,
+  VOID_REFUSED_MESSAGE,
+} from './errors.js';
+export type { ErrorCode, FieldError } from './errors.js';
+export { CARRIER_REASON, errorCodeOf } from './failures.js';
+export type { CarrierErrorReason } from './failures.js';
+export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress } from './address.js';
+export type { Address } from './address.js';
+export { COUNTRY_CODES, isCountryCode } from './countries.js';
+export { fitsBounds, PARCEL_LIMITS } from './parcel.js';
+export type { Parcel, ServiceBounds } from './parcel.js';
+export {
+  applyScan,
+  canTransition,
+  EVENT_TYPES,
+  eventForStatus,
+  FUNDING_SOURCES,
+  isTerminal,
+  isVoidable,
+  SCAN_STATUSES,
+  SHIPMENT_STATUSES,
+  TRACKING_STATUSES,
+} from './status.js';
+export type { EventType, FundingSource, ScanStatus, ShipmentStatus } from './status.js';
+export { isScope, SCOPES } from './scopes.js';
+export type { Scope } from './scopes.js';
+export { ipAllowed, isPublicAddress, isValidCidr } from './cidr.js';
+export { hasLabel, LABEL_FORMAT_LIST, shipmentToJson } from './shipment-view.js';
+export { priceService } from './pricing.js';
+export type { PricedServiceSource } from './pricing.js';
+export { availableOf, balanceToJson } from './balance-view.js';
+export { checkWebhookUrl, eventPayload, WEBHOOK_DELIVERY_FAILED, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from './webhooks.js';
+export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
+export { formatDuration, reviewDueAt, reviewStatus, workingMsBetween } from './review.js';

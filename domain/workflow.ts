@@ -1,14 +1,17 @@
 /**
- * The door of domain/ for workflow code: the names, vocabularies and rules a workflow decides with, and
- * nothing that reads configuration or validates input. Every new workflow evaluates every module of
- * its bundle afresh (the SDK's isolation), and through the index that meant the configuration schema,
- * TypeBox and ipaddr.js on each purchase's first workflow task.
+ * The door of domain/ for workflow code and the contract: the names, vocabularies and rules a workflow
+ * decides with, and nothing that validates input. Every new workflow evaluates every module of its
+ * bundle afresh (the SDK's isolation), and the index would bring ipaddr.js and the views along on
+ * each purchase's first workflow task.
  */
-export * from './errors.js';
-export * from './failures.js';
-export * from './ids.js';
-export * from './status.js';
-export * from './temporal.js';
-export * from './webhook-schedule.js';
+export { CODE } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export { CARRIER_REASON, errorCodeOf } from './failures.js';
+export type { FailureType } from './failures.js';
+export { makeId } from './ids.js';
+export type { IdPrefix } from './ids.js';
+export { applyScan, eventForStatus, isTerminal, isVoidable } from './status.js';
+export type { EventType, FundingSource, ShipmentStatus } from './status.js';
+export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
 export type { Address } from './address.js';
 export type { Parcel } from './parcel.js';

@@ -1,5 +1,5 @@
 import { createCarrierRegistry, defaultCarrierBaseUrls, type CarrierRegistry } from '../carriers/index.js';
-import { carrierSimUrl, type Config } from '../domain/index.js';
+import { carrierSimUrl, type Config } from '../config/index.js';
 
 /**
  * The carrier registry as configured: each carrier's URL, else (outside production only) its path on

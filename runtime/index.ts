@@ -1,8 +1,18 @@
 /**
- * The runtime room's door: what every process (API, workers, codec server, admin and the
- * developer scripts) needs to start: configuration, logger, database, Temporal connections,
- * tracing, signal handling, and the carrier registry as configured.
+ * The runtime room's door: what every service process (API, workers, the admin and ops commands,
+ * the developer tools) needs to start: configuration with every carrier's, logger, database,
+ * Temporal connections with the codec, tracing, signal handling, and the carrier registry as
+ * configured.
  */
-export * from './process.js';
-export * from './tracing.js';
-export * from './carriers.js';
+export {
+  connectDatabase,
+  connectNative,
+  connectTemporal,
+  createLogger,
+  loadConfig,
+  startTracingFromEnv,
+  takeOverSignals,
+} from './process.js';
+export { startTracing } from './tracing.js';
+export type { Tracing } from './tracing.js';
+export { carrierRegistryFor } from './carriers.js';

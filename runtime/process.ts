@@ -5,17 +5,12 @@ import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
 import { CARRIER_MODULES } from '../carriers/index.js';
 import { encryptingDataConverter } from '../codec/index.js';
-import { loadConfig as readConfig, type Config } from '../domain/index.js';
+import { loadConfigOrExit, type Config } from '../config/index.js';
 import { currentTracing, startTracing, type Tracing } from './tracing.js';
 
-/** Reads and validates the configuration, or exits with a clear message naming what is wrong. */
+/** Reads and validates the configuration, every registered carrier's included, or exits naming what is wrong. */
 export function loadConfig(): Config {
-  try {
-    return readConfig({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
-  } catch (err) {
-    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
-    process.exit(2);
-  }
+  return loadConfigOrExit({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
 }
 
 /** JSON lines to stdout, or to `destination` (tests read the lines back). */

@@ -13,7 +13,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
  * calls, workflows and activities (Temporal's interceptors), the carrier, card and webhook HTTP calls
  * (undici) and the database queries (pg), all in one trace. On only when OTEL_EXPORTER_OTLP_ENDPOINT
  * (or _TRACES_ENDPOINT) is set, exported over OTLP/HTTP with the standard OTEL_* variables; otherwise
- * nothing is installed and nothing is paid. Whether traces are asked for is `config.tracing` (domain/config.ts).
+ * nothing is installed and nothing is paid. Whether traces are asked for is `config.tracing` (config/config.ts).
  */
 export interface Tracing {
   tracer: Tracer;

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../api/app.js';
 import type { Db } from '../db/index.js';
-import { parseConfig } from '../domain/index.js';
+import { parseConfig } from '../config/index.js';
 import type { Client } from '@temporalio/client';
 import { SDK_TYPES_PATH, sdkTypesFrom } from './sdk-types.js';
 

@@ -1,10 +1,10 @@
 /**
  * Settings of the carrier simulator and the developer tooling (tools/: start, fleet, chaos, the
  * workflow bundle, the Temporal CLI, server and test server), from the environment through the same
- * schema machinery as the service's configuration (domain/config.ts).
+ * schema machinery as the service's configuration (config/config.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { LOG_LEVELS, parseSettings, processEnv, setting, SHARED_VARIABLES } from '../domain/index.js';
+import { LOG_LEVELS, parseSettings, processEnv, setting, SHARED_VARIABLES } from '../config/index.js';
 
 const SIMULATOR_VARIABLES = {
   CARRIER_SIM_PORT: SHARED_VARIABLES.CARRIER_SIM_PORT,

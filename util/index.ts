@@ -1,2 +1,2 @@
 // Small Node helpers with no domain meaning, safe to import from any folder.
-export * from './free-ports.js';
+export { freePort, freePorts } from './free-ports.js';

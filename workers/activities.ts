@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db, type ShipmentRow } from '../db/index.js';
-import type { Config } from '../domain/index.js';
+import type { Config } from '../config/index.js';
 import { allLabelFiles } from '../labels/index.js';
 
 /** Where the registry is built (runtime/): re-exported for the workers' callers. */

@@ -5,7 +5,8 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from
 import { BackgroundRenders, createCarrierActivities, createWebhookActivities, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
-import { splitCarrierRate, taskQueues, type Config } from '../domain/index.js';
+import type { Config } from '../config/index.js';
+import { splitCarrierRate, taskQueues } from '../contract/index.js';
 import { shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';

@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, taskQueues, type Config } from '../domain/index.js';
+import type { Config } from '../config/index.js';
+import { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, taskQueues } from '../contract/index.js';
 
 /**
  * The fleet's own Schedule: every `orphanSweep.intervalMs`, fail pending shipments whose workflow

@@ -1,6 +1,6 @@
 import { eventForStatus, type EventType, type ShipmentStatus } from '../domain/workflow.js';
 import { workflowId } from './event-ids.js';
-import type { PurchaseInput } from './purchase-types.js';
+import type { PurchaseInput } from '../contract/index.js';
 import { shipmentActivities } from './proxies.js';
 
 /** Records an event once, under an id made here in the workflow. */

@@ -1,5 +1,5 @@
 import { ActivityFailure } from '@temporalio/workflow';
-import { failureTypeOf } from '../domain/workflow.js';
+import { failureTypeOf } from '../contract/index.js';
 
 /** The `type` of the ApplicationFailure behind an activity's failure, if it has one. */
 export const failureType = failureTypeOf;

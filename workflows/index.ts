@@ -1,6 +1,5 @@
+// The workflow bundle's entry (workers/ names this path): the workflows, and nothing else. What
+// others share with them (inputs, results, updates, names) is the contract, contract/.
 export { shipmentWorkflow } from './shipment.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { orphanSweepWorkflow } from './sweep.js';
-export type { ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment-types.js';
-export type { PurchaseOutcome, VoidOutcome } from './definitions.js';
-export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook-delivery.js';

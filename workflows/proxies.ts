@@ -1,6 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
-import { CODE, taskQueues } from '../domain/workflow.js';
+import { CODE } from '../domain/workflow.js';
+import { taskQueues } from '../contract/index.js';
 
 /** Our own database and rendering: retried until they work, since they cannot fail for good. */
 const local = {

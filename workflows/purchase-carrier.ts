@@ -12,7 +12,8 @@ import type { Purchase } from '../carriers/index.js';
 import { CODE, errorCodeOf, type ErrorCode } from '../domain/workflow.js';
 import { carrierActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
-import type { PurchaseInput, PurchaseResult } from './purchase-types.js';
+import type { PurchaseInput } from '../contract/index.js';
+import type { PurchaseResult } from './purchase-types.js';
 
 export const isTimeout = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
 

@@ -1,25 +1,7 @@
-import type { Address, EventType, FundingSource, Parcel } from '../domain/workflow.js';
-import type { PurchaseOutcome } from './definitions.js';
+import type { PurchaseOutcome } from '../contract/index.js';
+import type { EventType } from '../domain/workflow.js';
 
-export interface PurchaseInput {
-  shipmentId: string;
-  accountId: string;
-  livemode: boolean;
-  fundingSource: FundingSource;
-  currency: string;
-  vatRateBp: number;
-  serviceCode: string;
-  from: Address;
-  to: Address;
-  parcel: Parcel;
-  reference: string | null;
-  queuePrefix: string;
-  /** How long the purchase may keep trying an unreachable carrier before failing cleanly. */
-  purchaseDeadlineMs: number;
-  /** How long to keep looking for a stray label after a purchase that may have bought failed. */
-  strayLabelSettleMs?: number;
-}
-
+/** What the purchase saga ends with, for the shipment workflow to answer and go on from. */
 export interface PurchaseResult {
   outcome: PurchaseOutcome;
   carrier: string | null;

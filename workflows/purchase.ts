@@ -4,9 +4,8 @@ import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
 import { carrierActivities, paymentActivities, purchaseSteps } from './proxies.js';
 import { buyAtCarrier, failed, purchaseFailure } from './purchase-carrier.js';
-import type { PurchaseInput, PurchaseResult } from './purchase-types.js';
-
-export type { PurchaseInput, PurchaseResult } from './purchase-types.js';
+import type { PurchaseInput } from '../contract/index.js';
+import type { PurchaseResult } from './purchase-types.js';
 
 /**
  * The purchase saga (docs/architecture.md#a-shipments-life): one local transaction prices and

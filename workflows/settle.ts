@@ -4,7 +4,7 @@ import { failureType } from './failures.js';
 import { failed, PurchaseFailed } from './purchase-carrier.js';
 import { paymentActivities, shipmentActivities } from './proxies.js';
 import type { PurchaseResult } from './purchase-types.js';
-import type { ShipmentWorkflowInput, StoppedRun } from './shipment-types.js';
+import type { ShipmentWorkflowInput, StoppedRun } from '../contract/index.js';
 
 /**
  * What a shipment's status says to its customer when its run was stopped under it: an operator's

@@ -11,16 +11,24 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { CODE, isTerminal, isVoidable, nonRetryableFailure, SA } from '../domain/workflow.js';
-import { purchaseUpdate, scansSignal, stateQuery, voidUpdate, type PurchaseOutcome } from './definitions.js';
-import { cancelStrayLabel, purchaseLabel, type PurchaseResult } from './purchase.js';
+import { CODE, isTerminal, isVoidable } from '../domain/workflow.js';
+import {
+  nonRetryableFailure,
+  purchaseUpdate,
+  SA,
+  scansSignal,
+  stateQuery,
+  voidUpdate,
+  type PurchaseOutcome,
+  type ShipmentWorkflowInput,
+  type ShipmentWorkflowResult,
+} from '../contract/index.js';
+import { cancelStrayLabel, purchaseLabel } from './purchase.js';
+import type { PurchaseResult } from './purchase-types.js';
 import { shipmentActivities } from './proxies.js';
 import { followScans, quietStopMs, type TrackingState } from './tracking.js';
-import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from './shipment-types.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
 import { settleStoppedPurchase, stoppedBy } from './settle.js';
-
-export type { ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment-types.js';
 
 /**
  * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue, as the business process:

@@ -1,5 +1,6 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { SweepActivities } from '../activities/index.js';
+import type { OrphanSweepInput, OrphanSweepResult } from '../contract/index.js';
 
 /** Each sweep's activity, with what it does as operators read it in the Temporal UI. */
 function sweep<K extends keyof SweepActivities>(name: K, summary: string): SweepActivities[K] {
@@ -15,7 +16,7 @@ const startMissingDeliveries = sweep('startMissingDeliveries', 'start the webhoo
 const settleStoppedShipments = sweep('settleStoppedShipments', 'settle the shipments whose run stopped mid-purchase or mid-void (a Terminate)');
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
-export async function orphanSweepWorkflow(input: { olderThanMs: number }): Promise<{ failed: string[]; deliveriesStarted: string[]; settling: string[] }> {
+export async function orphanSweepWorkflow(input: OrphanSweepInput): Promise<OrphanSweepResult> {
   const swept = await sweepUnstartedPurchases(input);
   if (swept.length) log.warn('failed pending shipments that never started', { shipments: swept.map((s) => s.shipment_id) });
   // Each step appended after the last: a run begun before it existed replays as recorded, then runs it.

@@ -1,9 +1,9 @@
 import { log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { applyScan, CODE, isTerminal, SA, TRACKING_QUIET_STOP_MS, type ShipmentStatus } from '../domain/workflow.js';
+import { applyScan, CODE, isTerminal, type ShipmentStatus } from '../domain/workflow.js';
+import { SA, TRACKING_QUIET_STOP_MS, type LatestScan, type ShipmentWorkflowInput } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
-import type { ShipmentWorkflowInput } from './shipment-types.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
 
@@ -22,12 +22,6 @@ export interface TrackingState {
   problem?: string;
   /** The newest scan applied: its time and status are the parcel's current ones. */
   latest?: LatestScan;
-}
-
-/** A scan's time (ISO 8601) and status, enough to tell whether a later arrival is older. */
-export interface LatestScan {
-  occurredAt: string;
-  status: Scan['status'];
 }
 
 

@@ -8,10 +8,9 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { applicationFailureOf, CARRIER_REASON, CODE, SA, type ShipmentStatus } from '../domain/workflow.js';
-import type { VoidOutcome } from './definitions.js';
+import { CARRIER_REASON, CODE, type ShipmentStatus } from '../domain/workflow.js';
+import { applicationFailureOf, SA, type ShipmentWorkflowInput, type VoidOutcome } from '../contract/index.js';
 import { emitStatusEvent } from './events.js';
-import type { ShipmentWorkflowInput } from './shipment-types.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
 import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
 

@@ -1,27 +1,7 @@
 import { ActivityFailure, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookActivities } from '../activities/index.js';
-import {
-  CODE,
-  failureTypeOf,
-  nonRetryableFailure,
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_RETRY_DELAYS_MS,
-  type EventType,
-} from '../domain/workflow.js';
-
-export interface WebhookDeliveryInput {
-  eventId: string;
-  eventType: EventType;
-  endpointId: string;
-  accountId: string;
-  livemode: boolean;
-}
-
-export interface WebhookDeliveryResult {
-  outcome: 'delivered' | 'endpoint_deleted';
-  /** Attempts made (0 when the endpoint was deleted before the first). */
-  attempts: number;
-}
+import { failureTypeOf, nonRetryableFailure, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../contract/index.js';
+import { CODE, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../domain/workflow.js';
 
 /** Reading the event from our own database: retried until it works. */
 const load = () =>

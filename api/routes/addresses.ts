@@ -10,7 +10,7 @@ import {
   type AddressRow,
 } from '../../db/index.js';
 import { CODE, ApiError, makeId, normalizeAddress, type Address } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { AddressSchema, pageQueryFor, type AddressInput, type PageQuery } from '../schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnEvent, listEvents } from '../../db/index.js';
 import { CODE, ApiError, EVENT_TYPES, eventPayload } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { OPTIONAL_TEXT, pageQueryOf } from '../schemas.js';

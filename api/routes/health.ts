@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { CODE, ApiError } from '../../domain/index.js';
 import { RESPONSES } from '../response-schemas.js';
 

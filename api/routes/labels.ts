@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
 import { labelFile } from '../../labels/index.js';
 import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { checkLabelLink, labelLink } from '../label-links.js';
 import { ownShipment } from './shipments.js';

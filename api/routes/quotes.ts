@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { normalizeAddresses, quote } from '../catalog.js';
 import { QuoteRequestSchema, type QuoteRequest } from '../schemas.js';

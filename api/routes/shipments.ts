@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { findOwnShipment, listShipments, type ShipmentRow } from '../../db/index.js';
 import { CODE, ApiError, GENERIC_FAILURE_MESSAGE, parseIsoInstant, shipmentToJson } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { requestPurchase } from '../services/purchase.js';
 import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
-import { voidRoute } from './void.js';
 import { RESPONSES } from '../response-schemas.js';
 
 /** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
@@ -84,6 +83,4 @@ export const shipmentRoutes =
         return listPage({ rows, hasMore }, shipmentToJson);
       },
     );
-
-    await app.register(voidRoute(ctx));
   };

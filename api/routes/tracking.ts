@@ -4,8 +4,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
-import { CODE, ApiError, devCarrierWebhookSecret, hasLabel, makeId, SCAN_STATUSES, shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import { CODE, ApiError, hasLabel, makeId, SCAN_STATUSES } from '../../domain/index.js';
+import { devCarrierWebhookSecret } from '../../config/index.js';
+import { scansSignal, shipmentWorkflowId } from '../../contract/index.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
 import { RESPONSES } from '../response-schemas.js';
@@ -47,7 +49,7 @@ const DESCRIPTIONS: Record<string, string> = {
  */
 async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<boolean> {
   try {
-    await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(SIGNAL_SCANS, scans);
+    await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(scansSignal, scans);
     return true;
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, CODE, shipmentToJson } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { requestVoid } from '../services/void.js';
 import { ShipmentParams } from '../schemas.js';

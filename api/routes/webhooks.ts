@@ -14,8 +14,9 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
 } from '../../db/index.js';
-import { CODE, ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId, type Config } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import { CODE, ApiError, checkWebhookUrl, EVENT_TYPES, isPublicAddress, makeId } from '../../domain/index.js';
+import type { Config } from '../../config/index.js';
+import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { pageQueryFor, WEBHOOK_URL_PATTERNS, type PageQuery } from '../schemas.js';

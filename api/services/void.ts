@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { findOwnShipment, type ShipmentRow } from '../../db/index.js';
 import { ApiError, CODE, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { startVoid, VoidNotAccepted } from '../purchases.js';

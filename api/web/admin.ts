@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { listAccessRequests, listAccounts, listRecentlyEnabled, type WebSession } from '../../db/index.js';
 import { balanceToJson, formatAmount, formatDuration, reviewStatus } from '../../domain/index.js';
 import { AdminError, adminCommands, findStuckShipments, parseAge } from '../../admin/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { field, type Form } from './forms.js';
 import { requireUser } from './guard.js';
 import { html, when } from './html.js';

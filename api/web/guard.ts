@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { field, type Form } from './forms.js';
 import { html } from './html.js';
 import { sendPage } from './layout.js';

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { FAVICON, SCRIPT, STYLESHEET } from './assets.js';
 import { html } from './html.js';
 import { sendPage } from './layout.js';

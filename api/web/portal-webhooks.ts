@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { deleteWebhookEndpoint, findOwnWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints } from '../../db/index.js';
 import { CODE, ApiError, EVENT_TYPES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '../../domain/index.js';
 import { AdminError } from '../../admin/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { fieldErrors } from '../problem.js';
 import { createWebhookEndpoint, createEndpointSchema, type CreateEndpoint } from '../routes/webhooks.js';
 import { createValidatorCompiler } from '../validation.js';

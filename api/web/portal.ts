@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { findAccount, findOwnShipment, listApiKeys, listShipments } from '../../db/index.js';
 import { balanceToJson, formatAmount, hasLabel, LABEL_FORMAT_LIST, reviewDueAt, SCOPES } from '../../domain/index.js';
 import { AdminError, adminCommands } from '../../admin/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { labelLink } from '../label-links.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field, fields, type Form } from './forms.js';

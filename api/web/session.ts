@@ -13,7 +13,7 @@ import {
   type UserRow,
   type WebSession,
 } from '../../db/index.js';
-import type { Config } from '../../domain/index.js';
+import type { Config } from '../../config/index.js';
 
 /** A signed-in person's session lasts a working day, then they sign in again. */
 export const SESSION_TTL_MS = 12 * 3_600_000;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
-import { accounts, loginAttempts, users, webSessions, type AccountRow, type UserRow } from '../schema.js';
+import { accounts, type AccountRow } from '../schema.js';
+import { loginAttempts, users, webSessions, type UserRow } from '../schema-portal.js';
 
 export async function insertUser(db: Db, row: typeof users.$inferInsert): Promise<UserRow> {
   const [created] = await db.insert(users).values(row).returning();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimIdempotencyKey, ledgerEntriesOf } from '../../db/index.js';
-import { orphanSweepScheduleId } from '../../domain/index.js';
+import { orphanSweepScheduleId } from '../../contract/index.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, expectLedgerConsistent, insertPendingShipment, parcel, startTestStack, type TestStack } from '../support/stack.js';
 

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CARRIER_MODULES } from '../../carriers/index.js';
-import { carrierVariable, isConfigVariable, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { carrierVariable, isConfigVariable } from '../../config/index.js';
+import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { isToolingVariable } from '../../tools/tooling-config.js';
 import { DISPATCH_TUNING } from '../../tools/temporal/tuning.js';
 import {
@@ -274,7 +275,7 @@ describe('docker-compose.yml: services', () => {
     expect(isConfigVariable('SIGNING_SECRETS')).toBe(false);
     for (const name of appServices) {
       for (const variable of Object.keys(environmentOf(services[name]))) {
-        expect(isConfigVariable(variable) || isToolingVariable(variable), `${name}: ${variable} is in neither domain/config-schema.ts nor tools/tooling-config.ts`).toBe(true);
+        expect(isConfigVariable(variable) || isToolingVariable(variable), `${name}: ${variable} is in neither config/schema.ts nor tools/tooling-config.ts`).toBe(true);
         const carrier = carrierVariable(variable);
         if (carrier) expect(carrierCodes, `${name}: ${variable} names no registered carrier`).toContain(carrier.code);
       }
@@ -375,7 +376,7 @@ describe('docker-compose.yml: services', () => {
   });
 
   it("gives the API and the workers 30 s to stop, longer than the app's own drain", () => {
-    const source = read('domain/config.ts');
+    const source = read('config/config.ts');
     const configDefault = (variable: string) => Number(new RegExp(`'${variable}',\\s*([\\d_]+)`).exec(source)?.[1].replace(/_/g, '') ?? NaN);
     const seconds = (d: string) => {
       const m = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(d);
@@ -463,7 +464,7 @@ describe('docker-compose.yml: production safety (issue 13)', () => {
 });
 
 describe('Temporal', () => {
-  it('registers exactly the search attributes of domain/temporal.ts, on the app namespace', () => {
+  it('registers exactly the search attributes of contract/search-attributes.ts, on the app namespace', () => {
     const script = (words(services['temporal-setup'].command) ?? []).join('\n') + (words(services['temporal-setup'].entrypoint) ?? []).join('\n');
     const registered: Record<string, string> = {};
     const namespace = environmentOf(services.api).TEMPORAL_NAMESPACE || 'default';

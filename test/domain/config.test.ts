@@ -1,9 +1,9 @@
-// The configuration schema (domain/config-schema.ts): the documented defaults, each bound refused with a
+// The configuration schema (config/schema.ts): the documented defaults, each bound refused with a
 // message naming the variable and the bound, every problem at once, and the production rules.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, isConfigVariable, parseConfig } from '../../domain/index.js';
+import { CONFIG_VARIABLES, ConfigError, isConfigVariable, parseConfig } from '../../config/index.js';
 import { isToolingVariable, TOOLING_VARIABLE_NAMES } from '../../tools/tooling-config.js';
 
 /** The operator's guide holds the Configuration table. */

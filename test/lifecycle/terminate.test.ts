@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { shipments } from '../../db/schema.js';
-import { shipmentWorkflowId } from '../../domain/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import {
   address,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
+import { devCarrierWebhookSecret } from '../../config/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 

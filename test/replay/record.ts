@@ -12,10 +12,10 @@ import http from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { devCarrierWebhookSecret, shipmentWorkflowId } from '../../domain/index.js';
+import { type Config, devCarrierWebhookSecret } from '../../config/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { startInfra } from '../support/infra.js';
 import { simControl } from '../support/sim.js';
-import type { Config } from '../../domain/index.js';
 import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestAccount, type TestStack } from '../support/stack.js';
 
 const OUT = path.resolve(import.meta.dirname, 'histories');

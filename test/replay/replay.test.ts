@@ -5,7 +5,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../codec/index.js';
-import { DEV_PAYLOAD_ENCRYPTION_KEY } from '../../domain/index.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY } from '../../config/index.js';
 import { workerTracing } from '../../workers/tracing.js';
 
 // Histories recorded from real runs (npm run record-histories) and committed: the current workflow

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { defaultCarrierBaseUrls } from '../../carriers/index.js';
-import { shipmentWorkflowId, SIGNAL_SCANS } from '../../domain/index.js';
+import { scansSignal, shipmentWorkflowId } from '../../contract/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
@@ -113,7 +113,7 @@ describe('input no store can accept (item 2)', () => {
     expect(s.status).toBe('purchased');
     const handle = stack.temporal.workflow.getHandle(shipmentWorkflowId(s.id));
     // However it arrives (a carrier poll, a signal), a NUL in the text cannot be stored.
-    await handle.signal(SIGNAL_SCANS, [
+    await handle.signal(scansSignal, [
       { id: 'nul-scan', occurredAt: new Date().toISOString(), status: 'in_transit', description: 'Depot\u0000', location: null },
     ]);
     const failed = await eventually(async () => {

@@ -9,7 +9,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EncryptionCodec, ENCODING, KEY_ID_METADATA, keyIdOf, startCodecServer } from '../../codec/index.js';
-import { parseConfig, shipmentWorkflowId } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { startDevServer } from '../../tools/temporal/dev-server.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 

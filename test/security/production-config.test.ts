@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CARRIER_MODULES } from '../../carriers/index.js';
-import { ConfigError, parseConfig, PUBLISHED_EXAMPLE_VALUES } from '../../domain/index.js';
+import { ConfigError, parseConfig, PUBLISHED_EXAMPLE_VALUES } from '../../config/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,10 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVoid } from '../../api/purchases.js';
 import { resumeTracking } from '../../api/resume.js';
 import { findShipment, scansOf } from '../../db/index.js';
-import { SEARCH_ATTRIBUTES, SHIPMENT_WORKFLOW, shipmentWorkflowId, SIGNAL_SCANS, taskQueues, TRACKING_QUIET_STOP_MS } from '../../domain/index.js';
+import {
+  scansSignal,
+  SEARCH_ATTRIBUTES,
+  SHIPMENT_WORKFLOW,
+  shipmentWorkflowId,
+  taskQueues,
+  TRACKING_QUIET_STOP_MS,
+  type ShipmentWorkflowInput,
+  type ShipmentWorkflowResult,
+} from '../../contract/index.js';
 import { shipmentQueueActivities, carrierRegistryFor } from '../../workers/activities.js';
 import { WORKFLOWS_PATH } from '../../workers/run.js';
-import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../../workflows/shipment.js';
 import { createTimeSkippingEnv } from '../temporal-infra/time-skipping-env.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
@@ -123,7 +131,7 @@ describe('tracking stops after a quiet period', () => {
     const handle = await start(input);
     await env.sleep(2 * DAY);
     const t0 = await env.currentTimeMs();
-    await handle.signal(SIGNAL_SCANS, [scan('early', 'in_transit', t0)]);
+    await handle.signal(scansSignal, [scan('early', 'in_transit', t0)]);
     const result = await handle.result();
     expect(result.status).toBe('in_transit');
     expect(result.trackingStopped).toBeDefined();

@@ -4,7 +4,7 @@
 // than after they time out. The real webhook worker, with few slots so that the effect is certain.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';

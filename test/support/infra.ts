@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startCarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
-import { SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { startDevServer } from '../../tools/temporal/dev-server.js';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../workers/run.js';
 import type { Infra } from './stack.js';

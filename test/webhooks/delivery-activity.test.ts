@@ -14,7 +14,8 @@ import {
   openDatabase,
   type Database,
 } from '../../db/index.js';
-import { makeId, parseConfig, type Config } from '../../domain/index.js';
+import { makeId } from '../../domain/index.js';
+import { type Config, parseConfig } from '../../config/index.js';
 import { specVerify, startReceiver, type Answer, type Receiver } from './receiver.js';
 
 const id = (prefix: 'acc' | 'evt' | 'we') => makeId(prefix, Date.now(), randomBytes(16));

@@ -9,8 +9,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryRequest, WebhookActivities } from '../../activities/webhooks.js';
-import { WEBHOOK_DELIVERY_FAILED, webhookWorkflowId } from '../../domain/index.js';
-import type { WebhookDeliveryInput } from '../../workflows/webhook-delivery.js';
+import { WEBHOOK_DELIVERY_FAILED } from '../../domain/index.js';
+import { type WebhookDeliveryInput, webhookWorkflowId } from '../../contract/index.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
 import { createTimeSkippingEnv } from '../temporal-infra/time-skipping-env.js';
 

@@ -17,7 +17,9 @@ import {
   openDatabase,
   type Database,
 } from '../../db/index.js';
-import { makeId, parseConfig, webhookWorkflowId } from '../../domain/index.js';
+import { makeId } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
+import { webhookWorkflowId } from '../../contract/index.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
 import { createTimeSkippingEnv } from '../temporal-infra/time-skipping-env.js';
 import { signatureTime, specVerify, startReceiver, type Receiver } from './receiver.js';

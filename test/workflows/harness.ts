@@ -9,10 +9,17 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
-import { SEARCH_ATTRIBUTES, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues } from '../../domain/index.js';
+import {
+  scansSignal,
+  SEARCH_ATTRIBUTES,
+  SHIPMENT_WORKFLOW,
+  shipmentWorkflowId,
+  type ShipmentWorkflowInput,
+  type ShipmentWorkflowResult,
+  stateQuery,
+  taskQueues,
+} from '../../contract/index.js';
 import type { shipmentQueueActivities } from '../../workers/activities.js';
-import { scansSignal, stateQuery } from '../../workflows/definitions.js';
-import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../../workflows/shipment.js';
 import { createTimeSkippingEnv } from '../temporal-infra/time-skipping-env.js';
 
 try {

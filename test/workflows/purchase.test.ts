@@ -8,8 +8,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { CODE, idRandomPart, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues } from '../../domain/index.js';
-import { purchaseUpdate, stateQuery } from '../../workflows/definitions.js';
+import { CODE, idRandomPart } from '../../domain/index.js';
+import { purchaseUpdate, SHIPMENT_WORKFLOW, shipmentWorkflowId, stateQuery, taskQueues } from '../../contract/index.js';
 import {
   called,
   CARRIER,

@@ -5,8 +5,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { CODE } from '../../domain/index.js';
-import { purchaseUpdate, stateQuery } from '../../workflows/definitions.js';
-import type { StoppedRun } from '../../workflows/index.js';
+import { purchaseUpdate, stateQuery, type StoppedRun } from '../../contract/index.js';
 import {
   CARRIER,
   currentDetails,

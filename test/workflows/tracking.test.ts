@@ -3,7 +3,7 @@
 // ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
-import { scansSignal, stateQuery } from '../../workflows/definitions.js';
+import { scansSignal, stateQuery } from '../../contract/index.js';
 import {
   CARRIER,
   currentDetails,

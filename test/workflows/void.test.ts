@@ -5,7 +5,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { Purchase } from '../../carriers/index.js';
 import { CODE } from '../../domain/index.js';
-import { scansSignal, stateQuery, voidUpdate } from '../../workflows/definitions.js';
+import { scansSignal, stateQuery, voidUpdate } from '../../contract/index.js';
 import {
   called,
   CARRIER,

@@ -8,8 +8,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, WebhookActivities } from '../../activities/webhooks.js';
-import { CODE, WEBHOOK_DELIVERY_FAILED, WEBHOOK_WORKFLOW, webhookWorkflowId } from '../../domain/index.js';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.js';
+import { CODE, WEBHOOK_DELIVERY_FAILED } from '../../domain/index.js';
+import { WEBHOOK_WORKFLOW, type WebhookDeliveryInput, type WebhookDeliveryResult, webhookWorkflowId } from '../../contract/index.js';
 import { currentDetails, HOUR, MINUTE, useShipmentEnv } from './harness.js';
 
 const se = useShipmentEnv();

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import pino from 'pino';
 import { runningPostmaster, type Db } from '../../db/index.js';
-import { formatAmount, type Config } from '../../domain/index.js';
+import { formatAmount } from '../../domain/index.js';
+import type { Config } from '../../config/index.js';
 import { adminCommands } from '../../admin/index.js';
 import { connectDatabase } from '../../runtime/index.js';
 import type { Mode } from './options.js';

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { captureFunds, holdFunds } from '../../db/index.js';
-import { makeId, shipmentWorkflowId, type Config } from '../../domain/index.js';
+import { makeId } from '../../domain/index.js';
+import type { Config } from '../../config/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { adminCommands } from '../../admin/index.js';
 import { openStackDatabase } from './account.js';

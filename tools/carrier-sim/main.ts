@@ -1,4 +1,4 @@
-import { ConfigError } from '../../domain/index.js';
+import { ConfigError } from '../../config/index.js';
 import { simulatorSettings } from '../tooling-config.js';
 import { startCarrierSimulator } from './index.js';
 

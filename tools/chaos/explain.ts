@@ -2,7 +2,8 @@ import { Connection, Client } from '@temporalio/client';
 import pg from 'pg';
 import { currentDetails } from '../../admin/index.js';
 import { encryptingDataConverter } from '../../codec/index.js';
-import { DEV_PAYLOAD_ENCRYPTION_KEY, shipmentWorkflowId, webhookWorkflowId } from '../../domain/index.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY } from '../../config/index.js';
+import { shipmentWorkflowId, webhookWorkflowId } from '../../contract/index.js';
 import type { Receiver } from './clients.js';
 
 /**

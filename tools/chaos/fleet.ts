@@ -3,7 +3,8 @@ import { createWriteStream, existsSync, readdirSync, statSync, type WriteStream 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
-import { childEnv, SEARCH_ATTRIBUTES } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
+import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { toolingSettings } from '../tooling-config.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
 import { freePorts } from '../../util/index.js';

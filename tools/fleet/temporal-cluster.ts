@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { sleep, run, tail, type Log } from '../temporal/process-utils.js';
 import type { TemporalServerBinaries } from '../temporal/server.js';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { parseConfig } from '../../domain/index.js';
+import { parseConfig } from '../../config/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { WORKFLOWS_PATH } from '../../workers/run.js';
 

@@ -4,7 +4,7 @@
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheRoot, findOnPath, formatDuration, isExecutableFile, run, sleep, tail, type Log } from './process-utils.js';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { toolingSettings } from '../tooling-config.js';
 
 /** The CLI release built by `go install`: the last whose go.mod has no replace directive. */

@@ -6,7 +6,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { toolingSettings } from '../tooling-config.js';
 
 export type Log = (msg: string) => void;

@@ -11,7 +11,7 @@ import {
   tail,
   type Log,
 } from './process-utils.js';
-import { childEnv } from '../../domain/index.js';
+import { childEnv } from '../../config/index.js';
 import { toolingSettings } from '../tooling-config.js';
 
 /** The server release of the fleet and of docker-compose.yml (its go.mod has no replace directive). */

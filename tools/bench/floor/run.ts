@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenarioFlags } from '../options.js';
 import { Client, Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../../../domain/index.js';
+import { SEARCH_ATTRIBUTES } from '../../../contract/index.js';
 import { startDevServer } from '../../temporal/dev-server.js';
 import { killWithParent } from '../../temporal/process-utils.js';
 import { cpuMs, selfCpuMs } from '../cpu.js';

@@ -4,7 +4,7 @@
  * purchase as the API starts it (Update-With-Start with the shipment workflow's options).
  */
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { SA } from '../../../domain/index.js';
+import { SA } from '../../../contract/index.js';
 import { floorUpdate, floorWorkflow, type FloorActivities } from './workflows.js';
 
 export const floorActivities: FloorActivities = {

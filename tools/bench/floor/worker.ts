@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { parseConfig } from '../../../domain/index.js';
+import { parseConfig } from '../../../config/index.js';
 import { floorActivities as activities, floorCarrierQueue } from './shape.js';
 
 const [address, taskQueue] = process.argv.slice(2);

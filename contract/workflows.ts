@@ -1,19 +1,12 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-
 /**
- * Names shared by the API, the workers and the workflows: task queues, workflow ids, updates,
- * signals and search attributes. Never write these as literals elsewhere.
+ * The names the API, the workers and the workflows meet by: workflow types, workflow ids, task
+ * queues and the sweep's Schedule. Never write these as literals elsewhere.
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
 export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
 export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purchases${queuePrefix ? `/${queuePrefix}` : ''}`;
-
-export const UPDATE_PURCHASE = 'purchase';
-export const UPDATE_VOID = 'void';
-export const SIGNAL_SCANS = 'scans';
-export const QUERY_STATE = 'state';
 
 /** Task queues; a prefix isolates a test's workers from everyone else's on a shared server. */
 export function taskQueues(prefix = '') {
@@ -30,7 +23,7 @@ export function taskQueues(prefix = '') {
  * A carrier's fleet-wide requests per second, split between its two queues: tracking polls get
  * `trackingSharePercent` of it on `carrier-<code>-tracking`, purchases, look-ups, cancellations and
  * voids the rest on `carrier-<code>`; together never more than the carrier allows. A share of 0 puts
- * the polls back on the one queue (`tracking: 0`), as before the split.
+ * the polls on the one queue (`tracking: 0`).
  */
 export function splitCarrierRate(perSecond: number, trackingSharePercent: number): { purchases: number; tracking: number } {
   const tracking = (perSecond * trackingSharePercent) / 100;
@@ -39,21 +32,6 @@ export function splitCarrierRate(perSecond: number, trackingSharePercent: number
 
 export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;
 export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
-
-/** Typed search attributes on every shipment workflow, for operators (set by the API and the workflow). */
-export const SA = {
-  AccountId: defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD),
-  ShipmentStatus: defineSearchAttributeKey('ShipmentStatus', SearchAttributeType.KEYWORD),
-  Carrier: defineSearchAttributeKey('Carrier', SearchAttributeType.KEYWORD),
-  Reference: defineSearchAttributeKey('Reference', SearchAttributeType.KEYWORD),
-  TrackingNumber: defineSearchAttributeKey('TrackingNumber', SearchAttributeType.KEYWORD),
-  Livemode: defineSearchAttributeKey('Livemode', SearchAttributeType.BOOL),
-};
-
-/** The same attributes as the Temporal CLI registers them (`--search-attribute Name=Type`). */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.fromEntries(
-  Object.values(SA).map((key) => [key.name, key.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword']),
-);
 
 /**
  * How long tracking goes on without a new scan before it stops (the shipment keeps its status; a

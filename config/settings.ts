@@ -1,11 +1,11 @@
 /**
  * Settings from environment variables, described as TypeBox schemas: each variable's type, default
- * and bounds live in its schema (config-schema.ts, tools/tooling-config.ts), and this file reads the
+ * and bounds live in its schema (schema.ts, tools/tooling-config.ts), and this file reads the
  * strings, applies the defaults, checks the bounds and says what is wrong in the variable's own words.
  */
 import { FormatRegistry, Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
-import { isValidCidr } from './cidr.js';
+import { isValidCidr } from '../domain/index.js';
 import type { Env } from './env.js';
 
 export class ConfigError extends Error {}

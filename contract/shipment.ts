@@ -1,9 +1,33 @@
 import type { Scan } from '../carriers/index.js';
-import type { ShipmentStatus } from '../domain/workflow.js';
-import type { PurchaseInput } from './purchase-types.js';
-import type { LatestScan } from './tracking.js';
+import type { Address, FundingSource, Parcel, ShipmentStatus } from '../domain/workflow.js';
 
-/** What a shipment's workflow is started with and ends with (shipment.ts). */
+/** What a shipment's workflow (workflows/shipment.ts) is started with and ends with. */
+
+/** What the purchase saga needs: the shipment as the API priced and stored it. */
+export interface PurchaseInput {
+  shipmentId: string;
+  accountId: string;
+  livemode: boolean;
+  fundingSource: FundingSource;
+  currency: string;
+  vatRateBp: number;
+  serviceCode: string;
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+  reference: string | null;
+  queuePrefix: string;
+  /** How long the purchase may keep trying an unreachable carrier before failing cleanly. */
+  purchaseDeadlineMs: number;
+  /** How long to keep looking for a stray label after a purchase that may have bought failed. */
+  strayLabelSettleMs?: number;
+}
+
+/** A scan's time (ISO 8601) and status, enough to tell whether a later arrival is older. */
+export interface LatestScan {
+  occurredAt: string;
+  status: Scan['status'];
+}
 
 export interface ShipmentWorkflowInput extends PurchaseInput {
   /** `quietStopMs`: tracking stops after this long without a new scan (default TRACKING_QUIET_STOP_MS). */

@@ -1,11 +1,11 @@
 /**
- * The service's configuration: the environment read against the schema of config-schema.ts (types,
+ * The service's configuration: the environment read against the schema of schema.ts (types,
  * defaults, bounds) and, with NODE_ENV=production, the rules of production.ts. Entry points call
  * `loadConfig()` and pass the plain object down; nothing else reads the environment. Fails fast and
  * names every variable that is wrong, with its bound.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES } from './config-schema.js';
+import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES } from './schema.js';
 import { processEnv, type Env } from './env.js';
 import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, productionProblems } from './production.js';
 import { checkSettings, ConfigError, parseSettings } from './settings.js';
@@ -58,6 +58,16 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
 /** The configuration of this process, from its environment (throws a ConfigError naming each problem). */
 export function loadConfig(options: ParseOptions = {}): Config {
   return parseConfig(processEnv(), options);
+}
+
+/** The configuration of an entry point's process, or its exit (code 2) with a message naming what is wrong. */
+export function loadConfigOrExit(options: ParseOptions = {}): Config {
+  try {
+    return loadConfig(options);
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
 }
 
 /** The simulator's origin, for carriers whose URL is not overridden. */
@@ -137,7 +147,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     strayLabelSettleMs: v.STRAY_LABEL_SETTLE_MS,
     /** Connections in each process's PostgreSQL pool. */
     databasePoolMax: v.DATABASE_POOL_MAX,
-    /** NODE_ENV=production: the rules of domain/production.ts hold, and nothing falls back to the simulator. */
+    /** NODE_ENV=production: the rules of config/production.ts hold, and nothing falls back to the simulator. */
     production,
     /** AES-256-GCM key (32 bytes, base64) of the Temporal payload codec; older keys still decrypt. */
     payloadEncryptionKey: v.PAYLOAD_ENCRYPTION_KEY ?? DEV_PAYLOAD_ENCRYPTION_KEY,

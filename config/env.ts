@@ -1,7 +1,8 @@
 /**
- * The process's environment. This is the only file that touches `process.env`: the config modules
- * (config.ts, tools/tooling-config.ts) read it through `processEnv()` and validate it against their schemas,
- * and everything else gets typed settings from them. A lint rule (eslint.config.js) keeps it so.
+ * The process's environment. This is the only production file that touches `process.env`: the config
+ * modules (config.ts, tools/tooling-config.ts) read it through `processEnv()` and validate it against
+ * their schemas, and everything else gets typed settings from them. A lint rule (eslint.config.js)
+ * keeps it so.
  */
 export type Env = Record<string, string | undefined>;
 

@@ -13,7 +13,7 @@ export const SHARED_VARIABLES = {
   DATA_DIR: setting.text({ default: '.data', description: 'embedded PostgreSQL, the dev server SQLite file and other local state' }),
   DATABASE_URL: Type.Optional(setting.text({ description: 'use this PostgreSQL instead of the embedded one', secret: true })),
   CARRIER_SIM_PORT: setting.port(4010, 'port of the carrier simulator that `npm start` runs and the carriers default to'),
-  NODE_ENV: Type.Optional(setting.text({ description: '`production`: the rules of domain/production.ts hold' })),
+  NODE_ENV: Type.Optional(setting.text({ description: '`production`: the rules of config/production.ts hold' })),
 };
 
 export const CONFIG_VARIABLES = {

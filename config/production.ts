@@ -1,6 +1,6 @@
 /**
  * What a production process (NODE_ENV=production) refuses to start without, as a schema over the same
- * variables as config-schema.ts. A value that anyone can read (a development default in this
+ * variables as schema.ts. A value that anyone can read (a development default in this
  * repository, or an example from deploy/.env.example) protects nothing, so it counts as missing.
  * Every problem is named at once, so one restart fixes them all.
  */
@@ -9,7 +9,7 @@ import { ValueErrorType } from '@sinclair/typebox/value';
 import type { Env } from './env.js';
 import { errorsByVariable, KEY32_PATTERN, readVariables } from './settings.js';
 
-/** Development defaults of domain/config.ts: valid outside production only. */
+/** Development defaults of config/config.ts: valid outside production only. */
 export const DEV_SIGNING_SECRET = 'dev-only-signing-secret-change-me';
 export const DEV_WEBHOOK_SECRET_KEY = 'ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQta2V5LTMyYiE=';
 /** 32 bytes, base64: "dev-only-payload-key-32-bytes!!!". */

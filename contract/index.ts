@@ -1,0 +1,14 @@
+/**
+ * The contract room's door: what the API, the workers, the activities and the workflows agree on
+ * about Temporal (workflow types and ids, task queues, inputs and results, the updates, signal and
+ * query, search attributes, typed failures). Workflows import it too, so it stays light: no
+ * configuration, no TypeBox, no I/O.
+ */
+export { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
+export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
+export { purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
+export type { PurchaseOutcome, VoidOutcome } from './messages.js';
+export type { LatestScan, PurchaseInput, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
+export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
+export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
+export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';
