@@ -54,6 +54,11 @@ describe('error codes', () => {
       expect(entry.status, `${route}: ${code} under ${status}`).toBe(status);
     }
     const named = new Set(documented.map((d) => d.code));
-    for (const code of Object.keys(ERRORS)) expect(named, `${code} is answered but not in the OpenAPI document`).toContain(code);
+    // 405 answers a method the document does not declare on a path, so no operation lists it; the
+    // Problem schema's `code` names it (test/api/openapi-strict.test.ts).
+    const outsideOperations = new Set(['method_not_allowed']);
+    for (const code of Object.keys(ERRORS).filter((c) => !outsideOperations.has(c))) {
+      expect(named, `${code} is answered but not in the OpenAPI document`).toContain(code);
+    }
   });
 });
