@@ -36,6 +36,8 @@ export const STATE_CODE = '^\\s*([A-Za-z0-9]{1,3}\\s*)?$';
  * one 422 lists every bad field (contract: Errors).
  */
 export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
+/** Marks an address object: its state is checked against its country (api/validation.ts). */
+export const STATE_RULE = 'x-state-rule';
 /** `?created_after=`'s forms (domain/iso-time.ts), checked in the schema's pass for the same reason. */
 export const INSTANT_FORMAT = 'iso-8601-instant';
 
@@ -172,7 +174,7 @@ export const AddressSchema = Type.Object(
       description: 'ISO 3166-1 alpha-2 country code, an assigned one; sent in either case, it is folded to capitals',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, [STATE_RULE]: true },
 );
 export type AddressInput = Static<typeof AddressSchema>;
 

@@ -41,14 +41,23 @@ export function normalizeAddress(input: Address, path: string): { address: Addre
   if (!isCountryCode(address.country)) {
     errors.push({ path: `${path}.country`, message: 'must be an ISO 3166-1 alpha-2 country code' });
   }
-  const subdivisions = STATE_REQUIRED.get(address.country);
-  if (subdivisions) {
-    if (!state) errors.push({ path: `${path}.state`, message: 'is required for US and CA addresses' });
-    else if (!subdivisions.has(state)) {
-      errors.push({ path: `${path}.state`, message: `must be a subdivision code of ${address.country} (ISO 3166-2 without the country prefix)` });
-    }
-  } else if (state && !SUBDIVISION_CODE.test(state)) {
-    errors.push({ path: `${path}.state`, message: 'must be 1 to 3 letters or digits (ISO 3166-2 subdivision code without the country prefix)' });
-  }
+  const problem = stateProblem(address.country, state);
+  if (problem) errors.push({ path: `${path}.state`, message: problem });
   return { address, errors };
+}
+
+/**
+ * What is wrong with an address's state for its country, or null: US and CA addresses need one of
+ * their own subdivision codes, other countries take any short code or none. Both values trimmed and
+ * upper-cased. The API's schema pass asks it too, so one 422 names the state beside every other field.
+ */
+export function stateProblem(country: string, state: string | undefined): string | null {
+  const subdivisions = STATE_REQUIRED.get(country);
+  if (subdivisions) {
+    if (!state) return 'is required for US and CA addresses';
+    if (!subdivisions.has(state)) return `must be a subdivision code of ${country} (ISO 3166-2 without the country prefix)`;
+    return null;
+  }
+  if (state && !SUBDIVISION_CODE.test(state)) return 'must be 1 to 3 letters or digits (ISO 3166-2 subdivision code without the country prefix)';
+  return null;
 }

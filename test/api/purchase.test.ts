@@ -253,6 +253,15 @@ describe('the address state (contract: Resources → Address)', () => {
     expect((await call(stack, 'GET', '/api/v1/shipments', { key: acct.liveKey })).body.data).toEqual([]);
   });
 
+  it('names a missing state in the same 422 as the other bad fields (contract: Errors, errors[] lists each)', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const bad = { from: address(), to: usWithoutState, parcel: { ...parcel(), weight_g: 0 } };
+    for (const a of [await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: bad }), await buy(acct, body(bad))]) {
+      expect(a.status, a.text).toBe(422);
+      expect(namedPaths(a).sort()).toEqual(['parcel.weight_g', 'to.state']);
+    }
+  });
+
   it('quotes and buys with a GB address without a state and a US one with a state, which the shipment keeps', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
     const q = await call(stack, 'POST', '/api/v1/quotes', { key: acct.testKey, body: { from: address(), to: us({ state: ' ny ' }), parcel: parcel() } });
