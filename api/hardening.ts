@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CODE, ApiError, ERRORS, makeId, type ErrorCode, type FieldError } from '../domain/index.js';
 import { problemBody, sendProblem } from './problem.js';
-import { CONTROL_CHARACTERS, COUNTRY_FORMAT } from './schemas.js';
+import { CONTROL_CHARACTERS, COUNTRY_FORMAT, STATE_FORMAT } from './schemas.js';
 
 /**
  * Input no one can break: what the router and the HTTP parser refuse is answered as problem+json
@@ -229,7 +229,8 @@ function trimStrings(request: FastifyRequest): void {
  * A country is folded to capitals before validation (contract: Resources, "country case-folded"),
  * as its text is trimmed, so the schema's enum of assigned codes (api/schemas.ts) is what is checked
  * and what the document says: `gb` is GB. The fields are those the body's schema marks with the
- * country format. What it changes is kept as sent in `request.untrimmed`.
+ * country format. A state is folded the same way, so the codes US and CA take are checked as
+ * capitals. What it changes is kept as sent in `request.untrimmed`.
  */
 function foldCountries(request: FastifyRequest, schema: unknown, value: unknown): void {
   const stack: Array<[unknown, unknown]> = [[schema, value]];
@@ -238,7 +239,7 @@ function foldCountries(request: FastifyRequest, schema: unknown, value: unknown)
     if (!s || !v || typeof v !== 'object' || Array.isArray(v)) continue;
     for (const [key, property] of Object.entries(s.properties ?? {})) {
       const child = (v as Record<string, unknown>)[key];
-      if (property.format === COUNTRY_FORMAT && typeof child === 'string') {
+      if ((property.format === COUNTRY_FORMAT || property.format === STATE_FORMAT) && typeof child === 'string') {
         const folded = child.toUpperCase();
         if (folded !== child) {
           keepAsSent(request, v, key, child);

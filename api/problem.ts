@@ -62,6 +62,8 @@ interface AjvError {
   message?: string;
 }
 
+const STATE_REQUIRED_MESSAGE = 'is required for US and CA addresses';
+
 /** Turns schema-validation errors into the contract's `errors[]` with dotted paths; `data` is what was validated. */
 export function fieldErrors(validation: AjvError[], context: string | undefined, data?: unknown): FieldError[] {
   const base = context === 'body' ? '' : `${context ?? ''}`;
@@ -84,9 +86,13 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
     if (e.keyword === 'maxLength' && cursors.has(e.instancePath)) continue;
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
+    if (e.keyword === 'if') continue; // its `then` says what is wrong, at the field
     if (e.keyword === 'required') {
       path = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
-      message = 'is required';
+      message = e.params.missingProperty === 'state' ? STATE_REQUIRED_MESSAGE : 'is required';
+    } else if (e.keyword === 'enum' && /(^|\/)state$/.test(e.instancePath)) {
+      const country = valueAt(data, e.instancePath.replace(/state$/, 'country'));
+      message = valueAt(data, e.instancePath) ? `must be a subdivision code of ${String(country)} (ISO 3166-2 without the country prefix)` : STATE_REQUIRED_MESSAGE;
     } else if (e.keyword === 'additionalProperties') {
       path = [path, String(e.params.additionalProperty)].filter(Boolean).join('.');
       message = 'is not a known field';

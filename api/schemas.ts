@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COUNTRY_CODES, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES } from '../domain/index.js';
+import { COUNTRY_CODES, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
 
 /**
  * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
@@ -36,8 +36,8 @@ export const STATE_CODE = '^\\s*([A-Za-z0-9]{1,3}\\s*)?$';
  * one 422 lists every bad field (contract: Errors).
  */
 export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
-/** Marks an address object: its state is checked against its country (api/validation.ts). */
-export const STATE_RULE = 'x-state-rule';
+/** Marks a state field: trimmed and folded to capitals before validation, as a country is (api/hardening.ts). */
+export const STATE_FORMAT = 'iso-3166-2-subdivision';
 /** `?created_after=`'s forms (domain/iso-time.ts), checked in the schema's pass for the same reason. */
 export const INSTANT_FORMAT = 'iso-8601-instant';
 
@@ -162,6 +162,7 @@ export const AddressSchema = Type.Object(
       Type.String({
         maxLength: MAX_ADDRESS_FIELD,
         pattern: STATE_CODE,
+        format: STATE_FORMAT,
         description:
           'ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country\'s states, territories or provinces',
       }),
@@ -174,7 +175,15 @@ export const AddressSchema = Type.Object(
       description: 'ISO 3166-1 alpha-2 country code, an assigned one; sent in either case, it is folded to capitals',
     }),
   },
-  { additionalProperties: false, [STATE_RULE]: true },
+  {
+    additionalProperties: false,
+    // US and CA addresses name one of their own subdivisions (contract: Resources → Address), said in
+    // the schema so the document states it and one 422 lists it beside every other bad field.
+    allOf: [...STATE_REQUIRED].map(([country, codes]) => ({
+      if: { properties: { country: { const: country } }, required: ['country'] },
+      then: { required: ['state'], properties: { state: { enum: [...codes] } } },
+    })),
+  },
 );
 export type AddressInput = Static<typeof AddressSchema>;
 

@@ -21,7 +21,8 @@ export {
 export type { ErrorCode, FieldError } from './errors.js';
 export { CARRIER_REASON, errorCodeOf } from './failures.js';
 export type { CarrierErrorReason } from './failures.js';
-export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress, stateProblem } from './address.js';
+export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress } from './address.js';
+export { STATE_REQUIRED } from './subdivisions.js';
 export type { Address } from './address.js';
 export { COUNTRY_CODES, isCountryCode } from './countries.js';
 export { fitsBounds, PARCEL_LIMITS } from './parcel.js';
