@@ -90,7 +90,7 @@ export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?
     if (status < 400) return;
     // The refund of a captured payment is owed (a void's carrier has cancelled the label, or a stopped
     // purchase is undone): a refusal is asked again under the activity's retry policy, its message the
-    // last error operators see (`ops stuck`). As final, it failed the void, which answered 409 and left
+    // last error operators see (`ops stuck`). As final, it would fail the void with a 409 and leave
     // the shipment voiding, the card charged. A refund of a payment never captured stays refused.
     if (action === 'refund' && found.status === 'captured') throw retryable(refusal(json, status, action, reference).message);
     throw refusal(json, status, action, reference);

@@ -38,8 +38,8 @@ export function registerJsonBody(app: FastifyInstance): void {
 
 /**
  * A route that takes no parameters: a body, if any, is empty or an empty object, and then the same
- * request as none (for an Idempotency-Key's fingerprint). A field is refused as on every route, where
- * it was silently ignored.
+ * request as none (for an Idempotency-Key's fingerprint). A field is refused as on every route, never
+ * silently ignored.
  */
 async function refuseParameters(request: FastifyRequest): Promise<void> {
   const body: unknown = request.body;

@@ -82,8 +82,8 @@ export function openDatabase(url: string, options: { max?: number; timeouts?: Pa
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor a checked-out one's: the pool listens only while a client is idle, and a connection lost
-  // between two statements of a transaction (a restart, a failover) emitted an 'error' event nobody
-  // heard, which ended the process. The statement under way, or the next, fails with the error, and
+  // between two statements of a transaction (a restart, a failover) emits an 'error' event nobody
+  // hears, which would end the process. The statement under way, or the next, fails with the error, and
   // the pool drops the client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
