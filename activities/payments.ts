@@ -18,7 +18,7 @@ function refused(message: string, details: Record<string, unknown>): Application
 /**
  * The card processor, for card-funded accounts: authorize at purchase, capture on success, void on
  * failure, refund on void. Every call is idempotent at the processor (by our shipment id). Errors are
- * classified as the carrier HTTP layer classifies them (fault 6): network errors, 409, 429, 5xx and
+ * classified as the carrier HTTP layer classifies them: network errors, 409, 429, 5xx and
  * unreadable answers retry; a decline and any other 4xx are final, with the processor's message,
  * except on the refund of a captured payment, which is owed (see `act`).
  */

@@ -179,7 +179,7 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     return sendProblem(reply, new ApiError(CODE.validation_failed, `The request could not be read: ${error.message}`));
   }
   if (isDependencyUnavailable(error)) {
-    // A database restart or a Temporal outage is not our bug and not the client's: retry soon (fault 12).
+    // A database restart or a Temporal outage is not our bug and not the client's: retry soon.
     request.log.warn({ err: error }, 'dependency unavailable');
     return sendProblem(
       reply,

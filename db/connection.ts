@@ -36,7 +36,7 @@ export function isUniqueViolation(err: unknown, table?: string): boolean {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /**
- * Time-outs that bound every way a connection can get stuck (fault 9): a server that does not answer
+ * Time-outs that bound every way a connection can get stuck: a server that does not answer
  * the connect, a statement that runs away, a row lock held by another session, a session that left a
  * transaction open (a client that died mid-transaction still holds its row locks until the server
  * notices), and a half-open TCP connection after a failover, which keepalives find on both sides.
