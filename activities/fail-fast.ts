@@ -14,7 +14,7 @@ const sqlState = (err: unknown) => databaseError(err)?.code;
 /**
  * Whether retrying can never succeed: PostgreSQL refused the data itself (class 22, data exception:
  * a NUL in text, a value out of range; class 23, integrity violation), or the input is not even a
- * valid value (RangeError: an invalid date). A database that is down or busy is retried as before.
+ * valid value (RangeError: an invalid date). A database that is down or busy is not: it is retried.
  */
 export function isPermanentDataError(err: unknown): boolean {
   if (err instanceof RangeError) return true;

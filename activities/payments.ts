@@ -18,7 +18,7 @@ function refused(message: string, details: Record<string, unknown>): Application
 /**
  * The card processor, for card-funded accounts: authorize at purchase, capture on success, void on
  * failure, refund on void. Every call is idempotent at the processor (by our shipment id). Errors are
- * classified as the carrier HTTP layer classifies them (fault 6): network errors, 409, 429, 5xx and
+ * classified as the carrier HTTP layer classifies them: network errors, 409, 429, 5xx and
  * unreadable answers retry; a decline and any other 4xx are final, with the processor's message,
  * except on the refund of a captured payment, which is owed (see `act`).
  */
@@ -90,7 +90,7 @@ export function createPaymentActivities(deps: { processorUrl: string; timeoutMs?
     if (status < 400) return;
     // The refund of a captured payment is owed (a void's carrier has cancelled the label, or a stopped
     // purchase is undone): a refusal is asked again under the activity's retry policy, its message the
-    // last error operators see (`ops stuck`). As final, it failed the void, which answered 409 and left
+    // last error operators see (`ops stuck`). As final, it would fail the void with a 409 and leave
     // the shipment voiding, the card charged. A refund of a payment never captured stays refused.
     if (action === 'refund' && found.status === 'captured') throw retryable(refusal(json, status, action, reference).message);
     throw refusal(json, status, action, reference);

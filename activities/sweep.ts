@@ -58,8 +58,8 @@ const DELIVERY_SWEEP_BATCH = 500;
  * Stored events an endpoint takes, with no delivery attempt `olderThanMs` after they were stored
  * (within the last hour): each such delivery workflow is started, unless it already was (its id is
  * never reused, so a delivery that is only slow, or waiting for its account's turn, is untouched).
- * The purchase and the other steps announce their events themselves; this is the net under them
- * (the full chaos run on 1459d2a lost one announcement, since fixed: db/queries/purchases.ts).
+ * The purchase and the other steps announce their events themselves; this is the net under them,
+ * for an announcement lost on the way.
  */
 export async function startMissingDeliveries(
   db: Db,

@@ -41,7 +41,7 @@ const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
  * ISO 4217 currencies whose minor unit is not a hundredth (0 or 3 decimals; XDR has none). ICU formats
  * some two-place currencies (HUF, IDR…) with no decimals, so its digits are not the list. Amounts are hundredths
  * in the code and two places at the edges (contract: Money), and the card processor takes minor
- * units: a JPY account showed a price of 5.94 while its card was charged ¥594.
+ * units: a JPY price shown as 5.94 would be charged as ¥594.
  */
 const NOT_HUNDREDTHS = new Set(
   'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF BHD IQD JOD KWD LYD OMR TND XDR'.split(' '),
@@ -78,7 +78,7 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
         throw new AdminError(`--funding must be one of ${FUNDING_SOURCES.join(', ')}`);
       }
       const currency = (o.currency ?? 'GBP').toUpperCase();
-      // The shape alone let `XYZ` through, a code no currency has (contract: Money, ISO 4217).
+      // A known code, not the shape alone: `XYZ` has the shape and no currency (contract: Money, ISO 4217).
       if (!ISO_4217.has(currency)) throw new AdminError(`--currency must be an ISO 4217 code such as GBP, got "${o.currency}"`);
       if (NOT_HUNDREDTHS.has(currency)) throw new AdminError(`--currency must have two decimal places (amounts are in hundredths), got ${currency}`);
       const vat = o.vatRate ?? '20';
@@ -176,7 +176,7 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       let rate = { count: 100, seconds: 10 };
       if (o.rateLimit !== undefined) {
         const m = /^(\d+)\/(\d+)$/.exec(o.rateLimit);
-        // Both numbers are stored as 32-bit integers: a larger one failed the insert (a 500 in the portal).
+        // Both numbers are stored as 32-bit integers: a larger one would fail the insert (a 500 in the portal).
         const fits = (n: number) => n >= 1 && n <= MAX_INT32;
         if (!m || !fits(Number(m[1])) || !fits(Number(m[2]))) {
           throw new AdminError(`--rate-limit must look like 100/10 (requests/seconds), each number from 1 to ${MAX_INT32}`);

@@ -149,7 +149,7 @@ const ACCEPTED = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECU
 /**
  * When the void under way was accepted: the last accepted update of a voiding shipment's run is its
  * void (a second one is refused before it is written). A void waits on timers between attempts, so
- * its pending activities alone said "nothing waits" most of the time, and no void was ever listed.
+ * its pending activities alone say "nothing waits" most of the time, and would list no void.
  */
 function voidAcceptedAt(events: HistoryEvent[]): Date | null {
   return toDate(events.filter((e) => e.eventType === ACCEPTED).at(-1)?.eventTime);

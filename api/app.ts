@@ -55,7 +55,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
     // A path segment of any length Node reads (its headers limit is 16 KiB) reaches its route, so a
     // keyed request with a long id is authenticated, rate-limited and answered 404 by the route.
-    // Fastify's default (100) made the router miss it: 404 before the key was looked at, without
+    // With Fastify's default (100) the router misses it: 404 before the key is looked at, without
     // the RateLimit headers, taken from the address's allowance instead of the key's.
     routerOptions: { maxParamLength: 16 * 1024 },
     genReqId: () => makeId('req', Date.now(), randomBytes(16)),

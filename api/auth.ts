@@ -105,7 +105,7 @@ export function createAuthenticator(deps: {
     }
     // A key in the query string is refused, even alongside a good header (spec §5.1), and so are two
     // Authorization headers (Node keeps the first: the key used would depend on their order), but
-    // only after the same lookup as every other refusal: answered before it, they were told apart by
+    // only after the same lookup as every other refusal: answered before it, they could be told apart by
     // their timing.
     const keyInQuery = looksLikeKeyInQuery(request.url);
     const match = KEY_SHAPE.exec(request.headers.authorization ?? '');

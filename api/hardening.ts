@@ -39,7 +39,7 @@ export function frameworkErrors(error: Error & { code?: string }, request: Fasti
 
 /**
  * The query parameters that are not valid percent-encoded UTF-8 (`?reference=%FF`, `?cursor=%%%`),
- * as `errors[]`: the parser kept such an escape as text and the request went on with it.
+ * as `errors[]`: the parser keeps such an escape as text, and the request must not go on with it.
  */
 export function undecodableQuery(url: string): FieldError[] {
   const q = url.indexOf('?');
@@ -66,9 +66,9 @@ export function undecodableQuery(url: string): FieldError[] {
 
 /**
  * App-level onRequest hook, after authentication and before the body is read: a body in a content
- * coding (gzip, br…) is 415, where its bytes were read as if they were JSON. A request with no body
- * to read (none sent, or a GET's or HEAD's, which is never read) is not refused for the header:
- * `/healthz` or a GET answered 415, a status their description does not have.
+ * coding (gzip, br…) is 415, rather than its bytes being read as if they were JSON. A request with no
+ * body to read (none sent, or a GET's or HEAD's, which is never read) is not refused for the header:
+ * 415 is not a status that `/healthz`'s or a GET's description has.
  */
 export async function refuseContentCoding(request: FastifyRequest): Promise<void> {
   if (!carriesBody(request)) return;
@@ -98,7 +98,7 @@ export function timesSent(request: FastifyRequest, name: string): number {
 /**
  * App-level onRequest hook, before the key is looked at: an HTTP/1.1 request without a Host header,
  * or any request with two, is a 400 (RFC 9112 §3.2). Node's own check (turned off in app.ts)
- * answered the first with a bare 400, without a Request-Id or a problem document, and Node keeps
+ * answers the first with a bare 400, without a Request-Id or a problem document, and Node keeps
  * the first of two Host headers.
  */
 export async function refuseBadHost(request: FastifyRequest): Promise<void> {
@@ -196,8 +196,8 @@ declare module 'fastify' {
 
 /**
  * Trims every string of a JSON body before validation (contract: Resources, "strings are trimmed"),
- * so a length limit counts what is kept: a 200-character name sent with spaces around it was
- * refused as too long. Runs after `refuseBadText`, which refuses a control character (a trailing
+ * so a length limit counts what is kept: a 200-character name sent with spaces around it is
+ * not too long. Runs after `refuseBadText`, which refuses a control character (a trailing
  * newline included) rather than letting trimming hide it. Iterative, so nesting cannot overflow.
  * What it changes is kept as sent in `request.untrimmed`.
  */

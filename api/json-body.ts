@@ -3,10 +3,10 @@ import { CODE, ApiError, type FieldError } from '../domain/index.js';
 
 /**
  * The JSON body parser (contract: Conventions and Errors), in place of Fastify's: the bytes must be
- * UTF-8 (JSON's only encoding, RFC 8259), where Fastify decoded them with replacement characters and
- * stored the customer's text changed without a word; a body in another declared charset is 415; and
+ * UTF-8 (JSON's only encoding, RFC 8259), where Fastify's decodes them with replacement characters and
+ * the customer's text would be stored changed without a word; a body in another declared charset is 415; and
  * a member that could reach an object's prototype (`__proto__`, `constructor.prototype`), which
- * Fastify answered as "not valid JSON", is refused as the unknown field it is.
+ * Fastify's answers as "not valid JSON", is refused as the unknown field it is.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,8 +38,8 @@ export function registerJsonBody(app: FastifyInstance): void {
 
 /**
  * A route that takes no parameters: a body, if any, is empty or an empty object, and then the same
- * request as none (for an Idempotency-Key's fingerprint). A field is refused as on every route, where
- * it was silently ignored.
+ * request as none (for an Idempotency-Key's fingerprint). A field is refused as on every route, never
+ * silently ignored.
  */
 async function refuseParameters(request: FastifyRequest): Promise<void> {
   const body: unknown = request.body;

@@ -139,8 +139,8 @@ const SCHEMA_PARTS = ['body', 'querystring', 'headers'] as const;
  * Every bad field of a request in its one 422 (contract: Errors, errors[] lists each). Fastify checks
  * the body, the query and the headers in turn and stops at the first part in error, and the checks
  * that run before them (control characters, a route that takes no body) stop before all three: a bad
- * body hid a bad Idempotency-Key, and a control character in one field hid every other field's
- * error, each coming back only once the first was fixed. The other parts' schemas are run here.
+ * body would hide a bad Idempotency-Key, and a control character in one field every other field's
+ * error, each coming back only once the first is fixed. The other parts' schemas are run here.
  */
 function withEveryFieldError(request: FastifyRequest, found: FieldError[], checked?: string): FieldError[] {
   const out = [...found];
@@ -185,7 +185,7 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
     return sendProblem(reply, new ApiError(CODE.validation_failed, `The request could not be read: ${error.message}`));
   }
   if (isDependencyUnavailable(error)) {
-    // A database restart or a Temporal outage is not our bug and not the client's: retry soon (fault 12).
+    // A database restart or a Temporal outage is not our bug and not the client's: retry soon.
     request.log.warn({ err: error }, 'dependency unavailable');
     return sendProblem(
       reply,

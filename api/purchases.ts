@@ -64,7 +64,7 @@ export async function startPurchase(
 ): Promise<void> {
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, operationOptions(input, o));
   // One call that waits for the outcome: the server answers it when the update completes, where
-  // waiting for "accepted" and then polling for the result took a second call through the server.
+  // waiting for "accepted" and then polling for the result would take a second call through the server.
   const started = temporal.workflow.executeUpdateWithStart(purchaseUpdate, {
     updateId,
     startWorkflowOperation: operation,

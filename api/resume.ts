@@ -21,7 +21,7 @@ const STOPPED: ReadonlySet<string> = new Set(['TERMINATED', 'CANCELLED', 'FAILED
 /**
  * Starts tracking again for a shipment whose workflow is no longer running, handing it `scans` as a
  * pushed signal, so that a pushed scan is recorded and a void can be carried out:
- * - after a quiet period (issue 13: no shipment tracks forever), the new run continues from where
+ * - after a quiet period (no shipment tracks forever), the new run continues from where
  *   the last one stopped (its result carries the input to resume with);
  * - with `db`, after a run that was stopped while the label was bought and not yet delivered (an
  *   operator's Terminate or Cancel in the Temporal UI, a failed run), the new run continues from the

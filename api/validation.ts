@@ -14,7 +14,7 @@ const LAST_INSTANT = new Date('9999-12-31T23:59:59.999Z').getTime();
 /**
  * RFC 3339 date-times that name an instant we can use: years 0001 to 9999 once in UTC (what
  * PostgreSQL and ISO strings round-trip), and no leap second (JavaScript has no 23:59:60). The
- * plain format let `0000-01-01T00:00:00Z` or `…T23:59:60Z` through to a query, which answered 500.
+ * plain format takes `0000-01-01T00:00:00Z` or `…T23:59:60Z`, which no query can use (a 500).
  */
 const dateTime: StringFormat = {
   type: 'string',
@@ -57,7 +57,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<any> {
 }
 
 /**
- * Coercion takes whatever JavaScript reads as a number (`?limit=0x10` was 16, `1e1` 10, ` 5` 5); an
+ * Coercion takes whatever JavaScript reads as a number (`?limit=0x10` is 16, `1e1` 10, ` 5` 5); an
  * integer in a query string or a path is written in decimal digits, or it is refused as not one.
  */
 function strictIntegers(schema: { properties?: Record<string, { type?: unknown }> }, validate: ValidateFunction): ValidateFunction {
@@ -86,7 +86,7 @@ function strictIntegers(schema: { properties?: Record<string, { type?: unknown }
 /**
  * A route of the API that takes no query parameters refuses one (422 naming it, `querystring.foo`),
  * as the lists and every body refuse a field they do not know: `GET /account/balance?foo=1` or a
- * misspelt parameter on a read was answered as if it were not there. Routes registered after this
+ * misspelt parameter on a read is never answered as if it were not there. Routes registered after this
  * hook only (every API route).
  */
 export function refuseUnknownQuery(app: FastifyInstance): void {

@@ -36,7 +36,7 @@ export function isUniqueViolation(err: unknown, table?: string): boolean {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /**
- * Time-outs that bound every way a connection can get stuck (fault 9): a server that does not answer
+ * Time-outs that bound every way a connection can get stuck: a server that does not answer
  * the connect, a statement that runs away, a row lock held by another session, a session that left a
  * transaction open (a client that died mid-transaction still holds its row locks until the server
  * notices), and a half-open TCP connection after a failover, which keepalives find on both sides.
@@ -82,8 +82,8 @@ export function openDatabase(url: string, options: { max?: number; timeouts?: Pa
   // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor a checked-out one's: the pool listens only while a client is idle, and a connection lost
-  // between two statements of a transaction (a restart, a failover) emitted an 'error' event nobody
-  // heard, which ended the process. The statement under way, or the next, fails with the error, and
+  // between two statements of a transaction (a restart, a failover) emits an 'error' event nobody
+  // hears, which would end the process. The statement under way, or the next, fails with the error, and
   // the pool drops the client when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });

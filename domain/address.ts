@@ -14,8 +14,8 @@ export interface Address {
 }
 
 /**
- * The fields that make two addresses the same. `state` is last so an address without one keeps the
- * fingerprint it had when the field did not exist (db/queries/addresses.ts).
+ * The fields that make two addresses the same. `state` is last so an address without one has the
+ * fingerprint of the other fields alone, as those already stored were made (db/queries/addresses.ts).
  */
 export const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'city', 'postcode', 'country', 'state'] as const;
 export const MAX_ADDRESS_FIELD = 200;

@@ -28,7 +28,7 @@ export interface Price {
 /**
  * VAT rounded half-up to the minor unit, so gross = net + vat exactly. Worked in integers (the rate
  * in hundredths of a percent): in floating point a rate such as 9.2 % is not exact, and 8.75 at
- * 9.2 % (0.805) came out 0.80 where half-up is 0.81.
+ * 9.2 % (0.805) comes out 0.80 where half-up is 0.81.
  */
 export function priceWithVat(net: Minor, vatRatePercent: number, currency: string): Price {
   const rateBp = Math.round(vatRatePercent * 100);

@@ -69,7 +69,7 @@ export async function connectDatabase(
 }
 
 /**
- * Retries `connect` until it succeeds (fault 14): a process started while PostgreSQL or Temporal is
+ * Retries `connect` until it succeeds: a process started while PostgreSQL or Temporal is
  * down or restarting waits for it, as an orchestrator expects, instead of exiting. Backs off from
  * 250 ms to 5 s and says so in the log each time.
  */

@@ -105,7 +105,7 @@ export async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResul
  * Voids the card authorization of a purchase that failed before its capture. A void the processor
  * refuses (it has expired, say) is logged for operators and the saga goes on: never captured, it
  * charges nothing, and the hold must still be released and the customer told why the purchase failed
- * (thrown, it failed the run: 500 without shipment_id, the shipment pending until the sweep).
+ * (thrown, it would fail the run: 500 without shipment_id, the shipment pending until the sweep).
  */
 async function voidAuthorization(pay: ReturnType<typeof paymentActivities>, money: { accountId: string; shipmentId: string }): Promise<void> {
   try {

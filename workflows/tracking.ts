@@ -84,7 +84,7 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     const latest = state.latest;
     // A scan older than one already applied (carriers push out of order; a poll can bring a scan the
     // carrier recorded late) is history: stored and announced, but the parcel is where the newest
-    // scan put it, so neither status goes back (an exception did not turn into in_transit again).
+    // scan put it, so neither status goes back (an exception does not turn into in_transit again).
     // Delivered still ends the shipment, whenever its scan arrives (spec §3 rule 4).
     const older = latest !== undefined && Date.parse(scan.occurredAt) < Date.parse(latest.occurredAt) && scan.status !== 'delivered';
     if (older) {

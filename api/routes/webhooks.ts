@@ -116,8 +116,8 @@ async function checkEndpointUrl(text: string, config: Config): Promise<void> {
   const check = checkWebhookUrl(text, { allowPrivate: config.webhookAllowPrivate });
   if (!check.ok) throw invalidUrl(check.message);
   // A fragment never reaches the receiver: `…/hook#a` beside `…/hook` would be one receiver getting
-  // every event twice, past the one-endpoint-per-URL rule. (Registration only: endpoints saved
-  // before this rule keep being delivered to.)
+  // every event twice, past the one-endpoint-per-URL rule. (Registration only: an endpoint already
+  // stored with a fragment keeps being delivered to.)
   if (text.includes('#')) throw invalidUrl('must not have a fragment (#…): it is never sent to the receiver');
   if (config.webhookAllowPrivate || check.ipLiteral) return;
   let timer: NodeJS.Timeout | undefined;

@@ -71,7 +71,7 @@ export const webRoutes =
     asset('/portal/assets/favicon.svg', 'image/svg+xml', FAVICON);
 
     // `/portal/` and `/admin/` are the same pages as `/portal` and `/admin` (as `/docs/` is `/docs`):
-    // a redirect, where they were 404. Only these two; the JSON API keeps one spelling of each path.
+    // a redirect, not a 404. Only these two; the JSON API keeps one spelling of each path.
     for (const page of ['/portal', '/admin']) {
       app.get(`${page}/`, async (request, reply) => {
         const at = request.url.indexOf('?');

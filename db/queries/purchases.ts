@@ -206,7 +206,7 @@ export async function completePurchase(
  * worker dies before completing that task, the task runs again from the last completed one on
  * another worker. The workflow's ids then keep their random part (its randomness is seeded by the
  * run) but take the new task's time, so the ids stored are not the ids passed now: announcing the
- * ids passed would start no delivery (the full chaos run on 1459d2a lost a webhook so).
+ * ids passed would start no delivery, and the webhook would be lost.
  */
 async function eventsOfCapture(tx: Tx, row: ShipmentRow, ids: string[]): Promise<Array<{ id: string; type: EventType }>> {
   // The ids were made after the shipment's row (an hour's margin for the clocks of other machines).

@@ -21,7 +21,7 @@ export interface RateDecision {
  * A sliding window in one statement, on the database's clock, so every API instance shares one
  * allowance per key: the row keeps the times of the requests admitted within the last window, and
  * a request is admitted while fewer than `count` are. So no window of `seconds`, wherever it
- * starts, ever holds more than `count` admitted requests (issue 7; a GCRA bucket let a full burst
+ * starts, ever holds more than `count` admitted requests (a GCRA bucket would let a full burst
  * and then the refill through, up to twice the allowance in one window), and a refusal knows to
  * the microsecond when a place frees up.
  *

@@ -3,8 +3,8 @@ import { Encodings, Font } from '@pdf-lib/standard-fonts';
 /**
  * WinAnsi encoding and the AFM metrics of the two label fonts (Helvetica and Helvetica-Bold),
  * turned into flat tables once at module load: measuring a line is then array reads, where
- * looking glyph names up in the metrics' objects per character was a visible part of the
- * workers' CPU. The widths are the same as pdf-lib's StandardFontEmbedder gave (same AFM data,
+ * looking glyph names up in the metrics' objects per character is a visible part of the
+ * workers' CPU. The widths are the same as pdf-lib's StandardFontEmbedder gives (same AFM data,
  * same kerning), so the layout does not move.
  */
 

@@ -23,8 +23,8 @@ export function renderLabel(input: LabelInput, format: LabelFormat): Promise<Uin
 
 /**
  * renderLabel for several formats of one label: the layout (text fitting and the barcode) is
- * computed on the first render and shared by the others, where each format used to lay the label
- * out again. Each call gives the same bytes as renderLabel(input, format).
+ * computed on the first render and shared by the others, not laid out again for
+ * each format. Each call gives the same bytes as renderLabel(input, format).
  */
 export function labelRenderer(input: LabelInput): (format: LabelFormat) => Promise<Uint8Array> {
   let elements: readonly LabelElement[] | undefined;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- rate-split [--tracked 10] [--purchases 5] [--rps 2]`: purchase latency while a
  * carrier's tracking polls are backlogged, with the polls on the purchases' queue (one shared rate
- * limit, as before the split: CARRIER_TRACKING_SHARE=0) and on their own queue (the default).
+ * limit: CARRIER_TRACKING_SHARE=0) and on their own queue (the default).
  * It starts its own PostgreSQL, Temporal dev server, simulator, API and workers (nothing else need
  * run), limits Acme to `--rps` requests a second for the whole fleet, buys `--tracked` live
  * shipments that then poll as fast as tracking lets them, and times `--purchases` purchases, one at

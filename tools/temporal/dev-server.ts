@@ -174,8 +174,8 @@ async function startOnce(
     '--log-format',
     'json',
     // SQLite's default rollback journal creates, syncs and deletes a journal file on every write, on
-    // the server's one database connection: WAL appends instead (c8 purchases 9.2/s -> 12.7/s, server
-    // CPU per purchase 85 -> 58 ms). `normal` syncs at checkpoints: a killed server loses nothing,
+    // the server's one database connection: WAL only appends, which costs the
+    // server far less CPU per purchase. `normal` syncs at checkpoints: a killed server loses nothing,
     // only a machine crash can lose the last transactions (README: Benchmarks).
     '--sqlite-pragma',
     'journal_mode=wal',

@@ -4,7 +4,7 @@
 //
 // The SDK's own way to run it, createTimeSkipping({ server: { executable: { type: 'existing-path' } } }),
 // runs `<path> <port>` and gives up unless the port answers within 5 s; a JVM on a busy 2-core machine
-// misses that (measured: 3.8 s at a load of 7, a failure on the next try). So we start the JVM
+// can miss that. So we start the JVM
 // ourselves, wait for it as long as it takes, and hand its address to the test environment
 // (test/temporal-infra/time-skipping-env.ts). One server per environment: time skipping is global to
 // a server, so two environments must never share one.
