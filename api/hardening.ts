@@ -239,7 +239,7 @@ function foldCountries(request: FastifyRequest, schema: unknown, value: unknown)
     if (!s || !v || typeof v !== 'object' || Array.isArray(v)) continue;
     for (const [key, property] of Object.entries(s.properties ?? {})) {
       const child = (v as Record<string, unknown>)[key];
-      if ((property.format === COUNTRY_FORMAT || property.format === STATE_FORMAT) && typeof child === 'string') {
+      if (folded(property) && typeof child === 'string') {
         const folded = child.toUpperCase();
         if (folded !== child) {
           keepAsSent(request, v, key, child);
@@ -251,7 +251,13 @@ function foldCountries(request: FastifyRequest, schema: unknown, value: unknown)
 }
 
 interface SchemaNode {
-  properties?: Record<string, SchemaNode & { format?: string }>;
+  properties?: Record<string, SchemaNode & { format?: string; anyOf?: Array<{ format?: string }> }>;
+}
+
+/** A country or a state, alone or as the text side of a nullable field (an edit's `state: null`). */
+function folded(property: { format?: string; anyOf?: Array<{ format?: string }> }): boolean {
+  const isFolded = (format?: string) => format === COUNTRY_FORMAT || format === STATE_FORMAT;
+  return isFolded(property.format) || (property.anyOf ?? []).some((p) => isFolded(p.format));
 }
 
 function keepAsSent(request: FastifyRequest, holder: object, key: string, text: string): void {

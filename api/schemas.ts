@@ -152,6 +152,18 @@ export const INSTANT_PATTERN = `^(?:${isoDate('-')}(?:${isoTime(':', ':?')})?|${
 const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
 
+/**
+ * US and CA addresses name one of their own subdivisions (contract: Resources → Address). On a
+ * whole address the state is required there; on an edit, a state sent beside such a country must be
+ * one of its codes (null and "" clear it, which those countries refuse).
+ */
+export function stateRules(required: boolean) {
+  return [...STATE_REQUIRED].map(([country, codes]) => ({
+    if: { properties: { country: { const: country } }, required: required ? ['country'] : ['country', 'state'] },
+    then: { ...(required ? { required: ['state'] } : {}), properties: { state: { enum: [...codes] } } },
+  }));
+}
+
 export const AddressSchema = Type.Object(
   {
     name: text('Contact name'),
@@ -177,12 +189,8 @@ export const AddressSchema = Type.Object(
   },
   {
     additionalProperties: false,
-    // US and CA addresses name one of their own subdivisions (contract: Resources → Address), said in
-    // the schema so the document states it and one 422 lists it beside every other bad field.
-    allOf: [...STATE_REQUIRED].map(([country, codes]) => ({
-      if: { properties: { country: { const: country } }, required: ['country'] },
-      then: { required: ['state'], properties: { state: { enum: [...codes] } } },
-    })),
+    // Said in the schema, so the document states it and one 422 lists it beside every other bad field.
+    allOf: stateRules(true),
   },
 );
 export type AddressInput = Static<typeof AddressSchema>;

@@ -13,7 +13,7 @@ import { CODE, ApiError, makeId, normalizeAddress, type Address } from '../../do
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { AddressSchema, pageQueryFor, type AddressInput, type PageQuery } from '../schemas.js';
+import { AddressSchema, pageQueryFor, stateRules, type AddressInput, type PageQuery } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
 /** A saved address as the API shows it (contract: Resources → Addresses). */
@@ -51,7 +51,7 @@ const AddressPatchSchema = Type.Object(
     postcode: Type.Optional(AddressSchema.properties.postcode),
     country: Type.Optional(AddressSchema.properties.country),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, allOf: stateRules(false) },
 );
 type AddressPatch = Static<typeof AddressPatchSchema>;
 
