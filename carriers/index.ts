@@ -4,7 +4,25 @@
  * vitest, so production never loads it). The carrier simulators are tools (tools/carrier-sim/).
  */
 export { CarrierError } from './types.js';
-export type { CarrierAdapter, CarrierDefinition, CarrierModule, Purchase, PurchaseRequest, Scan, ServiceDefinition } from './types.js';
+export type {
+  AddressProblem,
+  BoughtLabel,
+  CancelOutcome,
+  CarrierAdapter,
+  CarrierCapabilities,
+  CarrierDefinition,
+  CarrierLabelFormat,
+  CarrierModule,
+  CarrierMoney,
+  LabelDocument,
+  Purchase,
+  PurchaseRequest,
+  Rate,
+  RateRequest,
+  Scan,
+  ServiceDefinition,
+} from './types.js';
+export { rateFromCards } from './rate-card-adapter.js';
 export { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls } from './registry.js';
 export type { CarrierRegistry } from './registry.js';
 export { quoteServices } from './quote.js';

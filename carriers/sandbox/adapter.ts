@@ -1,4 +1,5 @@
 import { serviceNet } from '../quote.js';
+import { rateFromCards } from '../rate-card-adapter.js';
 import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase } from '../types.js';
 
 /**
@@ -13,6 +14,13 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
   return {
     definition,
 
+    async rate(request) {
+      return rateFromCards(definition, request);
+    },
+
+    // The sandbox takes whatever our API accepts: nothing leaves the process.
+    checkAddress: () => [],
+
     async buy(request) {
       const existing = purchases.get(request.reference);
       if (existing) {
@@ -21,7 +29,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
             carrierCode,
           });
         }
-        return { ...existing };
+        return { ...existing, label: null, billed: null };
       }
       const service = definition.services.find((s) => s.code === request.serviceCode);
       if (!service) {
@@ -38,7 +46,8 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
         cancelled: false,
       };
       purchases.set(request.reference, purchase);
-      return { ...purchase };
+      // The platform draws sandbox labels and charges its own price: no carrier document, no bill.
+      return { ...purchase, label: null, billed: null };
     },
 
     async findPurchase(reference) {
@@ -51,6 +60,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       // made elsewhere. In sandbox mode the platform's own records are the truth, so accept it.
       const purchase = purchases.get(reference);
       if (purchase) purchase.cancelled = true;
+      return { kind: 'cancelled' };
     },
 
     // Sandbox scans are recorded by the platform itself (POST /sandbox/shipments/{id}/scans) and
