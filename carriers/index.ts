@@ -14,6 +14,7 @@ export type {
   CarrierLabelFormat,
   CarrierModule,
   CarrierMoney,
+  KnownPurchase,
   LabelDocument,
   Purchase,
   PurchaseRequest,
@@ -30,6 +31,8 @@ export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';
 export { swiftpostDefinition } from './swiftpost/index.js';
+export { createUpsAdapter, upsDefinition, UPS_CREDENTIALS } from './ups/index.js';
+export { createUspsAdapter, uspsDefinition, USPS_CREDENTIALS } from './usps/index.js';
 export { createCarrierHttpClient, parseRetryAfter } from './http-client.js';
 export { bandPrice, isInternational } from './rate-card.js';
 export type { WeightBands } from './rate-card.js';

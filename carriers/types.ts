@@ -96,12 +96,21 @@ export interface PurchaseRequest {
 export interface Purchase {
   reference: string;
   trackingNumber: string;
-  serviceCode: string;
+  /**
+   * The service bought. A carrier whose lookup does not name the service (UPS and USPS track by
+   * package, not by product) answers null when this process did not make the purchase itself.
+   */
+  serviceCode: string | null;
   cancelled: boolean;
 }
 
 /** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
-export interface BoughtLabel extends Purchase {
+/** A purchase whose service is known: what a buy answers, and what carriers that name it find. */
+export interface KnownPurchase extends Purchase {
+  serviceCode: string;
+}
+
+export interface BoughtLabel extends KnownPurchase {
   /** The carrier's own label; null for carriers whose labels the platform draws. */
   label: LabelDocument | null;
   /** What the carrier says it bills for the label; null when it does not say. */

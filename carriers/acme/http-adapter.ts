@@ -3,7 +3,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
 import { refusedCancel } from '../cancel-outcome.js';
-import type { CarrierAdapter, HttpAdapterOptions, Purchase, Scan } from '../types.js';
+import type { CarrierAdapter, HttpAdapterOptions, KnownPurchase, Scan } from '../types.js';
 import { acmeDefinition } from './definition.js';
 import { CARRIER_REASON } from '../../domain/index.js';
 
@@ -20,7 +20,7 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
     reasons: { already_scanned: CARRIER_REASON.alreadyScanned, label_not_found: CARRIER_REASON.notFound, tracking_number_not_found: CARRIER_REASON.notFound },
   });
 
-  function decodeLabel(value: unknown): Purchase | undefined {
+  function decodeLabel(value: unknown): KnownPurchase | undefined {
     if (!isRecord(value)) return undefined;
     const reference = stringField(value, 'reference');
     const trackingNumber = stringField(value, 'tracking_number');

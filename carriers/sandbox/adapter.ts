@@ -1,6 +1,6 @@
 import { serviceNet } from '../quote.js';
 import { rateFromCards } from '../rate-card-adapter.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase } from '../types.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition, type KnownPurchase } from '../types.js';
 
 /**
  * A carrier that lives in this process: sandbox keys use it, so they get the carrier's real
@@ -8,7 +8,7 @@ import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchas
  * from the reference, so a retried purchase (or a restarted worker) gives the same number.
  */
 export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdapter {
-  const purchases = new Map<string, Purchase>();
+  const purchases = new Map<string, KnownPurchase>();
   const carrierCode = definition.code;
 
   return {
@@ -39,7 +39,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       if (serviceNet(service, request.parcel, request.from, request.to) === null) {
         throw new CarrierError('definitive', `${service.name} does not carry this parcel on this route`, { carrierCode });
       }
-      const purchase: Purchase = {
+      const purchase: KnownPurchase = {
         reference: request.reference,
         trackingNumber: definition.trackingNumberFor(request.reference),
         serviceCode: service.code,

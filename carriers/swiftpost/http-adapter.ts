@@ -4,7 +4,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { refusedCancel } from '../cancel-outcome.js';
 import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
-import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Purchase, type PurchaseRequest, type Scan } from '../types.js';
+import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
 
 /** SwiftPost's event codes in our scan vocabulary. */
@@ -15,7 +15,7 @@ const EVENT_CODES: Record<string, ScanStatus> = {
   EXCEPTION: 'exception',
 };
 
-interface Consignment extends Purchase {
+interface Consignment extends KnownPurchase {
   consignmentNumber: string;
   bookedAt: string;
 }
@@ -87,7 +87,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
   }
 
   /** Keeps the first live consignment under our reference and cancels any other (fault 2). */
-  async function keepOne(request: PurchaseRequest, consignments: Consignment[]): Promise<Purchase> {
+  async function keepOne(request: PurchaseRequest, consignments: Consignment[]): Promise<KnownPurchase> {
     const ordered = [...consignments].sort((a, b) => a.bookedAt.localeCompare(b.bookedAt) || a.consignmentNumber.localeCompare(b.consignmentNumber));
     const kept = ordered.find((c) => !c.cancelled) ?? ordered[0];
     for (const extra of ordered.filter((c) => c !== kept && !c.cancelled)) await cancelConsignment(extra);
@@ -108,7 +108,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     });
   }
 
-  async function buyOnce(request: PurchaseRequest): Promise<Purchase> {
+  async function buyOnce(request: PurchaseRequest): Promise<KnownPurchase> {
     let existing = await consignmentsFor(request.reference);
     // An earlier attempt's booking may still be committing: wait it out before booking again.
     if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference);
@@ -201,7 +201,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
   }
 }
 
-function toPurchase(c: Consignment): Purchase {
+function toPurchase(c: Consignment): KnownPurchase {
   return { reference: c.reference, trackingNumber: c.trackingNumber, serviceCode: c.serviceCode, cancelled: c.cancelled };
 }
 

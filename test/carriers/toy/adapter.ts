@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fitsBounds, type ScanStatus } from '../../../domain/index.js';
-import { CarrierError, rateFromCards, type CarrierAdapter, type Purchase, type Scan } from '../../../carriers/index.js';
+import { CarrierError, rateFromCards, type CarrierAdapter, type KnownPurchase, type Scan } from '../../../carriers/index.js';
 import { toyDefinition } from './definition.js';
 
 /**
@@ -8,7 +8,7 @@ import { toyDefinition } from './definition.js';
  * and refuses what a real carrier refuses. Idempotent by reference, as Toy Parcels promises.
  */
 export function createToyAdapter(): { adapter: CarrierAdapter; scan(trackingNumber: string, status: ScanStatus): void } {
-  const bookings = new Map<string, Purchase>();
+  const bookings = new Map<string, KnownPurchase>();
   const scans = new Map<string, Scan[]>();
   const carrierCode = toyDefinition.code;
 
@@ -25,7 +25,7 @@ export function createToyAdapter(): { adapter: CarrierAdapter; scan(trackingNumb
       if (!service || !fitsBounds(request.parcel, service.bounds) || service.rate(request.parcel, request.from, request.to) === null) {
         throw new CarrierError('definitive', `Toy Parcels cannot carry this with ${request.serviceCode}`, { carrierCode, status: 422 });
       }
-      const purchase: Purchase = {
+      const purchase: KnownPurchase = {
         reference: request.reference,
         trackingNumber: toyDefinition.trackingNumberFor(randomUUID()),
         serviceCode: service.code,
