@@ -24,7 +24,7 @@ export type {
   ServiceDefinition,
 } from './types.js';
 export { rateFromCards } from './rate-card-adapter.js';
-export { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls } from './registry.js';
+export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
 export type { CarrierRegistry } from './registry.js';
 export { quoteServices } from './quote.js';
 export { isRecord } from './decode.js';
