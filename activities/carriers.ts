@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
-import { CODE } from '../domain/index.js';
+import { CARRIER_REASON, CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 
 export interface CarrierTarget {
@@ -92,13 +92,25 @@ export function createCarrierActivities(deps: {
     async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
       // A retried attempt may follow one whose request reached the carrier and is still committing.
       const earlierAttempt = t.request.earlierAttempt || (activityContext()?.info.attempt ?? 1) > 1;
-      return call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
+      // The workflow keeps the purchase only: a carrier's label document would weigh on its history.
+      const { reference, trackingNumber, serviceCode, cancelled } = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
+      return { reference, trackingNumber, serviceCode, cancelled };
     },
     async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
       return call(t, 'lookup', (a) => a.findPurchase(t.reference));
     },
     async cancelLabel(t: CarrierTarget & { reference: string }): Promise<void> {
-      return call(t, 'cancel', (a) => a.cancel(t.reference));
+      return call(t, 'cancel', async (a) => {
+        const outcome = await a.cancel(t.reference);
+        // The void workflow reads a refusal as a definitive failure with its reason (409 to the customer).
+        if (outcome.kind === 'refused') {
+          throw new CarrierError('definitive', outcome.message, {
+            carrierCode: t.carrier,
+            ...(outcome.carrierErrorCode ? { carrierErrorCode: outcome.carrierErrorCode } : {}),
+            ...(outcome.reason === 'already_scanned' ? { reason: CARRIER_REASON.alreadyScanned } : {}),
+          });
+        }
+      });
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
       return call(t, 'track', (a) => a.scans(t.trackingNumber));

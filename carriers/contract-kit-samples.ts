@@ -1,5 +1,5 @@
 import { fitsBounds, type Address, type Parcel } from '../domain/index.js';
-import type { CarrierDefinition, ServiceDefinition } from './types.js';
+import type { CarrierAdapter, CarrierDefinition, ServiceDefinition } from './types.js';
 
 /** The contract kit's sample orders (contract-kit.ts): a sender, routes and parcels most carriers sell. */
 
@@ -20,6 +20,40 @@ export function sampleOrder(definition: CarrierDefinition): { service: ServiceDe
       for (const service of definition.services) {
         if (fitsBounds(parcel, service.bounds) && service.rate(parcel, SENDER, to) !== null) return { service, parcel, to };
       }
+    }
+  }
+  return undefined;
+}
+
+/** A domestic US route, for carriers that price through a rating API (UPS, USPS rate US routes). */
+export const US_SENDER: Address = { name: 'Ada Sender', line1: '100 Main Street', city: 'Atlanta', state: 'GA', postcode: '30303', country: 'US' };
+export const US_RECIPIENTS: Address[] = [
+  { name: 'Rita Recipient', line1: '200 Oak Avenue', city: 'Austin', state: 'TX', postcode: '78701', country: 'US' },
+];
+
+/** An order the kit buys: a service, route and parcel the carrier sells, with the route's sender. */
+export interface SampleOrder {
+  service: ServiceDefinition;
+  parcel: Parcel;
+  from: Address;
+  to: Address;
+}
+
+/**
+ * A service, route and parcel the carrier sells: from its rate cards, or (a carrier priced by its
+ * rating API) the cheapest service the adapter rates on a US route.
+ */
+export async function findSampleOrder(adapter: CarrierAdapter): Promise<SampleOrder | undefined> {
+  const definition = adapter.definition;
+  if (definition.pricing === 'rate_card') {
+    const order = sampleOrder(definition);
+    return order && { ...order, from: SENDER };
+  }
+  for (const to of US_RECIPIENTS) {
+    for (const parcel of PARCELS) {
+      const rates = await adapter.rate({ from: US_SENDER, to, parcel });
+      const service = rates.map((r) => definition.services.find((s) => s.code === r.serviceCode)).find((s) => s !== undefined);
+      if (service) return { service, parcel, from: US_SENDER, to };
     }
   }
   return undefined;

@@ -4,14 +4,35 @@
  * vitest, so production never loads it). The carrier simulators are tools (tools/carrier-sim/).
  */
 export { CarrierError } from './types.js';
-export type { CarrierAdapter, CarrierDefinition, CarrierModule, Purchase, PurchaseRequest, Scan, ServiceDefinition } from './types.js';
-export { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls } from './registry.js';
+export type {
+  AddressProblem,
+  BoughtLabel,
+  CancelOutcome,
+  CarrierAdapter,
+  CarrierCapabilities,
+  CarrierDefinition,
+  CarrierLabelFormat,
+  CarrierModule,
+  CarrierMoney,
+  KnownPurchase,
+  LabelDocument,
+  Purchase,
+  PurchaseRequest,
+  Rate,
+  RateRequest,
+  Scan,
+  ServiceDefinition,
+} from './types.js';
+export { rateFromCards } from './rate-card-adapter.js';
+export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
 export type { CarrierRegistry } from './registry.js';
 export { quoteServices } from './quote.js';
 export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';
 export { swiftpostDefinition } from './swiftpost/index.js';
+export { createUpsAdapter, upsDefinition, UPS_CREDENTIALS } from './ups/index.js';
+export { createUspsAdapter, uspsDefinition, USPS_CREDENTIALS } from './usps/index.js';
 export { createCarrierHttpClient, parseRetryAfter } from './http-client.js';
 export { bandPrice, isInternational } from './rate-card.js';
 export type { WeightBands } from './rate-card.js';

@@ -15,3 +15,6 @@ export function bandPrice(weightG: number, bands: WeightBands): Minor | null {
 export function isInternational(from: Address, to: Address): boolean {
   return from.country.toUpperCase() !== to.country.toUpperCase();
 }
+
+/** Rate cards are written in GBP minor units; an account in another currency reads the same numbers. */
+export const RATE_CARD_CURRENCY = 'GBP';

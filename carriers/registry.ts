@@ -1,12 +1,20 @@
 import { acmeCarrier } from './acme/index.js';
 import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
+import { upsCarrier } from './ups/index.js';
+import { uspsCarrier } from './usps/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
 
-/** Every carrier we sell. Adding a carrier: its folder, plus one line here. */
+/** The simulated carriers, always on (each needs a URL in production). Adding one: its folder, plus one line here. */
 export const CARRIER_MODULES: readonly CarrierModule[] = [
   acmeCarrier,
   swiftpostCarrier,
+];
+
+/** The real carriers: each on only where its URL and every credential are configured. */
+export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
+  upsCarrier,
+  uspsCarrier,
 ];
 
 export interface CarrierRegistryOptions {
@@ -16,6 +24,8 @@ export interface CarrierRegistryOptions {
   timeoutMs?: number;
   /** The settle window of carriers without idempotency keys (HttpAdapterOptions.settleMs). */
   settleMs?: number;
+  /** Each real carrier's credentials by carrier code and setting suffix (HttpAdapterOptions.credentials). */
+  credentials?: Record<string, Readonly<Record<string, string>>>;
 }
 
 export interface CarrierRegistry {
@@ -26,7 +36,18 @@ export interface CarrierRegistry {
   adapter(carrierCode: string, livemode: boolean): CarrierAdapter;
 }
 
-export function createCarrierRegistry(options: CarrierRegistryOptions, modules: readonly CarrierModule[] = CARRIER_MODULES): CarrierRegistry {
+/** Whether a carrier can be turned on: one without credentials always, a real one when all are set with its URL. */
+export function carrierEnabled(module: CarrierModule, options: Pick<CarrierRegistryOptions, 'baseUrls' | 'credentials'>): boolean {
+  if (!module.credentials) return true;
+  const credentials = options.credentials?.[module.definition.code];
+  return Boolean(options.baseUrls[module.definition.code]) && credentials !== undefined && module.credentials.every((name) => Boolean(credentials[name]));
+}
+
+export function createCarrierRegistry(
+  options: CarrierRegistryOptions,
+  candidates: readonly CarrierModule[] = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES],
+): CarrierRegistry {
+  const modules = candidates.filter((m) => carrierEnabled(m, options));
   const byCode = new Map(modules.map((m) => [m.definition.code, m]));
   if (byCode.size !== modules.length) throw new Error('carrier registry: two carriers share a code');
   const definitions = modules.map((m) => m.definition);
@@ -66,11 +87,12 @@ function createLiveAdapter(module: CarrierModule, options: CarrierRegistryOption
   const baseUrl = options.baseUrls[module.definition.code];
   // Fail loudly at first use: a live purchase must never fall back to somewhere else.
   if (!baseUrl) throw new Error(`carrier registry: no base URL configured for carrier "${module.definition.code}"`);
-  return module.createHttpAdapter({ baseUrl, timeoutMs: options.timeoutMs, settleMs: options.settleMs });
+  const credentials = options.credentials?.[module.definition.code];
+  return module.createHttpAdapter({ baseUrl, timeoutMs: options.timeoutMs, settleMs: options.settleMs, ...(credentials ? { credentials } : {}) });
 }
 
 /** Each simulated carrier's base URL on a carrier simulator at `simBaseUrl` (dev and tests). */
-export function defaultCarrierBaseUrls(simBaseUrl: string, modules: readonly CarrierModule[] = CARRIER_MODULES): Record<string, string> {
+export function defaultCarrierBaseUrls(simBaseUrl: string, modules: readonly CarrierModule[] = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES]): Record<string, string> {
   const root = simBaseUrl.replace(/\/+$/, '');
   const urls: Record<string, string> = {};
   for (const m of modules) {

@@ -7,8 +7,26 @@ export interface ServiceDefinition {
   name: string;
   bounds: ServiceBounds;
   estimatedDeliveryDays: number;
-  /** The rate card: net price in minor units for this parcel and route, or null where not offered. */
+  /**
+   * The rate card: net price in minor units for this parcel and route, or null where not offered.
+   * A carrier with a rating API (`pricing: 'carrier'`) has no card, so this is always null and its
+   * prices come from `CarrierAdapter.rate`: quotes and purchases, which price from the card, leave
+   * its services out.
+   */
   rate(parcel: Parcel, from: Address, to: Address): Minor | null;
+}
+
+/** The label files a carrier can make itself. */
+export type CarrierLabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
+
+/** What a carrier can do, so callers need not guess from its name. */
+export interface CarrierCapabilities {
+  /** `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund. */
+  void: 'cancel' | 'refund_request';
+  /** Label documents the carrier makes; empty when it makes none and the platform draws its labels. */
+  labelFormats: readonly CarrierLabelFormat[];
+  /** `push`: the carrier sends scans to our webhook; `poll`: we ask for them. */
+  tracking: 'push' | 'poll';
 }
 
 /** What a carrier is, independent of how we talk to it. Pure data and functions. */
@@ -22,6 +40,43 @@ export interface CarrierDefinition {
   trackingNumberFor(seed: string): string;
   /** Whether a string has this carrier's tracking-number format. */
   isTrackingNumber(value: string): boolean;
+  /** `rate_card`: the services' own cards price them; `carrier`: only the carrier's rating API does. */
+  pricing: 'rate_card' | 'carrier';
+  capabilities: CarrierCapabilities;
+}
+
+/** A request for prices: every service on the route, or one (`serviceCode`). */
+export interface RateRequest {
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+  serviceCode?: string;
+  /**
+   * The currency a rate card's numbers are read in (the account's; GBP when not given). A carrier
+   * with a rating API answers in its own currency whatever this says.
+   */
+  currency?: string;
+}
+
+/** One priced service, as the carrier (or its rate card) prices it. */
+export interface Rate {
+  serviceCode: string;
+  /** Net price in minor units of `currency`. */
+  net: Minor;
+  currency: string;
+  estimatedDeliveryDays: number | null;
+}
+
+/** An amount of money as a carrier states it: integer minor units and an ISO 4217 code. */
+export interface CarrierMoney {
+  amount: Minor;
+  currency: string;
+}
+
+/** A label file as the carrier made it. */
+export interface LabelDocument {
+  format: CarrierLabelFormat;
+  contentBase64: string;
 }
 
 export interface PurchaseRequest {
@@ -41,8 +96,43 @@ export interface PurchaseRequest {
 export interface Purchase {
   reference: string;
   trackingNumber: string;
-  serviceCode: string;
+  /**
+   * The service bought. A carrier whose lookup does not name the service (UPS and USPS track by
+   * package, not by product) answers null when this process did not make the purchase itself.
+   */
+  serviceCode: string | null;
   cancelled: boolean;
+}
+
+/** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
+/** A purchase whose service is known: what a buy answers, and what carriers that name it find. */
+export interface KnownPurchase extends Purchase {
+  serviceCode: string;
+}
+
+export interface BoughtLabel extends KnownPurchase {
+  /** The carrier's own label; null for carriers whose labels the platform draws. */
+  label: LabelDocument | null;
+  /** What the carrier says it bills for the label; null when it does not say. */
+  billed: CarrierMoney | null;
+}
+
+/** How a cancellation ended. A refusal is an answer, not an error; faults are thrown CarrierErrors. */
+export type CancelOutcome =
+  | { kind: 'cancelled' }
+  | { kind: 'refund_requested' }
+  | {
+      kind: 'refused';
+      reason: 'already_scanned' | 'not_cancellable';
+      message: string;
+      /** The carrier's own code for the refusal, for operators reading it. */
+      carrierErrorCode?: string;
+    };
+
+/** A field the carrier cannot take as it is (never truncated for it): `{ path: 'to.name', message }`. */
+export interface AddressProblem {
+  path: string;
+  message: string;
 }
 
 export interface Scan {
@@ -50,6 +140,11 @@ export interface Scan {
   id: string;
   occurredAt: string;
   status: ScanStatus;
+  /**
+   * The carrier's own status code as it sent it, or null when it sends none. Every adapter sets it
+   * (the contract kit checks); scans the platform records itself (sandbox, pushes) may leave it out.
+   */
+  carrierCode?: string | null;
   description: string;
   location: { city: string; postcode: string; country: string } | null;
 }
@@ -57,12 +152,19 @@ export interface Scan {
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter {
   readonly definition: CarrierDefinition;
+  /** Prices of the services that carry this parcel on this route, from the carrier or its rate card. */
+  rate(request: RateRequest): Promise<Rate[]>;
+  /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
+  checkAddress(from: Address, to: Address): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
-  buy(request: PurchaseRequest): Promise<Purchase>;
+  buy(request: PurchaseRequest): Promise<BoughtLabel>;
   /** The purchase made with our reference, or null when the carrier has none. */
   findPurchase(reference: string): Promise<Purchase | null>;
-  /** Cancels the label bought with our reference; a refusal is a definitive CarrierError. */
-  cancel(reference: string): Promise<void>;
+  /**
+   * Cancels the label bought with our reference: cancelled, a refund requested, or refused with a
+   * reason. A reference the carrier does not know is a definitive `not_found` CarrierError.
+   */
+  cancel(reference: string): Promise<CancelOutcome>;
   /** Every scan of a tracking number, oldest first. */
   scans(trackingNumber: string): Promise<Scan[]>;
 }
@@ -112,6 +214,12 @@ export interface HttpAdapterOptions {
    * is sent within it.
    */
   settleMs?: number;
+  /**
+   * The carrier's credentials and account settings, by the suffix of their variable
+   * (`CLIENT_ID` of CARRIER_UPS_CLIENT_ID), for carriers that need them (`CarrierModule.credentials`).
+   * The adapter keeps them, and the tokens it gets with them, to itself.
+   */
+  credentials?: Readonly<Record<string, string>>;
 }
 
 /** What each carrier folder exports from its `index.ts`; the registry lists one per carrier. */
@@ -120,4 +228,9 @@ export interface CarrierModule {
   createHttpAdapter(options: HttpAdapterOptions): CarrierAdapter;
   /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`). */
   simulatorPath?: string;
+  /**
+   * The settings the live adapter needs beside its URL, as variable suffixes (`CLIENT_ID`). A carrier
+   * that has them is enabled only when every one is set, its URL too.
+   */
+  credentials?: readonly string[];
 }

@@ -5,9 +5,9 @@
  * names every variable that is wrong, with its bound.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES } from './schema.js';
+import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, REAL_CARRIER_SETTINGS } from './schema.js';
 import { processEnv, type Env } from './env.js';
-import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, productionProblems } from './production.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, realCarrierVariables } from './production.js';
 import { checkSettings, ConfigError, parseSettings } from './settings.js';
 
 
@@ -29,6 +29,24 @@ function schemaFor(env: Env) {
   return Type.Object({ ...CONFIG_VARIABLES, ...perCarrier });
 }
 
+/**
+ * The settings of each real carrier whose URL and settings are all set (the others stay off), by
+ * carrier code and variable suffix. Serialized, every secret shows as `[redacted]`, so a
+ * configuration logged by mistake never carries one.
+ */
+function realCarrierCredentials(all: Record<string, unknown>): Record<string, Readonly<Record<string, string>>> {
+  const out: Record<string, Readonly<Record<string, string>>> = {};
+  for (const [code, settings] of Object.entries(REAL_CARRIER_SETTINGS)) {
+    if (!realCarrierVariables(code as keyof typeof REAL_CARRIER_SETTINGS).every((name) => typeof all[name] === 'string' && all[name] !== '')) continue;
+    const values: Record<string, string> = {};
+    for (const suffix of Object.keys(settings)) values[suffix] = all[`CARRIER_${code.toUpperCase()}_${suffix}`] as string;
+    const shown = Object.fromEntries(Object.entries(settings).map(([suffix, secret]) => [suffix, secret ? '[redacted]' : values[suffix]]));
+    Object.defineProperty(values, 'toJSON', { value: () => shown, enumerable: false });
+    out[code] = Object.freeze(values);
+  }
+  return out;
+}
+
 /** `{ acme: value }` of every CARRIER_<CODE>_<suffix> that is set. */
 function byCarrier<T>(values: Record<string, unknown>, suffix: string): Record<string, T> {
   const out: Record<string, T> = {};
@@ -43,7 +61,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
   const production = env.NODE_ENV === 'production';
   const schema = schemaFor(env);
   if (production) {
-    const refused = productionProblems(env, options.carriers ?? []);
+    const refused = new Map([...productionProblems(env, options.carriers ?? []), ...partialCarrierProblems(env)]);
     if (refused.size) {
       // With every invalid value too, so that one restart fixes them all; a variable once only.
       const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.has(name)).map(([, problem]) => problem);
@@ -98,6 +116,11 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     carrierSimPort: v.CARRIER_SIM_PORT,
     /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
     carrierUrls: byCarrier<string>(all, 'URL'),
+    /**
+     * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
+     * variable suffix, for each one set up completely: the registry enables exactly these.
+     */
+    carrierCredentials: realCarrierCredentials(all),
     carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
     /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
     carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,

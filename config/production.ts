@@ -7,6 +7,7 @@
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/value';
 import type { Env } from './env.js';
+import { REAL_CARRIER_SETTINGS } from './schema.js';
 import { errorsByVariable, KEY32_PATTERN, readVariables } from './settings.js';
 
 /** Development defaults of config/config.ts: valid outside production only. */
@@ -94,6 +95,29 @@ export function productionProblems(env: Env, carriers: readonly string[]): Map<s
     else if (has(ValueErrorType.StringFormat, 'config-unpublished')) problems.set(name, `${name} is a published development or example value; generate a fresh one`);
     else if (has(ValueErrorType.StringMinLength)) problems.set(name, `${name} must be ${property.minLength} characters at least`);
     else problems.set(name, `${name} must ${property.must}`);
+  }
+  return problems;
+}
+
+/** The variables of a real carrier: its URL and each of its settings (schema.ts). */
+export function realCarrierVariables(code: keyof typeof REAL_CARRIER_SETTINGS): string[] {
+  const upper = code.toUpperCase();
+  return [`CARRIER_${upper}_URL`, ...Object.keys(REAL_CARRIER_SETTINGS[code]).map((suffix) => `CARRIER_${upper}_${suffix}`)];
+}
+
+/**
+ * A real carrier set up in part: each variable it still needs, named. None set leaves the carrier
+ * off; all set turns it on; anything between is a deployment mistake a production process refuses.
+ */
+export function partialCarrierProblems(env: Env): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const code of Object.keys(REAL_CARRIER_SETTINGS) as (keyof typeof REAL_CARRIER_SETTINGS)[]) {
+    const names = realCarrierVariables(code);
+    const missing = names.filter((name) => !env[name]);
+    if (missing.length === 0 || missing.length === names.length) continue;
+    for (const name of missing) {
+      problems.set(name, `${name} must be set: ${code.toUpperCase()} is enabled only with all of ${names.join(', ')} (or none of them)`);
+    }
   }
   return problems;
 }

@@ -16,6 +16,35 @@ export const SHARED_VARIABLES = {
   NODE_ENV: Type.Optional(setting.text({ description: '`production`: the rules of config/production.ts hold' })),
 };
 
+/**
+ * The settings of the real carriers beside their `CARRIER_<CODE>_URL` (an origin, such as
+ * https://onlinetools.ups.com), by carrier code and variable suffix. A real carrier is enabled only
+ * when its URL and every one of these are set; in production a partial set refuses to start.
+ */
+export const REAL_CARRIER_SETTINGS = {
+  ups: { CLIENT_ID: false, CLIENT_SECRET: true, ACCOUNT_NUMBER: false },
+  usps: { CLIENT_ID: false, CLIENT_SECRET: true, CRID: false, MID: false, MANIFEST_MID: false, ACCOUNT_NUMBER: false },
+} as const satisfies Record<string, Record<string, boolean>>;
+
+const REAL_CARRIER_DESCRIPTIONS: Record<string, string> = {
+  CLIENT_ID: 'OAuth client id of the API application',
+  CLIENT_SECRET: 'OAuth client secret of the API application',
+  ACCOUNT_NUMBER: 'the account labels are billed to',
+  CRID: 'Customer Registration ID',
+  MID: 'Mailer ID printed on labels',
+  MANIFEST_MID: 'Mailer ID of manifests (SCAN forms)',
+};
+
+/** `CARRIER_UPS_CLIENT_ID`, … : each real carrier's settings as variables (secrets never echoed). */
+export const REAL_CARRIER_VARIABLES: Record<string, TSchema> = Object.fromEntries(
+  Object.entries(REAL_CARRIER_SETTINGS).flatMap(([code, settings]) =>
+    Object.entries(settings).map(([suffix, secret]) => [
+      `CARRIER_${code.toUpperCase()}_${suffix}`,
+      Type.Optional(setting.text({ description: `${code.toUpperCase()}: ${REAL_CARRIER_DESCRIPTIONS[suffix]}`, ...(secret ? { secret: true } : {}) })),
+    ]),
+  ),
+);
+
 export const CONFIG_VARIABLES = {
   ...SHARED_VARIABLES,
   PORT: setting.port(3000, 'API port'),
@@ -84,6 +113,7 @@ export const CONFIG_VARIABLES = {
   OTEL_SDK_DISABLED: Type.Optional(setting.text({ description: '`true` turns traces off' })),
   OTEL_TRACES_EXPORTER: Type.Optional(setting.text({ description: '`none` turns traces off' })),
   OTEL_SERVICE_NAME: Type.Optional(setting.text({ description: 'the service name on spans' })),
+  ...REAL_CARRIER_VARIABLES,
 };
 
 /** Per-carrier variables, `CARRIER_<CODE>_<SUFFIX>`, named by carrier code. */

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCarrierSimulator } from './carrier-sim/index.js';
+import { simulatorCarrierEnv, startCarrierSimulator } from './carrier-sim/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { runningPostmaster } from '../db/index.js';
-import { childEnv } from '../config/index.js';
+import { childEnv, processEnv } from '../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../contract/index.js';
 import { adminCommands } from '../admin/index.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from '../runtime/index.js';
@@ -93,7 +93,8 @@ async function main() {
 
   // The API and the workers run as processes of their own (as in production), on the same
   // PostgreSQL and Temporal, so a busy event loop in one never slows the other.
-  const env: NodeJS.ProcessEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress };
+  // All four carriers against the simulator: UPS and USPS with its credentials, unless set otherwise.
+  const env: NodeJS.ProcessEnv = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: temporalAddress, ...simulatorCarrierEnv(sim.url, processEnv()) };
   if (uiUrl.startsWith('http')) env.TEMPORAL_UI_URL = uiUrl;
   const workers = spawnService('workers/main.ts', ['all'], env);
   stops.push(() => stopChild(workers, config.worker.shutdownGraceMs + 5_000));

@@ -55,6 +55,9 @@ export const acmeDefinition: CarrierDefinition = {
   code: 'acme',
   name: 'Acme Express',
   services,
+  // Acme answers scans when asked (pushes are accepted too); the platform draws its labels.
+  pricing: 'rate_card',
+  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll' },
   rateLimitPerSecond: 20,
   trackingNumberFor: (seed) => `ACM${digitsFromSeed(`acme:${seed}`, 12)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),

@@ -1,7 +1,9 @@
 import { decodeArray, isRecord, isScanStatus, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
+import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
-import type { CarrierAdapter, HttpAdapterOptions, Purchase, Scan } from '../types.js';
+import { refusedCancel } from '../cancel-outcome.js';
+import type { CarrierAdapter, HttpAdapterOptions, KnownPurchase, Scan } from '../types.js';
 import { acmeDefinition } from './definition.js';
 import { CARRIER_REASON } from '../../domain/index.js';
 
@@ -18,7 +20,7 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
     reasons: { already_scanned: CARRIER_REASON.alreadyScanned, label_not_found: CARRIER_REASON.notFound, tracking_number_not_found: CARRIER_REASON.notFound },
   });
 
-  function decodeLabel(value: unknown): Purchase | undefined {
+  function decodeLabel(value: unknown): KnownPurchase | undefined {
     if (!isRecord(value)) return undefined;
     const reference = stringField(value, 'reference');
     const trackingNumber = stringField(value, 'tracking_number');
@@ -32,8 +34,15 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
   return {
     definition,
 
+    async rate(request) {
+      return rateFromCards(definition, request);
+    },
+
+    // Acme's API takes our whole address: nothing of ours is wider than it allows.
+    checkAddress: () => [],
+
     async buy(request) {
-      return http.call({
+      const purchase = await http.call({
         operation: 'buy',
         method: 'POST',
         path: '/labels',
@@ -48,6 +57,8 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
         },
         decode: decodeLabel,
       });
+      // Acme sends no label file and no bill: the platform draws the label and charges its rate card.
+      return { ...purchase, label: null, billed: null };
     },
 
     async findPurchase(reference) {
@@ -62,13 +73,18 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
     },
 
     async cancel(reference) {
-      await http.call({
-        operation: 'cancel',
-        method: 'POST',
-        path: '/labels/void',
-        body: { reference },
-        decode: decodeLabel,
-      });
+      try {
+        await http.call({
+          operation: 'cancel',
+          method: 'POST',
+          path: '/labels/void',
+          body: { reference },
+          decode: decodeLabel,
+        });
+      } catch (error) {
+        return refusedCancel(error);
+      }
+      return { kind: 'cancelled' };
     },
 
     async scans(trackingNumber) {
@@ -95,6 +111,8 @@ function decodeEvent(value: unknown): Scan | undefined {
     id,
     occurredAt: new Date(occurredAt).toISOString(),
     status,
+    // Acme speaks our vocabulary: it has no status code of its own.
+    carrierCode: null,
     description: stringField(value, 'description') ?? '',
     location: location && {
       city: stringField(location, 'city') ?? '',

@@ -1,5 +1,6 @@
 import { serviceNet } from '../quote.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase } from '../types.js';
+import { rateFromCards } from '../rate-card-adapter.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition, type KnownPurchase } from '../types.js';
 
 /**
  * A carrier that lives in this process: sandbox keys use it, so they get the carrier's real
@@ -7,11 +8,18 @@ import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchas
  * from the reference, so a retried purchase (or a restarted worker) gives the same number.
  */
 export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdapter {
-  const purchases = new Map<string, Purchase>();
+  const purchases = new Map<string, KnownPurchase>();
   const carrierCode = definition.code;
 
   return {
     definition,
+
+    async rate(request) {
+      return rateFromCards(definition, request);
+    },
+
+    // The sandbox takes whatever our API accepts: nothing leaves the process.
+    checkAddress: () => [],
 
     async buy(request) {
       const existing = purchases.get(request.reference);
@@ -21,7 +29,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
             carrierCode,
           });
         }
-        return { ...existing };
+        return { ...existing, label: null, billed: null };
       }
       const service = definition.services.find((s) => s.code === request.serviceCode);
       if (!service) {
@@ -31,14 +39,15 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       if (serviceNet(service, request.parcel, request.from, request.to) === null) {
         throw new CarrierError('definitive', `${service.name} does not carry this parcel on this route`, { carrierCode });
       }
-      const purchase: Purchase = {
+      const purchase: KnownPurchase = {
         reference: request.reference,
         trackingNumber: definition.trackingNumberFor(request.reference),
         serviceCode: service.code,
         cancelled: false,
       };
       purchases.set(request.reference, purchase);
-      return { ...purchase };
+      // The platform draws sandbox labels and charges its own price: no carrier document, no bill.
+      return { ...purchase, label: null, billed: null };
     },
 
     async findPurchase(reference) {
@@ -51,6 +60,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       // made elsewhere. In sandbox mode the platform's own records are the truth, so accept it.
       const purchase = purchases.get(reference);
       if (purchase) purchase.cancelled = true;
+      return { kind: 'cancelled' };
     },
 
     // Sandbox scans are recorded by the platform itself (POST /sandbox/shipments/{id}/scans) and

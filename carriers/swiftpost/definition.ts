@@ -52,6 +52,9 @@ export const swiftpostDefinition: CarrierDefinition = {
   code: 'swiftpost',
   name: 'SwiftPost',
   services,
+  // SwiftPost lists events when asked (pushes are accepted too); the platform draws its labels.
+  pricing: 'rate_card',
+  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll' },
   rateLimitPerSecond: 10,
   trackingNumberFor: (seed) => {
     const serial = digitsFromSeed(`swiftpost:${seed}`, 11);

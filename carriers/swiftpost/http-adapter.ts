@@ -1,8 +1,10 @@
 import { CARRIER_REASON, type Address, type ScanStatus } from '../../domain/index.js';
 import { decodeArray, isRecord, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
+import { refusedCancel } from '../cancel-outcome.js';
+import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
-import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Purchase, type PurchaseRequest, type Scan } from '../types.js';
+import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
 
 /** SwiftPost's event codes in our scan vocabulary. */
@@ -13,7 +15,7 @@ const EVENT_CODES: Record<string, ScanStatus> = {
   EXCEPTION: 'exception',
 };
 
-interface Consignment extends Purchase {
+interface Consignment extends KnownPurchase {
   consignmentNumber: string;
   bookedAt: string;
 }
@@ -85,7 +87,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
   }
 
   /** Keeps the first live consignment under our reference and cancels any other (fault 2). */
-  async function keepOne(request: PurchaseRequest, consignments: Consignment[]): Promise<Purchase> {
+  async function keepOne(request: PurchaseRequest, consignments: Consignment[]): Promise<KnownPurchase> {
     const ordered = [...consignments].sort((a, b) => a.bookedAt.localeCompare(b.bookedAt) || a.consignmentNumber.localeCompare(b.consignmentNumber));
     const kept = ordered.find((c) => !c.cancelled) ?? ordered[0];
     for (const extra of ordered.filter((c) => c !== kept && !c.cancelled)) await cancelConsignment(extra);
@@ -106,27 +108,39 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     });
   }
 
+  async function buyOnce(request: PurchaseRequest): Promise<KnownPurchase> {
+    let existing = await consignmentsFor(request.reference);
+    // An earlier attempt's booking may still be committing: wait it out before booking again.
+    if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference);
+    if (existing.length > 0) return keepOne(request, existing);
+    let booked: Consignment;
+    try {
+      booked = await book(request);
+    } catch (err) {
+      if (!(err instanceof CarrierError) || err.kind !== 'ambiguous') throw err;
+      const settled = await settle(request.reference);
+      if (settled.length > 0) return keepOne(request, settled);
+      // Past the settle window with nothing under our reference: that booking can no longer commit.
+      throw new CarrierError('retryable', `${err.message}; nothing was booked within ${settleMs} ms, so it is safe to book again`, {
+        carrierCode: definition.code,
+      });
+    }
+    return toPurchase(booked);
+  }
+
   return {
     definition,
 
+    async rate(request) {
+      return rateFromCards(definition, request);
+    },
+
+    // SwiftPost takes our whole address: nothing of ours is wider than it allows.
+    checkAddress: () => [],
+
     async buy(request) {
-      let existing = await consignmentsFor(request.reference);
-      // An earlier attempt's booking may still be committing: wait it out before booking again.
-      if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference);
-      if (existing.length > 0) return keepOne(request, existing);
-      let booked: Consignment;
-      try {
-        booked = await book(request);
-      } catch (err) {
-        if (!(err instanceof CarrierError) || err.kind !== 'ambiguous') throw err;
-        const settled = await settle(request.reference);
-        if (settled.length > 0) return keepOne(request, settled);
-        // Past the settle window with nothing under our reference: that booking can no longer commit.
-        throw new CarrierError('retryable', `${err.message}; nothing was booked within ${settleMs} ms, so it is safe to book again`, {
-          carrierCode: definition.code,
-        });
-      }
-      return toPurchase(booked);
+      // SwiftPost sends no label file and no bill: the platform draws the label and charges its rate card.
+      return { ...(await buyOnce(request)), label: null, billed: null };
     },
 
     async findPurchase(reference) {
@@ -145,7 +159,12 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
         });
       }
       // Cancelling a cancelled consignment is harmless, so a retried cancel simply skips it.
-      for (const consignment of consignments.filter((c) => !c.cancelled)) await cancelConsignment(consignment);
+      try {
+        for (const consignment of consignments.filter((c) => !c.cancelled)) await cancelConsignment(consignment);
+      } catch (error) {
+        return refusedCancel(error);
+      }
+      return { kind: 'cancelled' };
     },
 
     async scans(trackingNumber) {
@@ -182,7 +201,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
   }
 }
 
-function toPurchase(c: Consignment): Purchase {
+function toPurchase(c: Consignment): KnownPurchase {
   return { reference: c.reference, trackingNumber: c.trackingNumber, serviceCode: c.serviceCode, cancelled: c.cancelled };
 }
 
@@ -211,6 +230,7 @@ function decodeEvent(value: unknown): Scan | null | undefined {
     id,
     occurredAt: new Date(occurredAt).toISOString(),
     status,
+    carrierCode: code,
     description: stringField(value, 'eventDescription') ?? '',
     location: depot && {
       city: stringField(depot, 'town') ?? '',

@@ -32,6 +32,8 @@ describe('swiftpost: no idempotency at the carrier, so the adapter looks before 
         serviceCode: 'swiftpost_standard',
         trackingNumber: recorded[0].tracking_number,
         cancelled: false,
+        label: null,
+        billed: null,
       });
     }
     // The adapter asked, found, and sent no second booking.

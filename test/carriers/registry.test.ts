@@ -3,6 +3,7 @@ import {
   acmeDefinition,
   CARRIER_MODULES,
   createCarrierRegistry,
+  REAL_CARRIER_MODULES,
   defaultCarrierBaseUrls,
   quoteServices,
   swiftpostDefinition,
@@ -41,8 +42,33 @@ describe('carrier registry', () => {
     const urls = defaultCarrierBaseUrls('http://127.0.0.1:4010/');
     expect(urls).toMatchObject({ acme: 'http://127.0.0.1:4010/acme/v2', swiftpost: 'http://127.0.0.1:4010/swiftpost/api' });
     // Every registered carrier with a simulator path, a new one included.
-    const simulated = CARRIER_MODULES.filter((m) => m.simulatorPath).map((m) => m.definition.code);
+    const simulated = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES].filter((m) => m.simulatorPath).map((m) => m.definition.code);
     expect(Object.keys(urls).sort()).toEqual([...simulated].sort());
+    expect(urls).toMatchObject({ ups: 'http://127.0.0.1:4010/ups', usps: 'http://127.0.0.1:4010/usps' });
+  });
+});
+
+describe('real carriers in the registry', () => {
+  const ups = { CLIENT_ID: 'id', CLIENT_SECRET: 'secret', ACCOUNT_NUMBER: 'A1B2C3' };
+  const usps = { CLIENT_ID: 'id', CLIENT_SECRET: 'secret', CRID: '1', MID: '123456', MANIFEST_MID: '123457', ACCOUNT_NUMBER: '1' };
+  const baseUrls = { ups: 'http://127.0.0.1:1/ups', usps: 'http://127.0.0.1:1/usps' };
+  const codes = (options: Parameters<typeof createCarrierRegistry>[0]) => createCarrierRegistry(options).definitions.map((d) => d.code);
+
+  it('are on only with their URL and every credential', () => {
+    expect(codes({ baseUrls })).toEqual(['acme', 'swiftpost']);
+    expect(codes({ baseUrls, credentials: { ups, usps } })).toEqual(['acme', 'swiftpost', 'ups', 'usps']);
+    expect(codes({ baseUrls: { usps: baseUrls.usps }, credentials: { ups, usps } })).toEqual(['acme', 'swiftpost', 'usps']);
+    const { CLIENT_SECRET: _secret, ...partial } = ups;
+    expect(codes({ baseUrls, credentials: { ups: partial } })).toEqual(['acme', 'swiftpost']);
+  });
+
+  it('give their live adapters the credentials, and are left out of rate-card quotes', () => {
+    const registry = createCarrierRegistry({ baseUrls, credentials: { ups, usps } });
+    expect(registry.adapter('ups', true).definition.code).toBe('ups');
+    expect(registry.adapter('usps', true).definition.code).toBe('usps');
+    // Priced by their rating APIs only: no service has a rate card, so quotes and purchases skip them.
+    expect(quoteServices(registry.definitions, PARCEL, FROM, TO).map((q) => q.carrier.code)).not.toContain('ups');
+    expect(registry.findService('ups_ground')?.service.rate(PARCEL, FROM, TO)).toBeNull();
   });
 });
 

@@ -137,7 +137,7 @@ describe('simulator control API and robustness', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ tracking_number: trackingNumber, status: 'in_transit', description: 'Collected', location: null, carrier: 'acme' });
     const scans = await acme.scans(trackingNumber);
-    expect(scans).toEqual([{ id: res.body.id, occurredAt: res.body.occurred_at, status: 'in_transit', description: 'Collected', location: null }]);
+    expect(scans).toEqual([{ id: res.body.id, occurredAt: res.body.occurred_at, status: 'in_transit', carrierCode: null, description: 'Collected', location: null }]);
 
     expect((await simCall(sim.url, 'POST', '/_sim/scans', { tracking_number: 'ACM000000000000', status: 'delivered' })).status).toBe(404);
     expect((await simCall(sim.url, 'POST', '/_sim/scans', { tracking_number: trackingNumber, status: 'lost' })).status).toBe(400);

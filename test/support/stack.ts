@@ -9,6 +9,7 @@ import { encryptingDataConverter } from '../../codec/index.js';
 import { checkLedger, insertShipment, openDatabase, type Database } from '../../db/index.js';
 import { makeId } from '../../domain/index.js';
 import { type Config, parseConfig } from '../../config/index.js';
+import { simulatorCarrierEnv } from '../../tools/carrier-sim/index.js';
 import { shipmentWorkflowId } from '../../contract/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../admin/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
@@ -71,7 +72,8 @@ export async function startTestStack(
   // The port is chosen first so that absolute URLs (signed label links) point at this API.
   const port = await freePort();
   const config: Config = {
-    ...parseConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn' }),
+    // All four carriers against the shared simulator: UPS and USPS with its credentials.
+    ...parseConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn', ...simulatorCarrierEnv(simUrl) }),
     // Files of the same run may start stacks at once: isolate by task-queue prefix.
     taskQueuePrefix: `t${randomBytes(4).toString('hex')}-`,
     purchaseWaitMs: 15_000,

@@ -21,3 +21,34 @@ export const SIMULATOR_CREDENTIALS = {
     accountNumber: '1000405525',
   },
 } as const;
+
+/**
+ * The environment that turns UPS and USPS on against a simulator at `simUrl` (its origin), in the
+ * variables config/ reads: `npm start`, the test stack and the fleets use it. A carrier whose URL
+ * the environment already names (`inherited`) is left as the operator set it.
+ */
+export function simulatorCarrierEnv(simUrl: string, inherited: Readonly<Record<string, string | undefined>> = {}): Record<string, string> {
+  const root = simUrl.replace(/\/+$/, '');
+  const { ups, usps } = SIMULATOR_CREDENTIALS;
+  const env: Record<string, string> = {};
+  if (!inherited.CARRIER_UPS_URL) {
+    Object.assign(env, {
+      CARRIER_UPS_URL: `${root}/ups`,
+      CARRIER_UPS_CLIENT_ID: ups.clientId,
+      CARRIER_UPS_CLIENT_SECRET: ups.clientSecret,
+      CARRIER_UPS_ACCOUNT_NUMBER: ups.accountNumber,
+    });
+  }
+  if (!inherited.CARRIER_USPS_URL) {
+    Object.assign(env, {
+      CARRIER_USPS_URL: `${root}/usps`,
+      CARRIER_USPS_CLIENT_ID: usps.clientId,
+      CARRIER_USPS_CLIENT_SECRET: usps.clientSecret,
+      CARRIER_USPS_CRID: usps.crid,
+      CARRIER_USPS_MID: usps.mid,
+      CARRIER_USPS_MANIFEST_MID: usps.manifestMid,
+      CARRIER_USPS_ACCOUNT_NUMBER: usps.accountNumber,
+    });
+  }
+  return env;
+}

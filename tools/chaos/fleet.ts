@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateDatabase, openDatabase, startRestartablePostgres, type RestartableHandle } from '../../db/index.js';
 import { childEnv } from '../../config/index.js';
+import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { toolingSettings } from '../tooling-config.js';
 import { startDevServer, type DevServer } from '../temporal/dev-server.js';
@@ -105,6 +106,7 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
     DATABASE_URL: pg.url,
     TEMPORAL_ADDRESS: temporal.address,
     CARRIER_SIM_PORT: String(simPort),
+    ...simulatorCarrierEnv(`http://127.0.0.1:${simPort}`),
     WORKFLOW_BUNDLE_PATH: path.join(DIST, 'workflow-bundle.js'),
     WEBHOOK_ALLOW_PRIVATE: '1',
     LOG_LEVEL: toolingSettings().chaosLogLevel,

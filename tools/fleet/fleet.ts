@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase } from '../../db/index.js';
 import { childEnv } from '../../config/index.js';
+import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
 import { toolingSettings } from '../tooling-config.js';
 import { tcpConnects, type Log } from '../temporal/process-utils.js';
@@ -210,6 +211,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: namespace,
       CARRIER_SIM_PORT: String(simPort),
+      ...simulatorCarrierEnv(`http://127.0.0.1:${simPort}`),
       WORKER_DEPLOYMENT_NAME: deploymentName,
       ...options.appEnv,
       ...extra,

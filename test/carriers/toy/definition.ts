@@ -21,6 +21,8 @@ export const toyDefinition: CarrierDefinition = {
       rate: (parcel, from, to) => (isInternational(from, to) ? null : bandPrice(parcel.weight_g, ECONOMY_BANDS)),
     },
   ],
+  pricing: 'rate_card',
+  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll' },
   rateLimitPerSecond: 2,
   trackingNumberFor: (seed) => `TY${digitsFromSeed(`toy:${seed}`, 10)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),

@@ -1,0 +1,127 @@
+import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
+import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
+import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
+import { upsDefinition } from './definition.js';
+import { upsAddressProblems, upsParcelProblems } from './address.js';
+import { upsCarrierServiceCode } from './services.js';
+
+/** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
+export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
+
+/** What this process bought under a reference: UPS's lookup by reference does not name the service. */
+interface Bought {
+  trackingNumber: string;
+  serviceCode: string;
+  carrierShipmentId: string;
+}
+
+/**
+ * UPS through its published APIs (client.ts): prices from Rating, labels from Shipping, voids, and
+ * scans from Tracking mapped to ours beside UPS's own status type. The client holds the credentials
+ * and the OAuth token; this adapter never shows them.
+ */
+export function createUpsAdapter(options: HttpAdapterOptions, overrides: Partial<UpsClientConfig> = {}): CarrierAdapter {
+  return upsAdapterOn(createUpsClient({ ...upsClientConfig(options), ...overrides }));
+}
+
+/** The client's settings from the adapter's options; a missing credential fails here, at first use. */
+export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
+  const credentials = options.credentials ?? {};
+  const missing = UPS_CREDENTIALS.filter((name) => !credentials[name]);
+  if (missing.length) throw new Error(`carrier ups: missing ${missing.map((name) => `CARRIER_UPS_${name}`).join(', ')}`);
+  return {
+    url: options.baseUrl,
+    clientId: credentials.CLIENT_ID,
+    clientSecret: credentials.CLIENT_SECRET,
+    accountNumber: credentials.ACCOUNT_NUMBER,
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+export function upsAdapterOn(client: UpsClient): CarrierAdapter {
+  const definition = upsDefinition;
+  const carrierCode = definition.code;
+  const bought = new Map<string, Bought>();
+
+  function refuse(message: string): never {
+    throw new CarrierError('definitive', message, { carrierCode });
+  }
+
+  function checkAddress(from: Parameters<CarrierAdapter['checkAddress']>[0], to: Parameters<CarrierAdapter['checkAddress']>[1]) {
+    return [...upsAddressProblems(from, 'from'), ...upsAddressProblems(to, 'to')];
+  }
+
+  /** Refuses, before any call, what UPS would refuse or cut: never truncated silently. */
+  function refuseProblems(request: Parameters<CarrierAdapter['rate']>[0]): void {
+    const problems = [...checkAddress(request.from, request.to), ...upsParcelProblems(request.parcel, request.from.country)];
+    if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
+  }
+
+  return {
+    definition,
+
+    async rate(request) {
+      if (request.serviceCode !== undefined && upsCarrierServiceCode(request.serviceCode) === undefined) return [];
+      refuseProblems(request);
+      const rated = await client.rate({ from: request.from, to: request.to, parcel: request.parcel, service: request.serviceCode ?? 'all' });
+      return rated
+        .filter((r) => request.serviceCode === undefined || r.serviceCode === request.serviceCode)
+        .map((r) => ({ serviceCode: r.serviceCode, net: r.net, currency: r.currency, estimatedDeliveryDays: r.estimatedDeliveryDays }));
+    },
+
+    checkAddress,
+
+    async buy(request) {
+      if (upsCarrierServiceCode(request.serviceCode) === undefined) refuse(`UPS has no service ${request.serviceCode}`);
+      const known = bought.get(request.reference);
+      if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
+      refuseProblems(request);
+      // A repeated buy is a retried step: the client then looks our reference up before shipping again.
+      const label = await client.buy({ ...request, labelFormat: 'gif', earlierAttempt: request.earlierAttempt || known !== undefined });
+      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode, carrierShipmentId: label.carrierShipmentId });
+      return {
+        reference: request.reference,
+        trackingNumber: label.trackingNumber,
+        serviceCode: request.serviceCode,
+        cancelled: false,
+        label: label.label,
+        billed: label.billed,
+      };
+    },
+
+    async findPurchase(reference) {
+      const found = await client.find(reference);
+      if (!found) return null;
+      const known = bought.get(reference);
+      return {
+        reference,
+        trackingNumber: found.trackingNumber,
+        serviceCode: known?.trackingNumber === found.trackingNumber ? known.serviceCode : null,
+        cancelled: found.voided,
+      };
+    },
+
+    async cancel(reference) {
+      const found = await client.find(reference);
+      if (!found) {
+        throw new CarrierError('definitive', `UPS has no package with reference ${reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
+      }
+      // Voiding a voided label again is a refusal at UPS; the label is cancelled either way.
+      if (found.voided) return { kind: 'cancelled' };
+      const known = bought.get(reference);
+      // A single-package shipment's identification number is its tracking number.
+      const id = known?.trackingNumber === found.trackingNumber ? known.carrierShipmentId : found.trackingNumber;
+      return client.cancel(id);
+    },
+
+    async scans(trackingNumber) {
+      const scans = await client.track(trackingNumber);
+      // Label created and voided are not movements of the parcel: our scans are the ones that are.
+      return scans.filter((s) => isScanStatus(s.status)).map((s): Scan => ({ ...s, status: s.status as ScanStatus }));
+    },
+  };
+}
+
+function isScanStatus(status: string): status is ScanStatus {
+  return (SCAN_STATUSES as readonly string[]).includes(status);
+}

@@ -1,0 +1,43 @@
+import { PARCEL_LIMITS } from '../../domain/index.js';
+import { digitsFromSeed } from '../tracking-digits.js';
+import type { CarrierDefinition, ServiceDefinition } from '../types.js';
+import { UPS_SERVICES } from './services.js';
+
+/** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
+const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {
+  ups_ground: 5,
+  ups_next_day_air: 1,
+  ups_2nd_day_air: 2,
+  ups_3_day_select: 3,
+  ups_standard: 3,
+  ups_saver: 1,
+  ups_express: 1,
+  ups_expedited: 2,
+};
+
+// UPS takes packages up to 70 kg, 270 cm long and 330 cm length plus girth (Shipping document);
+// our own parcel limits are tighter on weight and side, so they bound each service.
+const services: ServiceDefinition[] = UPS_SERVICES.map((s) => ({
+  code: s.code,
+  name: s.name,
+  bounds: { maxWeightG: PARCEL_LIMITS.maxWeightG, maxSideMm: PARCEL_LIMITS.maxSideMm, maxLengthPlusGirthMm: 3_300 },
+  estimatedDeliveryDays: DELIVERY_DAYS[s.code],
+  // No rate card: UPS prices through its Rating API (the adapter's `rate`).
+  rate: () => null,
+}));
+
+/** `1Z`, the six-character shipper account, the two-digit service, seven digits and a check digit. */
+const TRACKING_NUMBER = /^1Z[0-9A-Z]{6}\d{10}$/;
+
+export const upsDefinition: CarrierDefinition = {
+  code: 'ups',
+  name: 'UPS',
+  services,
+  pricing: 'carrier',
+  // Void cancels a label outright; UPS makes GIF (for the PDFs) and ZPL labels; scans are polled.
+  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll' },
+  rateLimitPerSecond: 5,
+  // The sandbox's numbers: a shipper account of zeros, so they can never be a real UPS label's.
+  trackingNumberFor: (seed) => `1Z000000${digitsFromSeed(`ups:${seed}`, 10)}`,
+  isTrackingNumber: (value) => TRACKING_NUMBER.test(value),
+};
