@@ -1,8 +1,7 @@
 // The served OpenAPI document says what validation enforces, so a request valid by the document is
-// not refused for its shape (found by schemathesis with all checks: a country `AA`, a cursor of 200
-// zeros and a webhook url `0` were valid by the document and refused by the API), and a method a
-// path does not have is 405 with `Allow` (TRACE and QUERY were 404, or 422 for QUERY's missing
-// Content-Type). The patterns are checked against the code that decides, on many generated values.
+// not refused for its shape (a country `AA`, a cursor of 200 zeros or a webhook url `0` must be
+// invalid by the document too), and a method a path does not have is 405 with `Allow` (TRACE and
+// QUERY included). The patterns are checked against the code that decides, on many generated values.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
