@@ -14,6 +14,11 @@ export interface ServiceDefinition {
    * its services out.
    */
   rate(parcel: Parcel, from: Address, to: Address): Minor | null;
+  /**
+   * An indicative price for sandbox keys of a carrier priced by its rating API: a small card that
+   * never reaches the carrier, in the currency of the route it serves, or null where not offered.
+   */
+  sandboxRate?(parcel: Parcel, from: Address, to: Address): { net: Minor; currency: string } | null;
 }
 
 /** The label files a carrier can make itself. */
