@@ -10,8 +10,7 @@ export interface ServiceDefinition {
   /**
    * The rate card: net price in minor units for this parcel and route, or null where not offered.
    * A carrier with a rating API (`pricing: 'carrier'`) has no card, so this is always null and its
-   * prices come from `CarrierAdapter.rate`: quotes and purchases, which price from the card, leave
-   * its services out.
+   * prices come from `CarrierAdapter.rate` (carriers/quote.ts, `carrierRates`).
    */
   rate(parcel: Parcel, from: Address, to: Address): Minor | null;
   /**

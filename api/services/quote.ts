@@ -1,4 +1,4 @@
-import { addressLimits, carrierRates, priceCacheOf, shipmentHash, type CarrierDefinition } from '../../carriers/index.js';
+import { addressLimits, carrierRates, priceCacheOf, shipmentHash, type CarrierDefinition, type CarrierQuote } from '../../carriers/index.js';
 import { recordQuotes, type AccountRow, type NewQuote } from '../../db/index.js';
 import { ApiError, CODE, priceToJson, priceWithVat, type Address, type ErrorCode, type Parcel } from '../../domain/index.js';
 import { rateCardItems, type Catalog } from '../catalog.js';
@@ -19,8 +19,8 @@ type Item = ReturnType<typeof rateCardItems>[number];
 
 /**
  * Every service offered for the parcel and route: rate cards priced here, carriers with a rating
- * API asked in parallel under one deadline. The carrier-priced items are recorded, so a purchase
- * within `expires_at` charges exactly them. Carriers that failed, were too slow or cannot take the
+ * API asked in parallel under one deadline. The live carrier-priced items are recorded, so a
+ * purchase within `expires_at` charges exactly them. Carriers that failed, were too slow or cannot take the
  * addresses are listed in `unavailable`; the others' items are still the answer.
  */
 export async function quoteShipment(
@@ -41,17 +41,16 @@ export async function quoteShipment(
 
   const carriers = ctx.catalog.adapter ? ctx.catalog.definitions.filter((d) => d.pricing === 'carrier') : [];
   const answers = await Promise.all(
-    carriers.map(async (definition) => ({
-      definition,
-      answer: await carrierRates(ctx.catalog.adapter!(definition.code, livemode), priceCacheOf(ctx.catalog), {
-        livemode,
-        parcel,
-        from,
-        to,
-        currency: account.currency,
-        deadlineMs: o.deadlineMs ?? CARRIER_QUOTE_DEADLINE_MS,
-      }),
-    })),
+    carriers.map(async (definition): Promise<{ definition: CarrierDefinition; answer: CarrierQuote }> => {
+      try {
+        const adapter = ctx.catalog.adapter!(definition.code, livemode);
+        const deadlineMs = o.deadlineMs ?? CARRIER_QUOTE_DEADLINE_MS;
+        return { definition, answer: await carrierRates(adapter, priceCacheOf(ctx.catalog), { livemode, parcel, from, to, currency: account.currency, deadlineMs }) };
+      } catch {
+        // An adapter that cannot be made (a setting gone bad) fails its carrier, never the quote.
+        return { definition, answer: { ok: false, code: CODE.carrier_unavailable, message: `${definition.name} cannot be reached; try again shortly.` } };
+      }
+    }),
   );
   for (const { definition, answer } of answers) {
     if (!answer.ok) {
@@ -67,7 +66,8 @@ export async function quoteShipment(
         estimated_delivery_days: rate.estimatedDeliveryDays ?? service.estimatedDeliveryDays,
         gross: price.gross,
       });
-      recorded.push({ accountId: account.id, livemode, serviceCode: service.code, shipmentHash: hash, ...price, expiresAt, createdAt: now });
+      // Sandbox prices come from a fixed card, so a purchase prices them the same without a record.
+      if (livemode) recorded.push({ accountId: account.id, livemode, serviceCode: service.code, shipmentHash: hash, ...price, expiresAt, createdAt: now });
     }
   }
   await recordQuotes(ctx.db, recorded);
