@@ -54,8 +54,12 @@ export function createPriceCache(options: PriceCacheOptions = {}): PriceCache {
 
 const shared = new WeakMap<object, PriceCache>();
 
-/** The one cache of a process for this owner (its carrier registry): the API and workers beside it share it. */
-export function priceCacheOf(owner: object): PriceCache {
+/**
+ * The one cache of a process for this owner (its carrier registry): the API and workers beside it
+ * share it. An owner may bring its own (a cache on another clock).
+ */
+export function priceCacheOf(owner: object & { priceCache?: PriceCache }): PriceCache {
+  if (owner.priceCache) return owner.priceCache;
   let cache = shared.get(owner);
   if (!cache) {
     cache = createPriceCache();
