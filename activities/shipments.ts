@@ -77,7 +77,14 @@ export async function priceForPurchase(deps: { db: Db; catalog: ServiceCatalog; 
   if (last && last.expiresAt > deps.now() && last.currency === p.currency) {
     return { found, price: { net: last.net, vat: last.vat, gross: last.gross, currency: last.currency } };
   }
-  const answer = await carrierRates(deps.catalog.adapter(found.carrier.code, livemode), priceCacheOf(deps.catalog), {
+  let adapter: CarrierAdapter;
+  try {
+    adapter = deps.catalog.adapter(found.carrier.code, livemode);
+  } catch (err) {
+    // A setting gone bad: retrying this step cannot mend it, so the purchase fails at once.
+    return refuse(CODE.carrier_unavailable, `Carrier ${found.carrier.code} cannot be reached: ${(err as Error).message}`);
+  }
+  const answer = await carrierRates(adapter, priceCacheOf(deps.catalog), {
     livemode,
     parcel: p.parcel,
     from: p.from,
