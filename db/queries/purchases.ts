@@ -7,6 +7,7 @@ import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
 import { crossedLowBalance, entriesColumn, entriesFrom, moveWrites, oneStatement, planCapture, planHold, releaseIn, type ShipmentEntries } from './ledger.js';
 import { lockShipment, markFailedIn, ShipmentMissingError } from './purchase-rows.js';
 import type { NewShipment } from './shipments.js';
+import { preparedOn } from './prepared.js';
 
 export { ShipmentMissingError };
 
@@ -50,6 +51,29 @@ export async function recordPurchaseRequest(
     // It had expired (now removed) or was released in between: claim it again.
   }
 }
+
+/**
+ * The purchase's row as the API answers it once the purchase has ended (findOwnShipment's query,
+ * prepared: every purchase runs it; see prepared.ts).
+ */
+export async function ownPurchaseRow(db: Db, owner: { accountId: string; livemode: boolean }, id: string): Promise<ShipmentRow | undefined> {
+  const [row] = await ownRow(db).execute({ id, ...owner });
+  return row;
+}
+
+const ownRow = preparedOn((db) =>
+  db
+    .select()
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.id, sql.placeholder('id')),
+        eq(shipments.accountId, sql.placeholder('accountId')),
+        eq(shipments.livemode, sql.placeholder('livemode')),
+      ),
+    )
+    .prepare('own_purchase_row'),
+);
 
 type Locked = { row: ShipmentRow; account?: AccountRow; entries?: ShipmentEntries; subscriptions: Array<string[] | null> };
 
