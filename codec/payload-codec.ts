@@ -17,8 +17,11 @@ export const KEY_ID_METADATA = 'encryption-key-id';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
-const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : undefined);
+// One encoder and decoder for every payload: a purchase passes a dozen payloads through here.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const utf8 = (s: string) => encoder.encode(s);
+const text = (b: Uint8Array | null | undefined) => (b ? decoder.decode(b) : undefined);
 
 /** A key's public name: derived from the key, so configuration carries the key alone. */
 export function keyIdOf(key: Buffer): string {
@@ -34,11 +37,15 @@ function keyBytes(base64: string): Buffer {
 export class EncryptionCodec implements PayloadCodec {
   private readonly encryptId: string;
   private readonly keys = new Map<string, Buffer>();
+  /** The metadata's bytes are the same for every payload this codec encrypts. */
+  private readonly encodingBytes = utf8(ENCODING);
+  private readonly keyIdBytes: Uint8Array;
 
   /** `encryptionKey` encrypts (and decrypts); `decryptionKeys` only decrypt (keys being retired). */
   constructor(encryptionKey: string, decryptionKeys: readonly string[] = []) {
     const current = keyBytes(encryptionKey);
     this.encryptId = keyIdOf(current);
+    this.keyIdBytes = utf8(this.encryptId);
     this.keys.set(this.encryptId, current);
     for (const old of decryptionKeys) {
       const key = keyBytes(old);
@@ -57,7 +64,7 @@ export class EncryptionCodec implements PayloadCodec {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-      return { metadata: { encoding: utf8(ENCODING), [KEY_ID_METADATA]: utf8(this.encryptId) }, data: sealed };
+      return { metadata: { encoding: this.encodingBytes, [KEY_ID_METADATA]: this.keyIdBytes }, data: sealed };
     });
   }
 

@@ -58,7 +58,7 @@ export { takeRateLimitToken } from './queries/rate-limits.js';
 export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
 export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
 export type { AddressRow } from './queries/addresses.js';
-export { beginPurchase, completePurchase, failPurchase, recordPurchaseRequest } from './queries/purchases.js';
+export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
 export { failUnstartedPurchase, settleStoppedPurchase, unsettledShipments, unstartedPurchases } from './queries/orphans.js';
 export {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { findOwnShipment, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
+import { ownPurchaseRow, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
 import { makeId, type Address, type FundingSource } from '../../domain/index.js';
 import type { ShipmentWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
@@ -93,5 +93,5 @@ export async function requestPurchase(
   await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, addresses, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs, {
     carrier: service?.carrier,
   });
-  return { stored: null, row: (await findOwnShipment(ctx.db, caller.owner, shipmentId))! };
+  return { stored: null, row: (await ownPurchaseRow(ctx.db, caller.owner, shipmentId))! };
 }

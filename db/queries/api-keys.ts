@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../connection.js';
 import { accounts, apiKeys, type AccountRow, type ApiKeyRow } from '../schema.js';
+import { preparedOn } from './prepared.js';
 
 export async function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [created] = await db.insert(apiKeys).values(row).returning();
@@ -10,13 +11,19 @@ export async function insertApiKey(db: Db, row: typeof apiKeys.$inferInsert): Pr
 
 /** The key with this hash and its account, whatever its state; the caller judges it. */
 export async function findKeyByHash(db: Db, keyHash: string): Promise<{ key: ApiKeyRow; account: AccountRow } | undefined> {
-  const [row] = await db
+  const [row] = await keyByHash(db).execute({ keyHash });
+  return row;
+}
+
+// Every authenticated request runs it: prepared (see prepared.ts).
+const keyByHash = preparedOn((db) =>
+  db
     .select({ key: apiKeys, account: accounts })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.keyHash, keyHash));
-  return row;
-}
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .prepare('find_key_by_hash'),
+);
 
 /** Revokes the key (of `accountId`, when given); an already revoked key is returned as it is. */
 export async function revokeApiKey(db: Db, id: string, now: Date, accountId?: string): Promise<ApiKeyRow | undefined> {

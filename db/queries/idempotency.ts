@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
 import { idempotencyKeys } from '../schema.js';
+import { preparedOn } from './prepared.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 type Scope = { accountId: string; livemode: boolean; key: string };
@@ -46,11 +47,23 @@ export async function heldIdempotencyKey(db: Db | Tx, s: Scope, now: Date): Prom
 
 /** Keeps the answer as it was sent (`json` keeps its text, so a replay has its keys in the same order). */
 export async function saveIdempotentResponse(db: Db, s: Scope, status: number, sentBody: string): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set({ responseStatus: status, responseBody: sql`${sentBody}::json` })
-    .where(where(s));
+  await saveResponse(db).execute({ ...s, status, sentBody });
 }
+
+// Every keyed final answer is stored: prepared (see prepared.ts).
+const saveResponse = preparedOn((db) =>
+  db
+    .update(idempotencyKeys)
+    .set({ responseStatus: sql`${sql.placeholder('status')}::int`, responseBody: sql`${sql.placeholder('sentBody')}::json` })
+    .where(
+      and(
+        eq(idempotencyKeys.accountId, sql.placeholder('accountId')),
+        eq(idempotencyKeys.livemode, sql.placeholder('livemode')),
+        eq(idempotencyKeys.key, sql.placeholder('key')),
+      ),
+    )
+    .prepare('save_idempotent_response'),
+);
 
 /**
  * Frees the key after a failed attempt, so the same key may run anew (contract rule 4). With

@@ -7,6 +7,8 @@ import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
 import { crossedLowBalance, entriesColumn, entriesFrom, moveWrites, oneStatement, planCapture, planHold, releaseIn, type ShipmentEntries } from './ledger.js';
 import { lockShipment, markFailedIn, ShipmentMissingError } from './purchase-rows.js';
 import type { NewShipment } from './shipments.js';
+import { preparedOn } from './prepared.js';
+import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 
 export { ShipmentMissingError };
 
@@ -26,21 +28,18 @@ type KeyScope = { accountId: string; livemode: boolean; key: string };
  */
 export async function recordPurchaseRequest(
   db: Db,
-  row: NewShipment & { id: string; createdAt: Date },
+  row: NewPurchaseRow,
   claim?: KeyScope & { fingerprint: string },
 ): Promise<{ kind: 'created' } | { kind: 'existing'; key: IdempotencyRow }> {
-  const insertRow = db.insert(shipments).values(row);
   if (!claim) {
-    await insertRow;
+    await db.insert(shipments).values(row);
     return { kind: 'created' as const };
   }
+  const statement = recordStatement(db, row);
+  const values = { ...row, claimAccountId: claim.accountId, claimLivemode: claim.livemode, claimKey: claim.key, claimFingerprint: claim.fingerprint };
   for (;;) {
     try {
-      // A held key is a unique violation, which undoes the row's insert with it. A concurrent claim of
-      // the same key waits on ours (unique index), so it fails only once ours has committed.
-      await db.execute(sql`with created as (${insertRow.returning({ id: shipments.id }).getSQL()})
-        insert into ${idempotencyKeys} (account_id, livemode, key, fingerprint, shipment_id, created_at)
-        select ${claim.accountId}, ${claim.livemode}, ${claim.key}, ${claim.fingerprint}, created.id, ${sql.param(row.createdAt, idempotencyKeys.createdAt)} from created`);
+      await statement.execute(values);
       return { kind: 'created' as const };
     } catch (err) {
       if (!isUniqueViolation(err, 'idempotency_keys')) throw err;
@@ -50,6 +49,63 @@ export async function recordPurchaseRequest(
     // It had expired (now removed) or was released in between: claim it again.
   }
 }
+
+type NewPurchaseRow = NewShipment & { id: string; createdAt: Date };
+
+/** Statement names by row shape: a name always stands for the one text of its shape. */
+const recordShapes = new Map<string, string>();
+const recordStatements = new WeakMap<Db, Map<string, RecordStatement>>();
+type RecordStatement = { execute(values: Record<string, unknown>): Promise<unknown> };
+
+/**
+ * The row's insert and the key's claim as one statement, built once per row shape (which columns
+ * are given, which are null) and prepared per connection: every keyed purchase runs it. A held key
+ * is a unique violation, which undoes the row's insert with it. A concurrent claim of the same key
+ * waits on ours (unique index), so it fails only once ours has committed.
+ */
+function recordStatement(db: Db, row: NewPurchaseRow): RecordStatement {
+  const columns = Object.keys(row).filter((k) => row[k as keyof NewPurchaseRow] !== undefined).sort();
+  const shape = columns.map((k) => (row[k as keyof NewPurchaseRow] === null ? `${k}=null` : k)).join(',');
+  let name = recordShapes.get(shape);
+  if (!name) recordShapes.set(shape, (name = `record_purchase_${recordShapes.size}`));
+  let statements = recordStatements.get(db);
+  if (!statements) recordStatements.set(db, (statements = new Map()));
+  let statement = statements.get(name);
+  if (!statement) {
+    // null goes in as SQL, not as a value: a json column's encoder would store JSON null.
+    const values = Object.fromEntries(columns.map((k) => [k, row[k as keyof NewPurchaseRow] === null ? sql`null` : sql.placeholder(k)])) as unknown as NewPurchaseRow;
+    const insertRow = db.insert(shipments).values(values).returning({ id: shipments.id });
+    const query = new PgDialect().sqlToQuery(sql`with created as (${insertRow.getSQL()})
+        insert into ${idempotencyKeys} (account_id, livemode, key, fingerprint, shipment_id, created_at)
+        select ${sql.placeholder('claimAccountId')}, ${sql.placeholder('claimLivemode')}, ${sql.placeholder('claimKey')}, ${sql.placeholder('claimFingerprint')}, created.id, ${sql.param(sql.placeholder('createdAt'), idempotencyKeys.createdAt)} from created`);
+    statement = db._.session.prepareQuery<PreparedQueryConfig & { execute: unknown }>(query, undefined, name, false);
+    statements.set(name, statement);
+  }
+  return statement;
+}
+
+/**
+ * The purchase's row as the API answers it once the purchase has ended (findOwnShipment's query,
+ * prepared: every purchase runs it; see prepared.ts).
+ */
+export async function ownPurchaseRow(db: Db, owner: { accountId: string; livemode: boolean }, id: string): Promise<ShipmentRow | undefined> {
+  const [row] = await ownRow(db).execute({ id, ...owner });
+  return row;
+}
+
+const ownRow = preparedOn((db) =>
+  db
+    .select()
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.id, sql.placeholder('id')),
+        eq(shipments.accountId, sql.placeholder('accountId')),
+        eq(shipments.livemode, sql.placeholder('livemode')),
+      ),
+    )
+    .prepare('own_purchase_row'),
+);
 
 type Locked = { row: ShipmentRow; account?: AccountRow; entries?: ShipmentEntries; subscriptions: Array<string[] | null> };
 
