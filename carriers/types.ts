@@ -177,6 +177,8 @@ export interface PickupRequest {
   /** The parcels to collect: their count and total weight, and our services where known. */
   parcels: { count: number; totalWeightG: number; serviceCodes: readonly string[] };
   instructions?: string;
+  /** An e-mail of the account's, for carriers that need a contact (USPS); absent when it has none. */
+  contactEmail?: string;
 }
 
 export interface BookedPickup {

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { refundFunds } from '../../db/index.js';
 import { captureIn, holdIn, InsufficientFundsError } from '../../db/queries/ledger.js';
-import { findOwnPickup, insertPickup, listPickups, markPickupCancelled } from '../../db/queries/pickups.js';
+import { accountContactEmail, findOwnPickup, insertPickup, listPickups, markPickupCancelled } from '../../db/queries/pickups.js';
 import { findOwnShipments } from '../../db/queries/scan-forms.js';
 import type { PickupRow } from '../../db/schema.js';
 import type { BookedPickup, CarrierAdapter } from '../../carriers/index.js';
@@ -114,7 +114,15 @@ export const pickupRoutes =
         let booked: BookedPickup;
         try {
           if (!adapter.schedulePickup) throw invalid([{ path: 'carrier', message: `${body.carrier} does not book pickups here` }]);
-          booked = await adapter.schedulePickup({ reference: id, address, window: { start: start.toISOString(), end: end.toISOString() }, parcels, ...(row.instructions ? { instructions: row.instructions } : {}) });
+          const contactEmail = await accountContactEmail(ctx.db, caller.owner.accountId);
+          booked = await adapter.schedulePickup({
+            reference: id,
+            address,
+            window: { start: start.toISOString(), end: end.toISOString() },
+            parcels,
+            ...(row.instructions ? { instructions: row.instructions } : {}),
+            ...(contactEmail ? { contactEmail } : {}),
+          });
         } catch (error) {
           if (error instanceof ApiError) throw error;
           carrierFailure(error);

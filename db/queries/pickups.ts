@@ -1,6 +1,7 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
 import { pickups, type PickupRow } from '../schema.js';
+import { users } from '../schema-portal.js';
 
 export type NewPickup = typeof pickups.$inferInsert;
 type Owner = { accountId: string; livemode: boolean };
@@ -38,4 +39,10 @@ export async function listPickups(db: Db, f: Owner & { before?: string; limit: n
     .orderBy(desc(pickups.id))
     .limit(f.limit + 1);
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}
+
+/** The e-mail of the account's first portal user: the contact a carrier that asks for one is given. */
+export async function accountContactEmail(db: Db, accountId: string): Promise<string | undefined> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.createdAt)).limit(1);
+  return row?.email;
 }
