@@ -60,7 +60,7 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     const file = await fileOf(acct, created.body.id);
     expect(file.status).toBe(200);
     expect(file.type).toBe('application/pdf');
-    const pdf = await inspectPdf(file.bytes);
+    const pdf = await inspectPdf(new Uint8Array(file.bytes));
     expect(pdf.pageCount).toBe(1);
     expect(pdf.text).toContain(a.tracking.number);
     expect(pdf.text).toContain(b.tracking.number);
