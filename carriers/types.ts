@@ -175,10 +175,12 @@ export interface PickupRequest {
   /** When the parcels are ready and until when they can be collected (ISO 8601 instants). */
   window: { start: string; end: string };
   /** The parcels to collect: their count and total weight, and our services where known. */
-  parcels: { count: number; totalWeightG: number; serviceCodes: readonly string[] };
+  parcels: { count: number; totalWeightG: number; serviceCodes: readonly string[]; destinationCountries?: readonly string[] };
   instructions?: string;
   /** An e-mail of the account's, for carriers that need a contact (USPS); absent when it has none. */
   contactEmail?: string;
+  /** A phone number at the pickup address, for carriers that require one (UPS). */
+  phone?: string;
 }
 
 export interface BookedPickup {

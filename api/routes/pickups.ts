@@ -29,6 +29,7 @@ export const CreatePickupSchema = Type.Object(
     ),
     shipment_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 1_000, description: 'Purchased shipments of this carrier to collect' })),
     instructions: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT, description: 'Where the parcels are, for the driver' })),
+    phone: Type.Optional(Type.String({ maxLength: 25, pattern: '^[0-9+()\\-\\s]*[0-9][0-9+()\\-\\s]*$', description: 'A phone number at the address, for the driver; UPS requires one' })),
   },
   { additionalProperties: false },
 );
@@ -89,7 +90,8 @@ export const pickupRoutes =
         const parcels = {
           count: Math.max(1, ids.length),
           totalWeightG: ids.reduce((sum, s) => sum + ((rows.get(s)?.parcel as { weight_g?: number } | undefined)?.weight_g ?? 0), 0),
-          serviceCodes: [...new Set(ids.map((s) => rows.get(s)?.serviceCode ?? ''))].filter(Boolean),
+          serviceCodes: ids.map((s) => rows.get(s)?.serviceCode ?? '').filter(Boolean),
+          destinationCountries: [...new Set(ids.map((s) => (rows.get(s)?.toAddress as { country?: string } | undefined)?.country ?? '').filter(Boolean))],
         };
         const row = {
           id,
@@ -122,6 +124,7 @@ export const pickupRoutes =
             parcels,
             ...(row.instructions ? { instructions: row.instructions } : {}),
             ...(contactEmail ? { contactEmail } : {}),
+            ...(body.phone ? { phone: body.phone.trim() } : {}),
           });
         } catch (error) {
           if (error instanceof ApiError) throw error;
