@@ -123,7 +123,7 @@ export function upsAdapterOn(client: UpsClient): CarrierAdapter {
 
     async schedulePickup(request) {
       const phone = request.phone?.trim() ?? '';
-      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone });
+      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
       if (problems.length) refuse(problems.join('; '));
       const booked = await client.schedulePickup({
         reference: request.reference,

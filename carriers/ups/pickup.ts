@@ -24,8 +24,10 @@ export interface UpsPickupInput {
 }
 
 /** What of our booking UPS cannot take as it is (never cut to fit). */
-export function upsPickupProblems(input: Pick<UpsPickupInput, 'address' | 'instructions' | 'phone'>): string[] {
+export function upsPickupProblems(input: Pick<UpsPickupInput, 'address' | 'instructions' | 'phone'> & { window?: UpsPickupInput['window'] }): string[] {
   const problems: string[] = [];
+  // UPS books one day's ready and close times: a window that runs past midnight (UTC) cannot be said.
+  if (input.window && input.window.start.slice(0, 10) !== input.window.end.slice(0, 10)) problems.push('window must start and end on the same day (UTC) for a UPS pickup');
   const a = input.address;
   if (a.name.trim().length > 22) problems.push('address.name must be at most 22 characters for a UPS pickup');
   if (a.line1.trim().length > 35) problems.push('address.line1 must be at most 35 characters for a UPS pickup');

@@ -135,6 +135,7 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
     async schedulePickup(request) {
       // USPS needs a way to reach the shipper about the pickup: an e-mail of the account's.
       if (!request.contactEmail) refuse('USPS needs an e-mail address of the account to book a pickup');
+      if (request.contactEmail.length > 50) refuse('the account\'s e-mail is longer than the 50 characters USPS takes for a pickup contact');
       const problems = uspsAddressProblems(request.address, 'address');
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
       const confirmation = await client.schedulePickup({

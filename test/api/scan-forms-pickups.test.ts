@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerEntriesOf } from '../../db/index.js';
+import { randomBytes } from 'node:crypto';
+import { insertShipment, ledgerEntriesOf } from '../../db/index.js';
+import { insertUser } from '../../db/queries/users.js';
+import { makeId } from '../../domain/index.js';
+import { carrierRegistryFor } from '../../workers/activities.js';
 import { inspectPdf } from '../labels/pdf-inspect.js';
 import { simControl } from '../support/sim.js';
 import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
@@ -18,6 +22,15 @@ afterAll(async () => {
 });
 
 const future = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+/** A window on one day (UTC), `days` from today: UPS books a day's ready and close times. */
+const dayWindow = (days: number) => {
+  const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  return { start: `${day}T13:00:00.000Z`, end: `${day}T21:00:00.000Z` };
+};
+/** The first such window on a day USPS collects (Monday to Saturday), at least a day ahead. */
+const uspsWindow = () => {
+  for (let days = 2; ; days++) if (new Date(dayWindow(days).start).getUTCDay() !== 0) return dayWindow(days);
+};
 
 async function purchased(acct: TestAccount, o: { live?: boolean; from?: Record<string, string>; service?: string } = {}) {
   const marker = `sf-${randomUUID()}`;
@@ -170,5 +183,115 @@ describe('pickups (acme on the simulator)', () => {
     const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.testKey });
     expect(cancelled.body.status).toBe('cancelled');
     expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+  });
+});
+
+const US_FROM = { name: 'Sam Wilson Supply Co', line1: '45 L St SW', city: 'Washington', state: 'DC', postcode: '20024', country: 'US' };
+const US_TO = { name: 'Nick Fury', line1: '2700 S Jefferson Ave', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' };
+const US_PARCEL = { weight_g: 2000, length_mm: 300, width_mm: 100, height_mm: 200 };
+
+/**
+ * Purchased USPS shipments: labels bought from the simulator's USPS with the live adapter, recorded
+ * as purchased rows (USPS purchases through the API need carrier pricing, which is not wired here).
+ */
+async function uspsShipments(acct: TestAccount, n: number): Promise<Array<{ id: string; trackingNumber: string }>> {
+  const adapter = carrierRegistryFor(stack.config).adapter('usps', true);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const id = makeId('shp', Date.now(), randomBytes(16));
+    const label = await adapter.buy({ reference: id, serviceCode: 'usps_ground_advantage', from: US_FROM, to: US_TO, parcel: US_PARCEL });
+    await insertShipment(stack.database.db, {
+      id,
+      accountId: acct.id,
+      livemode: true,
+      status: 'purchased',
+      serviceCode: 'usps_ground_advantage',
+      carrier: 'usps',
+      serviceName: 'USPS Ground Advantage',
+      fromAddress: US_FROM,
+      toAddress: US_TO,
+      parcel: US_PARCEL,
+      priceNet: 500,
+      priceVat: 0,
+      priceGross: 500,
+      currency: 'USD',
+      chargedTo: 'wallet',
+      trackingNumber: label.trackingNumber,
+      trackingStatus: 'label_created',
+    });
+    out.push({ id, trackingNumber: label.trackingNumber });
+  }
+  return out;
+}
+
+describe('USPS SCAN forms and pickups, UPS pickups (the simulator\'s real-carrier APIs)', () => {
+  it('puts 20 USPS shipments on one SCAN form, serves it as a PDF and refuses their voids', async () => {
+    const acct = await createAccount(stack, { currency: 'USD' });
+    const shipments = await uspsShipments(acct, 20);
+    const created = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: shipments.map((s) => s.id) } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ object: 'scan_form', carrier: 'usps', shipment_ids: shipments.map((s) => s.id) });
+    const file = await fileOf(acct, created.body.id);
+    expect(file.type).toBe('application/pdf');
+    const pdf = await inspectPdf(new Uint8Array(file.bytes));
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain('PS FORM 5630');
+    for (const s of shipments) expect(pdf.text).toContain(s.trackingNumber);
+    const v = await call(stack, 'POST', `/api/v1/shipments/${shipments[7].id}/void`, { key: acct.liveKey });
+    expect(v.status, v.text).toBe(409);
+    expect(v.body.code).toBe('shipment_not_voidable');
+    const again = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [shipments[0].id] } });
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toEqual([{ path: 'shipment_ids[0]', message: expect.stringContaining(created.body.id) }]);
+  });
+
+  it('books a UPS pickup, charges its rated fee and reverses it on cancel', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const booked = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'ups', address: { ...US_FROM, name: 'Sam Wilson' }, window: dayWindow(2), phone: '202 555 0147' },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ carrier: 'ups', status: 'scheduled', price: { net: '7.75', currency: 'USD' } });
+    expect(booked.body.confirmation).toMatch(/^\d{11}$/);
+    const gross = Math.round(Number(booked.body.price.gross) * 100);
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000 - gross);
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.liveKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    const read = await call(stack, 'GET', `/api/v1/pickups/${booked.body.id}`, { key: acct.liveKey });
+    expect(read.body).toEqual(cancelled.body);
+  });
+
+  it('a UPS refusal is 502 carrier_error and nothing is charged', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const marker = `R${randomBytes(4).toString('hex')}`;
+    await sim.fault({ carrier: 'ups', operation: 'pickup', mode: 'error', status: 400, match: marker });
+    const refused = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'ups', address: { ...US_FROM, name: marker }, window: dayWindow(2), phone: '2025550147' },
+    });
+    expect(refused.status, refused.text).toBe(502);
+    expect(refused.body.code).toBe('carrier_error');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+    expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([]);
+  });
+
+  it('books a free USPS pickup for the account\'s user and cancels it', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '10.00' });
+    await insertUser(stack.database.db, { id: makeId('usr', Date.now(), randomBytes(16)), accountId: acct.id, email: `ops-${randomBytes(6).toString('hex')}@example.com`, passwordHash: 'unused' });
+    const [s] = await uspsShipments(acct, 1);
+    const booked = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'usps', address: US_FROM, window: uspsWindow(), shipment_ids: [s.id], instructions: 'Front desk' },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ carrier: 'usps', status: 'scheduled', price: null });
+    expect(booked.body.confirmation).toMatch(/^WTC\d{9}$/);
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.liveKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(1000);
   });
 });
