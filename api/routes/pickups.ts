@@ -1,14 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { refundFunds } from '../../db/index.js';
-import { captureIn, holdIn, InsufficientFundsError } from '../../db/queries/ledger.js';
-import { accountContactEmail, findOwnPickup, insertPickup, listPickups, markPickupCancelled } from '../../db/queries/pickups.js';
-import { findOwnShipments } from '../../db/queries/scan-forms.js';
-import type { PickupRow } from '../../db/schema.js';
+import {
+  accountContactEmail,
+  captureIn,
+  findOwnPickup,
+  findOwnShipments,
+  holdIn,
+  insertPickup,
+  InsufficientFundsError,
+  listPickups,
+  markPickupCancelled,
+  refundFunds,
+  type PickupRow,
+} from '../../db/index.js';
 import type { BookedPickup, CarrierAdapter } from '../../carriers/index.js';
-import { ApiError, CODE, makeId, normalizeAddress, priceToJson, priceWithVat, type FieldError } from '../../domain/index.js';
-import type { Price } from '../../domain/money.js';
+import { ApiError, CODE, makeId, normalizeAddress, priceToJson, priceWithVat, type FieldError, type Price } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';

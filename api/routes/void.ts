@@ -5,7 +5,7 @@ import { callerOf } from '../auth.js';
 import { requestVoid } from '../services/void.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
-import { scanFormOfShipment } from '../../db/queries/scan-forms.js';
+import { scanFormOfShipment } from '../../db/index.js';
 import { RESPONSES } from '../response-schemas.js';
 
 export const voidRoute =
