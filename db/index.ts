@@ -6,7 +6,8 @@ import * as schema from './schema.js';
 
 /** The service's own tables, for a query that needs one (the portal's are db/schema-portal.ts). */
 export { schema };
-export type { AccountRow, ApiKeyRow, PickupRow, ScanFormRow, ShipmentRow } from './schema.js';
+export type { AccountRow, ApiKeyRow, ShipmentRow } from './schema.js';
+export type { PickupRow, ScanFormRow } from './schema-forms.js';
 export type { UserRow } from './schema-portal.js';
 export { migrateDatabase, openDatabase } from './connection.js';
 export type { Database, Db } from './connection.js';

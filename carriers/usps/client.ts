@@ -26,8 +26,7 @@ import {
   type UspsScan,
 } from './mapping.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
-import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './scan-forms.js';
-import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './pickup.js';
+import { uspsFormCalls, type UspsFormCalls } from './client-forms.js';
 
 /**
  * Settings of the USPS connection, read by the config module from CARRIER_USPS_URL,
@@ -69,7 +68,7 @@ export interface UspsPurchase {
   parcel: Parcel;
 }
 
-export interface UspsClient {
+export interface UspsClient extends UspsFormCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
@@ -80,12 +79,6 @@ export interface UspsClient {
   /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */
   cancelByShipment(shipmentId: string): Promise<CancelOutcome>;
   track(trackingNumber: string): Promise<UspsScan[]>;
-  /** A SCAN form (PS Form 5630) of these labels, mailed today from `from`. */
-  scanForm(from: Address, trackingNumbers: readonly string[]): Promise<UspsScanForm>;
-  /** Schedules a carrier pickup; its confirmation number. */
-  schedulePickup(input: Omit<UspsPickupInput, 'pickupDate'> & { pickupDate: string }): Promise<string>;
-  /** Cancels a pickup: its ETag first (USPS requires `If-Match`), then the cancellation. */
-  cancelPickup(confirmationNumber: string): Promise<void>;
 }
 
 /** A token is renewed this long before USPS says it expires, so none expires on the way. */
@@ -279,30 +272,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
     },
 
-    async scanForm(from, trackingNumbers) {
-      refuseBadAddresses(from, from);
-      const body = buildUspsScanFormRequest(from, trackingNumbers, mailingDate());
-      // The vendor media type answers one JSON object with the form in base64, not multipart.
-      const answer = await authorized({ method: 'POST', path: '/scan-forms/v3/scan-form', headers: { accept: 'application/vnd.usps.labels+json' }, body, write: true });
-      if (answer.status !== 200) fail(answer, true);
-      return parseUspsScanFormResponse(answer.body) ?? unreadable('SCAN form', true, answer.status);
-    },
-
-    async schedulePickup(input) {
-      const answer = await authorized({ method: 'POST', path: '/pickup/v3/carrier-pickup', body: buildUspsPickupRequest(input), write: true });
-      if (answer.status !== 200) fail(answer, true);
-      return parseUspsPickupConfirmation(answer.body) ?? unreadable('carrier pickup', true, answer.status);
-    },
-
-    async cancelPickup(confirmationNumber) {
-      const path = `/pickup/v3/carrier-pickup/${encodeURIComponent(confirmationNumber)}`;
-      const read = await authorized({ method: 'GET', path, write: false });
-      if (read.status !== 200) fail(read, false);
-      const etag = read.headers.etag;
-      if (typeof etag !== 'string' || etag === '') unreadable('carrier pickup (no ETag)', false, read.status);
-      const answer = await authorized({ method: 'DELETE', path, headers: { 'if-match': etag }, write: true });
-      if (answer.status !== 200) fail(answer, true);
-    },
+    ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });

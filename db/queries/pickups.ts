@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
-import { pickups, type PickupRow } from '../schema.js';
+import { pickups, type PickupRow } from '../schema-forms.js';
 import { users } from '../schema-portal.js';
 
 export type NewPickup = typeof pickups.$inferInsert;

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../connection.js';
-import { scanFormShipments, scanForms, shipments, type ScanFormRow, type ShipmentRow } from '../schema.js';
+import { shipments, type ShipmentRow } from '../schema.js';
+import { scanFormShipments, scanForms, type ScanFormRow } from '../schema-forms.js';
 
 export type NewScanForm = typeof scanForms.$inferInsert;
 type Owner = { accountId: string; livemode: boolean };

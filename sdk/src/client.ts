@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import { pickupResource, scanFormResource, type Transport } from './forms.js';
 import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
@@ -8,10 +9,6 @@ import type {
   Balance,
   DeletedAddress,
   DeletedWebhookEndpoint,
-  Pickup,
-  PickupCreateParams,
-  ScanForm,
-  ScanFormCreateParams,
   Event,
   EventListParams,
   LabelFormat,
@@ -173,24 +170,9 @@ export class ParcelShipping {
     list: (params: PageParams = {}): AsyncIterable<Address> => this.#paginate<Address>('/addresses', params),
   };
 
-  readonly scanForms = {
-    /** Puts purchased shipments of one carrier and sender on a SCAN form (manifest). */
-    create: async (body: ScanFormCreateParams, options: IdempotentOptions = {}): Promise<ScanForm> =>
-      (await this.#request<ScanForm>('POST', '/scan_forms', { body, idempotencyKey: options.idempotencyKey })).body,
-    retrieve: async (id: string): Promise<ScanForm> => (await this.#request<ScanForm>('GET', `/scan_forms/${enc(id)}`)).body,
-    list: (params: PageParams = {}): AsyncIterable<ScanForm> => this.#paginate<ScanForm>('/scan_forms', params),
-  };
-
-  readonly pickups = {
-    /** Books a carrier pickup; its fee, where the carrier charges one, is charged to the account. */
-    create: async (body: PickupCreateParams, options: IdempotentOptions = {}): Promise<Pickup> =>
-      (await this.#request<Pickup>('POST', '/pickups', { body, idempotencyKey: options.idempotencyKey })).body,
-    retrieve: async (id: string): Promise<Pickup> => (await this.#request<Pickup>('GET', `/pickups/${enc(id)}`)).body,
-    list: (params: PageParams = {}): AsyncIterable<Pickup> => this.#paginate<Pickup>('/pickups', params),
-    /** Cancels a pickup; its fee is reversed. */
-    cancel: async (id: string, options: IdempotentOptions = {}): Promise<Pickup> =>
-      (await this.#request<Pickup>('POST', `/pickups/${enc(id)}/cancel`, { idempotencyKey: options.idempotencyKey })).body,
-  };
+  readonly #transport: Transport = { request: (m, p, o) => this.#request(m, p, o), paginate: (p, q) => this.#paginate(p, q) };
+  readonly scanForms = scanFormResource(this.#transport);
+  readonly pickups = pickupResource(this.#transport);
 
   readonly balance = {
     retrieve: async (): Promise<Balance> => (await this.#request<Balance>('GET', '/account/balance')).body,
