@@ -115,6 +115,16 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     expect(refused.body.errors).toEqual([{ path: 'shipment_ids[1]', message: expect.stringContaining('swiftpost') }]);
     const neither = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: {} });
     expect(neither.status).toBe(422);
+    const both = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [a.id], batch_id: 'bat_x' } });
+    expect(both.status).toBe(422);
+  });
+
+  it('answers a form by batch with 422 naming batch_id while shipments carry no batch', async () => {
+    const acct = await createAccount(stack);
+    const byBatch = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { batch_id: 'bat_01j00000000000000000000000' } });
+    expect(byBatch.status, byBatch.text).toBe(422);
+    expect(byBatch.body.code).toBe('validation_failed');
+    expect(byBatch.body.errors).toEqual([{ path: 'batch_id', message: expect.any(String) }]);
   });
 
   it('makes sandbox forms locally, in the same shape', async () => {
