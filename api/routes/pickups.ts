@@ -143,6 +143,10 @@ export const pickupRoutes =
           if (booked.fee && booked.fee.amount > 0 && booked.fee.currency !== caller.account.currency) {
             throw new ApiError(CODE.carrier_error, `The carrier charges its pickup fee in ${booked.fee.currency}; this account is in ${caller.account.currency}.`);
           }
+          // A card is charged through the card processor as a purchase is; pickups are charged to a wallet or a credit line only.
+          if (price && caller.account.fundingSource === 'card') {
+            throw new ApiError(CODE.validation_failed, 'A pickup with a fee cannot be charged to a card account.', { errors: [{ path: 'carrier', message: `${body.carrier} charges a pickup fee, which a card account cannot pay here` }] });
+          }
           const saved = await ctx.db.transaction(async (tx) => {
             if (price) {
               // The fee is charged as a label is: held and captured under the pickup's id.
