@@ -95,7 +95,8 @@ export const scanFormRoutes =
           throw invalid([{ path: listed === undefined ? 'shipment_ids' : 'batch_id', message: 'send either shipment_ids or batch_id, not both or neither' }]);
         }
         const ids = listed ?? (await batchShipmentIds(ctx, caller, batchId as string));
-        const pathOf = listed ? (i: number) => `shipment_ids[${i}]` : (i: number) => `batch_id (${ids[i]})`;
+        // By batch, each error is the batch's, its message naming the shipment.
+        const pathOf = listed ? (i: number) => `shipment_ids[${i}]` : () => 'batch_id';
         const rows = new Map((await findOwnShipments(ctx.db, caller.owner, ids)).map((r) => [r.id, r]));
         const { errors, carrier } = checkShipments(ctx, ids, rows, await formsOfShipments(ctx.db, ids), pathOf);
         if (errors.length || !carrier) throw invalid(errors);
