@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./db/schema.ts', './db/schema-portal.ts'],
+  schema: ['./db/schema.ts', './db/schema-portal.ts', './db/schema-forms.ts'],
   out: './db/migrations',
 });

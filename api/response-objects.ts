@@ -239,7 +239,36 @@ const Problem = Type.Object(
 );
 
 /** Every named schema, in an order where each is registered after those it refers to. */
+const ScanForm = Type.Object(
+  {
+    id: Type.String({ description: 'sf_…' }),
+    object: Type.Literal('scan_form'),
+    livemode,
+    carrier: Type.String({ description: 'The carrier whose form it is (usps; acme in the simulator)' }),
+    shipment_ids: Type.Array(Type.String(), { description: 'The shipments on the form, as listed' }),
+    created_at: timestamp('When the form was made'),
+  },
+  { ...closed, $id: 'ScanForm' },
+);
+
+const Pickup = Type.Object(
+  {
+    id: Type.String({ description: 'pck_…' }),
+    object: Type.Literal('pickup'),
+    livemode,
+    status: literals(['scheduled', 'cancelled'] as const),
+    carrier: Type.String({ description: 'ups, usps or acme' }),
+    confirmation: Type.String({ description: "The carrier's confirmation number" }),
+    price: nullable(Type.Ref('Price')),
+    window: Type.Object({ start: timestamp('Ready from'), end: timestamp('Collected by') }, closed),
+    created_at: timestamp('When it was booked'),
+  },
+  { ...closed, $id: 'Pickup' },
+);
+
 const NAMED = [
+  ScanForm,
+  Pickup,
   Price,
   Shipment,
   QuoteItem,

@@ -135,6 +135,23 @@ export const RESPONSES = {
   listWebhookEndpoints: responses({ 200: json('One page, newest first', page('WebhookEndpoint')) }, []),
   deleteWebhookEndpoint: responses({ 200: json('Deleted', ref('DeletedWebhookEndpoint')) }, [...BODY, CODE.not_found]),
   listWebhookDeliveries: responses({ 200: json('One page, newest first', page('WebhookDelivery')) }, [CODE.not_found]),
+  createScanForm: responses(
+    { 201: json('The form, made by the carrier', ref('ScanForm')) },
+    [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
+  ),
+  retrieveScanForm: responses({ 200: json('The form', ref('ScanForm')) }, [CODE.not_found]),
+  listScanForms: responses({ 200: json('One page, newest first', page('ScanForm')) }, []),
+  scanFormFile: responses({ 200: { description: 'The form as a PDF', content: { 'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) } } } }, [CODE.not_found]),
+  createPickup: responses(
+    { 201: json('Booked; its fee, where there is one, is charged', ref('Pickup')) },
+    [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.insufficient_funds, CODE.carrier_error, CODE.carrier_unavailable],
+  ),
+  cancelPickup: responses(
+    { 200: json('Cancelled; its fee is reversed', ref('Pickup')) },
+    [...BODY, CODE.not_found, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.carrier_error, CODE.carrier_unavailable],
+  ),
+  retrievePickup: responses({ 200: json('The pickup', ref('Pickup')) }, [CODE.not_found]),
+  listPickups: responses({ 200: json('One page, newest first', page('Pickup')) }, []),
   listEvents: responses({ 200: json('One page, newest first', page('Event')) }, []),
   retrieveEvent: responses({ 200: json('The event', ref('Event')) }, [CODE.not_found]),
 };

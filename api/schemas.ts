@@ -54,7 +54,7 @@ const alternatives = (parts: string[]) => (parts.length === 1 ? parts[0] : `(?:$
  * pattern per list, by the prefix of the ids it pages through, that accepts exactly the encodings
  * of such ids, so the document says what the route decodes. An empty cursor is no cursor.
  */
-export const CURSOR_PREFIXES = ['shp', 'evt', 'adr', 'we', 'whd'] as const;
+export const CURSOR_PREFIXES = ['shp', 'evt', 'adr', 'we', 'whd', 'sf', 'pck'] as const;
 export type CursorPrefix = (typeof CURSOR_PREFIXES)[number];
 const cursorBytes = (prefix: CursorPrefix) => [...`${prefix}_`].map((c) => [c.charCodeAt(0)]).concat(Array.from({ length: ID_LENGTH }, () => ID_BYTES));
 export const CURSOR_PATTERNS = Object.fromEntries(

@@ -6,6 +6,7 @@
 export { CarrierError } from './types.js';
 export type {
   AddressProblem,
+  BookedPickup,
   BoughtLabel,
   CancelOutcome,
   CarrierAdapter,
@@ -17,10 +18,13 @@ export type {
   KnownPurchase,
   LabelDocument,
   Purchase,
+  PickupRequest,
   PurchaseRequest,
   Rate,
   RateRequest,
   Scan,
+  ScanForm,
+  ScanFormRequest,
   ServiceDefinition,
 } from './types.js';
 export { rateFromCards } from './rate-card-adapter.js';

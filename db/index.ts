@@ -7,6 +7,7 @@ import * as schema from './schema.js';
 /** The service's own tables, for a query that needs one (the portal's are db/schema-portal.ts). */
 export { schema };
 export type { AccountRow, ApiKeyRow, ShipmentRow } from './schema.js';
+export type { PickupRow, ScanFormRow } from './schema-forms.js';
 export type { UserRow } from './schema-portal.js';
 export { migrateDatabase, openDatabase } from './connection.js';
 export type { Database, Db } from './connection.js';
@@ -74,3 +75,6 @@ export {
 export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
+export { findOwnScanForm, findOwnShipments, formsOfShipments, insertScanForm, listScanForms, scanFormOfShipment } from './queries/scan-forms.js';
+export { accountContactEmail, findOwnPickup, insertPickup, listPickups, markPickupCancelled } from './queries/pickups.js';
+export { captureIn, holdIn } from './queries/ledger.js';

@@ -4,7 +4,7 @@
  * configuration, no Temporal SDK. Workflow code and the contract use the lighter door, workflow.ts.
  */
 export { formatAmount, parseAmount, priceToJson, priceWithVat } from './money.js';
-export type { Minor } from './money.js';
+export type { Minor, Price } from './money.js';
 export { parseIsoInstant } from './iso-time.js';
 export { firstIdAt, idRandomPart, isId, makeId } from './ids.js';
 export type { IdPrefix } from './ids.js';

@@ -5,6 +5,7 @@ import { callerOf } from '../auth.js';
 import { requestVoid } from '../services/void.js';
 import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
+import { scanFormOfShipment } from '../../db/index.js';
 import { RESPONSES } from '../response-schemas.js';
 
 export const voidRoute =
@@ -22,6 +23,9 @@ export const voidRoute =
       async (request, reply) => {
         const caller = callerOf(request);
         const row = await ownShipment(ctx, caller, request.params.shipment);
+        // A shipment on a SCAN form is handed over to the carrier with it: it can no longer be voided.
+        const form = await scanFormOfShipment(ctx.db, row.id);
+        if (form) throw new ApiError(CODE.shipment_not_voidable, `Shipment ${row.id} is on SCAN form ${form} and can no longer be voided.`, { fields: { shipment_id: row.id } });
         const answer = await requestVoid(ctx, caller, row, request.idempotency, String(request.id));
         // Still voiding: where to follow it, as a purchase's 202 says.
         if (answer.status === 202) reply.header('location', `/api/v1/shipments/${answer.row.id}`);

@@ -57,7 +57,7 @@ export const acmeDefinition: CarrierDefinition = {
   services,
   // Acme answers scans when asked (pushes are accepted too); the platform draws its labels.
   pricing: 'rate_card',
-  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll' },
+  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll', scanForms: true, pickups: true },
   rateLimitPerSecond: 20,
   trackingNumberFor: (seed) => `ACM${digitsFromSeed(`acme:${seed}`, 12)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),

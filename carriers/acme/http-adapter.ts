@@ -3,7 +3,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
 import { refusedCancel } from '../cancel-outcome.js';
-import type { CarrierAdapter, HttpAdapterOptions, KnownPurchase, Scan } from '../types.js';
+import type { BookedPickup, CarrierAdapter, HttpAdapterOptions, KnownPurchase, Scan, ScanForm } from '../types.js';
 import { acmeDefinition } from './definition.js';
 import { CARRIER_REASON } from '../../domain/index.js';
 
@@ -97,6 +97,44 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
       // Acme promises oldest first; sorting keeps that true even if it slips.
       return oldestFirst(scans);
     },
+
+    // Manifests and pickups are keyed by our reference at Acme, so a repeated request answers the same one.
+    async createScanForm(request) {
+      return http.call({
+        operation: 'buy',
+        method: 'POST',
+        path: '/manifests',
+        body: { reference: request.reference, from: request.from, tracking_numbers: request.labels.map((l) => l.trackingNumber) },
+        decode: decodeManifest,
+      });
+    },
+
+    async schedulePickup(request) {
+      return http.call({
+        operation: 'buy',
+        method: 'POST',
+        path: '/pickups',
+        body: {
+          reference: request.reference,
+          address: request.address,
+          ready_at: request.window.start,
+          close_at: request.window.end,
+          parcel_count: request.parcels.count,
+          ...(request.instructions ? { instructions: request.instructions } : {}),
+        },
+        decode: decodePickup,
+      });
+    },
+
+    async cancelPickup(confirmation) {
+      await http.call({
+        operation: 'cancel',
+        method: 'POST',
+        path: `/pickups/${encodeURIComponent(confirmation)}/cancel`,
+        body: {},
+        decode: (body) => (isRecord(body) && body.status === 'cancelled' ? true : undefined),
+      });
+    },
   };
 }
 
@@ -120,4 +158,23 @@ function decodeEvent(value: unknown): Scan | undefined {
       country: stringField(location, 'country') ?? '',
     },
   };
+}
+
+function decodeManifest(value: unknown): ScanForm | undefined {
+  if (!isRecord(value) || !isRecord(value.document)) return undefined;
+  const id = stringField(value, 'id');
+  const content = stringField(value.document, 'content_base64');
+  if (!id || !content || value.document.format !== 'pdf') return undefined;
+  return { carrierFormId: id, document: { format: 'pdf', contentBase64: content } };
+}
+
+function decodePickup(value: unknown): BookedPickup | undefined {
+  if (!isRecord(value)) return undefined;
+  const id = stringField(value, 'id');
+  if (!id) return undefined;
+  const fee = isRecord(value.fee) ? value.fee : null;
+  const amount = fee?.amount;
+  const currency = fee ? stringField(fee, 'currency') : undefined;
+  if (fee && (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 0 || !currency)) return undefined;
+  return { confirmation: id, fee: fee ? { amount: amount as number, currency: currency as string } : null };
 }

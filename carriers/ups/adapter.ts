@@ -4,6 +4,7 @@ import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.
 import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
 import { upsCarrierServiceCode } from './services.js';
+import { upsPickupProblems } from './pickup.js';
 
 /** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
 export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
@@ -118,6 +119,28 @@ export function upsAdapterOn(client: UpsClient): CarrierAdapter {
       const scans = await client.track(trackingNumber);
       // Label created and voided are not movements of the parcel: our scans are the ones that are.
       return scans.filter((s) => isScanStatus(s.status)).map((s): Scan => ({ ...s, status: s.status as ScanStatus }));
+    },
+
+    async schedulePickup(request) {
+      const phone = request.phone?.trim() ?? '';
+      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
+      if (problems.length) refuse(problems.join('; '));
+      const booked = await client.schedulePickup({
+        reference: request.reference,
+        address: request.address,
+        window: request.window,
+        count: request.parcels.count,
+        totalWeightG: request.parcels.totalWeightG,
+        serviceCodes: request.parcels.serviceCodes,
+        destinationCountries: request.parcels.destinationCountries ?? [],
+        phone,
+        ...(request.instructions ? { instructions: request.instructions } : {}),
+      });
+      return { confirmation: booked.prn, fee: booked.fee };
+    },
+
+    async cancelPickup(confirmation) {
+      await client.cancelPickup(confirmation);
     },
   };
 }

@@ -18,6 +18,7 @@ import {
   type CancelOutcome,
   type UpsLabelRequestFormat,
 } from './shipping.js';
+import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, UPS_PICKUP_CANCEL_PATH, UPS_PICKUP_PATH, type UpsBookedPickup, type UpsPickupInput } from './pickup.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -67,6 +68,8 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   recover: 'lookup',
   reference: 'lookup',
   track: 'track',
+  pickup: 'buy',
+  pickup_cancel: 'cancel',
 };
 
 export function createUpsClient(config: UpsClientConfig) {
@@ -142,16 +145,17 @@ export function createUpsClient(config: UpsClientConfig) {
   }
 
   /** One UPS API call with a bearer token: one refresh and one retry after a 401, backoff after 429s. */
-  async function call<T>(operation: Exclude<UpsOperation, 'token'>, spec: Omit<CarrierCall<T>, 'operation' | 'headers'>): Promise<T> {
+  async function call<T>(operation: Exclude<UpsOperation, 'token'>, spec: Omit<CarrierCall<T>, 'operation' | 'headers'> & { extraHeaders?: Record<string, string> }): Promise<T> {
+    const { extraHeaders, ...rest } = spec;
     let refreshed = false;
     for (;;) {
       const bearer = await token();
       try {
         return await withBackoff(() =>
           http.call<T>({
-            ...spec,
+            ...rest,
             operation: HTTP_OPERATION[operation],
-            headers: { authorization: `Bearer ${bearer}`, transId: randomUUID().replace(/-/g, ''), transactionSrc: config.transactionSrc ?? 'parcel-shipping' },
+            headers: { ...extraHeaders, authorization: `Bearer ${bearer}`, transId: randomUUID().replace(/-/g, ''), transactionSrc: config.transactionSrc ?? 'parcel-shipping' },
           }),
         );
       } catch (error) {
@@ -242,7 +246,18 @@ export function createUpsClient(config: UpsClientConfig) {
     });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track };
+  /** Books an on-call pickup, rated: its PRN and fee. */
+  async function schedulePickup(input: Omit<UpsPickupInput, 'accountNumber'>): Promise<UpsBookedPickup> {
+    const body = buildUpsPickupRequest({ ...input, accountNumber: config.accountNumber });
+    return call('pickup', { method: 'POST', path: UPS_PICKUP_PATH, body, decode: parseUpsPickupResponse });
+  }
+
+  /** Cancels a pickup by its PRN (sent in the `Prn` header, as the document says). */
+  async function cancelPickup(prn: string): Promise<void> {
+    await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

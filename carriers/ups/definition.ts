@@ -51,7 +51,7 @@ export const upsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // Void cancels a label outright; UPS makes GIF (for the PDFs) and ZPL labels; scans are polled.
-  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll' },
+  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll', pickups: true },
   rateLimitPerSecond: 5,
   // The sandbox's numbers: a shipper account of zeros, so they can never be a real UPS label's.
   trackingNumberFor: (seed) => `1Z000000${digitsFromSeed(`ups:${seed}`, 10)}`,

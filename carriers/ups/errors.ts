@@ -3,9 +3,9 @@ import { isRecord } from '../decode.js';
 import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
 
 /** What a UPS call does; decides whether a lost or gateway-failed answer may have had an effect. */
-export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference';
+export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
 
-const WRITES: ReadonlySet<UpsOperation> = new Set(['ship', 'void']);
+const WRITES: ReadonlySet<UpsOperation> = new Set(['ship', 'void', 'pickup', 'pickup_cancel']);
 
 export interface UpsErrorInfo {
   code?: string;

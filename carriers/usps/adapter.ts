@@ -126,6 +126,34 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
       // Pre-shipment and cancellation events are not movements of the parcel: our scans are the ones that are.
       return scans.filter((s) => isScanStatus(s.status)).map((s): Scan => ({ ...s, status: s.status as ScanStatus }));
     },
+
+    async createScanForm(request) {
+      const form = await client.scanForm(request.from, request.labels.map((l) => l.trackingNumber));
+      return { carrierFormId: form.manifestNumber, document: { format: 'pdf', contentBase64: form.pdfBase64 } };
+    },
+
+    async schedulePickup(request) {
+      // USPS needs a way to reach the shipper about the pickup: an e-mail of the account's.
+      if (!request.contactEmail) refuse('USPS needs an e-mail address of the account to book a pickup');
+      if (request.contactEmail.length > 50) refuse('the account\'s e-mail is longer than the 50 characters USPS takes for a pickup contact');
+      const problems = uspsAddressProblems(request.address, 'address');
+      if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
+      const confirmation = await client.schedulePickup({
+        address: request.address,
+        pickupDate: request.window.start.slice(0, 10),
+        count: request.parcels.count,
+        totalWeightG: request.parcels.totalWeightG,
+        serviceCodes: request.parcels.serviceCodes,
+        contactEmail: request.contactEmail,
+        ...(request.instructions ? { instructions: request.instructions } : {}),
+      });
+      // USPS collects for free.
+      return { confirmation, fee: null };
+    },
+
+    async cancelPickup(confirmation) {
+      await client.cancelPickup(confirmation);
+    },
   };
 }
 

@@ -26,6 +26,7 @@ import {
   type UspsScan,
 } from './mapping.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
+import { uspsFormCalls, type UspsFormCalls } from './client-forms.js';
 
 /**
  * Settings of the USPS connection, read by the config module from CARRIER_USPS_URL,
@@ -67,7 +68,7 @@ export interface UspsPurchase {
   parcel: Parcel;
 }
 
-export interface UspsClient {
+export interface UspsClient extends UspsFormCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
@@ -270,6 +271,8 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     async cancelByShipment(shipmentId) {
       return cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
     },
+
+    ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });

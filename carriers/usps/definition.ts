@@ -39,7 +39,7 @@ export const uspsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // A cancel after the label is manifested is a refund request; USPS makes all four label files.
-  capabilities: { void: 'refund_request', labelFormats: ['pdf', 'gif', 'png', 'zpl'], tracking: 'poll' },
+  capabilities: { void: 'refund_request', labelFormats: ['pdf', 'gif', 'png', 'zpl'], tracking: 'poll', scanForms: true, pickups: true },
   // USPS's default quota is 60 calls an hour: the queue's limit cannot go below one a second, so the
   // adapter's own Retry-After handling (client.ts) does the rest.
   rateLimitPerSecond: 1,

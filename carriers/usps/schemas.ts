@@ -24,6 +24,8 @@ import {
 } from './schemas-labels.js';
 import { UspsBaseRateOption, UspsBaseRatesQuery } from './schemas-rating.js';
 import { UspsTrackingDetails } from './schemas-tracking.js';
+import { UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
+import { UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 
 export { USPS_MAIL_CLASSES, USPS_STATE_CODES, UspsErrorMessage } from './schemas-common.js';
 export {
@@ -49,6 +51,8 @@ export {
   UspsPackageDescription,
 } from './schemas-labels.js';
 export { UspsTrackingDetails, UspsTrackingEvent } from './schemas-tracking.js';
+export { USPS_ENTRY_FACILITY_TYPES, USPS_SCAN_FORM_IMAGE_TYPES, UspsScanFormAddress, UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
+export { USPS_PACKAGE_LOCATIONS, USPS_PICKUP_PACKAGE_TYPES, UspsPickupAddress, UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 
 /** Every schema by name, for a validator that compiles them once (tests, the simulator). */
 export const USPS_SCHEMAS: Record<string, TSchema> = {
@@ -67,4 +71,8 @@ export const USPS_SCHEMAS: Record<string, TSchema> = {
   UspsLabelReprintResponse,
   UspsCancelResponse,
   UspsTrackingDetails,
+  UspsScanFormRequest,
+  UspsScanFormVendorResponse,
+  UspsSchedulePickupRequest,
+  UspsPickupConfirmation,
 };

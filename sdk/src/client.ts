@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import { pickupResource, scanFormResource, type Transport } from './forms.js';
 import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
@@ -168,6 +169,10 @@ export class ParcelShipping {
     delete: async (id: string): Promise<DeletedAddress> => (await this.#request<DeletedAddress>('DELETE', `/addresses/${enc(id)}`)).body,
     list: (params: PageParams = {}): AsyncIterable<Address> => this.#paginate<Address>('/addresses', params),
   };
+
+  readonly #transport: Transport = { request: (m, p, o) => this.#request(m, p, o), paginate: (p, q) => this.#paginate(p, q) };
+  readonly scanForms = scanFormResource(this.#transport);
+  readonly pickups = pickupResource(this.#transport);
 
   readonly balance = {
     retrieve: async (): Promise<Balance> => (await this.#request<Balance>('GET', '/account/balance')).body,

@@ -19,6 +19,8 @@ export type EventType = Event['type'];
 export type SandboxScan = S['SandboxScan'];
 export type DeletedAddress = S['DeletedAddress'];
 export type DeletedWebhookEndpoint = S['DeletedWebhookEndpoint'];
+export type ScanForm = S['ScanForm'];
+export type Pickup = S['Pickup'];
 
 type Op = operations;
 type JsonBody<O extends keyof Op> = Op[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -33,6 +35,8 @@ export type WebhookEndpointCreateParams = JsonBody<'createWebhookEndpoint'>;
 export type EventListParams = Query<'listEvents'>;
 export type SandboxScanParams = JsonBody<'createSandboxScan'>;
 export type PageParams = Query<'listAddresses'>;
+export type ScanFormCreateParams = JsonBody<'createScanForm'>;
+export type PickupCreateParams = JsonBody<'createPickup'>;
 
 /** One page of a list. */
 export interface Page<T> {

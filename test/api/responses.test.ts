@@ -62,7 +62,15 @@ describe('every answer matches the served OpenAPI document', () => {
       const [method, path] = op.split(' ');
       return (doc.paths[path][method.toLowerCase()].parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'idempotency-key');
     });
-    expect(takers.sort()).toEqual(['POST /api/v1/addresses', 'POST /api/v1/shipments', 'POST /api/v1/shipments/{shipment}/void', 'POST /api/v1/webhook_endpoints']);
+    expect(takers.sort()).toEqual([
+      'POST /api/v1/addresses',
+      'POST /api/v1/pickups',
+      'POST /api/v1/pickups/{id}/cancel',
+      'POST /api/v1/scan_forms',
+      'POST /api/v1/shipments',
+      'POST /api/v1/shipments/{shipment}/void',
+      'POST /api/v1/webhook_endpoints',
+    ]);
     // Each of them can answer the key's two problems, and says so.
     for (const op of takers) {
       const [method, path] = op.split(' ');
@@ -231,6 +239,25 @@ describe('every answer matches the served OpenAPI document', () => {
       expect(op.responses['400'].description, `${method} ${path}`).toContain('invalid_json');
       expect(Object.keys(op.responses), `${method} ${path}`).toContain('408');
     }
+  });
+
+  it('SCAN forms and pickups', async () => {
+    const bought = await api('POST', '/shipments', { body: buyBody('acme_ground', 'form-1') });
+    expect(bought.status).toBe(201);
+    const form = await api('POST', '/scan_forms', { body: { shipment_ids: [bought.body.id] } });
+    expect(form.status).toBe(201);
+    expect((await api('POST', '/scan_forms', { body: { shipment_ids: [bought.body.id] } })).status).toBe(422);
+    expect((await api('GET', `/scan_forms/${form.body.id}`)).status).toBe(200);
+    expect((await api('GET', `/scan_forms/${form.body.id}/file`)).status).toBe(200);
+    expect((await api('GET', '/scan_forms/sf_nope')).status).toBe(404);
+    expect((await api('GET', '/scan_forms')).body.data[0]).toEqual(form.body);
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const pickup = await api('POST', '/pickups', { body: { carrier: 'acme', address: address(), window: { start: `${day}T09:00:00Z`, end: `${day}T17:00:00Z` } } });
+    expect(pickup.status).toBe(201);
+    expect((await api('POST', '/pickups', { body: { carrier: 'acme', address: address(), window: { start: `${day}T17:00:00Z`, end: `${day}T09:00:00Z` } } })).status).toBe(422);
+    expect((await api('GET', `/pickups/${pickup.body.id}`)).status).toBe(200);
+    expect((await api('GET', '/pickups')).body.data[0]).toEqual(pickup.body);
+    expect((await api('POST', `/pickups/${pickup.body.id}/cancel`)).body.status).toBe('cancelled');
   });
 
   it('exercised every operation of the document', () => {

@@ -3,6 +3,7 @@ import { acmeDefinition, quoteServices } from '../../carriers/index.js';
 import { eligibleService } from './carrier-rules.js';
 import { SimHttpError, type SimApi, type SimReply, type SimRequest } from './sim-types.js';
 import type { SimPurchase, SimState } from './state.js';
+import { manifestPdf } from './form-files.js';
 import { canonicalJson, countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from './validate.js';
 
 const CODE = 'acme';
@@ -16,7 +17,7 @@ export function createAcmeApi(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,
-    operations: ['quote', 'buy', 'lookup', 'cancel', 'track'],
+    operations: ['quote', 'buy', 'lookup', 'cancel', 'track', 'manifest', 'pickup', 'pickup_cancel'],
     errorBody: (code, message) => ({ error: { code, message } }),
     routes: [
       { method: 'POST', pattern: route('/quotes'), operation: 'quote', handle: quote },
@@ -24,6 +25,9 @@ export function createAcmeApi(state: SimState): SimApi {
       { method: 'GET', pattern: route('/labels'), operation: 'lookup', handle: (req) => lookup(state, req) },
       { method: 'POST', pattern: route('/labels/void'), operation: 'cancel', handle: (req) => cancel(state, req) },
       { method: 'GET', pattern: route('/tracking/([^/]+)'), operation: 'track', handle: (req) => track(state, req) },
+      { method: 'POST', pattern: route('/manifests'), operation: 'manifest', handle: (req) => manifest(state, req) },
+      { method: 'POST', pattern: route('/pickups'), operation: 'pickup', handle: (req) => pickup(state, req) },
+      { method: 'POST', pattern: route('/pickups/([^/]+)/cancel'), operation: 'pickup_cancel', handle: (req) => cancelPickup(state, req) },
     ],
   };
 }
@@ -149,4 +153,65 @@ function parcelOf(body: Record<string, unknown>): Parcel {
 function headerValue(req: SimRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Acme's collection fee, in GBP minor units. */
+export const ACME_PICKUP_FEE = 350;
+
+/** Manifests and pickups Acme has made, by its own id. */
+const manifested = new WeakMap<SimState, Map<string, string>>();
+const pickups = new WeakMap<SimState, Map<string, { reference: string; cancelled: boolean }>>();
+
+function mapOf<V>(store: WeakMap<SimState, Map<string, V>>, state: SimState): Map<string, V> {
+  let m = store.get(state);
+  if (!m) store.set(state, (m = new Map()));
+  return m;
+}
+
+/** A manifest of Acme labels: each must be Acme's, not voided, and on no manifest yet. */
+async function manifest(state: SimState, req: SimRequest): Promise<SimReply> {
+  const body = jsonObject(req);
+  const reference = requiredString(body, 'reference');
+  const from = address(body, 'from');
+  const numbers = body.tracking_numbers;
+  if (!Array.isArray(numbers) || numbers.length === 0 || !numbers.every((n) => typeof n === 'string')) {
+    throw new SimHttpError(422, 'invalid_request', 'tracking_numbers must be a non-empty list of strings.');
+  }
+  const onForm = mapOf(manifested, state);
+  for (const n of numbers as string[]) {
+    const p = state.purchaseByTracking(n);
+    if (!p || p.carrier !== CODE) throw new SimHttpError(422, 'label_not_found', `No label with tracking number ${n}.`);
+    if (p.cancelled) throw new SimHttpError(422, 'label_voided', `Label ${n} is voided.`);
+    const on = onForm.get(n);
+    if (on !== undefined && on !== reference) throw new SimHttpError(422, 'already_manifested', `Label ${n} is on manifest ${on} already.`);
+  }
+  for (const n of numbers as string[]) onForm.set(n, reference);
+  const id = `man_${reference}`;
+  const pdf = await manifestPdf({ title: 'ACME EXPRESS MANIFEST', number: id, from: [from.name, from.line1, `${from.city} ${from.postcode} ${from.country}`], trackingNumbers: numbers as string[] });
+  return { status: 201, body: { id, object: 'manifest', reference, tracking_numbers: numbers, document: { format: 'pdf', content_base64: Buffer.from(pdf).toString('base64') } } };
+}
+
+/** A collection at an address between two instants, with Acme's flat fee. */
+function pickup(state: SimState, req: SimRequest): SimReply {
+  const body = jsonObject(req);
+  const reference = requiredString(body, 'reference');
+  address(body, 'address');
+  const readyAt = Date.parse(requiredString(body, 'ready_at'));
+  const closeAt = Date.parse(requiredString(body, 'close_at'));
+  if (!Number.isFinite(readyAt) || !Number.isFinite(closeAt) || readyAt >= closeAt) {
+    throw new SimHttpError(422, 'invalid_window', 'ready_at must be an instant before close_at.');
+  }
+  positiveInteger(body, 'parcel_count', 'parcel_count');
+  const booked = mapOf(pickups, state);
+  const id = `pu_${reference}`;
+  booked.set(id, { reference, cancelled: false });
+  return { status: 201, body: { id, object: 'pickup', reference, status: 'scheduled', fee: { amount: ACME_PICKUP_FEE, currency: 'GBP' } } };
+}
+
+function cancelPickup(state: SimState, req: SimRequest): SimReply {
+  const id = req.params[0];
+  const p = mapOf(pickups, state).get(id);
+  if (!p) throw new SimHttpError(404, 'pickup_not_found', `No pickup ${id}.`);
+  p.cancelled = true;
+  return { status: 200, body: { id, object: 'pickup', reference: p.reference, status: 'cancelled' } };
 }

@@ -18,6 +18,8 @@ const FAULT_OPERATION: Record<UpsSimOperation, string> = {
   recover: 'lookup',
   reference: 'lookup',
   track: 'track',
+  pickup: 'pickup',
+  pickup_cancel: 'pickup_cancel',
 };
 
 /** A `/_sim/scans` status as a UPS activity (type and code as UPS's Tracking appendix lists them). */

@@ -18,6 +18,10 @@ const ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; path: string; o
   { method: 'POST', path: '/labels/v3/label-reprint', operation: 'reprint', fault: 'lookup' },
   { method: 'DELETE', path: '/labels/v3/label(?:/[^/]+)?', operation: 'cancel', fault: 'cancel' },
   { method: 'GET', path: '/tracking/v3/tracking/[^/]+', operation: 'track', fault: 'track' },
+  { method: 'POST', path: '/scan-forms/v3/scan-form', operation: 'scanform', fault: 'scan_form' },
+  { method: 'POST', path: '/pickup/v3/carrier-pickup', operation: 'pickup', fault: 'pickup' },
+  { method: 'GET', path: '/pickup/v3/carrier-pickup/[^/]+', operation: 'pickup_read', fault: 'pickup_lookup' },
+  { method: 'DELETE', path: '/pickup/v3/carrier-pickup/[^/]+', operation: 'pickup_cancel', fault: 'pickup_cancel' },
 ];
 
 /** A `/_sim/scans` status as a USPS event (codes of Publication 199, as our mapping reads them). */

@@ -13,13 +13,16 @@ import {
   TrackResponse,
   UpsErrorBody,
   VoidResponse,
+  PickupCancelResponse,
+  PickupCreationRequest,
+  PickupCreationResponse,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-sim/ups/index.js';
 import { schemaErrors } from './ajv.js';
 import { ACCOUNT, PARCEL, US_FROM, US_TO } from './payloads.js';
 
-const REQUEST_SCHEMAS: Partial<Record<UpsSimOperation, TSchema>> = { token: TokenRequest, rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest };
+const REQUEST_SCHEMAS: Partial<Record<UpsSimOperation, TSchema>> = { token: TokenRequest, rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest, pickup: PickupCreationRequest };
 const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   token: TokenResponse,
   rate: RateResponse,
@@ -28,6 +31,8 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   recover: LabelRecoveryResponse,
   track: TrackResponse,
   reference: TrackResponse,
+  pickup: PickupCreationResponse,
+  pickup_cancel: PickupCancelResponse,
   error: UpsErrorBody,
 };
 

@@ -4,6 +4,7 @@ import { UPS_ERROR, rate } from './rating.js';
 import { recover, ship, voidShipment, type UpsBooks } from './shipping.js';
 import { DEFAULT_SCAN_SCHEDULE, type SimExtraScan, type SimPackage, type SimScanStep } from './state.js';
 import { reference, track } from './tracking.js';
+import { cancelPickup, createPickup, type SimPickup } from './pickup.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
@@ -14,7 +15,7 @@ import { reference, track } from './tracking.js';
  * carrier simulator mounts it under `/ups` with the control API's faults.
  */
 
-export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference';
+export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
 
 export type UpsSimFault = { operation: UpsSimOperation | 'any'; times?: number } & (
   | { kind: 'error'; status: number; code?: string; message?: string }
@@ -65,6 +66,8 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'POST', pattern: /^\/api\/labels\/v1\/recovery$/, operation: 'recover' },
   { method: 'GET', pattern: /^\/api\/track\/v1\/details\/([^/]+)$/, operation: 'track' },
   { method: 'GET', pattern: /^\/api\/track\/v1\/reference\/details\/([^/]+)$/, operation: 'reference' },
+  { method: 'POST', pattern: /^\/api\/pickupcreation\/v2409\/pickup$/, operation: 'pickup' },
+  { method: 'DELETE', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_cancel' },
 ];
 
 /** The error UPS sends for a token it does not accept. */
@@ -81,6 +84,7 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
   const clock = options.clock ?? Date.now;
   const tokens = new Map<string, number>();
   const packages = new Map<string, SimPackage>();
+  const pickups = new Map<string, SimPickup>();
   const faults: UpsSimFault[] = [];
   const violations: string[] = [];
   const log: Array<{ operation: UpsSimOperation; status: number }> = [];
@@ -138,7 +142,7 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
         return [400, UPS_ERROR('9370701', 'Invalid JSON in the request body')];
       }
     }
-    if (options.validate && (operation === 'rate' || operation === 'ship' || operation === 'recover')) {
+    if (options.validate && (operation === 'rate' || operation === 'ship' || operation === 'recover' || operation === 'pickup')) {
       const problems = options.validate('request', operation, body);
       if (problems.length) {
         for (const p of problems) violations.push(`${operation} request: ${p}`);
@@ -158,6 +162,12 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
         return track(books, param ?? '');
       case 'reference':
         return reference(books, param ?? '', req.query.get('shipperNum'));
+      case 'pickup':
+        return createPickup({ pickups, clock, nextSerial: () => ++serial }, body);
+      case 'pickup_cancel': {
+        const prn = req.headers.prn;
+        return cancelPickup({ pickups, clock, nextSerial: () => ++serial }, param ?? '', typeof prn === 'string' ? prn : undefined);
+      }
     }
   }
 
@@ -178,6 +188,8 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     operationOf: (method: string, path: string) => routeOf(method, path)?.operation,
     record,
     packages,
+    /** Pickups booked, by PRN. */
+    pickups,
     /** Faults of the stand-alone server (`./server.ts`). */
     faults,
     /** What the validate hook found wrong, in order. */

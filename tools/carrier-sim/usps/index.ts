@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseBody } from './http-io.js';
 import { cancel, label, reprint } from './labels.js';
+import { cancelPickup, readPickup, scanForm, schedulePickup } from './forms-pickups.js';
 import { rate, track } from './queries.js';
 import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
 
@@ -13,7 +14,7 @@ import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
  * (tests), and the shared carrier simulator mounts it under `/usps` with the control API's faults.
  */
 
-export type UspsSimOperation = 'token' | 'payment' | 'rate' | 'label' | 'reprint' | 'cancel' | 'track';
+export type UspsSimOperation = 'token' | 'payment' | 'rate' | 'label' | 'reprint' | 'cancel' | 'track' | 'scanform' | 'pickup' | 'pickup_read' | 'pickup_cancel';
 
 /**
  * A fault for the next call of an operation (stand-alone server):
@@ -82,7 +83,8 @@ export interface UspsDesk {
   problems(operation: UspsSimOperation, schema: string, value: unknown): string[];
 }
 
-export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/labels/v3/', '/tracking/v3/'];
+export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/labels/v3/', '/tracking/v3/', '/scan-forms/v3/', '/pickup/v3/'];
+const PICKUP_PATH = '/pickup/v3/carrier-pickup/';
 
 export function uspsOperationOf(method: string, path: string): UspsSimOperation | undefined {
   if (method === 'POST' && path === '/oauth2/v3/token') return 'token';
@@ -92,6 +94,10 @@ export function uspsOperationOf(method: string, path: string): UspsSimOperation 
   if (method === 'POST' && path === '/labels/v3/label-reprint') return 'reprint';
   if (method === 'DELETE' && (path === '/labels/v3/label' || path.startsWith('/labels/v3/label/'))) return 'cancel';
   if (method === 'GET' && path.startsWith('/tracking/v3/tracking/')) return 'track';
+  if (method === 'POST' && path === '/scan-forms/v3/scan-form') return 'scanform';
+  if (method === 'POST' && path === '/pickup/v3/carrier-pickup') return 'pickup';
+  if (method === 'GET' && path.startsWith(PICKUP_PATH) && path.length > PICKUP_PATH.length) return 'pickup_read';
+  if (method === 'DELETE' && path.startsWith(PICKUP_PATH) && path.length > PICKUP_PATH.length) return 'pickup_cancel';
   return undefined;
 }
 
@@ -106,7 +112,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
   const now = options.now ?? Date.now;
   const lifetime = options.tokenLifetimeSeconds ?? 8 * 3600;
   const tokens = new Map<string, number>();
-  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, label: 0, reprint: 0, cancel: 0, track: 0 };
+  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, label: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0 };
   const requestProblems: string[] = [];
   let window = { start: 0, count: 0 };
 
@@ -154,6 +160,11 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
     if (operation === 'payment') return payment(body);
     if (operation === 'rate') return rate(desk, body);
     if (operation === 'track') return track(desk, decodeURIComponent(req.path.slice('/tracking/v3/tracking/'.length)), req.query.get('expand'));
+    // SCAN forms and pickups take the OAuth token alone (their documents name no payment token).
+    if (operation === 'scanform') return scanForm(desk, req.headers, body);
+    if (operation === 'pickup') return schedulePickup(desk, body);
+    if (operation === 'pickup_read') return readPickup(desk, decodeURIComponent(req.path.slice(PICKUP_PATH.length)));
+    if (operation === 'pickup_cancel') return cancelPickup(desk, req.headers, decodeURIComponent(req.path.slice(PICKUP_PATH.length)));
     const paymentToken = req.headers['x-payment-authorization-token'];
     if (typeof paymentToken !== 'string' || !desk.paymentTokens.has(paymentToken)) {
       desk.problems(operation, 'UspsLabelHeaders', {});

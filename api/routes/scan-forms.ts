@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import { findOwnScanForm, findOwnShipments, formsOfShipments, insertScanForm, listScanForms, schema, type ScanFormRow, type ShipmentRow } from '../../db/index.js';
+import { ApiError, CODE, makeId, type Address, type FieldError } from '../../domain/index.js';
+import type { AppContext } from '../context.js';
+import { callerOf, type Caller } from '../auth.js';
+import { decodeCursor, listPage } from '../pagination.js';
+import { RESPONSES } from '../response-schemas.js';
+import { pageQueryFor, type PageQuery } from '../schemas.js';
+import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from './carrier-ops.js';
+
+/** At most this many shipments on one form: a batch's size. */
+const MAX_FORM_SHIPMENTS = 1_000;
+
+export const CreateScanFormSchema = Type.Object(
+  {
+    shipment_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: MAX_FORM_SHIPMENTS, description: 'Purchased shipments of one carrier and sender address' })),
+    batch_id: Type.Optional(Type.String({ maxLength: 64, description: 'bat_…: every purchased shipment of the batch' })),
+  },
+  { additionalProperties: false, description: 'Either `shipment_ids` or `batch_id`' },
+);
+type CreateScanForm = Static<typeof CreateScanFormSchema>;
+const ScanFormParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
+export function scanFormToJson(row: Pick<ScanFormRow, 'id' | 'livemode' | 'carrier' | 'shipmentIds' | 'createdAt'>) {
+  return { id: row.id, object: 'scan_form' as const, livemode: row.livemode, carrier: row.carrier, shipment_ids: row.shipmentIds, created_at: row.createdAt.toISOString() };
+}
+
+const invalid = (errors: FieldError[]) =>
+  new ApiError(CODE.validation_failed, errors.length === 1 ? errors[0].message : `${errors.length} shipments cannot go on this form.`, { errors });
+
+/** Keys sorted: two equal addresses compare equal whatever order their fields were stored in. */
+function addressKey(value: unknown): string {
+  const a = (value ?? {}) as Record<string, unknown>;
+  return JSON.stringify(Object.keys(a).sort().map((k) => [k, typeof a[k] === 'string' ? (a[k] as string).trim().toUpperCase() : a[k]]));
+}
+
+/** The shipments of a batch, in item order; a 422 while batches are not recorded on shipments. */
+async function batchShipmentIds(ctx: AppContext, caller: Caller, batchId: string): Promise<string[]> {
+  try {
+    const rows = await ctx.db.execute<{ id: string }>(
+      sql`select id from ${schema.shipments} where batch_id = ${batchId} and account_id = ${caller.owner.accountId} and livemode = ${caller.owner.livemode} order by id`,
+    );
+    const ids = (rows as unknown as { rows?: Array<{ id: string }> }).rows ?? (rows as unknown as Array<{ id: string }>);
+    if (ids.length === 0) throw new ApiError(CODE.validation_failed, `No shipments in batch ${batchId}.`, { errors: [{ path: 'batch_id', message: 'names no batch of yours with shipments' }] });
+    return ids.map((r) => r.id);
+  } catch (error) {
+    // 42703: undefined column. Shipments carry no batch yet on this database.
+    if ((error as { code?: string })?.code === '42703' || (error as { cause?: { code?: string } })?.cause?.code === '42703') {
+      throw new ApiError(CODE.validation_failed, 'Forms by batch are not available yet; send shipment_ids.', { errors: [{ path: 'batch_id', message: 'forms by batch are not available yet' }] });
+    }
+    throw error;
+  }
+}
+
+/** Every reason each shipment cannot go on one form together, by its place in the list. */
+function checkShipments(ctx: AppContext, ids: string[], rows: Map<string, ShipmentRow>, onForm: Map<string, string>, pathOf: (i: number) => string) {
+  const errors: FieldError[] = [];
+  const first = ids.map((id) => rows.get(id)).find((r) => r !== undefined);
+  const carrier = first?.carrier ?? null;
+  const sender = first ? addressKey(first.fromAddress) : null;
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    const path = pathOf(i);
+    const row = rows.get(id);
+    if (seen.has(id)) return errors.push({ path, message: `${id} is listed twice` });
+    seen.add(id);
+    if (!row) return errors.push({ path, message: `no shipment ${id}` });
+    if (row.status !== 'purchased' || !row.trackingNumber) return errors.push({ path, message: `${id} is ${row.status}, not purchased` });
+    const definition = ctx.catalog.definitions.find((d) => d.code === row.carrier);
+    if (!definition?.capabilities.scanForms) return errors.push({ path, message: `${row.carrier ?? 'its carrier'} makes no SCAN forms` });
+    if (row.carrier !== carrier) return errors.push({ path, message: `${id} is a ${row.carrier} shipment; the form is for ${carrier}` });
+    if (addressKey(row.fromAddress) !== sender) return errors.push({ path, message: `${id} has another sender address` });
+    const form = onForm.get(id);
+    if (form) return errors.push({ path, message: `${id} is on form ${form} already` });
+  });
+  return { errors, carrier };
+}
+
+export const scanFormRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post<{ Body: CreateScanForm }>(
+      '/scan_forms',
+      {
+        config: { scope: 'shipments:write', idempotency: {} },
+        schema: { body: CreateScanFormSchema, summary: 'Put purchased shipments on a SCAN form (manifest)', operationId: 'createScanForm', response: RESPONSES.createScanForm },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const { shipment_ids: listed, batch_id: batchId } = request.body;
+        if ((listed === undefined) === (batchId === undefined)) {
+          throw invalid([{ path: listed === undefined ? 'shipment_ids' : 'batch_id', message: 'send either shipment_ids or batch_id, not both or neither' }]);
+        }
+        const ids = listed ?? (await batchShipmentIds(ctx, caller, batchId as string));
+        // By batch, each error is the batch's, its message naming the shipment.
+        const pathOf = listed ? (i: number) => `shipment_ids[${i}]` : () => 'batch_id';
+        const rows = new Map((await findOwnShipments(ctx.db, caller.owner, ids)).map((r) => [r.id, r]));
+        const { errors, carrier } = checkShipments(ctx, ids, rows, await formsOfShipments(ctx.db, ids), pathOf);
+        if (errors.length || !carrier) throw invalid(errors);
+        const shipments = ids.map((id) => rows.get(id) as ShipmentRow);
+        const now = ctx.now();
+        const id = makeId('sf', now.getTime(), randomBytes(16));
+        const from = shipments[0].fromAddress as Record<string, string | undefined>;
+        const fromLines = [from.name, from.line1, from.line2, `${from.city} ${from.state ?? ''} ${from.postcode} ${from.country}`.replace(/\s+/g, ' ')].filter((l): l is string => Boolean(l));
+        const trackingNumbers = shipments.map((s) => s.trackingNumber as string);
+
+        let carrierFormId: string;
+        let content: Buffer;
+        if (!caller.livemode) {
+          // A sandbox key never reaches a carrier: the form is made here, in the same shape.
+          carrierFormId = `SANDBOX-${id.slice(-10).toUpperCase()}`;
+          const carrierName = ctx.catalog.definitions.find((d) => d.code === carrier)?.name ?? carrier;
+          content = await sandboxFormPdf({ carrierName, number: carrierFormId, from: fromLines, trackingNumbers });
+        } else {
+          const adapter = liveAdapter(ctx, carrier);
+          if (!adapter.createScanForm) throw invalid([{ path: pathOf(0), message: `${carrier} makes no SCAN forms` }]);
+          try {
+            const form = await adapter.createScanForm({
+              reference: id,
+              from: shipments[0].fromAddress as Address,
+              labels: shipments.map((s) => ({ reference: s.id, trackingNumber: s.trackingNumber as string })),
+            });
+            carrierFormId = form.carrierFormId;
+            content = await formPdf(form.document);
+          } catch (error) {
+            carrierFailure(error);
+          }
+        }
+        const { taken } = await insertScanForm(ctx.db, {
+          id,
+          accountId: caller.owner.accountId,
+          livemode: caller.owner.livemode,
+          carrier,
+          shipmentIds: ids,
+          carrierFormId,
+          contentType: 'application/pdf',
+          content,
+          createdAt: now,
+        });
+        // Another form took some of them while the carrier made this one.
+        if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
+        return reply.code(201).send(scanFormToJson({ id, livemode: caller.livemode, carrier, shipmentIds: ids, createdAt: now }));
+      },
+    );
+
+    app.get<{ Params: Static<typeof ScanFormParams> }>(
+      '/scan_forms/:id',
+      { config: { scope: 'shipments:read' }, schema: { params: ScanFormParams, summary: 'Read one SCAN form', operationId: 'retrieveScanForm', response: RESPONSES.retrieveScanForm } },
+      async (request) => scanFormToJson(await ownForm(ctx, callerOf(request), request.params.id)),
+    );
+
+    app.get<{ Params: Static<typeof ScanFormParams> }>(
+      '/scan_forms/:id/file',
+      { config: { scope: 'labels:read' }, schema: { params: ScanFormParams, summary: 'The SCAN form as a PDF', operationId: 'scanFormFile', response: RESPONSES.scanFormFile } },
+      async (request, reply) => {
+        const row = await ownForm(ctx, callerOf(request), request.params.id);
+        return reply
+          .type(row.contentType)
+          .header('cache-control', 'private, no-store')
+          .header('content-disposition', `inline; filename="${row.id}.pdf"`)
+          .send(row.content);
+      },
+    );
+
+    app.get<{ Querystring: PageQuery }>(
+      '/scan_forms',
+      { config: { scope: 'shipments:read' }, schema: { querystring: pageQueryFor('sf'), summary: 'List SCAN forms, newest first', operationId: 'listScanForms', response: RESPONSES.listScanForms } },
+      async (request) => {
+        const caller = callerOf(request);
+        const q = request.query;
+        const page = await listScanForms(ctx.db, { ...caller.owner, before: q.cursor ? decodeCursor(q.cursor, 'sf') : undefined, limit: q.limit ?? 20 });
+        return listPage(page, scanFormToJson);
+      },
+    );
+  };
+
+async function ownForm(ctx: AppContext, caller: Caller, id: string): Promise<ScanFormRow> {
+  const row = await findOwnScanForm(ctx.db, caller.owner, id);
+  if (!row) throw new ApiError(CODE.not_found, `No SCAN form ${id}.`);
+  return row;
+}

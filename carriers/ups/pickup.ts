@@ -1,0 +1,105 @@
+/** UPS Pickup: our booking as a Pickup Creation request, and its answers. Pure. */
+import { Value } from '@sinclair/typebox/value';
+import type { Address } from '../../domain/index.js';
+import type { CarrierMoney } from '../types.js';
+import { PickupCancelResponse, PickupCreationResponse, type PickupCreationRequest } from './schemas-pickup.js';
+import { upsCarrierServiceCode } from './services.js';
+
+export const UPS_PICKUP_PATH = '/pickupcreation/v2409/pickup';
+/** Cancel by PRN (`CancelBy` 02). */
+export const UPS_PICKUP_CANCEL_PATH = '/shipments/v2409/pickup/02';
+
+export interface UpsPickupInput {
+  reference: string;
+  address: Address;
+  window: { start: string; end: string };
+  count: number;
+  totalWeightG: number;
+  serviceCodes: readonly string[];
+  /** Where the parcels go; the pickup's own country when none are named. */
+  destinationCountries: readonly string[];
+  instructions?: string;
+  phone: string;
+  accountNumber: string;
+}
+
+/** What of our booking UPS cannot take as it is (never cut to fit). */
+export function upsPickupProblems(input: Pick<UpsPickupInput, 'address' | 'instructions' | 'phone'> & { window?: UpsPickupInput['window'] }): string[] {
+  const problems: string[] = [];
+  // UPS books one day's ready and close times: a window that runs past midnight (UTC) cannot be said.
+  if (input.window && input.window.start.slice(0, 10) !== input.window.end.slice(0, 10)) problems.push('window must start and end on the same day (UTC) for a UPS pickup');
+  const a = input.address;
+  if (a.name.trim().length > 22) problems.push('address.name must be at most 22 characters for a UPS pickup');
+  if (a.line1.trim().length > 35) problems.push('address.line1 must be at most 35 characters for a UPS pickup');
+  if ((a.line2?.trim().length ?? 0) > 0) problems.push('address.line2 cannot be sent on a UPS pickup (one address line only)');
+  if (a.postcode.trim().length > 8) problems.push('address.postcode must be at most 8 characters for a UPS pickup');
+  if ((input.instructions?.trim().length ?? 0) > 57) problems.push('instructions must be at most 57 characters for a UPS pickup');
+  if (!/^[0-9+()\-\s]{1,25}$/.test(input.phone)) problems.push('a phone number of at most 25 characters is needed for a UPS pickup');
+  return problems;
+}
+
+/** `HHmm` of an instant, in UTC: the request has no time zone, and our window is in instants. */
+const hhmm = (iso: string) => iso.slice(11, 13) + iso.slice(14, 16);
+
+export function buildUpsPickupRequest(input: UpsPickupInput): PickupCreationRequest {
+  const a = input.address;
+  const us = a.country.toUpperCase() === 'US';
+  const byService = new Map<string, number>();
+  for (const code of input.serviceCodes) {
+    const carrierCode = upsCarrierServiceCode(code);
+    if (carrierCode) byService.set(carrierCode.padStart(3, '0'), (byService.get(carrierCode.padStart(3, '0')) ?? 0) + 1);
+  }
+  const destination = input.destinationCountries[0] ?? a.country.toUpperCase();
+  // Parcels of services we cannot name go as Ground (003), the service a collection is booked for by default.
+  const named = [...byService.values()].reduce((s, n) => s + n, 0);
+  if (input.count > named) byService.set('003', (byService.get('003') ?? 0) + input.count - named);
+  const weight = us ? input.totalWeightG / 453.59237 : input.totalWeightG / 1000;
+  const instructions = input.instructions?.trim();
+  const state = (a as Address & { state?: string }).state?.trim();
+  return {
+    PickupCreationRequest: {
+      Request: { TransactionReference: { CustomerContext: input.reference } },
+      RatePickupIndicator: 'Y',
+      Shipper: { Account: { AccountNumber: input.accountNumber, AccountCountryCode: a.country.toUpperCase() } },
+      PickupDateInfo: { ReadyTime: hhmm(input.window.start), CloseTime: hhmm(input.window.end), PickupDate: input.window.start.slice(0, 10).replace(/-/g, '') },
+      PickupAddress: {
+        CompanyName: a.name.trim().slice(0, 27),
+        ContactName: a.name.trim(),
+        AddressLine: [a.line1.trim()],
+        City: a.city.trim(),
+        ...(state ? { StateProvince: state.toUpperCase() } : {}),
+        PostalCode: a.postcode.trim(),
+        CountryCode: a.country.toUpperCase(),
+        ResidentialIndicator: 'N',
+        Phone: { Number: input.phone },
+      },
+      AlternateAddressIndicator: 'Y',
+      PickupPiece: [...byService].map(([ServiceCode, n]) => ({ ServiceCode, Quantity: String(Math.min(n, 999)), DestinationCountryCode: destination, ContainerCode: '01' as const })),
+      TotalWeight: { Weight: String(Math.max(0.1, Math.ceil(weight * 10) / 10)), UnitOfMeasurement: us ? 'LBS' : 'KGS' },
+      OverweightIndicator: 'N',
+      PaymentMethod: '01',
+      ...(instructions ? { SpecialInstruction: instructions } : {}),
+      ReferenceNumber: input.reference,
+    },
+  };
+}
+
+export interface UpsBookedPickup {
+  prn: string;
+  fee: CarrierMoney | null;
+}
+
+/** The PRN and the rated fee (`RateStatus` 01 with `RateResult`); undefined when the answer is not one. */
+export function parseUpsPickupResponse(body: unknown): UpsBookedPickup | undefined {
+  if (!Value.Check(PickupCreationResponse, body)) return undefined;
+  const r = body.PickupCreationResponse;
+  if (r.Response.ResponseStatus.Code !== '1' || !r.PRN) return undefined;
+  const rate = r.RateStatus.Code === '01' ? r.RateResult : undefined;
+  if (!rate) return { prn: r.PRN, fee: null };
+  const [whole, cents = ''] = rate.GrandTotalOfAllCharge.trim().split('.');
+  return { prn: r.PRN, fee: { amount: Number(whole) * 100 + Number(cents.padEnd(2, '0')), currency: rate.CurrencyCode ?? 'USD' } };
+}
+
+export function parseUpsPickupCancelResponse(body: unknown): true | undefined {
+  return Value.Check(PickupCancelResponse, body) && body.PickupCancelResponse.Response.ResponseStatus.Code === '1' ? true : undefined;
+}

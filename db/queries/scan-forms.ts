@@ -1,0 +1,68 @@
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import type { Db } from '../connection.js';
+import { shipments, type ShipmentRow } from '../schema.js';
+import { scanFormShipments, scanForms, type ScanFormRow } from '../schema-forms.js';
+
+export type NewScanForm = typeof scanForms.$inferInsert;
+type Owner = { accountId: string; livemode: boolean };
+
+/** The shipments of this account and mode among these ids (others' are indistinguishable from none). */
+export async function findOwnShipments(db: Db, owner: Owner, ids: readonly string[]): Promise<ShipmentRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(shipments)
+    .where(and(inArray(shipments.id, [...ids]), eq(shipments.accountId, owner.accountId), eq(shipments.livemode, owner.livemode)));
+}
+
+/** Which of these shipments are on a form already, and on which. */
+export async function formsOfShipments(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(scanFormShipments).where(inArray(scanFormShipments.shipmentId, [...ids]));
+  return new Map(rows.map((r) => [r.shipmentId, r.scanFormId]));
+}
+
+/** The form a shipment is on, if any: such a shipment is handed over and can no longer be voided. */
+export async function scanFormOfShipment(db: Db, shipmentId: string): Promise<string | undefined> {
+  const [row] = await db.select().from(scanFormShipments).where(eq(scanFormShipments.shipmentId, shipmentId));
+  return row?.scanFormId;
+}
+
+/**
+ * Records a form and its shipments in one transaction. The shipment key refuses a shipment that a
+ * concurrent form took meanwhile: then nothing is recorded and the ids already taken are returned.
+ */
+export async function insertScanForm(db: Db, row: NewScanForm): Promise<{ taken: string[] }> {
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(scanForms).values(row);
+      await tx.insert(scanFormShipments).values(row.shipmentIds.map((shipmentId) => ({ shipmentId, scanFormId: row.id })));
+    });
+    return { taken: [] };
+  } catch (error) {
+    const taken = await formsOfShipments(db, row.shipmentIds);
+    if (taken.size > 0) return { taken: [...taken.keys()] };
+    throw error;
+  }
+}
+
+export async function findOwnScanForm(db: Db, owner: Owner, id: string): Promise<ScanFormRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(scanForms)
+    .where(and(eq(scanForms.id, id), eq(scanForms.accountId, owner.accountId), eq(scanForms.livemode, owner.livemode)));
+  return row;
+}
+
+/** A page of forms, newest first, without their files. */
+export async function listScanForms(db: Db, f: Owner & { before?: string; limit: number }) {
+  const where = [eq(scanForms.accountId, f.accountId), eq(scanForms.livemode, f.livemode)];
+  if (f.before) where.push(lt(scanForms.id, f.before));
+  const rows = await db
+    .select({ id: scanForms.id, livemode: scanForms.livemode, carrier: scanForms.carrier, shipmentIds: scanForms.shipmentIds, createdAt: scanForms.createdAt })
+    .from(scanForms)
+    .where(and(...where))
+    .orderBy(desc(scanForms.id))
+    .limit(f.limit + 1);
+  return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}

@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { insertShipment, ledgerEntriesOf } from '../../db/index.js';
+import { insertUser } from '../../db/queries/users.js';
+import { makeId } from '../../domain/index.js';
+import { carrierRegistryFor } from '../../workers/activities.js';
+import { inspectPdf } from '../labels/pdf-inspect.js';
+import { simControl } from '../support/sim.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  stack = await startTestStack();
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const future = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+/** A window on one day (UTC), `days` from today: UPS books a day's ready and close times. */
+const dayWindow = (days: number) => {
+  const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  return { start: `${day}T13:00:00.000Z`, end: `${day}T21:00:00.000Z` };
+};
+/** The first such window on a day USPS collects (Monday to Saturday), at least a day ahead. */
+const uspsWindow = () => {
+  for (let days = 2; ; days++) if (new Date(dayWindow(days).start).getUTCDay() !== 0) return dayWindow(days);
+};
+
+async function purchased(acct: TestAccount, o: { live?: boolean; from?: Record<string, string>; service?: string } = {}) {
+  const marker = `sf-${randomUUID()}`;
+  const a = await call(stack, 'POST', '/api/v1/shipments', {
+    key: o.live === false ? acct.testKey : acct.liveKey,
+    body: { service: o.service ?? 'acme_ground', from: address(o.from), to: address({ name: marker }), parcel: parcel(), reference: marker },
+  });
+  expect(a.status, a.text).toBe(201);
+  return a.body as { id: string; tracking: { number: string } };
+}
+
+async function fileOf(acct: TestAccount, formId: string) {
+  const res = await request(`${stack.url}/api/v1/scan_forms/${formId}/file`, { headers: { authorization: `Bearer ${acct.liveKey}` } });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, type: res.headers['content-type'], bytes };
+}
+
+describe('SCAN forms (acme manifest on the simulator)', () => {
+  it('puts purchased shipments of one sender on a form, serves its PDF, and refuses their void', async () => {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const a = await purchased(acct);
+    const b = await purchased(acct);
+    const key = randomUUID();
+    const created = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: { shipment_ids: [a.id, b.id] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ object: 'scan_form', livemode: true, carrier: 'acme', shipment_ids: [a.id, b.id] });
+    expect(created.body.id).toMatch(/^sf_[0-9a-z]{26}$/);
+    expect(Object.keys(created.body).sort()).toEqual(['carrier', 'created_at', 'id', 'livemode', 'object', 'shipment_ids']);
+
+    const replay = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: { shipment_ids: [a.id, b.id] } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(replay.body).toEqual(created.body);
+
+    const read = await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: acct.liveKey });
+    expect(read.body).toEqual(created.body);
+    const list = await call(stack, 'GET', '/api/v1/scan_forms?limit=1', { key: acct.liveKey });
+    expect(list.body.data).toEqual([created.body]);
+
+    const file = await fileOf(acct, created.body.id);
+    expect(file.status).toBe(200);
+    expect(file.type).toBe('application/pdf');
+    const pdf = await inspectPdf(new Uint8Array(file.bytes));
+    expect(pdf.pageCount).toBe(1);
+    expect(pdf.text).toContain(a.tracking.number);
+    expect(pdf.text).toContain(b.tracking.number);
+
+    const v = await call(stack, 'POST', `/api/v1/shipments/${a.id}/void`, { key: acct.liveKey });
+    expect(v.status, v.text).toBe(409);
+    expect(v.body.code).toBe('shipment_not_voidable');
+    expect((await sim.purchases(a.id))[0].cancelled).toBe(false);
+
+    // Another account sees nothing of it.
+    const other = await createAccount(stack);
+    expect((await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: other.liveKey })).status).toBe(404);
+    expect((await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: acct.testKey })).status).toBe(404);
+  });
+
+  it('names each shipment at fault: another sender, not purchased, already on a form, unknown', async () => {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const a = await purchased(acct);
+    const b = await purchased(acct, { from: { line1: '9 Other Road' } });
+    const voided = await purchased(acct);
+    expect((await call(stack, 'POST', `/api/v1/shipments/${voided.id}/void`, { key: acct.liveKey })).status).toBe(200);
+    const onForm = await purchased(acct);
+    expect((await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [onForm.id] } })).status).toBe(201);
+
+    const refused = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [a.id, b.id, voided.id, onForm.id, 'shp_nope'] } });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.code).toBe('validation_failed');
+    expect(refused.body.errors.map((e: { path: string }) => e.path)).toEqual(['shipment_ids[1]', 'shipment_ids[2]', 'shipment_ids[3]', 'shipment_ids[4]']);
+    // Nothing was put on a form: a is still free.
+    expect((await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [a.id] } })).status).toBe(201);
+  });
+
+  it('refuses mixed carriers and carriers without forms', async () => {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const a = await purchased(acct);
+    const s = await purchased(acct, { service: 'swiftpost_standard' });
+    const refused = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [a.id, s.id] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([{ path: 'shipment_ids[1]', message: expect.stringContaining('swiftpost') }]);
+    const neither = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: {} });
+    expect(neither.status).toBe(422);
+    const both = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [a.id], batch_id: 'bat_x' } });
+    expect(both.status).toBe(422);
+  });
+
+  it('answers a form by batch with 422 naming batch_id while shipments carry no batch', async () => {
+    const acct = await createAccount(stack);
+    const byBatch = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { batch_id: 'bat_01j00000000000000000000000' } });
+    expect(byBatch.status, byBatch.text).toBe(422);
+    expect(byBatch.body.code).toBe('validation_failed');
+    expect(byBatch.body.errors).toEqual([{ path: 'batch_id', message: expect.any(String) }]);
+  });
+
+  it('makes sandbox forms locally, in the same shape', async () => {
+    const acct = await createAccount(stack);
+    const a = await purchased(acct, { live: false });
+    const created = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.testKey, body: { shipment_ids: [a.id] } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ object: 'scan_form', livemode: false, carrier: 'acme', shipment_ids: [a.id] });
+    const res = await request(`${stack.url}/api/v1/scan_forms/${created.body.id}/file`, { headers: { authorization: `Bearer ${acct.testKey}` } });
+    expect(res.statusCode).toBe(200);
+    await PDFDocument.load(Buffer.from(await res.body.arrayBuffer()));
+  });
+});
+
+describe('pickups (acme on the simulator)', () => {
+  const body = (over: Record<string, unknown> = {}) => ({ carrier: 'acme', address: address(), window: { start: future(24), end: future(28) }, instructions: 'Side door', ...over });
+
+  it('books a pickup, charges its fee like a label and reverses it on cancel', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const before = await expectLedgerConsistent(stack, acct.id);
+    const booked = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body: body() });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ object: 'pickup', livemode: true, status: 'scheduled', carrier: 'acme', price: { net: '3.50', vat: '0.70', gross: '4.20', currency: 'GBP' } });
+    expect(booked.body.id).toMatch(/^pck_/);
+    expect(booked.body.confirmation).toBeTruthy();
+    const charged = await expectLedgerConsistent(stack, acct.id);
+    expect(charged.balance).toBe(before.balance - 420);
+
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.liveKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body).toEqual({ ...booked.body, status: 'cancelled' });
+    const after = await expectLedgerConsistent(stack, acct.id);
+    expect(after.balance).toBe(before.balance);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup', 'hold', 'capture', 'refund']);
+    const list = await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey });
+    expect(list.body.data).toEqual([cancelled.body]);
+  });
+
+  it('answers the carrier refusal 502 with nothing charged', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const marker = `refuse-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'pickup', mode: 'error', status: 422, match: marker });
+    const refused = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, body: body({ address: address({ name: marker }) }) });
+    expect(refused.status, refused.text).toBe(502);
+    expect(refused.body.code).toBe('carrier_error');
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.balance).toBe(5000);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+  });
+
+  it('refuses a window in the past or ending before it starts', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const past = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, body: body({ window: { start: future(-1), end: future(2) } }) });
+    expect(past.status).toBe(422);
+    expect(past.body.errors).toEqual([{ path: 'window.start', message: expect.any(String) }]);
+    const backwards = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, body: body({ window: { start: future(5), end: future(4) } }) });
+    expect(backwards.status).toBe(422);
+    expect(backwards.body.errors).toEqual([{ path: 'window.end', message: expect.any(String) }]);
+  });
+
+  it('books sandbox pickups locally, moving no money', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const booked = await call(stack, 'POST', '/api/v1/pickups', { key: acct.testKey, body: body() });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ livemode: false, status: 'scheduled', price: null });
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.testKey });
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+  });
+});
+
+const US_FROM = { name: 'Sam Wilson Supply Co', line1: '45 L St SW', city: 'Washington', state: 'DC', postcode: '20024', country: 'US' };
+const US_TO = { name: 'Nick Fury', line1: '2700 S Jefferson Ave', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' };
+const US_PARCEL = { weight_g: 2000, length_mm: 300, width_mm: 100, height_mm: 200 };
+
+/**
+ * Purchased USPS shipments: labels bought from the simulator's USPS with the live adapter, recorded
+ * as purchased rows (USPS purchases through the API need carrier pricing, which is not wired here).
+ */
+async function uspsShipments(acct: TestAccount, n: number): Promise<Array<{ id: string; trackingNumber: string }>> {
+  const adapter = carrierRegistryFor(stack.config).adapter('usps', true);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const id = makeId('shp', Date.now(), randomBytes(16));
+    const label = await adapter.buy({ reference: id, serviceCode: 'usps_ground_advantage', from: US_FROM, to: US_TO, parcel: US_PARCEL });
+    await insertShipment(stack.database.db, {
+      id,
+      accountId: acct.id,
+      livemode: true,
+      status: 'purchased',
+      serviceCode: 'usps_ground_advantage',
+      carrier: 'usps',
+      serviceName: 'USPS Ground Advantage',
+      fromAddress: US_FROM,
+      toAddress: US_TO,
+      parcel: US_PARCEL,
+      priceNet: 500,
+      priceVat: 0,
+      priceGross: 500,
+      currency: 'USD',
+      chargedTo: 'wallet',
+      trackingNumber: label.trackingNumber,
+      trackingStatus: 'label_created',
+    });
+    out.push({ id, trackingNumber: label.trackingNumber });
+  }
+  return out;
+}
+
+describe('USPS SCAN forms and pickups, UPS pickups (the simulator\'s real-carrier APIs)', () => {
+  it('puts 20 USPS shipments on one SCAN form, serves it as a PDF and refuses their voids', async () => {
+    const acct = await createAccount(stack, { currency: 'USD' });
+    const shipments = await uspsShipments(acct, 20);
+    const created = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: shipments.map((s) => s.id) } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ object: 'scan_form', carrier: 'usps', shipment_ids: shipments.map((s) => s.id) });
+    const file = await fileOf(acct, created.body.id);
+    expect(file.type).toBe('application/pdf');
+    const pdf = await inspectPdf(new Uint8Array(file.bytes));
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain('PS FORM 5630');
+    for (const s of shipments) expect(pdf.text).toContain(s.trackingNumber);
+    const v = await call(stack, 'POST', `/api/v1/shipments/${shipments[7].id}/void`, { key: acct.liveKey });
+    expect(v.status, v.text).toBe(409);
+    expect(v.body.code).toBe('shipment_not_voidable');
+    const again = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [shipments[0].id] } });
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toEqual([{ path: 'shipment_ids[0]', message: expect.stringContaining(created.body.id) }]);
+  });
+
+  it('books a UPS pickup, charges its rated fee and reverses it on cancel', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const booked = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'ups', address: { ...US_FROM, name: 'Sam Wilson' }, window: dayWindow(2), phone: '202 555 0147' },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ carrier: 'ups', status: 'scheduled', price: { net: '7.75', currency: 'USD' } });
+    expect(booked.body.confirmation).toMatch(/^\d{11}$/);
+    const gross = Math.round(Number(booked.body.price.gross) * 100);
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000 - gross);
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.liveKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    const read = await call(stack, 'GET', `/api/v1/pickups/${booked.body.id}`, { key: acct.liveKey });
+    expect(read.body).toEqual(cancelled.body);
+  });
+
+  it('a UPS refusal is 502 carrier_error and nothing is charged', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const marker = `R${randomBytes(4).toString('hex')}`;
+    await sim.fault({ carrier: 'ups', operation: 'pickup', mode: 'error', status: 400, match: marker });
+    const refused = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'ups', address: { ...US_FROM, name: marker }, window: dayWindow(2), phone: '2025550147' },
+    });
+    expect(refused.status, refused.text).toBe(502);
+    expect(refused.body.code).toBe('carrier_error');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+    expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([]);
+  });
+
+  it('books a free USPS pickup for the account\'s user and cancels it', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '10.00' });
+    await insertUser(stack.database.db, { id: makeId('usr', Date.now(), randomBytes(16)), accountId: acct.id, email: `ops-${randomBytes(6).toString('hex')}@example.com`, passwordHash: 'unused' });
+    const [s] = await uspsShipments(acct, 1);
+    const booked = await call(stack, 'POST', '/api/v1/pickups', {
+      key: acct.liveKey,
+      body: { carrier: 'usps', address: US_FROM, window: uspsWindow(), shipment_ids: [s.id], instructions: 'Front desk' },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ carrier: 'usps', status: 'scheduled', price: null });
+    expect(booked.body.confirmation).toMatch(/^WTC\d{9}$/);
+    const cancelled = await call(stack, 'POST', `/api/v1/pickups/${booked.body.id}/cancel`, { key: acct.liveKey });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(1000);
+  });
+});

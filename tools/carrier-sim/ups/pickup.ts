@@ -1,0 +1,70 @@
+import { PickupCreationRequest } from '../../../carriers/ups/schemas.js';
+import { requestProblems } from '../schema-check.js';
+import { UPS_ERROR } from './rating.js';
+
+/**
+ * The UPS simulator's Pickup answers, as `Pickup.yaml` says: Pickup Creation (rated when
+ * `RatePickupIndicator` is Y, a flat on-call charge plus a little per piece, in the account
+ * country's currency) and Pickup Cancel by PRN. Every request is checked against our schema first.
+ */
+
+export interface SimPickup {
+  prn: string;
+  reference: string | undefined;
+  cancelled: boolean;
+}
+
+/** The on-call charge in cents: a base and a per-piece amount. */
+const BASE_CENTS = 725;
+const PER_PIECE_CENTS = 50;
+
+export interface PickupBooks {
+  pickups: Map<string, SimPickup>;
+  clock: () => number;
+  nextSerial(): number;
+}
+
+export function createPickup(books: PickupBooks, body: unknown): [number, unknown] {
+  const problems = requestProblems(PickupCreationRequest, body);
+  if (problems.length) return [400, UPS_ERROR('9500001', `Invalid pickup request: ${problems[0]}`)];
+  const r = (body as PickupCreationRequest).PickupCreationRequest;
+  const d = r.PickupDateInfo;
+  if (d.ReadyTime >= d.CloseTime) return [400, UPS_ERROR('9510113', 'The ready time must be earlier than the close time.')];
+  const today = new Date(books.clock()).toISOString().slice(0, 10).replace(/-/g, '');
+  if (d.PickupDate < today) return [400, UPS_ERROR('9510121', 'The pickup date is in the past.')];
+  const prn = `2929${String(books.nextSerial()).padStart(7, '0')}`;
+  books.pickups.set(prn, { prn, reference: r.ReferenceNumber, cancelled: false });
+  const pieces = r.PickupPiece.reduce((n, p) => n + Number(p.Quantity), 0);
+  const total = ((BASE_CENTS + PER_PIECE_CENTS * pieces) / 100).toFixed(2);
+  const currency = r.PickupAddress.CountryCode === 'US' ? 'USD' : r.PickupAddress.CountryCode === 'CA' ? 'CAD' : r.PickupAddress.CountryCode === 'GB' ? 'GBP' : 'EUR';
+  const rated = r.RatePickupIndicator === 'Y';
+  return [
+    200,
+    {
+      PickupCreationResponse: {
+        Response: { ResponseStatus: { Code: '1', Description: 'Success' }, ...(r.Request.TransactionReference ? { TransactionReference: r.Request.TransactionReference } : {}) },
+        PRN: prn,
+        RateStatus: rated ? { Code: '01', Description: 'Rate available' } : { Code: '04', Description: 'Rate not requested' },
+        ...(rated
+          ? {
+              RateResult: {
+                RateType: d.PickupDate === today ? 'SD' : 'FD',
+                CurrencyCode: currency,
+                ChargeDetail: [{ ChargeCode: 'B', ChargeDescription: 'BASE CHARGE', ChargeAmount: total }],
+                GrandTotalOfAllCharge: total,
+              },
+            }
+          : {}),
+      },
+    },
+  ];
+}
+
+export function cancelPickup(books: PickupBooks, cancelBy: string, prn: string | undefined): [number, unknown] {
+  if (cancelBy !== '02') return [400, UPS_ERROR('9510117', 'Only cancellation by PRN (02) is supported by this simulator.')];
+  const pickup = prn === undefined ? undefined : books.pickups.get(prn);
+  if (!pickup) return [400, UPS_ERROR('9510120', 'The PRN is invalid or does not exist.')];
+  if (pickup.cancelled) return [400, UPS_ERROR('9510122', 'The pickup has already been cancelled.')];
+  pickup.cancelled = true;
+  return [200, { PickupCancelResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, PickupType: '01' } }];
+}
