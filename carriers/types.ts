@@ -167,6 +167,12 @@ export interface CarrierAdapter {
   cancel(reference: string): Promise<CancelOutcome>;
   /** Every scan of a tracking number, oldest first. */
   scans(trackingNumber: string): Promise<Scan[]>;
+  /**
+   * The label bought with our reference, made again by the carrier in another of its formats (UPS
+   * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent
+   * where the carrier cannot make its label again.
+   */
+  recoverLabel?(purchase: { reference: string; trackingNumber: string }, format: CarrierLabelFormat): Promise<LabelDocument>;
 }
 
 /**

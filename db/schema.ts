@@ -168,6 +168,8 @@ export const trackingEvents = pgTable(
     status: text('status').notNull(),
     description: text('description').notNull(),
     location: jsonb('location'),
+    /** The carrier's own status code of the scan, as it sent it; null when it sends none. */
+    carrierCode: text('carrier_code'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('tracking_scan_idx').on(t.shipmentId, t.carrierScanId)],
@@ -184,6 +186,22 @@ export const labelFiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
 );
+
+/**
+ * A real carrier's label as bought, once per shipment: the document the label files are made from
+ * (an image or a PDF, or ZPL), the carrier's ZPL beside it when the document is not ZPL, and the
+ * carrier's billed amount for reconciliation (never shown in the API).
+ */
+export const carrierLabels = pgTable('carrier_labels', {
+  shipmentId: text('shipment_id').primaryKey(),
+  carrier: text('carrier').notNull(),
+  format: text('format').notNull(),
+  content: bytea('content').notNull(),
+  zpl: bytea('zpl'),
+  billedAmount: money('billed_amount'),
+  billedCurrency: text('billed_currency'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

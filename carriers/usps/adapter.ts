@@ -121,6 +121,15 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
       return outcome;
     },
 
+    async recoverLabel(purchase, format) {
+      // A reprint by the purchase's idempotency key, in another image type; USPS allows three per label.
+      const reprinted = await client.reprint(purchase.reference, format);
+      if (reprinted.trackingNumber !== purchase.trackingNumber) {
+        refuse(`USPS reprinted ${reprinted.trackingNumber} for reference ${purchase.reference}, not ${purchase.trackingNumber}`);
+      }
+      return reprinted.label;
+    },
+
     async scans(trackingNumber) {
       const scans = await client.track(trackingNumber);
       // Pre-shipment and cancellation events are not movements of the parcel: our scans are the ones that are.
