@@ -139,7 +139,13 @@ export function createCarrierActivities(deps: {
     async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
       return call(t, 'lookup', (a) => a.findPurchase(t.reference));
     },
-    async cancelLabel(t: CarrierTarget & { reference: string }): Promise<void> {
+    /**
+     * Cancels the label: `cancelled` outright, or `refund_requested` where the carrier's cancellation
+     * is a refund request (USPS once manifested). Either way the label is void and the charge is
+     * reversed; a refusal is thrown (below). The workflow reads a result without a kind (void) as
+     * a cancellation, as recorded histories may hold such results.
+     */
+    async cancelLabel(t: CarrierTarget & { reference: string }): Promise<{ kind: 'cancelled' | 'refund_requested' } | void> {
       return call(t, 'cancel', async (a) => {
         const outcome = await a.cancel(t.reference);
         // The void workflow reads a refusal as a definitive failure with its reason (409 to the customer).
@@ -150,6 +156,7 @@ export function createCarrierActivities(deps: {
             ...(outcome.reason === 'already_scanned' ? { reason: CARRIER_REASON.alreadyScanned } : {}),
           });
         }
+        return { kind: outcome.kind };
       });
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
