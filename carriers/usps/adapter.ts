@@ -40,6 +40,9 @@ export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig 
     mid: c.MID,
     manifestMid: c.MANIFEST_MID,
     accountNumber: c.ACCOUNT_NUMBER,
+    // The label as an image: our pdf_6x4 and pdf_a4 are the carrier's 4 × 6 image on a page of ours
+    // (contract: Carriers), and its ZPL is a reprint (recoverLabel), as no purchase gives both.
+    labelFormat: 'png',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
 }
