@@ -126,7 +126,10 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
 
     async recoverLabel(purchase, format) {
       // A reprint by the purchase's idempotency key, in another image type; USPS allows three per label.
-      const reprinted = await client.reprint(purchase.reference, format);
+      const reprinted = await client.find(purchase.reference, format);
+      if (!reprinted) {
+        throw new CarrierError('definitive', `USPS has no label with reference ${purchase.reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
+      }
       if (reprinted.trackingNumber !== purchase.trackingNumber) {
         refuse(`USPS reprinted ${reprinted.trackingNumber} for reference ${purchase.reference}, not ${purchase.trackingNumber}`);
       }

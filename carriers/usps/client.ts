@@ -71,10 +71,11 @@ export interface UspsClient {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
-  /** The label bought for this shipment, by reprinting it with its idempotency key; null when USPS has none. */
-  find(shipmentId: string): Promise<BoughtLabel | null>;
-  /** The label bought for this shipment, reprinted in `format` (a reprint counts against USPS's three per label). */
-  reprint(shipmentId: string, format: LabelFormat): Promise<BoughtLabel>;
+  /**
+   * The label bought for this shipment, by reprinting it with its idempotency key, in `imageFormat`
+   * (the purchase's by default); null when USPS has none. USPS allows three reprints per label.
+   */
+  find(shipmentId: string, imageFormat?: LabelFormat): Promise<BoughtLabel | null>;
   /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
   cancel(trackingNumber: string): Promise<CancelOutcome>;
   /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */
@@ -210,17 +211,6 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
    */
   const mailingDate = () => new Date(now()).toISOString().slice(0, 10);
 
-  /** `POST /labels/v3/label-reprint` by the purchase's idempotency key, asking for `imageFormat`. */
-  function reprintAnswer(shipmentId: string, imageFormat: LabelFormat): Promise<UspsAnswer> {
-    return paid({
-      method: 'POST',
-      path: '/labels/v3/label-reprint',
-      headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': uspsIdempotencyKey(shipmentId) },
-      body: buildUspsReprintRequest(imageFormat),
-      write: false,
-    });
-  }
-
   async function cancelWith(options: UspsSendOptions): Promise<CancelOutcome> {
     const answer = await paid(options);
     if (answer.status === 200) return parseUspsCancelResponse(answer.body) ?? unreadable('cancel', true, answer.status);
@@ -262,18 +252,18 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return labelOf(answer) ?? unreadable('label', true, answer.status);
     },
 
-    async find(shipmentId) {
-      const answer = await reprintAnswer(shipmentId, format);
-      if (answer.status === 200) return parseUspsReprintResponse(answer.body, format) ?? unreadable('label reprint', false, answer.status);
+    async find(shipmentId, imageFormat = format) {
+      const answer = await paid({
+        method: 'POST',
+        path: '/labels/v3/label-reprint',
+        headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': uspsIdempotencyKey(shipmentId) },
+        body: buildUspsReprintRequest(imageFormat),
+        write: false,
+      });
+      if (answer.status === 200) return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
       const error = uspsAnswerError(answer, false, now());
       if (error.details.reason === CARRIER_REASON.notFound) return null;
       throw redact(error);
-    },
-
-    async reprint(shipmentId, imageFormat) {
-      const answer = await reprintAnswer(shipmentId, imageFormat);
-      if (answer.status !== 200) fail(answer, false);
-      return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
     },
 
     async cancel(trackingNumber) {
