@@ -31,12 +31,17 @@ export function labelFile(
  */
 export async function allLabelFiles(store: LabelStore, row: ShipmentRow & { trackingNumber: string }, carrierName: (code: string) => string): Promise<void> {
   const bought = await boughtLabel(store, row);
-  const formats = bought && bought.format !== 'zpl' && bought.zpl === null ? LABEL_FORMATS.filter((f) => f !== 'zpl') : LABEL_FORMATS;
+  const formats = bought ? LABEL_FORMATS.filter((f) => carrierGives(bought, f)) : LABEL_FORMATS;
   let make: Maker | undefined;
   return store.makeMissing(row.id, formats, async (format) => {
     make ??= makerOf(row, bought, carrierName);
     return make(format as LabelFormat);
   });
+}
+
+/** Whether the carrier's documents make this format: the PDFs need its image or PDF, `zpl` its ZPL. */
+function carrierGives(bought: StoredCarrierLabel, format: LabelFormat): boolean {
+  return format === 'zpl' ? bought.format === 'zpl' || bought.zpl !== null : bought.format !== 'zpl';
 }
 
 /** The real carrier's label bought for a live shipment; sandbox labels are always ours to draw. */

@@ -4,7 +4,7 @@ import { PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCarrierActivities } from '../../activities/index.js';
-import { CARRIER_MODULES, createCarrierRegistry, defaultCarrierBaseUrls, type CarrierModule, type CarrierRegistry } from '../../carriers/index.js';
+import { CARRIER_MODULES, CarrierError, createCarrierRegistry, defaultCarrierBaseUrls, type CarrierModule, type CarrierRegistry } from '../../carriers/index.js';
 import { upsCarrier } from '../../carriers/ups/index.js';
 import { uspsCarrier } from '../../carriers/usps/index.js';
 import { carrierSimUrl, type Config } from '../../config/index.js';
@@ -40,8 +40,11 @@ const priced = (m: CarrierModule, net: number): CarrierModule => ({
   definition: { ...m.definition, pricing: 'rate_card', services: m.definition.services.map((s) => ({ ...s, rate: () => net })) },
 });
 
+/** While set, UPS refuses to recover a label (a ZPL the carrier does not give). */
+let refuseRecovery = false;
+
 function pricedRegistry(config: Config): CarrierRegistry {
-  registry = createCarrierRegistry(
+  const base = createCarrierRegistry(
     {
       baseUrls: { ...defaultCarrierBaseUrls(carrierSimUrl(config)), ...config.carrierUrls, usps: usps.url },
       timeoutMs: 5_000,
@@ -49,6 +52,20 @@ function pricedRegistry(config: Config): CarrierRegistry {
     },
     [...CARRIER_MODULES, priced(upsCarrier, 1_250), priced(uspsCarrier, 850)],
   );
+  registry = {
+    ...base,
+    adapter(code, livemode) {
+      const adapter = base.adapter(code, livemode);
+      if (code !== 'ups' || !livemode) return adapter;
+      return {
+        ...adapter,
+        recoverLabel: async (purchase, format) => {
+          if (refuseRecovery) throw new CarrierError('definitive', 'label recovery refused', { carrierCode: 'ups' });
+          return adapter.recoverLabel!(purchase, format);
+        },
+      };
+    },
+  };
   return registry;
 }
 
@@ -155,6 +172,24 @@ describe('a real carrier’s label (contract: Carriers)', () => {
     expect(billed?.currency).toBe('USD');
     expect(billed?.amount).toBeGreaterThan(0);
     await expectCarrierFiles(s, stored!.zpl!);
+  });
+
+  it('a ZPL the carrier does not give: the purchase stands, the PDFs are served, zpl is 409 label_not_available', async () => {
+    refuseRecovery = true;
+    let s;
+    try {
+      s = await buy('ups_ground');
+    } finally {
+      refuseRecovery = false;
+    }
+    expect(await carrierLabelOf(stack.database.db, s.id)).toMatchObject({ format: 'gif', zpl: null });
+    const auth = { authorization: `Bearer ${acct.liveKey}` };
+    const pdf = await download(`${stack.url}${s.label.url}?format=pdf_a4`, auth);
+    expect(pdf.status).toBe(200);
+    expect((await openPdf(pdf.body)).images).toBeGreaterThan(0);
+    const zpl = await call(stack, 'GET', `${s.label.url}?format=zpl`, { key: acct.liveKey });
+    expect(zpl.status).toBe(409);
+    expect(zpl.body.code).toBe('label_not_available');
   });
 
   it('a retried buy stores nothing new: the first document, ZPL and bill stay', async () => {
