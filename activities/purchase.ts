@@ -9,7 +9,7 @@ import {
   type ShipmentRow,
 } from '../db/index.js';
 import { CODE, customerFailureMessage, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
-import { missingRow, priceOrRefuse, type ShipmentActivityDeps } from './shipments.js';
+import { missingRow, priceForPurchase, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
 function missing(err: unknown): never {
@@ -38,7 +38,10 @@ export function createPurchaseActivities(
   const { db } = deps;
 
   return {
-    /** Prices the service with the quote's function and reserves the price when money moves. */
+    /**
+     * Prices the service as its quote did (the recorded quote of a carrier-priced service, or the
+     * carrier asked again) and reserves the price when money moves.
+     */
     async beginPurchase(p: {
       shipmentId: string;
       accountId: string;
@@ -50,7 +53,7 @@ export function createPurchaseActivities(
       currency: string;
       hold: boolean;
     }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: ErrorCode; message: string }> {
-      const { found, price } = priceOrRefuse(deps.catalog, p);
+      const { found, price } = await priceForPurchase({ db, catalog: deps.catalog, now }, p);
       try {
         const begun = await beginPurchase(db, {
           shipmentId: p.shipmentId,

@@ -1,11 +1,16 @@
-import type { CarrierDefinition } from '../carriers/index.js';
+import type { CarrierAdapter, CarrierDefinition } from '../carriers/index.js';
 import { CODE, normalizeAddress, priceService, priceToJson, ApiError, type Address, type FieldError, type Parcel } from '../domain/index.js';
 import type { AccountRow } from '../db/index.js';
 import type { AddressInput } from './schemas.js';
 
-/** The carriers' services and rate cards: local data, so quoting never calls a carrier. */
+/**
+ * The carriers' services and rate cards, and (in the running service: the carrier registry) their
+ * adapters, which price the carriers that have a rating API. A catalog without adapters (the
+ * document generator's) quotes rate cards only.
+ */
 export interface Catalog {
   definitions: readonly CarrierDefinition[];
+  adapter?(carrierCode: string, livemode: boolean): CarrierAdapter;
 }
 
 /** The carrier and name of a service code, if some carrier offers it. */
@@ -17,8 +22,8 @@ export function serviceOf(catalog: Catalog, code: string): { carrier: string; na
   return undefined;
 }
 
-/** Every eligible service priced for this account, cheapest gross first (contract: Quote item). */
-export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
+/** Every rate-card service priced for this account, with its gross in minor units for sorting. */
+export function rateCardItems(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
   const items = [];
   for (const carrier of catalog.definitions) {
     for (const service of carrier.services) {
@@ -32,6 +37,12 @@ export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, fro
       });
     }
   }
+  return items;
+}
+
+/** Every rate-card service priced for this account, cheapest gross first (contract: Quote item). */
+export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
+  const items = rateCardItems(catalog, account, parcel, from, to);
   items.sort((a, b) => a.gross - b.gross || (a.service.code < b.service.code ? -1 : 1));
   return items.map(({ gross: _gross, ...item }) => item);
 }

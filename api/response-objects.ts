@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
+  CODE,
   ERRORS,
   EVENT_TYPES,
   FUNDING_SOURCES,
@@ -58,8 +59,20 @@ const QuoteItem = Type.Object(
     service: Type.Object({ code: Type.String(), carrier: Type.String(), name: Type.String() }, closed),
     price: Type.Ref('Price'),
     estimated_delivery_days: Type.Integer(),
+    expires_at: timestamp('Until then a purchase of this service for the same parcel and route charges exactly this price'),
   },
   { ...closed, $id: 'QuoteItem' },
+);
+
+const UnavailableCarrier = Type.Object(
+  {
+    carrier: Type.String({ description: 'The carrier code' }),
+    code: Type.Union([Type.Literal(CODE.carrier_unavailable), Type.Literal(CODE.carrier_error), Type.Literal(CODE.validation_failed)], {
+      description: 'carrier_unavailable: no answer in time; carrier_error: it refused; validation_failed: an address field is wider than it takes',
+    }),
+    message: Type.String({ description: 'Why, in our words; for validation_failed, each field and the carrier’s limit' }),
+  },
+  { ...closed, $id: 'UnavailableCarrier' },
 );
 
 const Location = Type.Object({ city: Type.String(), postcode: Type.String(), country: Type.String() }, { ...closed, $id: 'Location' });
@@ -232,6 +245,7 @@ const NAMED = [
   Price,
   Shipment,
   QuoteItem,
+  UnavailableCarrier,
   Location,
   TrackingEvent,
   Tracking,

@@ -68,7 +68,15 @@ const LABEL_FILE = {
 
 /** `schema.response` of each route, by route. */
 export const RESPONSES = {
-  createQuote: responses({ 200: json('Eligible services, cheapest gross first', Type.Object({ object: Type.Literal('list'), data: Type.Array(ref('QuoteItem')) }, closed)) }, BODY),
+  createQuote: responses(
+    {
+      200: json(
+        'Eligible services, cheapest gross first; carriers that did not answer in time, refused or cannot take the addresses are in `unavailable`',
+        Type.Object({ object: Type.Literal('list'), data: Type.Array(ref('QuoteItem')), unavailable: Type.Array(ref('UnavailableCarrier')) }, closed),
+      ),
+    },
+    BODY,
+  ),
   createShipment: responses(
     {
       201: json('Purchased', ref('Shipment')),
@@ -81,6 +89,7 @@ export const RESPONSES = {
       CODE.insufficient_funds,
       CODE.card_declined,
       CODE.service_not_available,
+      CODE.price_changed,
       CODE.carrier_error,
       CODE.carrier_unavailable,
     ],

@@ -26,7 +26,10 @@ export type {
 export { rateFromCards } from './rate-card-adapter.js';
 export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
 export type { CarrierRegistry } from './registry.js';
-export { quoteServices } from './quote.js';
+export { addressLimits, carrierRates, quoteServices, shipmentHash } from './quote.js';
+export type { CarrierQuote } from './quote.js';
+export { createPriceCache, priceCacheOf, PRICE_CACHE_TTL_MS } from './price-cache.js';
+export type { PriceCache } from './price-cache.js';
 export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';

@@ -1,5 +1,7 @@
-import { fitsBounds, type Address, type Minor, type Parcel } from '../domain/index.js';
-import type { CarrierDefinition, ServiceDefinition } from './types.js';
+import { createHash } from 'node:crypto';
+import { CODE, fitsBounds, type Address, type ErrorCode, type Minor, type Parcel } from '../domain/index.js';
+import { ratesWithin, type PriceCache } from './price-cache.js';
+import { CarrierError, type AddressProblem, type CarrierAdapter, type CarrierDefinition, type Rate, type ServiceDefinition } from './types.js';
 
 export interface ServiceQuote {
   carrier: CarrierDefinition;
@@ -36,4 +38,58 @@ export function serviceNet(service: ServiceDefinition, parcel: Parcel, from: Add
 
 function compareCodes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * One parcel on one route, canonically: the same shipment gives the same hash whatever the key
+ * order, the case of the country or an absent line2/state, so a quote and the purchase after it
+ * find each other. Every address field counts (a carrier may price by any of them).
+ */
+export function shipmentHash(parcel: Parcel, from: Address, to: Address): string {
+  const address = (a: Address) => [a.name, a.line1, a.line2 ?? '', a.city, a.state ?? '', a.postcode, a.country.toUpperCase()];
+  const canonical = JSON.stringify([[parcel.weight_g, parcel.length_mm, parcel.width_mm, parcel.height_mm], address(from), address(to)]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** What one carrier priced by its rating API answered for a shipment, in our terms. */
+export type CarrierQuote =
+  | { ok: true; rates: Rate[] }
+  | { ok: false; code: ErrorCode; message: string; problems?: AddressProblem[] };
+
+/** What in the addresses the carrier cannot take, leaving out a country it does not serve (its route). */
+export function addressLimits(adapter: CarrierAdapter, from: Address, to: Address): { serves: boolean; problems: AddressProblem[] } {
+  const problems = adapter.checkAddress(from, to);
+  const serves = from.country.toUpperCase() === to.country.toUpperCase() && !problems.some((p) => p.path.endsWith('.country'));
+  return { serves, problems: serves ? problems : [] };
+}
+
+/**
+ * The services a carrier priced by its rating API offers for this parcel and route: only domestic
+ * routes, only in the account's currency, only the services we sell. A route it does not serve
+ * has no rates; an address it cannot take, a refusal or no answer within `deadlineMs` is a code
+ * and a message in our words (the carrier's own text stays in the logs).
+ */
+export async function carrierRates(
+  adapter: CarrierAdapter,
+  cache: PriceCache,
+  p: { livemode: boolean; parcel: Parcel; from: Address; to: Address; currency: string; deadlineMs: number },
+): Promise<CarrierQuote> {
+  const definition = adapter.definition;
+  const limits = addressLimits(adapter, p.from, p.to);
+  if (!limits.serves) return { ok: true, rates: [] };
+  if (limits.problems.length) {
+    const named = limits.problems.map((problem) => `${problem.path} ${problem.message}`).join('; ');
+    return { ok: false, code: CODE.validation_failed, message: `${definition.name} cannot take these addresses: ${named}.`, problems: limits.problems };
+  }
+  try {
+    const request = { parcel: p.parcel, from: p.from, to: p.to, currency: p.currency, hash: shipmentHash(p.parcel, p.from, p.to) };
+    const rates = await ratesWithin(cache, adapter, p.livemode, request, p.deadlineMs);
+    const sold = new Set(definition.services.map((s) => s.code));
+    return { ok: true, rates: rates.filter((r) => r.currency === p.currency && sold.has(r.serviceCode)) };
+  } catch (err) {
+    if (err instanceof CarrierError && err.kind === 'definitive') {
+      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route.` };
+    }
+    return { ok: false, code: CODE.carrier_unavailable, message: `${definition.name} did not answer in time; try again shortly.` };
+  }
 }

@@ -10,10 +10,14 @@ export interface ServiceDefinition {
   /**
    * The rate card: net price in minor units for this parcel and route, or null where not offered.
    * A carrier with a rating API (`pricing: 'carrier'`) has no card, so this is always null and its
-   * prices come from `CarrierAdapter.rate`: quotes and purchases, which price from the card, leave
-   * its services out.
+   * prices come from `CarrierAdapter.rate` (carriers/quote.ts, `carrierRates`).
    */
   rate(parcel: Parcel, from: Address, to: Address): Minor | null;
+  /**
+   * An indicative price for sandbox keys of a carrier priced by its rating API: a small card that
+   * never reaches the carrier, in the currency of the route it serves, or null where not offered.
+   */
+  sandboxRate?(parcel: Parcel, from: Address, to: Address): { net: Minor; currency: string } | null;
 }
 
 /** The label files a carrier can make itself. */

@@ -21,6 +21,8 @@ export {
   requestApiAccess,
   updateAccount,
 } from './queries/accounts.js';
+export { latestQuote, recordQuotes } from './queries/quotes.js';
+export type { NewQuote, QuoteRow } from './queries/quotes.js';
 export { findKeyByHash, generateApiKey, hashApiKey, insertApiKey, listApiKeys, revokeApiKey, touchApiKey } from './queries/api-keys.js';
 export { captureFunds, checkLedger, holdFunds, InsufficientFundsError, ledgerEntriesOf, refundFunds, topUp } from './queries/ledger.js';
 export {

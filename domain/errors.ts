@@ -153,6 +153,11 @@ export const ERROR_TABLE = {
     when: 'The service code is unknown, or not offered for this parcel and route.',
     then: 'Quote the parcel (`POST /quotes`) and buy one of the services offered.',
   },
+  price_changed: {
+    status: 422, title: 'Price changed', message: 'The quote expired and the carrier’s price is now higher; nothing was bought or charged. Quote again.', internal: false,
+    when: 'The quote for this service, parcel and route expired, and the carrier now asks more than it quoted.',
+    then: 'Quote again (`POST /quotes`) and buy at the new price; nothing was bought or charged.',
+  },
   rate_limited: {
     status: 429, title: 'Rate limited', message: GENERIC_FAILURE_MESSAGE, internal: false,
     when: 'The key’s allowance of requests is spent.',

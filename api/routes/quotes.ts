@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
-import { normalizeAddresses, quote } from '../catalog.js';
+import { normalizeAddresses } from '../catalog.js';
+import { quoteShipment } from '../services/quote.js';
 import { QuoteRequestSchema, type QuoteRequest } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
@@ -12,10 +13,10 @@ export const quoteRoutes =
       '/quotes',
       { config: { scope: 'quotes:read' }, schema: { body: QuoteRequestSchema, summary: 'Price one parcel across services', operationId: 'createQuote', response: RESPONSES.createQuote } },
       async (request) => {
-        const { account, livemode } = callerOf(request);
+        const caller = callerOf(request);
         const { from, to } = normalizeAddresses(request.body.from, request.body.to);
-        const items = quote(ctx.catalog, account, request.body.parcel, from, to);
-        return { object: 'list', data: items.map((item) => ({ object: 'quote', livemode, ...item })) };
+        const { items, unavailable } = await quoteShipment(ctx, caller, request.body.parcel, from, to);
+        return { object: 'list', data: items.map((item) => ({ object: 'quote', livemode: caller.livemode, ...item })), unavailable };
       },
     );
   };

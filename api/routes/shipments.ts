@@ -6,6 +6,7 @@ import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { requestPurchase } from '../services/purchase.js';
+import { checkCarrierAddresses } from '../services/quote.js';
 import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
 import { RESPONSES } from '../response-schemas.js';
 
@@ -39,6 +40,7 @@ export const shipmentRoutes =
       async (request, reply) => {
         const caller = callerOf(request);
         const addresses = normalizeAddresses(request.body.from, request.body.to);
+        checkCarrierAddresses(ctx.catalog, caller.livemode, request.body.service, addresses.from, addresses.to);
         const answer = await requestPurchase(ctx, caller, request.body, addresses, {
           idempotency: request.idempotency,
           requestId: String(request.id),

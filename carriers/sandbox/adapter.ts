@@ -1,6 +1,26 @@
+import { fitsBounds, type Address, type Parcel } from '../../domain/index.js';
 import { serviceNet } from '../quote.js';
 import { rateFromCards } from '../rate-card-adapter.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type KnownPurchase } from '../types.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition, type KnownPurchase, type Rate, type RateRequest, type ServiceDefinition } from '../types.js';
+
+/**
+ * A carrier priced by its rating API is priced in the sandbox by its services' indicative cards,
+ * in the currency of the route (never a carrier call); a rate-card carrier by its own cards.
+ */
+function sandboxRates(definition: CarrierDefinition, request: RateRequest): Rate[] {
+  if (definition.pricing !== 'carrier') return rateFromCards(definition, request);
+  const rates: Rate[] = [];
+  for (const service of definition.services) {
+    if (request.serviceCode !== undefined && service.code !== request.serviceCode) continue;
+    const price = sandboxPrice(service, request.parcel, request.from, request.to);
+    if (price) rates.push({ serviceCode: service.code, net: price.net, currency: price.currency, estimatedDeliveryDays: service.estimatedDeliveryDays });
+  }
+  return rates.sort((a, b) => a.net - b.net || (a.serviceCode < b.serviceCode ? -1 : a.serviceCode > b.serviceCode ? 1 : 0));
+}
+
+function sandboxPrice(service: ServiceDefinition, parcel: Parcel, from: Address, to: Address) {
+  return fitsBounds(parcel, service.bounds) ? (service.sandboxRate?.(parcel, from, to) ?? null) : null;
+}
 
 /**
  * A carrier that lives in this process: sandbox keys use it, so they get the carrier's real
@@ -15,7 +35,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
     definition,
 
     async rate(request) {
-      return rateFromCards(definition, request);
+      return sandboxRates(definition, request);
     },
 
     // The sandbox takes whatever our API accepts: nothing leaves the process.
@@ -36,7 +56,11 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
         throw new CarrierError('definitive', `${definition.name} has no service ${request.serviceCode}`, { carrierCode });
       }
       // Refuse what the real carrier would refuse, so sandbox integrations meet the same errors.
-      if (serviceNet(service, request.parcel, request.from, request.to) === null) {
+      const carried =
+        definition.pricing === 'carrier'
+          ? sandboxPrice(service, request.parcel, request.from, request.to) !== null
+          : serviceNet(service, request.parcel, request.from, request.to) !== null;
+      if (!carried) {
         throw new CarrierError('definitive', `${service.name} does not carry this parcel on this route`, { carrierCode });
       }
       const purchase: KnownPurchase = {

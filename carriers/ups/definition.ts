@@ -1,5 +1,6 @@
 import { PARCEL_LIMITS } from '../../domain/index.js';
 import { digitsFromSeed } from '../tracking-digits.js';
+import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
 
@@ -15,6 +16,20 @@ const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {
   ups_expedited: 2,
 };
 
+/** Sandbox prices (minor units): US domestic services in USD, the others on GB routes in GBP, as the simulator offers them. */
+const US = { US: 'USD' };
+const GB = { GB: 'GBP' };
+const SANDBOX_CARD: Record<(typeof UPS_SERVICES)[number]['code'], Parameters<typeof sandboxCard>[0]> = {
+  ups_ground: { base: 1_095, perKg: 160, currencies: US },
+  ups_next_day_air: { base: 5_400, perKg: 700, currencies: US },
+  ups_2nd_day_air: { base: 2_900, perKg: 400, currencies: US },
+  ups_3_day_select: { base: 2_100, perKg: 300, currencies: US },
+  ups_standard: { base: 1_195, perKg: 180, currencies: GB },
+  ups_saver: { base: 4_400, perKg: 600, currencies: GB },
+  ups_express: { base: 5_700, perKg: 760, currencies: GB },
+  ups_expedited: { base: 3_500, perKg: 440, currencies: GB },
+};
+
 // UPS takes packages up to 70 kg, 270 cm long and 330 cm length plus girth (Shipping document);
 // our own parcel limits are tighter on weight and side, so they bound each service.
 const services: ServiceDefinition[] = UPS_SERVICES.map((s) => ({
@@ -24,6 +39,7 @@ const services: ServiceDefinition[] = UPS_SERVICES.map((s) => ({
   estimatedDeliveryDays: DELIVERY_DAYS[s.code],
   // No rate card: UPS prices through its Rating API (the adapter's `rate`).
   rate: () => null,
+  sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
 }));
 
 /** `1Z`, the six-character shipper account, the two-digit service, seven digits and a check digit. */

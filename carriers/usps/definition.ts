@@ -1,4 +1,5 @@
 import { digitsFromSeed } from '../tracking-digits.js';
+import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { USPS_SERVICES } from './services.js';
 
@@ -11,6 +12,13 @@ const DELIVERY_DAYS: Record<(typeof USPS_SERVICES)[number]['code'], number> = {
 
 const MM_PER_INCH = 25.4;
 
+/** Sandbox prices in US cents, on US domestic routes only (USPS sells no other here). */
+const SANDBOX_CARD: Record<(typeof USPS_SERVICES)[number]['code'], Parameters<typeof sandboxCard>[0]> = {
+  usps_ground_advantage: { base: 795, perKg: 120, currencies: { US: 'USD' } },
+  usps_priority_mail: { base: 1_095, perKg: 200, currencies: { US: 'USD' } },
+  usps_priority_mail_express: { base: 2_995, perKg: 350, currencies: { US: 'USD' } },
+};
+
 // 70 lb for every class we sell (the DMM's mailable limit); length plus girth by class.
 const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
   code: s.code,
@@ -19,6 +27,7 @@ const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
   estimatedDeliveryDays: DELIVERY_DAYS[s.code],
   // No rate card: USPS prices through its Domestic Prices API (the adapter's `rate`).
   rate: () => null,
+  sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
 }));
 
 /** IMpb tracking numbers: 20 to 22 digits, starting 9 for the parcels we buy. */

@@ -393,6 +393,19 @@ export interface components {
             };
             price: components["schemas"]["Price"];
             estimated_delivery_days: number;
+            /**
+             * Format: date-time
+             * @description Until then a purchase of this service for the same parcel and route charges exactly this price
+             */
+            expires_at: string;
+        };
+        UnavailableCarrier: {
+            /** @description The carrier code */
+            carrier: string;
+            /** @description carrier_unavailable: no answer in time; carrier_error: it refused; validation_failed: an address field is wider than it takes */
+            code: "carrier_unavailable" | "carrier_error" | "validation_failed";
+            /** @description Why, in our words; for validation_failed, each field and the carrier’s limit */
+            message: string;
         };
         Location: {
             city: string;
@@ -591,7 +604,7 @@ export interface components {
             title: string;
             status: number;
             /** @description The stable, machine-readable error */
-            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
+            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "price_changed" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
             detail: string;
             /** @description req_… */
             request_id: string;
@@ -829,7 +842,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Eligible services, cheapest gross first */
+            /** @description Eligible services, cheapest gross first; carriers that did not answer in time, refused or cannot take the addresses are in `unavailable` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -839,6 +852,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         data: components["schemas"]["QuoteItem"][];
+                        unavailable: components["schemas"]["UnavailableCarrier"][];
                     };
                 };
             };
@@ -1216,7 +1230,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `validation_failed`, `idempotency_key_reused`, `service_not_available` */
+            /** @description `validation_failed`, `idempotency_key_reused`, `service_not_available`, `price_changed` */
             422: {
                 headers: {
                     [name: string]: unknown;
