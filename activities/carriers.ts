@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
+import { CarrierError, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
 import { CARRIER_REASON, CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 
@@ -69,10 +69,21 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where a real carrier's label is kept once bought (db/queries/labels.ts in the workers). */
+export interface CarrierLabelSink {
+  /** Stores the bought document and billed amount under the shipment id; harmless to repeat. */
+  store(p: { shipmentId: string; carrier: string; label: LabelDocument; billed: CarrierMoney | null }): Promise<void>;
+  /** Whether the carrier's ZPL of the shipment's label is stored already. */
+  hasZpl(shipmentId: string): Promise<boolean>;
+  storeZpl(shipmentId: string, zpl: LabelDocument): Promise<void>;
+}
+
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
 export function createCarrierActivities(deps: {
   adapter(carrier: string, livemode: boolean): CarrierAdapter;
   metrics?: WorkerMetrics;
+  /** Keeps the label documents real carriers make; without it they are dropped (our renderer draws). */
+  labels?: CarrierLabelSink;
 }) {
   async function call<T>(t: CarrierTarget, operation: string, fn: (a: CarrierAdapter) => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -88,18 +99,53 @@ export function createCarrierActivities(deps: {
       }
     }
   }
+  /**
+   * The carrier's ZPL of a label bought as an image or PDF, by its recovery or reprint operation
+   * (no carrier makes both in one purchase). The purchase stands without it: a failure is logged and
+   * the label's PDFs still come from the bought document. Asked for once: USPS limits reprints.
+   */
+  async function recoverZpl(t: CarrierTarget, purchase: { reference: string; trackingNumber: string }): Promise<void> {
+    const labels = deps.labels!;
+    const adapter = deps.adapter(t.carrier, t.livemode);
+    if (!adapter.recoverLabel || !adapter.definition.capabilities.labelFormats.includes('zpl')) return;
+    if (await labels.hasZpl(purchase.reference)) return;
+    try {
+      const zpl = await call(t, 'recover', (a) => a.recoverLabel!(purchase, 'zpl'));
+      if (zpl.format !== 'zpl') throw new Error(`asked for ZPL, the carrier answered ${zpl.format}`);
+      await labels.storeZpl(purchase.reference, zpl);
+    } catch (err) {
+      activityContext()?.log.warn('the carrier ZPL of a bought label could not be had; its zpl file is not available', {
+        shipmentId: purchase.reference,
+        carrier: t.carrier,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
   return {
     async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
       // A retried attempt may follow one whose request reached the carrier and is still committing.
       const earlierAttempt = t.request.earlierAttempt || (activityContext()?.info.attempt ?? 1) > 1;
-      // The workflow keeps the purchase only: a carrier's label document would weigh on its history.
-      const { reference, trackingNumber, serviceCode, cancelled } = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
+      const bought = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
+      const { reference, trackingNumber, serviceCode, cancelled, label, billed } = bought;
+      // The label document and the bill go to the database here, keyed by our reference: the
+      // workflow keeps the purchase only, as a carrier's label would weigh on its history.
+      if (label && deps.labels) {
+        await deps.labels.store({ shipmentId: reference, carrier: t.carrier, label, billed });
+        if (label.format !== 'zpl') await recoverZpl(t, { reference, trackingNumber });
+      }
       return { reference, trackingNumber, serviceCode, cancelled };
     },
     async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
       return call(t, 'lookup', (a) => a.findPurchase(t.reference));
     },
-    async cancelLabel(t: CarrierTarget & { reference: string }): Promise<void> {
+    /**
+     * Cancels the label: `cancelled` outright, or `refund_requested` where the carrier's cancellation
+     * is a refund request (USPS once manifested). Either way the label is void and the charge is
+     * reversed; a refusal is thrown (below). The workflow reads a result without a kind (void) as
+     * a cancellation, as recorded histories may hold such results.
+     */
+    async cancelLabel(t: CarrierTarget & { reference: string }): Promise<{ kind: 'cancelled' | 'refund_requested' } | void> {
       return call(t, 'cancel', async (a) => {
         const outcome = await a.cancel(t.reference);
         // The void workflow reads a refusal as a definitive failure with its reason (409 to the customer).
@@ -110,6 +156,7 @@ export function createCarrierActivities(deps: {
             ...(outcome.reason === 'already_scanned' ? { reason: CARRIER_REASON.alreadyScanned } : {}),
           });
         }
+        return { kind: outcome.kind };
       });
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {

@@ -1,5 +1,5 @@
 export { createCarrierActivities } from './carriers.js';
-export type { CarrierActivities } from './carriers.js';
+export type { CarrierActivities, CarrierLabelSink } from './carriers.js';
 export { failFastOnBadData } from './fail-fast.js';
 export { BackgroundRenders } from './labels.js';
 export { createLedgerActivities } from './ledger.js';

@@ -179,6 +179,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
             status: scan.status,
             description: scan.description,
             location: scan.location,
+            carrierCode: scan.carrierCode ?? null,
           })
           .onConflictDoNothing()
           .returning({ id: schema.trackingEvents.carrierScanId });

@@ -84,6 +84,8 @@ const TrackingEvent = Type.Object(
     status: literals(SCAN_STATUSES),
     description: Type.String(),
     location: Type.Optional(nullable(Type.Ref('Location'))),
+    // Optional for the events stored before scans carried it; every event written now has it.
+    carrier_code: Type.Optional(nullable(Type.String({ description: "The carrier's own status code as it sent it; null when it sends none. `status` is mapped from it." }))),
   },
   { ...closed, $id: 'TrackingEvent' },
 );

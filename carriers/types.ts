@@ -218,6 +218,12 @@ export interface CarrierAdapter {
   schedulePickup?(request: PickupRequest): Promise<BookedPickup>;
   /** Cancels a booked collection by its confirmation; a refusal is a definitive CarrierError. */
   cancelPickup?(confirmation: string): Promise<void>;
+  /**
+   * The label bought with our reference, made again by the carrier in another of its formats (UPS
+   * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent
+   * where the carrier cannot make its label again.
+   */
+  recoverLabel?(purchase: { reference: string; trackingNumber: string }, format: CarrierLabelFormat): Promise<LabelDocument>;
 }
 
 /**

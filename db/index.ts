@@ -38,8 +38,8 @@ export {
 export { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
 export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
-export { createPostgresLabelStore } from './queries/labels.js';
-export type { LabelStore } from './queries/labels.js';
+export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl } from './queries/labels.js';
+export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
 export {
   deleteWebhookEndpoint,
   endpointsSubscribedTo,

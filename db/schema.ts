@@ -16,6 +16,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
+// Real carriers' labels as bought (their own file, to keep this one short); drizzle sees them here too.
+export { carrierLabels } from './schema-labels.js';
+
 const money = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
@@ -168,6 +171,8 @@ export const trackingEvents = pgTable(
     status: text('status').notNull(),
     description: text('description').notNull(),
     location: jsonb('location'),
+    /** The carrier's own status code of the scan, as it sent it; null when it sends none. */
+    carrierCode: text('carrier_code'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('tracking_scan_idx').on(t.shipmentId, t.carrierScanId)],
@@ -184,6 +189,7 @@ export const labelFiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
 );
+
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

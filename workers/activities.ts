@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, type Db, type ShipmentRow } from '../db/index.js';
+import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { allLabelFiles } from '../labels/index.js';
 
@@ -35,6 +36,16 @@ export function shipmentQueueActivities(deps: {
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
-    ...createCarrierActivities({ adapter: registry.adapter, metrics }),
+    ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db) }),
+  };
+}
+
+/** The carrier activities' store of real carriers' labels: PostgreSQL, keyed by shipment id. */
+export function carrierLabelSink(db: Db): CarrierLabelSink {
+  return {
+    store: ({ shipmentId, carrier, label, billed }) =>
+      storeCarrierLabel(db, { shipmentId, carrier, format: label.format, content: Buffer.from(label.contentBase64, 'base64'), billed }),
+    hasZpl: (shipmentId) => hasCarrierZpl(db, shipmentId),
+    storeZpl: (shipmentId, zpl) => storeCarrierZpl(db, shipmentId, Buffer.from(zpl.contentBase64, 'base64')),
   };
 }

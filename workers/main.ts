@@ -7,13 +7,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
-import { CARRIER_MODULES } from '../carriers/index.js';
+import { CARRIER_MODULES, REAL_CARRIER_MODULES } from '../carriers/index.js';
 import { freePort } from '../util/index.js';
 import { installWorkerRuntime } from './logging.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
-const GROUPS = ['shipments', 'carriers', ...CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
+// UPS and USPS have their queues too; a worker polls one only where the carrier is enabled (README).
+const GROUPS = ['shipments', 'carriers', ...[...CARRIER_MODULES, ...REAL_CARRIER_MODULES].map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
 const USAGE = `usage: npm run worker -- <group> [<group>…]
   groups: ${GROUPS.join(', ')}\n`;
 const args = process.argv.slice(2);
@@ -30,6 +31,13 @@ const config = loadConfig();
 const log = createLogger(config, 'worker');
 const tracing = startTracingFromEnv('parcel-shipping-worker');
 const groups = (args.includes('all') ? ['shipments', 'carriers', 'webhooks'] : args) as QueueGroup[];
+const registry = carrierRegistryFor(config);
+// A carrier's own queue is polled only where the carrier is on: naming a disabled one is a mistake to fix.
+const disabled = groups.filter((g) => g.startsWith('carrier-') && !registry.carrier(g.slice('carrier-'.length)));
+if (disabled.length) {
+  log.error({ groups: disabled }, 'carrier not enabled: its URL and every one of its credentials must be set (README: Configuration)');
+  process.exit(2);
+}
 const database = await connectDatabase(config, log);
 // Signals are ours from here on: a SIGTERM while the workers start still drains cleanly.
 let stopping = false;
@@ -61,7 +69,7 @@ const fleet = await createWorkers({
   config,
   db: database.db,
   connection,
-  registry: carrierRegistryFor(config),
+  registry,
   groups,
   client: temporal.client,
   workflowBundle,

@@ -7,7 +7,7 @@ import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../config/index.js';
 import { splitCarrierRate, taskQueues } from '../contract/index.js';
-import { shipmentQueueActivities } from './activities.js';
+import { carrierLabelSink, shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
@@ -129,7 +129,7 @@ export async function createWorkers(deps: {
               dataConverter,
               ...tuning,
               ...traced,
-              activities: createCarrierActivities({ adapter: registry.adapter, metrics }),
+              activities: createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(deps.db) }),
               maxTaskQueueActivitiesPerSecond: perSecond,
             }),
           );

@@ -120,6 +120,7 @@ function trackingUpdate(input: ShipmentWorkflowInput, state: TrackingState, stat
       status: scan.status,
       description: scan.description,
       location: scan.location,
+      carrier_code: scan.carrierCode ?? null,
     },
   };
 }

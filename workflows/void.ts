@@ -43,7 +43,10 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
     const left = Math.max(until - Date.now(), 1000);
     const calls = carrierActivities(input, state.carrier!, { summary: `void: cancel ${input.shipmentId} at ${state.carrier}`, withinMs: left });
     try {
-      await calls.cancelLabel(target);
+      const outcome = await calls.cancelLabel(target);
+      // A refund request accepted voids the label as a cancellation does (contract: Carriers); the
+      // carrier settles the refund with us later. A result without a kind is a cancellation.
+      if (outcome && outcome.kind === 'refund_requested') log.info('the carrier accepted the refund request', { shipmentId: input.shipmentId, carrier: state.carrier });
       return { ok: true };
     } catch (err) {
       const failure = applicationFailureOf(err);

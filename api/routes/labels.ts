@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createPostgresLabelStore, findShipment, type ShipmentRow } from '../../db/index.js';
-import { labelFile } from '../../labels/index.js';
+import { CarrierDocumentMissingError, labelFile } from '../../labels/index.js';
 import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
@@ -39,8 +39,17 @@ export const labelRoutes =
     async function sendFile(reply: FastifyReply, row: ShipmentRow, format: string) {
       assertAvailable(row);
       if (!row.trackingNumber || !isLabelFormat(format)) throw new ApiError(CODE.label_not_available, 'The label is not available.');
-      // Rendered after the purchase was answered; a download that comes first renders it, once.
-      const file = await labelFile(store, { ...row, trackingNumber: row.trackingNumber }, format, carrierName);
+      // Made after the purchase was answered; a download that comes first makes it, once.
+      let file;
+      try {
+        file = await labelFile(store, { ...row, trackingNumber: row.trackingNumber }, format, carrierName);
+      } catch (err) {
+        // A real carrier's label is only ever the carrier's own: a format it did not give is not drawn by us.
+        if (err instanceof CarrierDocumentMissingError) {
+          throw new ApiError(CODE.label_not_available, `The carrier did not provide this label as ${format}; the other formats are available.`);
+        }
+        throw err;
+      }
       const extension = format === 'zpl' ? 'zpl' : 'pdf';
       return reply
         .type(file.contentType)

@@ -29,6 +29,8 @@ const CarrierPush = Type.Object(
         status: ScanStatus,
         description: Type.Optional(Type.String({ maxLength: 200 })),
         location: Type.Optional(Type.Union([Location, Type.Null()])),
+        // The carrier's own status code, as it names it; `status` is ours, mapped from it.
+        carrier_code: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
       }),
       { minItems: 1, maxItems: 100 },
     ),
@@ -100,6 +102,7 @@ export const trackingRoutes =
             status: s.status,
             description: s.description,
             location: s.location ?? null,
+            carrier_code: s.carrierCode,
           })),
         };
       },
@@ -178,6 +181,7 @@ export const trackingRoutes =
             status: s.status,
             description: s.description ?? DESCRIPTIONS[s.status],
             location: s.location ?? null,
+            carrierCode: s.carrier_code ?? null,
           })),
         );
         return reply.code(202).send({ received: request.body.scans.length });

@@ -115,6 +115,12 @@ export function upsAdapterOn(client: UpsClient): CarrierAdapter {
       return client.cancel(id);
     },
 
+    async recoverLabel(purchase, format) {
+      // Label Recovery makes the GIF our PDFs come from, or the ZPL thermal printers take.
+      if (format !== 'gif' && format !== 'zpl') refuse(`UPS makes no ${format} labels`);
+      return client.recoverLabel({ trackingNumber: purchase.trackingNumber, reference: purchase.reference, labelFormat: format });
+    },
+
     async scans(trackingNumber) {
       const scans = await client.track(trackingNumber);
       // Label created and voided are not movements of the parcel: our scans are the ones that are.

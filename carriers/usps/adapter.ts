@@ -40,6 +40,9 @@ export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig 
     mid: c.MID,
     manifestMid: c.MANIFEST_MID,
     accountNumber: c.ACCOUNT_NUMBER,
+    // The label as an image: our pdf_6x4 and pdf_a4 are the carrier's 4 × 6 image on a page of ours
+    // (contract: Carriers), and its ZPL is a reprint (recoverLabel), as no purchase gives both.
+    labelFormat: 'png',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
 }
@@ -119,6 +122,18 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
       }
       if (known && outcome.kind !== 'refused') known.cancelled = outcome;
       return outcome;
+    },
+
+    async recoverLabel(purchase, format) {
+      // A reprint by the purchase's idempotency key, in another image type; USPS allows three per label.
+      const reprinted = await client.find(purchase.reference, format);
+      if (!reprinted) {
+        throw new CarrierError('definitive', `USPS has no label with reference ${purchase.reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
+      }
+      if (reprinted.trackingNumber !== purchase.trackingNumber) {
+        refuse(`USPS reprinted ${reprinted.trackingNumber} for reference ${purchase.reference}, not ${purchase.trackingNumber}`);
+      }
+      return reprinted.label;
     },
 
     async scans(trackingNumber) {

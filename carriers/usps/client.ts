@@ -72,8 +72,11 @@ export interface UspsClient extends UspsFormCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
-  /** The label bought for this shipment, by reprinting it with its idempotency key; null when USPS has none. */
-  find(shipmentId: string): Promise<BoughtLabel | null>;
+  /**
+   * The label bought for this shipment, by reprinting it with its idempotency key, in `imageFormat`
+   * (the purchase's by default); null when USPS has none. USPS allows three reprints per label.
+   */
+  find(shipmentId: string, imageFormat?: LabelFormat): Promise<BoughtLabel | null>;
   /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
   cancel(trackingNumber: string): Promise<CancelOutcome>;
   /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */
@@ -250,15 +253,15 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return labelOf(answer) ?? unreadable('label', true, answer.status);
     },
 
-    async find(shipmentId) {
+    async find(shipmentId, imageFormat = format) {
       const answer = await paid({
         method: 'POST',
         path: '/labels/v3/label-reprint',
         headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': uspsIdempotencyKey(shipmentId) },
-        body: buildUspsReprintRequest(format),
+        body: buildUspsReprintRequest(imageFormat),
         write: false,
       });
-      if (answer.status === 200) return parseUspsReprintResponse(answer.body, format) ?? unreadable('label reprint', false, answer.status);
+      if (answer.status === 200) return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
       const error = uspsAnswerError(answer, false, now());
       if (error.details.reason === CARRIER_REASON.notFound) return null;
       throw redact(error);

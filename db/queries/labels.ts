@@ -1,6 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
-import { labelFiles } from '../schema.js';
+import { carrierLabels, labelFiles } from '../schema.js';
+
+/** A real carrier's label as bought: its document (format and bytes) and its ZPL when that is apart. */
+export interface StoredCarrierLabel {
+  carrier: string;
+  format: string;
+  content: Buffer;
+  /** The carrier's ZPL of the same label, when the document is not ZPL itself and the carrier gave it. */
+  zpl: Buffer | null;
+}
 
 /** Where rendered label files live. PostgreSQL by default; an object store fits the same shape. */
 export interface LabelStore {
@@ -24,6 +33,8 @@ export interface LabelStore {
     formats: readonly string[],
     make: (format: string) => Promise<{ contentType: string; content: Uint8Array }>,
   ): Promise<void>;
+  /** The real carrier's label bought for the shipment, which its files are made from; undefined for labels we draw. */
+  carrierLabel(shipmentId: string): Promise<StoredCarrierLabel | undefined>;
 }
 
 const lockKey = (shipmentId: string, format: string) => `label:${shipmentId}:${format}`;
@@ -86,5 +97,69 @@ export function createPostgresLabelStore(db: Db): LabelStore {
         if (rows.length) await tx.insert(labelFiles).values(rows);
       });
     },
+    carrierLabel: (shipmentId) => carrierLabelOf(db, shipmentId),
   };
+}
+
+export async function carrierLabelOf(db: Db, shipmentId: string): Promise<StoredCarrierLabel | undefined> {
+  const [row] = await db
+    .select({ carrier: carrierLabels.carrier, format: carrierLabels.format, content: carrierLabels.content, zpl: carrierLabels.zpl })
+    .from(carrierLabels)
+    .where(eq(carrierLabels.shipmentId, shipmentId));
+  return row;
+}
+
+/**
+ * Stores a real carrier's label as bought, keyed by the shipment (the purchase's reference). A retried
+ * purchase stores nothing new: the document first stored stays, and a billed amount is only added
+ * where the first answer had none (a purchase settled by lookup comes back without one).
+ */
+export async function storeCarrierLabel(
+  db: Db,
+  p: { shipmentId: string; carrier: string; format: string; content: Buffer; billed: { amount: number; currency: string } | null },
+): Promise<void> {
+  await db
+    .insert(carrierLabels)
+    .values({
+      shipmentId: p.shipmentId,
+      carrier: p.carrier,
+      format: p.format,
+      content: p.content,
+      billedAmount: p.billed?.amount ?? null,
+      billedCurrency: p.billed?.currency ?? null,
+    })
+    .onConflictDoUpdate({
+      target: carrierLabels.shipmentId,
+      set: {
+        // Amount and currency move together: both from the first answer that gave them.
+        billedAmount: sql`coalesce(${carrierLabels.billedAmount}, excluded.billed_amount)`,
+        billedCurrency: sql`case when ${carrierLabels.billedAmount} is null then excluded.billed_currency else ${carrierLabels.billedCurrency} end`,
+      },
+    });
+}
+
+/** Whether the carrier's ZPL of the shipment's label is stored (without reading the documents). */
+export async function hasCarrierZpl(db: Db, shipmentId: string): Promise<boolean> {
+  const rows = await db
+    .select({ shipmentId: carrierLabels.shipmentId })
+    .from(carrierLabels)
+    .where(and(eq(carrierLabels.shipmentId, shipmentId), isNotNull(carrierLabels.zpl)));
+  return rows.length > 0;
+}
+
+/** Adds the carrier's ZPL beside the stored document; the first one stored stays. */
+export async function storeCarrierZpl(db: Db, shipmentId: string, zpl: Buffer): Promise<void> {
+  await db
+    .update(carrierLabels)
+    .set({ zpl })
+    .where(and(eq(carrierLabels.shipmentId, shipmentId), isNull(carrierLabels.zpl)));
+}
+
+/** What the carrier billed for a shipment's label, for reconciliation; undefined when not recorded. */
+export async function carrierBilledOf(db: Db, shipmentId: string): Promise<{ amount: number; currency: string } | undefined> {
+  const [row] = await db
+    .select({ amount: carrierLabels.billedAmount, currency: carrierLabels.billedCurrency })
+    .from(carrierLabels)
+    .where(eq(carrierLabels.shipmentId, shipmentId));
+  return row?.amount == null || row.currency == null ? undefined : { amount: row.amount, currency: row.currency };
 }

@@ -13,6 +13,7 @@ import { simulatorCarrierEnv } from '../../tools/carrier-sim/index.js';
 import { shipmentWorkflowId } from '../../contract/index.js';
 import { adminCommands, type CreateAccountOptions } from '../../admin/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
+import type { CarrierRegistry } from '../../carriers/index.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../../runtime/index.js';
@@ -59,7 +60,15 @@ export interface TestStack {
  */
 export async function startTestStack(
   overrides: Partial<Config> = {},
-  options: { groups?: QueueGroup[]; workers?: boolean; now?: () => Date; infra?: Infra; tracing?: Tracing } = {},
+  options: {
+    groups?: QueueGroup[];
+    workers?: boolean;
+    now?: () => Date;
+    infra?: Infra;
+    tracing?: Tracing;
+    /** The carriers the API and workers use; `carrierRegistryFor(config)` when not given. */
+    registry?: (config: Config) => CarrierRegistry;
+  } = {},
 ): Promise<TestStack> {
   quietRuntime();
   const infra = options.infra ?? {
@@ -95,7 +104,7 @@ export async function startTestStack(
   const connection = await Connection.connect({ address });
   const interceptors = options.tracing ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
   const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config), interceptors });
-  const registry = carrierRegistryFor(config);
+  const registry = options.registry ? options.registry(config) : carrierRegistryFor(config);
   const native = await NativeConnection.connect({ address });
 
   let fleet: WorkerFleet | undefined;

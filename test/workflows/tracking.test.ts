@@ -63,7 +63,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
 
   it('a new scan is recorded once, moves the status with its events, and brings the cadence back to 15 min', async () => {
     const input = purchasedInput();
-    const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z'));
+    // With the carrier's own status code, which the webhook payload carries as it came.
+    const pickup = { ...scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z')), carrierCode: 'PU' };
     let poll = 0;
     // The carrier answers every scan it has at each poll; the fourth poll is the first to see one.
     const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => (++poll >= 4 ? [pickup] : []) });
@@ -92,6 +93,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
           status: 'in_transit',
           description: pickup.description,
           location: pickup.location,
+          carrier_code: 'PU',
         },
       });
       expect(new Set(events.map((e) => e.id)).size).toBe(2);

@@ -240,7 +240,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const setCurrentBuild = (buildId: string) => setCurrentDeploymentVersion(connection, namespace, deploymentName, buildId);
 
     // Workers of the first build, then that build made current so new workflows go to it.
-    const layout = workerLayout();
+    // A worker per carrier the processes' environment enables: UPS and USPS on the simulator too.
+    const layout = workerLayout({ ...simulatorCarrierEnv(`http://127.0.0.1:${simPort}`), ...options.appEnv });
     await Promise.all(layout.map((w) => startWorker(w.name, w.groups, build)));
     await setCurrentBuild(build.buildId);
 

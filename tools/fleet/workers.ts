@@ -27,9 +27,14 @@ export async function buildWorkflowBundle(dir: string, workflowsPath = WORKFLOWS
   return { buildId, bundlePath };
 }
 
-/** The groups of the worker processes: two `shipments`, one per carrier, one `webhooks`. */
-export function workerLayout(): Array<{ name: string; groups: string[] }> {
-  const carriers = carrierRegistryFor(parseConfig({})).definitions.map((d) => d.code);
+/**
+ * The groups of the worker processes: two `shipments`, one per enabled carrier, one `webhooks`.
+ * `env` is the carriers' part of the processes' environment: UPS and USPS are enabled, and get
+ * their `carrier-ups` and `carrier-usps` workers, where it holds their URLs and credentials.
+ */
+export function workerLayout(env: Record<string, string | undefined> = {}): Array<{ name: string; groups: string[] }> {
+  const carrierEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('CARRIER_')));
+  const carriers = carrierRegistryFor(parseConfig(carrierEnv)).definitions.map((d) => d.code);
   return [
     { name: 'worker-shipments-1', groups: ['shipments'] },
     { name: 'worker-shipments-2', groups: ['shipments'] },

@@ -574,6 +574,7 @@ export interface components {
             status: "in_transit" | "out_for_delivery" | "delivered" | "exception";
             description: string;
             location?: components["schemas"]["Location"] | null;
+            carrier_code?: string | null;
         };
         Tracking: {
             /** @enum {string} */

@@ -1,0 +1,19 @@
+import { bigint, customType, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * A real carrier's label as bought, once per shipment: the document the label files are made from
+ * (an image or a PDF, or ZPL), the carrier's ZPL beside it when the document is not ZPL, and the
+ * carrier's billed amount for reconciliation (never shown in the API).
+ */
+export const carrierLabels = pgTable('carrier_labels', {
+  shipmentId: text('shipment_id').primaryKey(),
+  carrier: text('carrier').notNull(),
+  format: text('format').notNull(),
+  content: bytea('content').notNull(),
+  zpl: bytea('zpl'),
+  billedAmount: bigint('billed_amount', { mode: 'number' }),
+  billedCurrency: text('billed_currency'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
