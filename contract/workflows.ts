@@ -3,6 +3,7 @@
  * queues and the sweep's Schedule. Never write these as literals elsewhere.
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
+export const BATCH_WORKFLOW = 'batchWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
 export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
@@ -31,6 +32,9 @@ export function splitCarrierRate(perSecond: number, trackingSharePercent: number
 }
 
 export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;
+export const batchWorkflowId = (batchId: string) => `batch/${batchId}`;
+/** The purchase update id of a batch's item: deterministic, so every retry joins the one purchase. */
+export const batchItemUpdateId = (batchId: string, index: number) => `batch/${batchId}/item/${index}`;
 export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
 
 /**

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createBatchActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, type Db, type ShipmentRow } from '../db/index.js';
 import type { Config } from '../config/index.js';
@@ -34,6 +34,7 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
+    ...(client ? createBatchActivities({ db, client, store, carrierName }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),
   };
