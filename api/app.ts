@@ -23,6 +23,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
+import { batchRoutes } from './routes/batches.js';
 import { registerMetrics } from './metrics.js';
 import { isPagePath, pageNotFound, webRoutes } from './web/index.js';
 import { loadSession } from './web/session.js';
@@ -145,6 +146,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(labelRoutes(ctx));
       await v1.register(trackingRoutes(ctx));
       await v1.register(addressRoutes(ctx));
+      await v1.register(batchRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
