@@ -19,7 +19,12 @@ import {
 /** How often a step that waits tells Temporal it is alive: a lost worker's step is retried elsewhere soon. */
 const HEARTBEAT_MS = 5_000;
 
-/** Runs `work`, heartbeating while it runs (outside an activity, a test calling it directly, it just runs). */
+/**
+ * Runs `work`, heartbeating while it runs, and gives up waiting for it once the step is cancelled (a
+ * worker shutting down, a heartbeat time-out): a step that waits for a purchase must not keep its
+ * worker from stopping, and its retry joins the same purchase. Outside an activity (a test calling
+ * it directly) it just runs.
+ */
 async function heartbeating<T>(work: () => Promise<T>, details?: () => unknown): Promise<T> {
   let context: Context | undefined;
   try {
@@ -28,8 +33,11 @@ async function heartbeating<T>(work: () => Promise<T>, details?: () => unknown):
     context = undefined;
   }
   const timer = context && setInterval(() => context.heartbeat(details?.()), HEARTBEAT_MS);
+  const running = work();
   try {
-    return await work();
+    if (!context) return await running;
+    running.catch(() => undefined); // abandoned on cancellation: its outcome is read again on the retry
+    return await Promise.race([running, context.cancelled]);
   } finally {
     if (timer) clearInterval(timer);
   }

@@ -156,7 +156,7 @@ describe('batches', () => {
 
     const batches = await call(stack, 'GET', '/api/v1/batches', { key: acct.liveKey });
     expect(batches.body.data.map((b: Batch) => b.id)).toEqual([a.body.id]);
-  });
+  }, 240_000);
 
   it('answers 409 batch_not_completed for the file while processing; sandbox batches merge ZPL and move no money', async () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
@@ -188,7 +188,7 @@ describe('batches', () => {
     const balance = await call(stack, 'GET', '/api/v1/account/balance', { key: acct.testKey });
     const live = (await itemsOf(acct.liveKey, a.body.id)).reduce((sum, s) => sum + parseAmount(s.price.gross)!, 0);
     expect(parseAmount(balance.body.available)!).toBe(2000 - live);
-  });
+  }, 240_000);
 
   it('refuses a batch with a schema-breaking item with 422 and paths like shipments[3].parcel.weight_g, starting nothing; takes 1,000 items over the 64 KiB limit', async () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
@@ -213,7 +213,7 @@ describe('batches', () => {
     expect(tooMany.body.errors.map((e: { path: string }) => e.path)).toContain('shipments');
     const none = await postBatch(acct.liveKey, { shipments: [] });
     expect(none.status).toBe(422);
-  });
+  }, 240_000);
 
   it('is idempotent: the same key answers the same batch, never a second; another body with it is refused', async () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
@@ -234,7 +234,7 @@ describe('batches', () => {
     expect((await call(stack, 'GET', '/api/v1/batches', { key: acct.liveKey })).body.data).toHaveLength(1);
     expect((await call(stack, 'GET', '/api/v1/shipments?limit=100', { key: acct.liveKey })).body.data).toHaveLength(2);
     expect((await ledgerEntriesOf(stack.database.db, acct.id)).filter((e) => e.kind === 'capture')).toHaveLength(2);
-  });
+  }, 240_000);
 
   it('resumes after its workers are lost half-way, buying nothing twice and charging no item twice', async () => {
     const acct = await createAccount(stack, { topUp: '200.00' });
@@ -262,5 +262,5 @@ describe('batches', () => {
     await expectLedgerConsistent(stack, acct.id);
     const file = await download(acct.liveKey, `/api/v1/batches/${a.body.id}/label`);
     expect((await PDFDocument.load(file.bytes)).getPageCount()).toBe(24);
-  });
+  }, 300_000);
 });
