@@ -140,9 +140,7 @@ export const batches = pgTable(
   'batches',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    accountId: text('account_id').notNull().references(() => accounts.id),
     livemode: boolean('livemode').notNull(),
     /** processing | completed */
     status: text('status').notNull(),

@@ -6,8 +6,6 @@ import type {
   AddressCreateParams,
   AddressUpdateParams,
   Balance,
-  Batch,
-  BatchCreateParams,
   DeletedAddress,
   DeletedWebhookEndpoint,
   Event,
@@ -153,23 +151,6 @@ export class ParcelShipping {
     /** A short-lived signed URL to the label file, usable without the key. */
     labelUrl: async (id: string, format: LabelFormat = 'pdf_6x4'): Promise<LabelLink> =>
       (await this.#request<LabelLink>('GET', `/shipments/${enc(id)}/label/${enc(format)}`)).body,
-  };
-
-  readonly batches = {
-    /**
-     * Buys every item as its own purchase (up to 1,000) and answers at once with the batch,
-     * `processing`; an item that fails carries its `failure` and the rest go on. The same
-     * Idempotency-Key again answers the same batch as it is now.
-     */
-    create: async (body: BatchCreateParams, options: IdempotentOptions = {}): Promise<Batch> =>
-      (await this.#request<Batch>('POST', '/batches', { body, idempotencyKey: options.idempotencyKey ?? randomUUID() })).body,
-    retrieve: async (id: string): Promise<Batch> => (await this.#request<Batch>('GET', `/batches/${enc(id)}`)).body,
-    /** Every batch, newest first, page after page. */
-    list: (params: PageParams = {}): AsyncIterable<Batch> => this.#paginate<Batch>('/batches', params),
-    /** The batch's shipments in item order, each with its `failure` when it failed. */
-    shipments: (id: string, params: PageParams = {}): AsyncIterable<Shipment> => this.#paginate<Shipment>(`/batches/${enc(id)}/shipments`, params),
-    /** A short-lived signed URL to the merged label file, once the batch is completed (409 batch_not_completed before). */
-    labelUrl: async (id: string): Promise<LabelLink> => (await this.#request<LabelLink>('GET', `/batches/${enc(id)}/label/signed`)).body,
   };
 
   readonly tracking = {
