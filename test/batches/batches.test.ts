@@ -213,6 +213,13 @@ describe('batches', () => {
     expect(tooMany.body.errors.map((e: { path: string }) => e.path)).toContain('shipments');
     const none = await postBatch(acct.liveKey, { shipments: [] });
     expect(none.status).toBe(422);
+    const huge = await call(stack, 'POST', '/api/v1/batches', {
+      key: acct.liveKey,
+      rawBody: JSON.stringify({ shipments: [item('h')], padding: 'a'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ code: 'payload_too_large', detail: 'The body is over 2 MiB.' });
   }, 240_000);
 
   it('is idempotent: the same key answers the same batch, never a second; another body with it is refused', async () => {
