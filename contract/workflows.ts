@@ -14,6 +14,11 @@ export function taskQueues(prefix = '') {
   return {
     shipments: `${prefix}shipments`,
     webhooks: `${prefix}webhooks`,
+    /**
+     * A batch's steps, which wait for its items' purchases: on a queue of their own, so that however
+     * many batches run, they never hold the `shipments` queue's slots that the purchases need.
+     */
+    batches: `${prefix}batches`,
     carrier: (carrierCode: string) => `${prefix}carrier-${carrierCode}`,
     /** Tracking polls, on a budget of their own so a backlog of polls never delays a purchase. */
     carrierTracking: (carrierCode: string) => `${prefix}carrier-${carrierCode}-tracking`,

@@ -34,8 +34,13 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
-    ...(client ? createBatchActivities({ db, client, store, carrierName }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics }),
   };
+}
+
+/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client. */
+export function batchQueueActivities(deps: { db: Db; registry: CarrierRegistry; client: Client }) {
+  const carrierName = (code: string) => deps.registry.carrier(code)?.name ?? code;
+  return createBatchActivities({ db: deps.db, client: deps.client, store: createPostgresLabelStore(deps.db), carrierName });
 }

@@ -1,28 +1,35 @@
 import { ActivityFailure, continueAsNew, log, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { BatchActivities } from '../activities/index.js';
 import { CODE } from '../domain/workflow.js';
-import { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN, type BatchItemOutcome, type BatchWorkflowInput, type BatchWorkflowResult } from '../contract/index.js';
+import { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN, taskQueues, type BatchItemOutcome, type BatchWorkflowInput, type BatchWorkflowResult } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
 import { shipmentActivities } from './proxies.js';
 
-/** Each step of a batch, with what it does as operators read it in the Temporal UI. */
-function step<K extends keyof BatchActivities>(name: K, summary: string, options: Parameters<typeof proxyActivities>[0]): BatchActivities[K] {
-  return proxyActivities<BatchActivities>({ ...options, summary })[name];
+/**
+ * A batch's steps, on the `batches` queue: they wait for its items' purchases, and must never hold
+ * the `shipments` queue's slots that those purchases need.
+ */
+function batchSteps(input: BatchWorkflowInput) {
+  const taskQueue = taskQueues(input.purchase.queuePrefix).batches;
+  const step = <K extends keyof BatchActivities>(name: K, summary: string, options: Parameters<typeof proxyActivities>[0]): BatchActivities[K] =>
+    proxyActivities<BatchActivities>({ ...options, taskQueue, summary })[name];
+  return {
+    batchRecorded: step('batchRecorded', 'look for the batch row its request records', { startToCloseTimeout: '30 seconds', retry: retryForever }),
+    // An item's purchase ends within its own deadline; the step heartbeats while it waits, so a step
+    // lost with its worker is taken up by another within the heartbeat time-out and joins the same purchase.
+    purchaseBatchItem: step('purchaseBatchItem', "start or join the item's purchase (shipment/<shp_id>) and wait for it to end", {
+      startToCloseTimeout: '15 minutes',
+      heartbeatTimeout: '30 seconds',
+      retry: { ...retryForever, nonRetryableErrorTypes: [CODE.shipment_missing] },
+    }),
+    completeBatch: step('completeBatch', 'merge the labels into the batch file and mark the batch completed', {
+      startToCloseTimeout: '15 minutes',
+      heartbeatTimeout: '1 minute',
+      retry: retryForever,
+    }),
+  };
 }
 const retryForever = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
-const batchRecorded = step('batchRecorded', 'look for the batch row its request records', { startToCloseTimeout: '30 seconds', retry: retryForever });
-// An item's purchase ends within its own deadline; the step heartbeats while it waits, so a step
-// lost with its worker is taken up by another within the heartbeat time-out and joins the same purchase.
-const purchaseBatchItem = step('purchaseBatchItem', "start or join the item's purchase (shipment/<shp_id>) and wait for it to end", {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { ...retryForever, nonRetryableErrorTypes: [CODE.shipment_missing] },
-});
-const completeBatch = step('completeBatch', 'merge the labels into the batch file and mark the batch completed', {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: retryForever,
-});
 
 /** How long the workflow looks for its batch's row: the request commits it just after starting the workflow. */
 const RECORD_WAIT_ATTEMPTS = 30;
@@ -36,9 +43,10 @@ const RECORD_WAIT_MS = 2_000;
  * The current details say how far it is ("bought 120 of 300, 4 failed").
  */
 export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchWorkflowResult> {
+  const steps = batchSteps(input);
   const counts = { purchased: input.purchased, failed: input.failed };
   const progress = (suffix = '') => setCurrentDetails(`bought ${counts.purchased} of ${input.total}, ${counts.failed} failed${suffix}`);
-  if (input.next === 0 && !(await waitUntilRecorded(input.batchId))) {
+  if (input.next === 0 && !(await waitUntilRecorded(steps, input.batchId))) {
     setCurrentDetails('the batch was never recorded (its request did not commit): nothing to do');
     return { status: 'not_recorded', purchased: 0, failed: 0 };
   }
@@ -49,7 +57,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchWor
   const lane = async () => {
     while (next < end) {
       const index = next++;
-      counts[await purchaseItem(input, index)]++;
+      counts[await purchaseItem(steps, input, index)]++;
       progress();
     }
   };
@@ -59,7 +67,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchWor
   }
 
   progress('; merging the label file');
-  const batch = await completeBatch({ batchId: input.batchId });
+  const batch = await steps.completeBatch({ batchId: input.batchId });
   // The event's id is made here, in history: a retried step stores and announces it once.
   await shipmentActivities().recordEvent({
     id: workflowId('evt'),
@@ -74,18 +82,20 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchWor
   return { status: 'completed', ...counts };
 }
 
-async function waitUntilRecorded(batchId: string): Promise<boolean> {
+type Steps = ReturnType<typeof batchSteps>;
+
+async function waitUntilRecorded(steps: Steps, batchId: string): Promise<boolean> {
   for (let attempt = 0; attempt < RECORD_WAIT_ATTEMPTS; attempt++) {
-    if (await batchRecorded({ batchId })) return true;
+    if (await steps.batchRecorded({ batchId })) return true;
     await sleep(RECORD_WAIT_MS);
   }
   return false;
 }
 
 /** One item's purchase; an item whose row is gone (lost data) counts as failed, and the batch goes on. */
-async function purchaseItem(input: BatchWorkflowInput, index: number): Promise<BatchItemOutcome> {
+async function purchaseItem(steps: Steps, input: BatchWorkflowInput, index: number): Promise<BatchItemOutcome> {
   try {
-    return await purchaseBatchItem({ batchId: input.batchId, index, settings: input.purchase });
+    return await steps.purchaseBatchItem({ batchId: input.batchId, index, settings: input.purchase });
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     log.error('a batch item could not be bought', { batchId: input.batchId, index, error: err.cause?.message ?? err.message });

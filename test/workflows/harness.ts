@@ -118,12 +118,6 @@ function defaults(shipmentId: string): Required<Mocks> {
     sweepUnstartedPurchases: async () => [],
     startMissingDeliveries: async () => [],
     settleStoppedShipments: async () => ({ settling: [], unsettled: [] }),
-    batchRecorded: async () => true,
-    purchaseBatchItem: async () => 'purchased' as const,
-    completeBatch: async (p) => ({
-      id: p.batchId, object: 'batch', livemode: false, status: 'completed', label_format: 'pdf_6x4',
-      counts: { total: 0, pending: 0, purchased: 0, failed: 0 }, created_at: new Date(0).toISOString(), completed_at: new Date(0).toISOString(),
-    }),
     buyLabel: async () => purchase,
     findPurchase: async () => null,
     cancelLabel: async () => undefined,
