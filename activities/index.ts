@@ -17,3 +17,5 @@ export type { SettlingShipment, SweepActivities, SweptShipment } from './sweep.j
 export { createWebhookFanout } from './webhook-fanout.js';
 export { createWebhookActivities } from './webhooks.js';
 export type { DeliveryOutcome, WebhookActivities } from './webhooks.js';
+export { createBatchActivities } from './batch.js';
+export type { BatchActivities } from './batch.js';

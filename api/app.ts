@@ -25,6 +25,7 @@ import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { scanFormRoutes } from './routes/scan-forms.js';
 import { pickupRoutes } from './routes/pickups.js';
+import { batchRoutes } from './routes/batches.js';
 import { registerMetrics } from './metrics.js';
 import { isPagePath, pageNotFound, webRoutes } from './web/index.js';
 import { loadSession } from './web/session.js';
@@ -149,6 +150,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(addressRoutes(ctx));
       await v1.register(scanFormRoutes(ctx));
       await v1.register(pickupRoutes(ctx));
+      await v1.register(batchRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -175,7 +175,12 @@ export function errorHandler(error: FastifyError & { validation?: AjvError[]; va
   if (error.statusCode === 415) {
     return sendProblem(reply, new ApiError(CODE.unsupported_media_type, 'Send the body as application/json.'));
   }
-  if (error.statusCode === 413) return sendProblem(reply, new ApiError(CODE.payload_too_large, 'The body is over 64 KiB.'));
+  if (error.statusCode === 413) {
+    // The route's own limit: 64 KiB, or more where a route takes a larger body (a batch, 2 MiB).
+    const limit = request.routeOptions.bodyLimit ?? 64 * 1024;
+    const size = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${Math.round(limit / 1024)} KiB`;
+    return sendProblem(reply, new ApiError(CODE.payload_too_large, `The body is over ${size}.`));
+  }
   // An empty or unparseable JSON body is answered by our own parser (api/json-body.ts).
   if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
     return sendProblem(reply, new ApiError(CODE.invalid_json, 'The body does not match its Content-Length.'));

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import {
   CODE,
+  BATCH_STATUSES,
   ERRORS,
   EVENT_TYPES,
   FUNDING_SOURCES,
@@ -46,10 +47,35 @@ const Shipment = Type.Object(
     tracking: Type.Object({ number: nullable(Type.String()), status: nullable(literals(TRACKING_STATUSES)) }, closed),
     label: nullable(Type.Object({ formats: Type.Array(literals(LABEL_FORMAT_LIST)), url: Type.String() }, closed)),
     failure: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, closed)),
+    batch_id: nullable(Type.String({ description: 'bat_…: the batch it was bought in; null outside a batch' })),
     created_at: timestamp('When the shipment was created'),
     updated_at: timestamp('When it last changed'),
   },
   { ...closed, $id: 'Shipment' },
+);
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const Batch = Type.Object(
+  {
+    id: Type.String({ description: 'bat_…' }),
+    object: Type.Literal('batch'),
+    livemode,
+    status: literals(BATCH_STATUSES, 'processing while any item is pending; completed once every item is purchased or failed and the merged label file is made'),
+    label_format: literals(LABEL_FORMAT_LIST, 'The format of the merged label file'),
+    counts: Type.Object(
+      {
+        total: count('Items in the batch'),
+        pending: count('Items whose purchase is under way'),
+        purchased: count('Items whose label was bought'),
+        failed: count('Items that failed (each shipment carries its failure); nothing was bought or charged for them'),
+      },
+      closed,
+    ),
+    created_at: timestamp('When the batch was created'),
+    completed_at: nullable(timestamp('When the last item ended and the merged label file was made')),
+  },
+  { ...closed, $id: 'Batch' },
 );
 
 const QuoteItem = Type.Object(
@@ -208,8 +234,8 @@ const Event = Type.Object(
     livemode,
     data: Type.Object(
       {
-        object: Type.Union([Type.Ref('Shipment'), Type.Ref('TrackingUpdate'), Type.Ref('Balance'), Type.Null()], {
-          description: 'The shipment for shipment.*, the scan for tracking.updated, the balance for wallet.low_balance',
+        object: Type.Union([Type.Ref('Shipment'), Type.Ref('TrackingUpdate'), Type.Ref('Balance'), Type.Ref('Batch'), Type.Null()], {
+          description: 'The shipment for shipment.*, the scan for tracking.updated, the balance for wallet.low_balance, the batch for batch.completed',
         }),
       },
       closed,
@@ -273,6 +299,7 @@ const NAMED = [
   Pickup,
   Price,
   Shipment,
+  Batch,
   QuoteItem,
   UnavailableCarrier,
   Location,

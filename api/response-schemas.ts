@@ -94,6 +94,19 @@ export const RESPONSES = {
       CODE.carrier_unavailable,
     ],
   ),
+  createBatch: responses(
+    { 202: json('Accepted: every item is bought by its own purchase; follow the batch by GET or the batch.completed webhook', ref('Batch')) },
+    [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused],
+  ),
+  retrieveBatch: responses({ 200: json('The batch', ref('Batch')) }, [CODE.not_found]),
+  listBatches: responses({ 200: json('One page, newest first', page('Batch')) }, []),
+  listBatchShipments: responses({ 200: json("One page of the batch's shipments, in item order", page('Shipment')) }, [CODE.not_found]),
+  batchLabelLink: responses({ 200: json('A signed URL to the merged label file', ref('LabelLink')) }, [CODE.not_found, CODE.batch_not_completed]),
+  batchLabelFile: responses({ 200: { ...LABEL_FILE, description: 'Every purchased label of the batch, in item order' } }, [CODE.not_found, CODE.batch_not_completed]),
+  signedBatchLabelFile: {
+    200: { ...LABEL_FILE, description: 'Every purchased label of the batch, in item order' },
+    ...problems([...PUBLIC, ...READS, CODE.link_expired, CODE.invalid_signature, CODE.not_found, CODE.batch_not_completed]),
+  },
   retrieveShipment: responses({ 200: json('The shipment', ref('Shipment')) }, [CODE.not_found]),
   listShipments: responses({ 200: json('One page, newest first', page('Shipment')) }, []),
   voidShipment: responses(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { COUNTRY_CODES, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
+import { BATCH_MAX_ITEMS, COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
 
 /**
  * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
@@ -54,7 +54,7 @@ const alternatives = (parts: string[]) => (parts.length === 1 ? parts[0] : `(?:$
  * pattern per list, by the prefix of the ids it pages through, that accepts exactly the encodings
  * of such ids, so the document says what the route decodes. An empty cursor is no cursor.
  */
-export const CURSOR_PREFIXES = ['shp', 'evt', 'adr', 'we', 'whd', 'sf', 'pck'] as const;
+export const CURSOR_PREFIXES = ['shp', 'evt', 'adr', 'we', 'whd', 'sf', 'pck', 'bat'] as const;
 export type CursorPrefix = (typeof CURSOR_PREFIXES)[number];
 const cursorBytes = (prefix: CursorPrefix) => [...`${prefix}_`].map((c) => [c.charCodeAt(0)]).concat(Array.from({ length: ID_LENGTH }, () => ID_BYTES));
 export const CURSOR_PATTERNS = Object.fromEntries(
@@ -227,6 +227,21 @@ export type BuyRequest = Static<typeof BuyRequestSchema>;
 
 export const ShipmentParams = Type.Object({ shipment: Type.String() }, { additionalProperties: false });
 
+/** A batch's file format, as a label's. */
+export const LabelFormatSchema = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
+
+/** `POST /batches` (contract: Batches): 1 to 1,000 purchase bodies, each exactly a `POST /shipments` body. */
+export const CreateBatchSchema = Type.Object(
+  {
+    shipments: Type.Array(BuyRequestSchema, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'Each item is a POST /shipments body' }),
+    label_format: Type.Optional({ ...LabelFormatSchema, description: 'The format of the merged label file (default pdf_6x4)' }),
+  },
+  { additionalProperties: false },
+);
+export type CreateBatch = Static<typeof CreateBatchSchema>;
+
+export const BatchParams = Type.Object({ batch: Type.String() }, { additionalProperties: false });
+
 /** `?limit` and `?cursor` of a list of the ids with this prefix. */
 export const pageQueryOf = (prefix: CursorPrefix) => ({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -239,6 +254,7 @@ export const ListShipmentsQuery = Type.Object(
   {
     ...pageQueryOf('shp'),
     status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
+    batch_id: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT, description: 'bat_…: only the shipments of this batch' })),
     // Text without control characters, which no query string may hold (api/hardening.ts).
     reference: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT })),
     created_after: Type.Optional(

@@ -4,7 +4,7 @@
  * query, search attributes, typed failures). Workflows import it too, so it stays light: no
  * configuration, no TypeBox, no I/O.
  */
-export { ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
+export { BATCH_WORKFLOW, batchItemUpdateId, batchWorkflowId, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
 export { purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';
@@ -12,3 +12,5 @@ export type { LatestScan, PurchaseInput, ShipmentWorkflowInput, ShipmentWorkflow
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
 export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';
+export { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN } from './batch.js';
+export type { BatchItemOutcome, BatchPurchaseSettings, BatchWorkflowInput, BatchWorkflowResult } from './batch.js';

@@ -3,6 +3,7 @@
  * queues and the sweep's Schedule. Never write these as literals elsewhere.
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
+export const BATCH_WORKFLOW = 'batchWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
 export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
@@ -13,6 +14,11 @@ export function taskQueues(prefix = '') {
   return {
     shipments: `${prefix}shipments`,
     webhooks: `${prefix}webhooks`,
+    /**
+     * A batch's steps, which wait for its items' purchases: on a queue of their own, so that however
+     * many batches run, they never hold the `shipments` queue's slots that the purchases need.
+     */
+    batches: `${prefix}batches`,
     carrier: (carrierCode: string) => `${prefix}carrier-${carrierCode}`,
     /** Tracking polls, on a budget of their own so a backlog of polls never delays a purchase. */
     carrierTracking: (carrierCode: string) => `${prefix}carrier-${carrierCode}-tracking`,
@@ -31,6 +37,9 @@ export function splitCarrierRate(perSecond: number, trackingSharePercent: number
 }
 
 export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId}`;
+export const batchWorkflowId = (batchId: string) => `batch/${batchId}`;
+/** The purchase update id of a batch's item: deterministic, so every retry joins the one purchase. */
+export const batchItemUpdateId = (batchId: string, index: number) => `batch/${batchId}/item/${index}`;
 export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
 
 /**

@@ -6,7 +6,7 @@ import * as schema from './schema.js';
 
 /** The service's own tables, for a query that needs one (the portal's are db/schema-portal.ts). */
 export { schema };
-export type { AccountRow, ApiKeyRow, ShipmentRow } from './schema.js';
+export type { AccountRow, ApiKeyRow, BatchRow, ShipmentRow } from './schema.js';
 export type { PickupRow, ScanFormRow } from './schema-forms.js';
 export type { UserRow } from './schema-portal.js';
 export { migrateDatabase, openDatabase } from './connection.js';
@@ -60,6 +60,17 @@ export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
 export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
+export {
+  batchItems,
+  batchLabelFile,
+  completeBatch,
+  findBatch,
+  findBatchItem,
+  findOwnBatch,
+  listBatches,
+  listBatchItems,
+  recordBatchRequest,
+} from './queries/batches.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
 export { failUnstartedPurchase, settleStoppedPurchase, unsettledShipments, unstartedPurchases } from './queries/orphans.js';
 export {

@@ -118,6 +118,9 @@ export const shipments = pgTable(
     failureMessage: text('failure_message'),
     /** Why a void was refused, kept visible on the shipment. */
     lastVoidError: text('last_void_error'),
+    /** The batch the shipment was bought in (null outside one), and its place there (item order). */
+    batchId: text('batch_id'),
+    batchIndex: integer('batch_index'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -127,8 +130,33 @@ export const shipments = pgTable(
     index('shipments_reference_idx').on(t.accountId, t.livemode, t.reference),
     // The sweep's every minute: the few shipments a purchase or a void is under way on.
     index('shipments_unsettled_idx').on(t.updatedAt).where(sql`${t.status} in ('pending', 'voiding')`),
+    // A batch's items in item order; the partial index stays as small as the batches.
+    uniqueIndex('shipments_batch_idx').on(t.batchId, t.batchIndex).where(sql`${t.batchId} is not null`),
   ],
 );
+
+/**
+ * A batch of purchases (contract: Batches). Its counts are its items' statuses, counted when read;
+ * the merged label file is stored once, when the batch completes.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    livemode: boolean('livemode').notNull(),
+    /** processing | completed */
+    status: text('status').notNull(),
+    labelFormat: text('label_format').notNull(),
+    total: integer('total').notNull(),
+    labelContentType: text('label_content_type'),
+    labelContent: bytea('label_content'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [index('batches_account_idx').on(t.accountId, t.livemode, t.id)],
+);
+export type BatchRow = typeof batches.$inferSelect;
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -139,6 +167,8 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     /** The shipment bound to the key, for purchases: every retry drives the same workflow. */
     shipmentId: text('shipment_id'),
+    /** The batch bound to the key, for batches: a retry answers that batch, never a second one. */
+    batchId: text('batch_id'),
     responseStatus: integer('response_status'),
     /** `json`, not `jsonb`: a replay answers the first answer's keys in their order (jsonb sorts them). */
     responseBody: json('response_body'),

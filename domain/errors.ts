@@ -113,6 +113,11 @@ export const ERROR_TABLE = {
     when: 'An address edit would make it the same as another saved address.',
     then: 'Use the saved address instead.',
   },
+  batch_not_completed: {
+    status: 409, title: 'Batch not completed', message: GENERIC_FAILURE_MESSAGE, internal: false,
+    when: 'The merged label file of a batch was asked for while the batch is still processing.',
+    then: 'Wait for the batch to complete (GET the batch, or the `batch.completed` webhook), then ask again.',
+  },
   webhook_endpoint_exists: {
     status: 409, title: 'Webhook endpoint exists', message: GENERIC_FAILURE_MESSAGE, internal: false,
     when: 'A webhook endpoint with that URL already exists for this account and mode.',

@@ -3,7 +3,7 @@
  * Pure: the caller passes the time and the random bytes, so workflow code can make ids
  * deterministically and activities can make them with crypto.
  */
-export const ID_PREFIXES = ['acc', 'key', 'shp', 'adr', 'evt', 'we', 'whd', 'req', 'trk', 'usr', 'sf', 'pck'] as const;
+export const ID_PREFIXES = ['acc', 'key', 'shp', 'adr', 'evt', 'we', 'whd', 'req', 'trk', 'usr', 'sf', 'pck', 'bat'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case: sorts as it reads

@@ -44,6 +44,8 @@ export { isScope, SCOPES } from './scopes.js';
 export type { Scope } from './scopes.js';
 export { ipAllowed, isPublicAddress, isValidCidr } from './cidr.js';
 export { hasLabel, LABEL_FORMAT_LIST, shipmentToJson } from './shipment-view.js';
+export { BATCH_MAX_ITEMS, BATCH_STATUSES, batchToJson, countItems } from './batch-view.js';
+export type { BatchCounts, BatchJson, BatchRecord } from './batch-view.js';
 export { priceService } from './pricing.js';
 export type { PricedServiceSource } from './pricing.js';
 export { availableOf, balanceToJson } from './balance-view.js';

@@ -18,6 +18,8 @@ export interface ShipmentRecord {
   trackingStatus: string | null;
   failureCode: string | null;
   failureMessage: string | null;
+  /** The batch the shipment was bought in; absent or null outside one. */
+  batchId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -51,6 +53,7 @@ export function shipmentToJson(s: ShipmentRecord) {
     tracking: { number: s.trackingNumber, status: s.trackingStatus },
     label: hasLabel(s.status) ? { formats: [...LABEL_FORMAT_LIST], url: `/api/v1/shipments/${s.id}/label` } : null,
     ...(s.failureCode ? { failure: { code: s.failureCode, message: s.failureMessage ?? '' } } : {}),
+    batch_id: s.batchId ?? null,
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };

@@ -84,6 +84,7 @@ export const EVENT_TYPES = [
   'shipment.voided',
   'tracking.updated',
   'wallet.low_balance',
+  'batch.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,3 +1,4 @@
 export { CarrierDocumentMissingError, carrierLabelFiles, UnsupportedCarrierDocumentError } from './carrier-label.js';
 export type { CarrierDocument, CarrierDocumentFormat } from './carrier-label.js';
 export { allLabelFiles, labelFile } from './files.js';
+export { mergeLabelFiles } from './merge.js';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createBatchActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
@@ -48,4 +48,10 @@ export function carrierLabelSink(db: Db): CarrierLabelSink {
     hasZpl: (shipmentId) => hasCarrierZpl(db, shipmentId),
     storeZpl: (shipmentId, zpl) => storeCarrierZpl(db, shipmentId, Buffer.from(zpl.contentBase64, 'base64')),
   };
+}
+
+/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client. */
+export function batchQueueActivities(deps: { db: Db; registry: CarrierRegistry; client: Client }) {
+  const carrierName = (code: string) => deps.registry.carrier(code)?.name ?? code;
+  return createBatchActivities({ db: deps.db, client: deps.client, store: createPostgresLabelStore(deps.db), carrierName });
 }

@@ -7,7 +7,7 @@ import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../config/index.js';
 import { splitCarrierRate, taskQueues } from '../contract/index.js';
-import { carrierLabelSink, shipmentQueueActivities } from './activities.js';
+import { batchQueueActivities, carrierLabelSink, shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
@@ -109,6 +109,19 @@ export async function createWorkers(deps: {
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
         }),
       );
+      if (deps.client) {
+        workers.push(
+          await Worker.create({
+            connection,
+            namespace,
+            taskQueue: queues.batches,
+            dataConverter,
+            ...tuning,
+            ...traced,
+            activities: batchQueueActivities({ db: deps.db, registry, client: deps.client }),
+          }),
+        );
+      }
       if (deps.client) await ensureOrphanSweepSchedule(deps.client, config);
     } else if (group === 'carriers' || group.startsWith('carrier-')) {
       const codes = group === 'carriers' ? registry.definitions.map((d) => d.code) : [group.slice('carrier-'.length)];

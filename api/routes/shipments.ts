@@ -79,6 +79,7 @@ export const shipmentRoutes =
           // Stored trimmed, as every body string: the reference as sent finds it.
           reference: q.reference?.trim(),
           createdAfter,
+          batchId: q.batch_id?.trim(),
           before: q.cursor ? decodeCursor(q.cursor, 'shp') : undefined,
           limit: q.limit ?? 20,
         });

@@ -49,7 +49,10 @@ export async function unsettledShipments(db: Db, cutoff: Date, limit: number, ac
     .limit(limit);
 }
 
-/** Pending shipments created before `cutoff` whose purchase never began (never priced). */
+/**
+ * Pending shipments created before `cutoff` whose purchase never began (never priced). A batch's
+ * items are not among them: each waits for its turn in its batch's workflow, which starts it.
+ */
 export async function unstartedPurchases(db: Db, cutoff: Date, accountId?: string): Promise<ShipmentRow[]> {
   return db
     .select()
@@ -58,6 +61,7 @@ export async function unstartedPurchases(db: Db, cutoff: Date, accountId?: strin
       and(
         eq(shipments.status, 'pending'),
         isNull(shipments.priceGross),
+        isNull(shipments.batchId),
         lt(shipments.createdAt, cutoff),
         accountId ? eq(shipments.accountId, accountId) : undefined,
       ),

@@ -65,6 +65,8 @@ export interface ShipmentFilter {
   status?: string;
   reference?: string;
   createdAfter?: Date;
+  /** Only the items of this batch. */
+  batchId?: string;
   /** Ids sort by creation time, so the cursor is the last id seen. */
   before?: string;
   limit: number;
@@ -76,6 +78,7 @@ export async function listShipments(db: Db, f: ShipmentFilter): Promise<{ rows: 
   if (f.status) where.push(eq(shipments.status, f.status));
   if (f.reference !== undefined) where.push(eq(shipments.reference, f.reference));
   if (f.createdAfter) where.push(gt(shipments.createdAt, f.createdAfter));
+  if (f.batchId !== undefined) where.push(eq(shipments.batchId, f.batchId));
   if (f.before) where.push(lt(shipments.id, f.before));
   const rows = await db
     .select()

@@ -21,6 +21,7 @@ export type DeletedAddress = S['DeletedAddress'];
 export type DeletedWebhookEndpoint = S['DeletedWebhookEndpoint'];
 export type ScanForm = S['ScanForm'];
 export type Pickup = S['Pickup'];
+export type Batch = S['Batch'];
 
 type Op = operations;
 type JsonBody<O extends keyof Op> = Op[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -29,6 +30,7 @@ type Query<O extends keyof Op> = Op[O] extends { parameters: { query?: infer Q }
 export type QuoteCreateParams = JsonBody<'createQuote'>;
 export type ShipmentCreateParams = JsonBody<'createShipment'>;
 export type ShipmentListParams = Query<'listShipments'>;
+export type BatchCreateParams = JsonBody<'createBatch'>;
 export type AddressCreateParams = JsonBody<'createAddress'>;
 export type AddressUpdateParams = JsonBody<'updateAddress'>;
 export type WebhookEndpointCreateParams = JsonBody<'createWebhookEndpoint'>;

@@ -65,6 +65,8 @@ describe('the document states the rules validation applies', () => {
       ['/api/v1/addresses', 'adr'],
       ['/api/v1/webhook_endpoints', 'we'],
       ['/api/v1/webhook_endpoints/{id}/deliveries', 'whd'],
+      ['/api/v1/batches', 'bat'],
+      ['/api/v1/batches/{batch}/shipments', 'shp'],
     ];
     for (const [path, prefix] of lists) {
       const schema = queryParameter(path, 'cursor');

@@ -64,6 +64,7 @@ describe('every answer matches the served OpenAPI document', () => {
     });
     expect(takers.sort()).toEqual([
       'POST /api/v1/addresses',
+      'POST /api/v1/batches',
       'POST /api/v1/pickups',
       'POST /api/v1/pickups/{id}/cancel',
       'POST /api/v1/scan_forms',
@@ -218,6 +219,34 @@ describe('every answer matches the served OpenAPI document', () => {
     expect((await api('GET', '/webhook_endpoints/we_nope/deliveries')).status).toBe(404);
     expect((await api('DELETE', `/webhook_endpoints/${id}`)).status).toBe(200);
     expect((await api('DELETE', `/webhook_endpoints/${id}`)).status).toBe(404);
+  });
+
+  it('batches', async () => {
+    const created = await api('POST', '/batches', { body: { shipments: [buyBody(service, 'batch-1'), buyBody('no_such_service', 'batch-2')], label_format: 'zpl' } });
+    expect(created.status, created.text).toBe(202);
+    const id = created.body.id;
+    expect((await api('POST', '/batches', { body: { shipments: [{ ...buyBody(service), parcel: parcel({ weight_g: 0 }) }] } })).status).toBe(422);
+    await eventually(async () => {
+      const b = await api('GET', `/batches/${id}`);
+      return b.body.status === 'completed' ? b : undefined;
+    }, 60_000, 'the batch to complete');
+    expect((await api('GET', '/batches')).body.data[0].id).toBe(id);
+    const items = await api('GET', `/batches/${id}/shipments`);
+    expect(items.body.data.map((s: { status: string }) => s.status)).toEqual(['purchased', 'failed']);
+    expect((await api('GET', `/shipments?batch_id=${id}`)).body.data).toHaveLength(2);
+    const file = await call(stack, 'GET', `/api/v1/batches/${id}/label`, { key: acct.testKey });
+    expect(file.status).toBe(200);
+    conf.check('GET', `/api/v1/batches/${id}/label`, file);
+    const link = await api('GET', `/batches/${id}/label/signed`);
+    expect(link.status).toBe(200);
+    const signed = new URL(link.body.url);
+    const viaLink = await call(stack, 'GET', `${signed.pathname}${signed.search}`);
+    expect(viaLink.status).toBe(200);
+    conf.check('GET', signed.pathname, viaLink);
+    const tampered = await call(stack, 'GET', `${signed.pathname}${signed.search.replace('sig=', 'sig=0')}`);
+    expect(tampered.status).toBe(403);
+    conf.check('GET', signed.pathname, tampered);
+    expect((await api('GET', '/batches/bat_nope')).status).toBe(404);
   });
 
   // A void and the two DELETEs take no parameters, yet a body sent to them is read as on every route:

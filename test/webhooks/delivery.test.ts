@@ -246,6 +246,12 @@ describe('webhook deliveries on the real stack', () => {
     const voided = await buy(acct.liveKey, 'voided');
     const v = await call(stack, 'POST', `/api/v1/shipments/${voided.id}/void`, { key: acct.liveKey });
     expect(v.status, v.text).toBe(200);
+    // A batch of one: batch.completed.
+    const batch = await call(stack, 'POST', '/api/v1/batches', {
+      key: acct.liveKey,
+      body: { shipments: [{ service: 'acme_ground', from: address(), to: address({ city: 'Leeds', postcode: 'LS1 4AP' }), parcel: parcel(), reference: 'batched' }] },
+    });
+    expect(batch.status, batch.text).toBe(202);
     for (const status of ['in_transit', 'exception', 'delivered']) {
       await sim.scan(travels.tracking.number, status, `scan ${status}`);
       await eventually(async () => rx.received.find((r) => r.body?.type === 'tracking.updated' && r.body.data.object.status === status), 30_000, status);

@@ -1,0 +1,287 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Client } from '@temporalio/client';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { batchLabelFile, findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
+import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type Address, type BatchRecord, type FundingSource } from '../../domain/index.js';
+import { BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
+import type { AppContext } from '../context.js';
+import { callerOf, type Caller } from '../auth.js';
+import { normalizeAddresses, serviceOf } from '../catalog.js';
+import { decodeCursor, listPage } from '../pagination.js';
+import { RESPONSES } from '../response-schemas.js';
+import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQueryFor, type BuyRequest, type CreateBatch, type PageQuery } from '../schemas.js';
+
+/**
+ * A batch's body is up to 1,000 purchase bodies, far over the API's 64 KiB limit: this route alone
+ * takes up to 2 MiB (1,000 items of about 1 KiB each, with room to spare).
+ */
+export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
+
+type LabelFormat = Static<typeof LabelFormatSchema>;
+
+/**
+ * An item's path in a 422 as the contract writes it, `shipments[3].parcel.weight_g`: validation and
+ * the control-character check name array items by a dotted index, as they do everywhere else.
+ */
+const itemPath = (path: string) => path.replace(/^shipments\.(\d+)(?=\.|$)/, 'shipments[$1]');
+
+async function withItemPaths(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (reply.statusCode !== 422 || typeof payload !== 'string') return payload;
+  const body = JSON.parse(payload) as { errors?: Array<{ path: string; message: string }> };
+  if (!Array.isArray(body.errors)) return payload;
+  body.errors = body.errors.map((e) => ({ ...e, path: itemPath(e.path) }));
+  return JSON.stringify(body);
+}
+
+/** One item's row as the single purchase records it (api/services/purchase.ts), with its place in the batch. */
+function itemRow(ctx: AppContext, caller: Caller, batchId: string, index: number, req: BuyRequest, now: Date) {
+  const account = caller.account;
+  const service = serviceOf(ctx.catalog, req.service);
+  // Addresses are checked per item: one that cannot be normalised fails its item, not the batch.
+  let addresses: { from: Address; to: Address } | undefined;
+  let failure: { code: typeof CODE.validation_failed; message: string } | undefined;
+  try {
+    addresses = normalizeAddresses(req.from, req.to);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const errors = (err.extra.errors as Array<{ path: string; message: string }> | undefined) ?? [];
+    failure = { code: CODE.validation_failed, message: errors.length ? errors.map((e) => `${e.path} ${e.message}`).join('; ') : err.message };
+  }
+  return {
+    id: makeId('shp', now.getTime(), randomBytes(16)),
+    accountId: account.id,
+    livemode: caller.livemode,
+    status: failure ? 'failed' : 'pending',
+    reference: req.reference?.trim() || null,
+    serviceCode: req.service,
+    carrier: service?.carrier ?? null,
+    serviceName: service?.name ?? null,
+    fromAddress: addresses?.from ?? req.from,
+    toAddress: addresses?.to ?? req.to,
+    parcel: req.parcel,
+    currency: account.currency,
+    chargedTo: account.fundingSource,
+    failureCode: failure?.code ?? null,
+    failureMessage: failure?.message ?? null,
+    batchId,
+    batchIndex: index,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The batch workflow's input: the account's terms and this API's purchase settings, as a single purchase's. */
+function workflowInput(ctx: AppContext, caller: Caller, batchId: string, total: number): BatchWorkflowInput {
+  const account = caller.account;
+  return {
+    batchId,
+    accountId: account.id,
+    livemode: caller.livemode,
+    total,
+    next: 0,
+    purchased: 0,
+    failed: 0,
+    purchase: {
+      fundingSource: account.fundingSource as FundingSource,
+      currency: account.currency,
+      vatRateBp: account.vatRateBp,
+      queuePrefix: ctx.config.taskQueuePrefix,
+      purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
+      strayLabelSettleMs: ctx.config.strayLabelSettleMs,
+      tracking: {
+        minPollMs: ctx.config.trackingPollMinMs,
+        maxPollMs: ctx.config.trackingPollMaxMs,
+        continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
+        ...(ctx.config.carrierTrackingSharePercent === 0 ? { sharedCarrierQueue: true } : {}),
+      },
+    },
+  };
+}
+
+async function startBatch(temporal: Client, input: BatchWorkflowInput, labelFormat: string): Promise<void> {
+  await temporal.workflow.start(BATCH_WORKFLOW, {
+    workflowId: batchWorkflowId(input.batchId),
+    taskQueue: taskQueues(input.purchase.queuePrefix).shipments,
+    args: [input],
+    staticSummary: `Batch ${input.batchId}: ${input.total} item${input.total === 1 ? '' : 's'}, labels merged as ${labelFormat}`,
+    typedSearchAttributes: [
+      { key: SA.AccountId, value: input.accountId },
+      { key: SA.Livemode, value: input.livemode },
+    ],
+  });
+}
+
+async function ownBatch(db: Db, caller: Caller, id: string): Promise<BatchRecord> {
+  const batch = await findOwnBatch(db, caller.owner, id);
+  if (!batch) throw new ApiError(CODE.not_found, `No batch ${id}.`);
+  return batch;
+}
+
+function assertCompleted(batch: BatchRecord) {
+  if (batch.status !== 'completed') {
+    throw new ApiError(CODE.batch_not_completed, 'The batch is still processing: its merged label file is made once every item has ended.');
+  }
+}
+
+/** The merged file's signed link: HMAC over the batch and its format, as a label's (api/label-links.ts). */
+const signBatchLink = (secret: string, batchId: string, format: string, expiresAt: number) =>
+  createHmac('sha256', secret).update(`batch-label.v1.${batchId}.${format}.${expiresAt}`).digest('hex');
+const batchFilePath = (batchId: string, format: string) => `/api/v1/batch-label-files/${encodeURIComponent(batchId)}/${encodeURIComponent(format)}`;
+const EXPIRES = /^(0|[1-9]\d{0,11})$/;
+
+/** Any changed character of the link is `invalid_signature`; a good link past its time `link_expired`. */
+function checkBatchLink(o: { secret: string; batchId: string; format: string; rawPath: string; expires?: string; sig?: string; nowSeconds: number }) {
+  const expires = o.expires ?? '';
+  const given = Buffer.from(o.sig ?? '', 'utf8');
+  const wanted = Buffer.from(signBatchLink(o.secret, o.batchId, o.format, Number(expires)), 'utf8');
+  const asSigned = EXPIRES.test(expires) && o.rawPath === batchFilePath(o.batchId, o.format);
+  if (!(asSigned && given.length === wanted.length && timingSafeEqual(given, wanted))) throw new ApiError(CODE.invalid_signature, 'This label link is not valid.');
+  if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This label link has expired; ask for a new one.');
+}
+
+const SignedQuery = Type.Object(
+  // Text without control characters, which no query string may hold (api/hardening.ts).
+  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
+  { additionalProperties: true },
+);
+const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
+
+export const batchRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    async function sendFile(reply: FastifyReply, batch: BatchRecord) {
+      assertCompleted(batch);
+      const file = await batchLabelFile(ctx.db, batch.id);
+      if (!file) throw new ApiError(CODE.batch_not_completed, 'The batch has no merged label file yet.');
+      const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
+      return reply
+        .type(file.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${batch.id}-${batch.labelFormat}.${extension}"`)
+        .send(file.content);
+    }
+
+    app.post<{ Body: CreateBatch }>(
+      '/batches',
+      {
+        bodyLimit: BATCH_BODY_LIMIT,
+        // The key is claimed in the transaction that records the batch, and stays bound to it: a
+        // repeated key answers that batch as it is now, never a second one.
+        config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
+        onSend: withItemPaths,
+        schema: { body: CreateBatchSchema, summary: 'Buy a batch of labels', operationId: 'createBatch', response: RESPONSES.createBatch },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const idem = request.idempotency;
+        const now = ctx.now();
+        const labelFormat: LabelFormat = request.body.label_format ?? 'pdf_6x4';
+        let batchId = makeId('bat', now.getTime(), randomBytes(16));
+        const items = request.body.shipments.map((req, i) => itemRow(ctx, caller, batchId, i, req, now));
+        const recorded = await recordBatchRequest(ctx.db, {
+          batch: { id: batchId, accountId: caller.account.id, livemode: caller.livemode, status: 'processing', labelFormat, total: items.length, createdAt: now },
+          items,
+          claim: idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined,
+          start: () => startBatch(ctx.temporal, workflowInput(ctx, caller, batchId, items.length), labelFormat),
+        });
+        if (idem) {
+          const settled = idem.settle(recorded.kind === 'existing' ? { claimed: false, row: recorded.key } : { claimed: true });
+          if (settled.replay) return reply.code(settled.replay.status).send(settled.replay.body);
+          if (recorded.kind === 'existing') batchId = recorded.key.batchId!;
+        }
+        request.log.info({ batch_id: batchId, items: items.length, replayed: idem?.replayed ?? false }, 'batch requested');
+        const batch = await ownBatch(ctx.db, caller, batchId);
+        return reply.code(202).header('location', `/api/v1/batches/${batchId}`).send(batchToJson(batch));
+      },
+    );
+
+    app.get<{ Params: Static<typeof BatchParams> }>(
+      '/batches/:batch',
+      { config: { scope: 'shipments:read' }, schema: { params: BatchParams, summary: 'Read one batch', operationId: 'retrieveBatch', response: RESPONSES.retrieveBatch } },
+      async (request) => batchToJson(await ownBatch(ctx.db, callerOf(request), request.params.batch)),
+    );
+
+    app.get<{ Querystring: PageQuery }>(
+      '/batches',
+      { config: { scope: 'shipments:read' }, schema: { querystring: pageQueryFor('bat'), summary: 'List batches, newest first', operationId: 'listBatches', response: RESPONSES.listBatches } },
+      async (request) => {
+        const q = request.query;
+        const page = await listBatches(ctx.db, { ...callerOf(request).owner, before: q.cursor ? decodeCursor(q.cursor, 'bat') : undefined, limit: q.limit ?? 20 });
+        return listPage(page, batchToJson);
+      },
+    );
+
+    app.get<{ Params: Static<typeof BatchParams>; Querystring: PageQuery }>(
+      '/batches/:batch/shipments',
+      {
+        config: { scope: 'shipments:read' },
+        schema: { params: BatchParams, querystring: pageQueryFor('shp'), summary: "List a batch's shipments, in item order", operationId: 'listBatchShipments', response: RESPONSES.listBatchShipments },
+      },
+      async (request) => {
+        const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
+        const q = request.query;
+        const page = await listBatchItems(ctx.db, { batchId: batch.id, after: q.cursor ? decodeCursor(q.cursor, 'shp') : undefined, limit: q.limit ?? 20 });
+        return listPage(page, shipmentToJson);
+      },
+    );
+
+    app.get<{ Params: Static<typeof BatchParams> }>(
+      '/batches/:batch/label',
+      { config: { scope: 'labels:read' }, schema: { params: BatchParams, summary: "The batch's merged label file", operationId: 'downloadBatchLabel', response: RESPONSES.batchLabelFile } },
+      async (request, reply) => sendFile(reply, await ownBatch(ctx.db, callerOf(request), request.params.batch)),
+    );
+
+    app.get<{ Params: Static<typeof BatchParams> }>(
+      '/batches/:batch/label/signed',
+      {
+        config: { scope: 'labels:read' },
+        schema: { params: BatchParams, summary: "A short-lived signed URL to the batch's merged label file", operationId: 'createBatchLabelLink', response: RESPONSES.batchLabelLink },
+      },
+      async (request) => {
+        const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
+        assertCompleted(batch);
+        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
+        const sig = signBatchLink(ctx.config.signingSecret, batch.id, batch.labelFormat, expiresAt);
+        return {
+          object: 'label_link',
+          livemode: batch.livemode,
+          url: `${ctx.config.publicBaseUrl}${batchFilePath(batch.id, batch.labelFormat)}?expires=${expiresAt}&sig=${sig}`,
+          format: batch.labelFormat,
+          expires_at: new Date(expiresAt * 1000).toISOString(),
+        };
+      },
+    );
+
+    // The signed link itself: no bearer key, the signature is the credential, checked before the query.
+    app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
+      '/batch-label-files/:batch/:format',
+      {
+        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>) => {
+          const { expires, sig } = request.query;
+          checkBatchLink({
+            secret: ctx.config.signingSecret,
+            batchId: request.params.batch,
+            format: request.params.format,
+            rawPath: request.url.split('?')[0],
+            expires: typeof expires === 'string' ? expires : undefined,
+            sig: typeof sig === 'string' ? sig : undefined,
+            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
+          });
+        },
+        schema: {
+          params: FileParams,
+          querystring: SignedQuery,
+          summary: "The batch's merged label file behind a signed link (no key: the signature is the credential)",
+          operationId: 'downloadSignedBatchLabel',
+          security: [],
+          response: RESPONSES.signedBatchLabelFile,
+        },
+      },
+      async (request, reply) => {
+        const batch = await findBatch(ctx.db, request.params.batch);
+        if (!batch) throw new ApiError(CODE.not_found, `No batch ${request.params.batch}.`);
+        return sendFile(reply, batch);
+      },
+    );
+  };
