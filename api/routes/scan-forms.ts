@@ -37,22 +37,17 @@ function addressKey(value: unknown): string {
   return JSON.stringify(Object.keys(a).sort().map((k) => [k, typeof a[k] === 'string' ? (a[k] as string).trim().toUpperCase() : a[k]]));
 }
 
-/** The shipments of a batch, in item order; a 422 while batches are not recorded on shipments. */
+/**
+ * The purchased shipments of a batch, in item order: its failed items were never bought, so they are
+ * left out rather than refused. A batch of another account or mode, or one with nothing bought, is a 422.
+ */
 async function batchShipmentIds(ctx: AppContext, caller: Caller, batchId: string): Promise<string[]> {
-  try {
-    const rows = await ctx.db.execute<{ id: string }>(
-      sql`select id from ${schema.shipments} where batch_id = ${batchId} and account_id = ${caller.owner.accountId} and livemode = ${caller.owner.livemode} order by id`,
-    );
-    const ids = (rows as unknown as { rows?: Array<{ id: string }> }).rows ?? (rows as unknown as Array<{ id: string }>);
-    if (ids.length === 0) throw new ApiError(CODE.validation_failed, `No shipments in batch ${batchId}.`, { errors: [{ path: 'batch_id', message: 'names no batch of yours with shipments' }] });
-    return ids.map((r) => r.id);
-  } catch (error) {
-    // 42703: undefined column. Shipments carry no batch yet on this database.
-    if ((error as { code?: string })?.code === '42703' || (error as { cause?: { code?: string } })?.cause?.code === '42703') {
-      throw new ApiError(CODE.validation_failed, 'Forms by batch are not available yet; send shipment_ids.', { errors: [{ path: 'batch_id', message: 'forms by batch are not available yet' }] });
-    }
-    throw error;
-  }
+  const rows = await ctx.db.execute<{ id: string }>(
+    sql`select id from ${schema.shipments} where batch_id = ${batchId} and account_id = ${caller.owner.accountId} and livemode = ${caller.owner.livemode} and status <> 'failed' order by batch_index`,
+  );
+  const ids = (rows as unknown as { rows?: Array<{ id: string }> }).rows ?? (rows as unknown as Array<{ id: string }>);
+  if (ids.length === 0) throw new ApiError(CODE.validation_failed, `No purchased shipments in batch ${batchId}.`, { errors: [{ path: 'batch_id', message: 'names no batch of yours with purchased shipments' }] });
+  return ids.map((r) => r.id);
 }
 
 /** Every reason each shipment cannot go on one form together, by its place in the list. */

@@ -119,12 +119,31 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     expect(both.status).toBe(422);
   });
 
-  it('answers a form by batch with 422 naming batch_id while shipments carry no batch', async () => {
+  it('answers a form by a batch that is not the caller\'s with 422 naming batch_id', async () => {
     const acct = await createAccount(stack);
     const byBatch = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { batch_id: 'bat_01j00000000000000000000000' } });
     expect(byBatch.status, byBatch.text).toBe(422);
     expect(byBatch.body.code).toBe('validation_failed');
     expect(byBatch.body.errors).toEqual([{ path: 'batch_id', message: expect.any(String) }]);
+  });
+
+  it('puts the purchased shipments of a batch on one form, in item order, leaving its failed items out', async () => {
+    const acct = await createAccount(stack, { topUp: '100.00' });
+    const item = (service: string) => ({ service, from: address(), to: address({ name: `sf-batch-${randomUUID()}` }), parcel: parcel() });
+    const batch = await call(stack, 'POST', '/api/v1/batches', { key: acct.liveKey, body: { shipments: [item('acme_ground'), item('no_such_service'), item('acme_ground')] } });
+    expect(batch.status, batch.text).toBe(202);
+    let done = batch.body;
+    for (let i = 0; i < 120 && done.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      done = (await call(stack, 'GET', `/api/v1/batches/${batch.body.id}`, { key: acct.liveKey })).body;
+    }
+    expect(done.counts).toMatchObject({ total: 3, purchased: 2, failed: 1 });
+    const items = (await call(stack, 'GET', `/api/v1/batches/${batch.body.id}/shipments`, { key: acct.liveKey })).body.data as Array<{ id: string; status: string }>;
+    const form = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { batch_id: batch.body.id } });
+    expect(form.status, form.text).toBe(201);
+    expect(form.body.shipment_ids).toEqual(items.filter((s) => s.status !== 'failed').map((s) => s.id));
+    const again = await call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { batch_id: batch.body.id } });
+    expect(again.status).toBe(422);
   });
 
   it('makes sandbox forms locally, in the same shape', async () => {
