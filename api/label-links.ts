@@ -2,23 +2,33 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CODE, ApiError } from '../domain/index.js';
 
 /**
- * Short-lived signed label links: HMAC-SHA256 with the server secret over shipment, format and
- * expiry. They work without the bearer key and never contain it.
+ * Short-lived signed file links: HMAC-SHA256 with the server secret over the kind of file, its
+ * owner's id, its format and the expiry. They work without the bearer key and never contain it. Each
+ * kind signs under its own tag, so a link of one kind never opens a file of another.
  */
-export function signLabelLink(secret: string, shipmentId: string, format: string, expiresAt: number): string {
-  return createHmac('sha256', secret).update(`label.v1.${shipmentId}.${format}.${expiresAt}`).digest('hex');
+export interface SignedFileKind {
+  /** What the HMAC covers first: `label.v1`. */
+  tag: string;
+  /** Where its links point: `/api/v1/label-files`. */
+  root: string;
 }
 
-/** A link's path, exactly as `labelLink` writes it. */
-const labelFilePath = (shipmentId: string, format: string) =>
-  `/api/v1/label-files/${encodeURIComponent(shipmentId)}/${encodeURIComponent(format)}`;
+export const LABEL_FILES: SignedFileKind = { tag: 'label.v1', root: '/api/v1/label-files' };
+export const BATCH_LABEL_FILES: SignedFileKind = { tag: 'batch-label.v1', root: '/api/v1/batch-label-files' };
+export const SCAN_FORM_FILES: SignedFileKind = { tag: 'scan-form.v1', root: '/api/v1/scan-form-files' };
 
-export function labelLink(o: { baseUrl: string; secret: string; shipmentId: string; format: string; expiresAt: number }): string {
-  const sig = signLabelLink(o.secret, o.shipmentId, o.format, o.expiresAt);
-  return `${o.baseUrl}${labelFilePath(o.shipmentId, o.format)}?expires=${o.expiresAt}&sig=${sig}`;
+function sign(kind: SignedFileKind, secret: string, id: string, format: string, expiresAt: number): string {
+  return createHmac('sha256', secret).update(`${kind.tag}.${id}.${format}.${expiresAt}`).digest('hex');
 }
 
-/** Seconds in decimal as `labelLink` writes them: no leading zero, no sign. */
+/** A link's path, exactly as `fileLink` writes it. */
+const filePath = (kind: SignedFileKind, id: string, format: string) => `${kind.root}/${encodeURIComponent(id)}/${encodeURIComponent(format)}`;
+
+export function fileLink(kind: SignedFileKind, o: { baseUrl: string; secret: string; id: string; format: string; expiresAt: number }): string {
+  return `${o.baseUrl}${filePath(kind, o.id, o.format)}?expires=${o.expiresAt}&sig=${sign(kind, o.secret, o.id, o.format, o.expiresAt)}`;
+}
+
+/** Seconds in decimal as `fileLink` writes them: no leading zero, no sign. */
 const EXPIRES = /^(0|[1-9]\d{0,11})$/;
 
 /**
@@ -27,21 +37,37 @@ const EXPIRES = /^(0|[1-9]\d{0,11})$/;
  * in its one decimal form (`01795561452` is the same number) and the path as written, not decoded
  * (`/%7apl` is `/zpl` once decoded), so that no edit of the link still works (API guide: Labels).
  */
-export function checkLabelLink(o: {
-  secret: string;
-  shipmentId: string;
-  format: string;
-  /** The request's path as it came, still percent-encoded. */
-  rawPath: string;
-  expires: string | undefined;
-  sig: string | undefined;
-  nowSeconds: number;
-}): void {
+export function checkFileLink(
+  kind: SignedFileKind,
+  o: {
+    secret: string;
+    id: string;
+    format: string;
+    /** The request's path as it came, still percent-encoded. */
+    rawPath: string;
+    expires: string | undefined;
+    sig: string | undefined;
+    nowSeconds: number;
+  },
+): void {
   const expires = o.expires ?? '';
   const given = Buffer.from(o.sig ?? '', 'utf8');
-  const wanted = Buffer.from(signLabelLink(o.secret, o.shipmentId, o.format, Number(expires)), 'utf8');
-  const asSigned = EXPIRES.test(expires) && o.rawPath === labelFilePath(o.shipmentId, o.format);
+  const wanted = Buffer.from(sign(kind, o.secret, o.id, o.format, Number(expires)), 'utf8');
+  const asSigned = EXPIRES.test(expires) && o.rawPath === filePath(kind, o.id, o.format);
   const valid = asSigned && given.length === wanted.length && timingSafeEqual(given, wanted);
-  if (!valid) throw new ApiError(CODE.invalid_signature, 'This label link is not valid.');
-  if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This label link has expired; ask for a new one.');
+  if (!valid) throw new ApiError(CODE.invalid_signature, 'This link is not valid.');
+  if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This link has expired; ask for a new one.');
+}
+
+/** A shipment's label link. */
+export function signLabelLink(secret: string, shipmentId: string, format: string, expiresAt: number): string {
+  return sign(LABEL_FILES, secret, shipmentId, format, expiresAt);
+}
+
+export function labelLink(o: { baseUrl: string; secret: string; shipmentId: string; format: string; expiresAt: number }): string {
+  return fileLink(LABEL_FILES, { ...o, id: o.shipmentId });
+}
+
+export function checkLabelLink(o: Omit<Parameters<typeof checkFileLink>[1], 'id'> & { shipmentId: string }): void {
+  checkFileLink(LABEL_FILES, { ...o, id: o.shipmentId });
 }

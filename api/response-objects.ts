@@ -1,7 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
 import {
   CODE,
-  BATCH_STATUSES,
   ERRORS,
   EVENT_TYPES,
   FUNDING_SOURCES,
@@ -21,13 +21,9 @@ import {
  * `#/components/schemas/<Name>`, which is what the SDK's types are generated from.
  */
 
-const literals = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
-export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const timestamp = (description: string) => Type.String({ format: 'date-time', description });
-const money = (description: string) => Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description });
-const livemode = Type.Boolean({ description: 'false for sandbox objects' });
-export const closed = { additionalProperties: false } as const;
+import { closed, literals, livemode, money, nullable, timestamp } from './response-primitives.js';
+
+export { closed, nullable };
 
 const Price = Type.Object(
   { net: money('Net amount'), vat: money('VAT'), gross: money('Net plus VAT'), currency: Type.String({ description: 'ISO 4217' }) },
@@ -52,30 +48,6 @@ const Shipment = Type.Object(
     updated_at: timestamp('When it last changed'),
   },
   { ...closed, $id: 'Shipment' },
-);
-
-const count = (description: string) => Type.Integer({ minimum: 0, description });
-
-const Batch = Type.Object(
-  {
-    id: Type.String({ description: 'bat_…' }),
-    object: Type.Literal('batch'),
-    livemode,
-    status: literals(BATCH_STATUSES, 'processing while any item is pending; completed once every item is purchased or failed and the merged label file is made'),
-    label_format: literals(LABEL_FORMAT_LIST, 'The format of the merged label file'),
-    counts: Type.Object(
-      {
-        total: count('Items in the batch'),
-        pending: count('Items whose purchase is under way'),
-        purchased: count('Items whose label was bought'),
-        failed: count('Items that failed (each shipment carries its failure); nothing was bought or charged for them'),
-      },
-      closed,
-    ),
-    created_at: timestamp('When the batch was created'),
-    completed_at: nullable(timestamp('When the last item ended and the merged label file was made')),
-  },
-  { ...closed, $id: 'Batch' },
 );
 
 const QuoteItem = Type.Object(
@@ -267,33 +239,6 @@ const Problem = Type.Object(
 );
 
 /** Every named schema, in an order where each is registered after those it refers to. */
-const ScanForm = Type.Object(
-  {
-    id: Type.String({ description: 'sf_…' }),
-    object: Type.Literal('scan_form'),
-    livemode,
-    carrier: Type.String({ description: 'The carrier whose form it is (usps; acme in the simulator)' }),
-    shipment_ids: Type.Array(Type.String(), { description: 'The shipments on the form, as listed' }),
-    created_at: timestamp('When the form was made'),
-  },
-  { ...closed, $id: 'ScanForm' },
-);
-
-const Pickup = Type.Object(
-  {
-    id: Type.String({ description: 'pck_…' }),
-    object: Type.Literal('pickup'),
-    livemode,
-    status: literals(['scheduled', 'cancelled'] as const),
-    carrier: Type.String({ description: 'ups, usps or acme' }),
-    confirmation: Type.String({ description: "The carrier's confirmation number" }),
-    price: nullable(Type.Ref('Price')),
-    window: Type.Object({ start: timestamp('Ready from'), end: timestamp('Collected by') }, closed),
-    created_at: timestamp('When it was booked'),
-  },
-  { ...closed, $id: 'Pickup' },
-);
-
 const NAMED = [
   ScanForm,
   Pickup,
@@ -307,6 +252,7 @@ const NAMED = [
   Tracking,
   SandboxScan,
   LabelLink,
+  FileLink,
   Address,
   Balance,
   WebhookEndpoint,

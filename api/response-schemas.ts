@@ -155,6 +155,11 @@ export const RESPONSES = {
   retrieveScanForm: responses({ 200: json('The form', ref('ScanForm')) }, [CODE.not_found]),
   listScanForms: responses({ 200: json('One page, newest first', page('ScanForm')) }, []),
   scanFormFile: responses({ 200: { description: 'The form as a PDF', content: { 'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) } } } }, [CODE.not_found]),
+  scanFormLink: responses({ 200: json('A signed URL to the form as a PDF', ref('FileLink')) }, [CODE.not_found]),
+  signedScanFormFile: {
+    200: { description: 'The form as a PDF', content: { 'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) } } },
+    ...problems([...PUBLIC, ...READS, CODE.link_expired, CODE.invalid_signature, CODE.not_found]),
+  },
   createPickup: responses(
     { 201: json('Booked; its fee, where there is one, is charged', ref('Pickup')) },
     [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused, CODE.insufficient_funds, CODE.carrier_error, CODE.carrier_unavailable],

@@ -5,7 +5,7 @@
  * names every variable that is wrong, with its bound.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, REAL_CARRIER_SETTINGS } from './schema.js';
+import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, REAL_CARRIER_OPTIONAL_SETTINGS, REAL_CARRIER_SETTINGS } from './schema.js';
 import { processEnv, type Env } from './env.js';
 import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, realCarrierVariables } from './production.js';
 import { checkSettings, ConfigError, parseSettings } from './settings.js';
@@ -40,7 +40,12 @@ function realCarrierCredentials(all: Record<string, unknown>): Record<string, Re
     if (!realCarrierVariables(code as keyof typeof REAL_CARRIER_SETTINGS).every((name) => typeof all[name] === 'string' && all[name] !== '')) continue;
     const values: Record<string, string> = {};
     for (const suffix of Object.keys(settings)) values[suffix] = all[`CARRIER_${code.toUpperCase()}_${suffix}`] as string;
-    const shown = Object.fromEntries(Object.entries(settings).map(([suffix, secret]) => [suffix, secret ? '[redacted]' : values[suffix]]));
+    const optional = REAL_CARRIER_OPTIONAL_SETTINGS[code] ?? {};
+    for (const suffix of Object.keys(optional)) {
+      const value = all[`CARRIER_${code.toUpperCase()}_${suffix}`];
+      if (typeof value === 'string' && value !== '') values[suffix] = value;
+    }
+    const shown = Object.fromEntries(Object.entries({ ...settings, ...optional }).filter(([suffix]) => suffix in values).map(([suffix, secret]) => [suffix, secret ? '[redacted]' : values[suffix]]));
     Object.defineProperty(values, 'toJSON', { value: () => shown, enumerable: false });
     out[code] = Object.freeze(values);
   }

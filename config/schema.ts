@@ -26,7 +26,15 @@ export const REAL_CARRIER_SETTINGS = {
   usps: { CLIENT_ID: false, CLIENT_SECRET: true, CRID: false, MID: false, MANIFEST_MID: false, ACCOUNT_NUMBER: false },
 } as const satisfies Record<string, Record<string, boolean>>;
 
+/** Settings a real carrier may have beside those it needs: never required, never enabling it alone. */
+export const REAL_CARRIER_OPTIONAL_SETTINGS: Record<string, Record<string, boolean>> = {
+  ups: { PICKUP_PHONE: false },
+  usps: { PICKUP_EMAIL: false },
+};
+
 const REAL_CARRIER_DESCRIPTIONS: Record<string, string> = {
+  PICKUP_PHONE: "the phone number UPS is given for a pickup when the request names none (UPS requires one)",
+  PICKUP_EMAIL: "the e-mail USPS is given for a pickup of an account without a portal user (USPS requires one)",
   CLIENT_ID: 'OAuth client id of the API application',
   CLIENT_SECRET: 'OAuth client secret of the API application',
   ACCOUNT_NUMBER: 'the account labels are billed to',
@@ -37,7 +45,7 @@ const REAL_CARRIER_DESCRIPTIONS: Record<string, string> = {
 
 /** `CARRIER_UPS_CLIENT_ID`, … : each real carrier's settings as variables (secrets never echoed). */
 export const REAL_CARRIER_VARIABLES: Record<string, TSchema> = Object.fromEntries(
-  Object.entries(REAL_CARRIER_SETTINGS).flatMap(([code, settings]) =>
+  [...Object.entries(REAL_CARRIER_SETTINGS), ...Object.entries(REAL_CARRIER_OPTIONAL_SETTINGS)].flatMap(([code, settings]) =>
     Object.entries(settings).map(([suffix, secret]) => [
       `CARRIER_${code.toUpperCase()}_${suffix}`,
       Type.Optional(setting.text({ description: `${code.toUpperCase()}: ${REAL_CARRIER_DESCRIPTIONS[suffix]}`, ...(secret ? { secret: true } : {}) })),

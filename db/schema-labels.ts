@@ -1,4 +1,4 @@
-import { bigint, customType, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, customType, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
@@ -17,3 +17,16 @@ export const carrierLabels = pgTable('carrier_labels', {
   billedCurrency: text('billed_currency'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/** Label files we make (sandbox and simulated carriers, and those made from a carrier's document), once each. */
+export const labelFiles = pgTable(
+  'label_files',
+  {
+    shipmentId: text('shipment_id').notNull(),
+    format: text('format').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
+);

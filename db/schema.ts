@@ -16,8 +16,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-// Real carriers' labels as bought (their own file, to keep this one short); drizzle sees them here too.
-export { carrierLabels } from './schema-labels.js';
+// Real carriers' labels as bought and carriers' quoted prices (files of their own, to keep this one
+// short); drizzle sees them here too.
+export { carrierLabels, labelFiles } from './schema-labels.js';
+export { quotes } from './schema-quotes.js';
 
 const money = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -208,19 +210,6 @@ export const trackingEvents = pgTable(
   (t) => [uniqueIndex('tracking_scan_idx').on(t.shipmentId, t.carrierScanId)],
 );
 
-export const labelFiles = pgTable(
-  'label_files',
-  {
-    shipmentId: text('shipment_id').notNull(),
-    format: text('format').notNull(),
-    contentType: text('content_type').notNull(),
-    content: bytea('content').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
-);
-
-
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ShipmentRow = typeof shipments.$inferSelect;
@@ -303,27 +292,4 @@ export const addresses = pgTable(
       .on(t.accountId, t.livemode, t.fingerprint)
       .where(sql`${t.deletedAt} is null`),
   ],
-);
-
-/**
- * Carrier-priced quote items as the customer saw them: a purchase of the same service for the same
- * parcel and route charges the latest one until it expires, and refuses a higher price after that.
- */
-export const quotes = pgTable(
-  'quotes',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    accountId: text('account_id').notNull(),
-    livemode: boolean('livemode').notNull(),
-    serviceCode: text('service_code').notNull(),
-    /** Canonical hash of parcel, from and to (carriers/quote.ts, shipmentHash). */
-    shipmentHash: text('shipment_hash').notNull(),
-    net: money('net').notNull(),
-    vat: money('vat').notNull(),
-    gross: money('gross').notNull(),
-    currency: text('currency').notNull(),
-    expiresAt: ts('expires_at').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [index('quotes_lookup_idx').on(t.accountId, t.livemode, t.serviceCode, t.shipmentHash, t.createdAt)],
 );

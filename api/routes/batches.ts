@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Client } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses, serviceOf } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
+import { BATCH_LABEL_FILES, checkFileLink, fileLink } from '../label-links.js';
 import { RESPONSES } from '../response-schemas.js';
 import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQueryFor, type BuyRequest, type CreateBatch, type PageQuery } from '../schemas.js';
 
@@ -124,22 +125,6 @@ function assertCompleted(batch: BatchRecord) {
   }
 }
 
-/** The merged file's signed link: HMAC over the batch and its format, as a label's (api/label-links.ts). */
-const signBatchLink = (secret: string, batchId: string, format: string, expiresAt: number) =>
-  createHmac('sha256', secret).update(`batch-label.v1.${batchId}.${format}.${expiresAt}`).digest('hex');
-const batchFilePath = (batchId: string, format: string) => `/api/v1/batch-label-files/${encodeURIComponent(batchId)}/${encodeURIComponent(format)}`;
-const EXPIRES = /^(0|[1-9]\d{0,11})$/;
-
-/** Any changed character of the link is `invalid_signature`; a good link past its time `link_expired`. */
-function checkBatchLink(o: { secret: string; batchId: string; format: string; rawPath: string; expires?: string; sig?: string; nowSeconds: number }) {
-  const expires = o.expires ?? '';
-  const given = Buffer.from(o.sig ?? '', 'utf8');
-  const wanted = Buffer.from(signBatchLink(o.secret, o.batchId, o.format, Number(expires)), 'utf8');
-  const asSigned = EXPIRES.test(expires) && o.rawPath === batchFilePath(o.batchId, o.format);
-  if (!(asSigned && given.length === wanted.length && timingSafeEqual(given, wanted))) throw new ApiError(CODE.invalid_signature, 'This label link is not valid.');
-  if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This label link has expired; ask for a new one.');
-}
-
 const SignedQuery = Type.Object(
   // Text without control characters, which no query string may hold (api/hardening.ts).
   { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
@@ -242,11 +227,10 @@ export const batchRoutes =
         const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
         assertCompleted(batch);
         const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
-        const sig = signBatchLink(ctx.config.signingSecret, batch.id, batch.labelFormat, expiresAt);
         return {
           object: 'label_link',
           livemode: batch.livemode,
-          url: `${ctx.config.publicBaseUrl}${batchFilePath(batch.id, batch.labelFormat)}?expires=${expiresAt}&sig=${sig}`,
+          url: fileLink(BATCH_LABEL_FILES, { baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, id: batch.id, format: batch.labelFormat, expiresAt }),
           format: batch.labelFormat,
           expires_at: new Date(expiresAt * 1000).toISOString(),
         };
@@ -259,9 +243,9 @@ export const batchRoutes =
       {
         onRequest: async (request: FastifyRequest<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>) => {
           const { expires, sig } = request.query;
-          checkBatchLink({
+          checkFileLink(BATCH_LABEL_FILES, {
             secret: ctx.config.signingSecret,
-            batchId: request.params.batch,
+            id: request.params.batch,
             format: request.params.format,
             rawPath: request.url.split('?')[0],
             expires: typeof expires === 'string' ? expires : undefined,

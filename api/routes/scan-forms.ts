@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
-import { findOwnScanForm, findOwnShipments, formsOfShipments, insertScanForm, listScanForms, schema, type ScanFormRow, type ShipmentRow } from '../../db/index.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, schema, type ScanFormRow, type ShipmentRow } from '../../db/index.js';
 import { ApiError, CODE, makeId, type Address, type FieldError } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
-import { pageQueryFor, type PageQuery } from '../schemas.js';
+import { checkFileLink, fileLink, SCAN_FORM_FILES } from '../label-links.js';
+import { OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
 import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from './carrier-ops.js';
 
 /** At most this many shipments on one form: a batch's size. */
@@ -150,13 +151,56 @@ export const scanFormRoutes =
     app.get<{ Params: Static<typeof ScanFormParams> }>(
       '/scan_forms/:id/file',
       { config: { scope: 'labels:read' }, schema: { params: ScanFormParams, summary: 'The SCAN form as a PDF', operationId: 'scanFormFile', response: RESPONSES.scanFormFile } },
-      async (request, reply) => {
+      async (request, reply) => sendForm(reply, await ownForm(ctx, callerOf(request), request.params.id)),
+    );
+
+    app.get<{ Params: Static<typeof ScanFormParams> }>(
+      '/scan_forms/:id/file/signed',
+      {
+        config: { scope: 'labels:read' },
+        schema: { params: ScanFormParams, summary: 'A short-lived signed URL to the SCAN form', operationId: 'createScanFormLink', response: RESPONSES.scanFormLink },
+      },
+      async (request) => {
         const row = await ownForm(ctx, callerOf(request), request.params.id);
-        return reply
-          .type(row.contentType)
-          .header('cache-control', 'private, no-store')
-          .header('content-disposition', `inline; filename="${row.id}.pdf"`)
-          .send(row.content);
+        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
+        return {
+          object: 'file_link',
+          livemode: row.livemode,
+          url: fileLink(SCAN_FORM_FILES, { baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, id: row.id, format: 'pdf', expiresAt }),
+          expires_at: new Date(expiresAt * 1000).toISOString(),
+        };
+      },
+    );
+
+    // The signed link itself: no bearer key, the signature is the credential, checked before the query.
+    app.get<{ Params: Static<typeof FormFileParams>; Querystring: Static<typeof SignedQuery> }>(
+      '/scan-form-files/:id/:format',
+      {
+        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FormFileParams>; Querystring: Record<string, unknown> }>) => {
+          const { expires, sig } = request.query;
+          checkFileLink(SCAN_FORM_FILES, {
+            secret: ctx.config.signingSecret,
+            id: request.params.id,
+            format: request.params.format,
+            rawPath: request.url.split('?')[0],
+            expires: typeof expires === 'string' ? expires : undefined,
+            sig: typeof sig === 'string' ? sig : undefined,
+            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
+          });
+        },
+        schema: {
+          params: FormFileParams,
+          querystring: SignedQuery,
+          summary: 'The SCAN form behind a signed link (no key: the signature is the credential)',
+          operationId: 'downloadSignedScanForm',
+          security: [],
+          response: RESPONSES.signedScanFormFile,
+        },
+      },
+      async (request, reply) => {
+        const row = await findScanForm(ctx.db, request.params.id);
+        if (!row) throw new ApiError(CODE.not_found, `No SCAN form ${request.params.id}.`);
+        return sendForm(reply, row);
       },
     );
 
@@ -171,6 +215,17 @@ export const scanFormRoutes =
       },
     );
   };
+
+function sendForm(reply: FastifyReply, row: ScanFormRow) {
+  return reply.type(row.contentType).header('cache-control', 'private, no-store').header('content-disposition', `inline; filename="${row.id}.pdf"`).send(row.content);
+}
+
+const FormFileParams = Type.Object({ id: Type.String({ maxLength: 64 }), format: Type.String({ maxLength: 20 }) });
+const SignedQuery = Type.Object(
+  // Text without control characters, which no query string may hold (api/hardening.ts).
+  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
+  { additionalProperties: true },
+);
 
 async function ownForm(ctx: AppContext, caller: Caller, id: string): Promise<ScanFormRow> {
   const row = await findOwnScanForm(ctx.db, caller.owner, id);

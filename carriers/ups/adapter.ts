@@ -22,7 +22,8 @@ interface Bought {
  * and the OAuth token; this adapter never shows them.
  */
 export function createUpsAdapter(options: HttpAdapterOptions, overrides: Partial<UpsClientConfig> = {}): CarrierAdapter {
-  return upsAdapterOn(createUpsClient({ ...upsClientConfig(options), ...overrides }));
+  // The deployment's phone for pickups (CARRIER_UPS_PICKUP_PHONE): UPS requires one at the address.
+  return upsAdapterOn(createUpsClient({ ...upsClientConfig(options), ...overrides }), { pickupPhone: options.credentials?.PICKUP_PHONE });
 }
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
@@ -39,7 +40,7 @@ export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
   };
 }
 
-export function upsAdapterOn(client: UpsClient): CarrierAdapter {
+export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string } = {}): CarrierAdapter {
   const definition = upsDefinition;
   const carrierCode = definition.code;
   const bought = new Map<string, Bought>();
@@ -128,7 +129,7 @@ export function upsAdapterOn(client: UpsClient): CarrierAdapter {
     },
 
     async schedulePickup(request) {
-      const phone = request.phone?.trim() ?? '';
+      const phone = request.phone?.trim() || settings.pickupPhone?.trim() || '';
       const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
       if (problems.length) refuse(problems.join('; '));
       const booked = await client.schedulePickup({

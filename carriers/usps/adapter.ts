@@ -24,7 +24,8 @@ interface Bought {
  * The client holds the credentials and both tokens; this adapter never shows them.
  */
 export function createUspsAdapter(options: HttpAdapterOptions, overrides: Partial<UspsClientConfig> = {}): CarrierAdapter {
-  return uspsAdapterOn(createUspsClient({ ...uspsClientConfig(options), ...overrides }));
+  // The deployment's pickup contact (CARRIER_USPS_PICKUP_EMAIL) for accounts without a user of their own.
+  return uspsAdapterOn(createUspsClient({ ...uspsClientConfig(options), ...overrides }), { pickupEmail: options.credentials?.PICKUP_EMAIL });
 }
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
@@ -47,7 +48,7 @@ export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig 
   };
 }
 
-export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
+export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: string } = {}): CarrierAdapter {
   const definition = uspsDefinition;
   const carrierCode = definition.code;
   const bought = new Map<string, Bought>();
@@ -148,9 +149,10 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
     },
 
     async schedulePickup(request) {
-      // USPS needs a way to reach the shipper about the pickup: an e-mail of the account's.
-      if (!request.contactEmail) refuse('USPS needs an e-mail address of the account to book a pickup');
-      if (request.contactEmail.length > 50) refuse('the account\'s e-mail is longer than the 50 characters USPS takes for a pickup contact');
+      // USPS needs a way to reach the shipper about the pickup: an e-mail of the account's, else the deployment's.
+      const contactEmail = request.contactEmail || settings.pickupEmail;
+      if (!contactEmail) refuse('USPS needs an e-mail address of the account to book a pickup');
+      if (contactEmail.length > 50) refuse('the account\'s e-mail is longer than the 50 characters USPS takes for a pickup contact');
       const problems = uspsAddressProblems(request.address, 'address');
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
       const confirmation = await client.schedulePickup({
@@ -159,7 +161,7 @@ export function uspsAdapterOn(client: UspsClient): CarrierAdapter {
         count: request.parcels.count,
         totalWeightG: request.parcels.totalWeightG,
         serviceCodes: request.parcels.serviceCodes,
-        contactEmail: request.contactEmail,
+        contactEmail,
         ...(request.instructions ? { instructions: request.instructions } : {}),
       });
       // USPS collects for free.

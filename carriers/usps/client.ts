@@ -72,10 +72,7 @@ export interface UspsClient extends UspsFormCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
-  /**
-   * The label bought for this shipment, by reprinting it with its idempotency key, in `imageFormat`
-   * (the purchase's by default); null when USPS has none. USPS allows three reprints per label.
-   */
+  /** The label bought, reprinted by its idempotency key in `imageFormat` (three reprints a label); null when none. */
   find(shipmentId: string, imageFormat?: LabelFormat): Promise<BoughtLabel | null>;
   /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
   cancel(trackingNumber: string): Promise<CancelOutcome>;

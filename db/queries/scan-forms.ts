@@ -46,6 +46,12 @@ export async function insertScanForm(db: Db, row: NewScanForm): Promise<{ taken:
   }
 }
 
+/** A form by its id alone: its signed link is the credential. */
+export async function findScanForm(db: Db, id: string): Promise<ScanFormRow | undefined> {
+  const [row] = await db.select().from(scanForms).where(eq(scanForms.id, id));
+  return row;
+}
+
 export async function findOwnScanForm(db: Db, owner: Owner, id: string): Promise<ScanFormRow | undefined> {
   const [row] = await db
     .select()

@@ -278,6 +278,15 @@ describe('every answer matches the served OpenAPI document', () => {
     expect((await api('POST', '/scan_forms', { body: { shipment_ids: [bought.body.id] } })).status).toBe(422);
     expect((await api('GET', `/scan_forms/${form.body.id}`)).status).toBe(200);
     expect((await api('GET', `/scan_forms/${form.body.id}/file`)).status).toBe(200);
+    const formLink = await api('GET', `/scan_forms/${form.body.id}/file/signed`);
+    expect(formLink.status).toBe(200);
+    const formUrl = new URL(formLink.body.url);
+    const formViaLink = await call(stack, 'GET', `${formUrl.pathname}${formUrl.search}`);
+    expect(formViaLink.status).toBe(200);
+    conf.check('GET', formUrl.pathname, formViaLink);
+    const formTampered = await call(stack, 'GET', `${formUrl.pathname}${formUrl.search.replace('sig=', 'sig=0')}`);
+    expect(formTampered.status).toBe(403);
+    conf.check('GET', formUrl.pathname, formTampered);
     expect((await api('GET', '/scan_forms/sf_nope')).status).toBe(404);
     expect((await api('GET', '/scan_forms')).body.data[0]).toEqual(form.body);
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);

@@ -78,6 +78,18 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     expect(pdf.text).toContain(a.tracking.number);
     expect(pdf.text).toContain(b.tracking.number);
 
+    // The same file behind a signed link, as labels are: no key needed; any edit of the link refused.
+    const link = await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}/file/signed`, { key: acct.liveKey });
+    expect(link.status, link.text).toBe(200);
+    expect(link.body).toMatchObject({ object: 'file_link', livemode: true, url: expect.stringContaining('/api/v1/scan-form-files/') });
+    const signed = await request(link.body.url);
+    expect(signed.statusCode).toBe(200);
+    expect(signed.headers['content-type']).toBe('application/pdf');
+    expect(Buffer.from(await signed.body.arrayBuffer()).equals(file.bytes)).toBe(true);
+    const tampered = await request(link.body.url.replace(/sig=./, 'sig=0'));
+    expect(tampered.statusCode).toBe(403);
+    await tampered.body.dump();
+
     const v = await call(stack, 'POST', `/api/v1/shipments/${a.id}/void`, { key: acct.liveKey });
     expect(v.status, v.text).toBe(409);
     expect(v.body.code).toBe('shipment_not_voidable');
@@ -290,6 +302,16 @@ describe('USPS SCAN forms and pickups, UPS pickups (the simulator\'s real-carrie
     expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
     const read = await call(stack, 'GET', `/api/v1/pickups/${booked.body.id}`, { key: acct.liveKey });
     expect(read.body).toEqual(cancelled.body);
+  });
+
+  it('books UPS and USPS pickups of a request that names no contact with the deployment\'s own phone and e-mail', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const ups = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, body: { carrier: 'ups', address: US_FROM, window: dayWindow(2) } });
+    expect(ups.status, ups.text).toBe(201);
+    expect(ups.body).toMatchObject({ carrier: 'ups', status: 'scheduled' });
+    const usps = await call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, body: { carrier: 'usps', address: US_FROM, window: uspsWindow() } });
+    expect(usps.status, usps.text).toBe(201);
+    expect(usps.body).toMatchObject({ carrier: 'usps', status: 'scheduled', price: null });
   });
 
   it('a UPS refusal is 502 carrier_error and nothing is charged', async () => {

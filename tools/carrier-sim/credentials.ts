@@ -8,6 +8,8 @@ export const SIMULATOR_CREDENTIALS = {
     clientSecret: 'sim-ups-client-secret',
     /** `Shipper.ShipperNumber`: six characters. */
     accountNumber: 'A1B2C3',
+    /** The phone a pickup is booked with when its request names none. */
+    pickupPhone: '+1 555 0100',
   },
   usps: {
     clientId: 'sim-usps-client-id',
@@ -19,6 +21,8 @@ export const SIMULATOR_CREDENTIALS = {
     manifestMid: '904128937',
     /** The EPS account postage is paid from: digits. */
     accountNumber: '1000405525',
+    /** The pickup contact of accounts without a portal user. */
+    pickupEmail: 'shipping@example.com',
   },
 } as const;
 
@@ -37,6 +41,7 @@ export function simulatorCarrierEnv(simUrl: string, inherited: Readonly<Record<s
       CARRIER_UPS_CLIENT_ID: ups.clientId,
       CARRIER_UPS_CLIENT_SECRET: ups.clientSecret,
       CARRIER_UPS_ACCOUNT_NUMBER: ups.accountNumber,
+      CARRIER_UPS_PICKUP_PHONE: ups.pickupPhone,
     });
   }
   if (!inherited.CARRIER_USPS_URL) {
@@ -48,6 +53,7 @@ export function simulatorCarrierEnv(simUrl: string, inherited: Readonly<Record<s
       CARRIER_USPS_MID: usps.mid,
       CARRIER_USPS_MANIFEST_MID: usps.manifestMid,
       CARRIER_USPS_ACCOUNT_NUMBER: usps.accountNumber,
+      CARRIER_USPS_PICKUP_EMAIL: usps.pickupEmail,
     });
   }
   return env;
