@@ -87,6 +87,10 @@ export async function carrierRates(
     const sold = new Set(definition.services.map((s) => s.code));
     return { ok: true, rates: rates.filter((r) => r.currency === p.currency && sold.has(r.serviceCode)) };
   } catch (err) {
+    if (err instanceof CarrierError && err.kind === 'definitive' && (err.details.status === 401 || err.details.status === 403)) {
+      // Our credentials, not the parcel: the route is not what the client or the operator should look at.
+      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused this platform's credentials; it cannot price anything until an operator corrects them.` };
+    }
     if (err instanceof CarrierError && err.kind === 'definitive') {
       return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route.` };
     }
