@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
-import { pickupResource, scanFormResource, type Transport } from './forms.js';
+import { batchResource, pickupResource, scanFormResource, type Transport } from './forms.js';
 import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
   Address,
@@ -171,6 +171,7 @@ export class ParcelShipping {
   };
 
   readonly #transport: Transport = { request: (m, p, o) => this.#request(m, p, o), paginate: (p, q) => this.#paginate(p, q) };
+  readonly batches = batchResource(this.#transport);
   readonly scanForms = scanFormResource(this.#transport);
   readonly pickups = pickupResource(this.#transport);
 

@@ -295,4 +295,21 @@ describe('parcel-shipping-sdk', () => {
     expect(ids).toContain(a.id);
     expect((await ps.addresses.delete(a.id)).deleted).toBe(true);
   });
+
+  it('buys a batch, follows it to completed, pages its shipments in item order and links its merged file, and puts it on a SCAN form', async () => {
+    const item = (reference: string) => ({ service: 'acme_ground', ...route, parcel: parcel(), reference });
+    const batch = await ps.batches.create({ shipments: [item('sdk-b-1'), item('sdk-b-2')] }, { idempotencyKey: `sdk-batch-${Date.now()}` });
+    expect(batch).toMatchObject({ object: 'batch', status: 'processing', counts: { total: 2 } });
+    await eventually(async () => ((await ps.batches.retrieve(batch.id)).status === 'completed' ? true : undefined), 60_000, 'the batch to complete');
+    const refs: Array<string | null> = [];
+    for await (const s of ps.batches.shipments(batch.id)) refs.push(s.reference);
+    expect(refs).toEqual(['sdk-b-1', 'sdk-b-2']);
+    expect((await ps.batches.labelLink(batch.id)).url).toContain('/api/v1/batch-label-files/');
+    const listed: string[] = [];
+    for await (const b of ps.batches.list({ limit: 1 })) listed.push(b.id);
+    expect(listed).toContain(batch.id);
+    const form = await ps.scanForms.create({ batch_id: batch.id });
+    expect(form).toMatchObject({ object: 'scan_form', carrier: 'acme' });
+    expect((await ps.scanForms.retrieve(form.id)).shipment_ids).toHaveLength(2);
+  });
 });
