@@ -117,12 +117,16 @@ describe('a 300-item batch over all four carriers', () => {
       }),
     );
     const done = await Promise.all(
-      ([[gbAcct, started[0]], [usAcct, started[1]]] as const).map(([acct, id]) =>
-        eventually(async () => {
+      ([[gbAcct, started[0]], [usAcct, started[1]]] as const).map(([acct, id]) => {
+        let last: unknown;
+        return eventually(async () => {
           const b = await call(stack, 'GET', `/api/v1/batches/${id}`, { key: acct.liveKey });
+          last = b.body.counts;
           return b.body.status === 'completed' ? b.body : undefined;
-        }, 150_000, `batch ${id} to complete`),
-      ),
+        }, 200_000, `batch ${id} to complete`).catch((err: Error) => {
+          throw new Error(`${err.message} (counts ${JSON.stringify(last)})`);
+        });
+      }),
     );
     await sim.clearFaults(refuseWord);
 
@@ -189,5 +193,5 @@ describe('a 300-item batch over all four carriers', () => {
       expect(r.received.filter((x) => x.body?.type === 'batch.completed')).toHaveLength(1);
       expect((await call(stack, 'GET', '/api/v1/events?type=batch.completed', { key: acct.liveKey })).body.data).toHaveLength(1);
     }
-  }, 240_000);
+  }, 300_000);
 });
