@@ -1,7 +1,7 @@
 /**
  * `npm run chaos`: the service as separate processes under crashes and carrier faults, then the
  * invariants "never lost, never doubled, never stuck" as a table. Exit status 1 on any violation.
- * Options: --purchases N, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build, --help.
+ * Options: --purchases N, --batch-items B, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build, --help.
  */
 import { CHAOS_USAGE, parseChaosArgs } from './chaos/options.js';
 import { runChaos } from './chaos/run.js';

@@ -9,6 +9,7 @@ describe('chaos (small run)', () => {
     const lines: string[] = [];
     const result = await runChaos({
       purchases: 30,
+      batchItems: 20,
       concurrency: 6,
       seed: 12,
       durationMs: 45_000,

@@ -47,7 +47,9 @@ Starting stacks of their own instead (nothing need run):
   npm run bench -- rate-split [--tracked 10] [--purchases 5] [--rps 2]
                            purchases behind a backlog of tracking polls, one shared queue against the split
   npm run bench -- sdk-floor [--clients 8] [--workflows 300] [--warmup 100]
-                           the purchase's history with no-op steps: the Temporal server's and the SDK's CPU alone`;
+                           the purchase's history with no-op steps: the Temporal server's and the SDK's CPU alone
+  npm run bench -- batch [--items 1000] [--singles 1000] [--clients 8]
+                           one batch of --items purchases against --singles single purchases at --clients clients`;
 
 const DEFAULT_REQUESTS = 200;
 /** The count bound of a run timed by --duration alone. */
@@ -154,7 +156,7 @@ export function parseOptions(argv: string[], defaults: { port: number }): BenchO
 }
 
 /**
- * The flags of a scenario that starts a stack of its own (`rate-split`, `sdk-floor`): numbers given
+ * The flags of a scenario that starts a stack of its own (`rate-split`, `sdk-floor`, `batch`): numbers given
  * as strings with their defaults, and `--help`. Prints the usage (to stdout for --help, to stderr
  * after a bad flag) and returns the exit code when the scenario should not run.
  */

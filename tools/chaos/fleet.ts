@@ -111,6 +111,9 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
     WEBHOOK_ALLOW_PRIVATE: '1',
     LOG_LEVEL: toolingSettings().chaosLogLevel,
     CARRIER_TIMEOUT_MS: '2000',
+    // USPS's real quota (60 calls an hour) sets its queue to one call a second; the simulator has
+    // none, and at one a second the run would measure USPS's queue, not the faults.
+    CARRIER_USPS_RPS: '20',
     PURCHASE_WAIT_MS: '10000',
     WORKER_SHUTDOWN_GRACE_MS: '0',
     API_SHUTDOWN_GRACE_MS: '2000',

@@ -2,6 +2,8 @@
 export interface ChaosOptions {
   /** How many purchases the clients make (each with its own Idempotency-Key). */
   purchases: number;
+  /** Items of the batch phase, split over a GBP and a USD batch (0: no batch phase). */
+  batchItems: number;
   /** How many purchases are under way at once at most. */
   concurrency: number;
   /** Seeds the fault schedule, the accounts and services chosen, voids and webhook failures. */
@@ -18,6 +20,7 @@ export interface ChaosOptions {
 
 export const DEFAULT_OPTIONS: Omit<ChaosOptions, 'log'> = {
   purchases: 300,
+  batchItems: 300,
   concurrency: 12,
   seed: 1,
   durationMs: 180_000,
@@ -25,8 +28,8 @@ export const DEFAULT_OPTIONS: Omit<ChaosOptions, 'log'> = {
   build: true,
 };
 
-export const CHAOS_USAGE = `usage: npm run chaos -- [--purchases N] [--concurrency C] [--seed S] [--duration SECONDS] [--settle SECONDS] [--no-build]
-  defaults: --purchases ${DEFAULT_OPTIONS.purchases} --concurrency ${DEFAULT_OPTIONS.concurrency} --seed ${DEFAULT_OPTIONS.seed} --duration ${DEFAULT_OPTIONS.durationMs / 1000} --settle ${DEFAULT_OPTIONS.settleMs / 1000}`;
+export const CHAOS_USAGE = `usage: npm run chaos -- [--purchases N] [--batch-items B] [--concurrency C] [--seed S] [--duration SECONDS] [--settle SECONDS] [--no-build]
+  defaults: --purchases ${DEFAULT_OPTIONS.purchases} --batch-items ${DEFAULT_OPTIONS.batchItems} --concurrency ${DEFAULT_OPTIONS.concurrency} --seed ${DEFAULT_OPTIONS.seed} --duration ${DEFAULT_OPTIONS.durationMs / 1000} --settle ${DEFAULT_OPTIONS.settleMs / 1000}`;
 
 /** The options, or 'help' for --help / -h. */
 export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log'> | 'help' {
@@ -43,6 +46,12 @@ export function parseChaosArgs(argv: readonly string[]): Omit<ChaosOptions, 'log
       case '-n':
         o.purchases = Math.floor(value());
         break;
+      case '--batch-items': {
+        const v = Number(argv[++i]);
+        if (!Number.isInteger(v) || v < 0 || v > 2000) throw new Error(`${arg} needs a whole number from 0 to 2000`);
+        o.batchItems = v;
+        break;
+      }
       case '--concurrency':
       case '-c':
         o.concurrency = Math.floor(value());

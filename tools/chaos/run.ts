@@ -11,6 +11,7 @@ import { explainUndelivered } from './explain.js';
 import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
 import type { ChaosOptions } from './options.js';
 import { seededRandom } from './random.js';
+import { batchChecks, batchPlans, GB_ROUTE, GB_SERVICES, runBatch, US_ROUTE, US_SERVICES, type BatchRun } from './batches.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
 
 export interface ChaosResult {
@@ -24,7 +25,6 @@ export interface ChaosResult {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const SERVICES = ['acme_ground', 'acme_express', 'swiftpost_standard', 'swiftpost_nextday'];
 const FUNDING = ['wallet', 'credit_line', 'card'] as const;
 
 /** The chaos benchmark: the fleet as separate processes, careful clients, seeded faults, then the invariants. */
@@ -35,7 +35,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   await chmod(dir, 0o755);
   const schedule = faultSchedule(random, o.durationMs, 4, 2);
   const carrier = carrierFaults();
-  o.log(`seed ${o.seed}: ${o.purchases} purchases, concurrency ${o.concurrency}, faults for ${o.durationMs / 1000} s`);
+  o.log(`seed ${o.seed}: ${o.purchases} purchases, concurrency ${o.concurrency}, ${o.batchItems} batch items, faults for ${o.durationMs / 1000} s`);
   o.log('fault schedule:');
   for (const e of schedule) o.log(`  ${describeEvent(e)}`);
   o.log(`  throughout: ${carrier.map((f) => `${f.carrier} ${f.operation} ${f.mode} ${Math.round(f.chance * 100)}%`).join(', ')}`);
@@ -79,22 +79,35 @@ async function exercise(
   await waitForHttp(`${fleet.simUrl}/_sim/carriers`);
   o.log('fleet up: 2 API processes, workers shipments ×2, carriers, webhooks, the carrier simulator');
 
-  // Accounts: wallet, credit line and card, each with a live key and a webhook endpoint.
+  // Accounts: wallet, credit line and card, each with a live key and a webhook endpoint; six in
+  // GBP (acme and swiftpost on GB routes) and three in USD (UPS and USPS on US routes).
   const database = openDatabase(fleet.databaseUrl, { max: 2 });
   const admin = adminCommands(database.db);
-  const accounts: Array<{ id: string; key: string }> = [];
-  for (let i = 0; i < 6; i++) {
+  const accounts: Array<{ id: string; key: string; currency: 'GBP' | 'USD' }> = [];
+  for (let i = 0; i < 9; i++) {
     const funding = FUNDING[i % FUNDING.length];
-    const { id } = await admin.createAccount({ name: `Chaos ${i}`, funding, ...(funding === 'credit_line' ? { creditLimit: '100000.00' } : {}) });
+    const currency = i < 6 ? 'GBP' : 'USD';
+    const { id } = await admin.createAccount({ name: `Chaos ${i}`, funding, currency, ...(funding === 'credit_line' ? { creditLimit: '100000.00' } : {}) });
     await admin.enableApi(id);
     if (funding === 'wallet') await admin.topUp(id, '100000.00');
     const key = (await admin.createKey(id, { mode: 'live', rateLimit: '100000/1' })).key;
-    accounts.push({ id, key });
+    accounts.push({ id, key, currency });
+  }
+  // The batch phase's accounts: a wallet per currency, its batch far within its funds.
+  const batchRuns: BatchRun[] = [];
+  const plans = batchPlans(o.batchItems);
+  for (const plan of plans) {
+    if (plan.items === 0) continue;
+    const { id } = await admin.createAccount({ name: `Chaos batches ${plan.currency}`, funding: 'wallet', currency: plan.currency });
+    await admin.enableApi(id);
+    await admin.topUp(id, '1000000.00');
+    const key = (await admin.createKey(id, { mode: 'live', rateLimit: '100000/1' })).key;
+    batchRuns.push({ accountId: id, key, currency: plan.currency, idempotencyKey: `chaos-${o.seed}-batch-${plan.currency}`, total: plan.items, id: null, final: null });
   }
   await database.close();
   const started = Date.now();
   const clients = createClients({ apiUrls: fleet.apiUrls, started, random, giveUpMs: Math.max(o.durationMs + o.settleMs, 300_000) });
-  for (const a of accounts) {
+  for (const a of [...accounts, ...batchRuns]) {
     const res = await clients.careful('POST', '/api/v1/webhook_endpoints', a.key, { url: receiver.url });
     if (res?.status !== 201) throw new Error(`webhook endpoint not created: ${res?.status} ${JSON.stringify(res?.body)}`);
   }
@@ -159,6 +172,15 @@ async function exercise(
     o.log(`faults stopped at t+${Math.round(now() / 1000)} s`);
   })();
 
+  // The batches start a tenth of the way in, so that every kind of fault meets them while they run.
+  const giveUpMs = Math.max(o.durationMs + o.settleMs, 300_000);
+  const batchesDone = (async () => {
+    await sleep(Math.max(0, o.durationMs * 0.1 - now()));
+    o.log(`  t+${(now() / 1000).toFixed(1)}s batches: ${batchRuns.map((r) => `${r.total} items in ${r.currency}`).join(', ')}`);
+    await Promise.all(batchRuns.map((r) => runBatch(clients, r, plans.find((p) => p.currency === r.currency)!, o.seed, giveUpMs)));
+    o.log(`batches completed at t+${Math.round(now() / 1000)} s`);
+  })();
+
   // Purchases spread over the window, at most `concurrency` at once; about one in ten voided.
   const outcomes: KeyOutcome[] = [];
   let running = 0;
@@ -167,7 +189,9 @@ async function exercise(
     await sleep(Math.max(0, (i * o.durationMs * 0.85) / o.purchases - now()));
     while (running >= o.concurrency) await sleep(50);
     const account = accounts[random.int(0, accounts.length - 1)];
-    const service = random.pick(SERVICES);
+    const us = account.currency === 'USD';
+    const service = random.pick(us ? US_SERVICES : GB_SERVICES);
+    const route = us ? US_ROUTE : GB_ROUTE;
     const voidIt = random.chance(0.1);
     const key = `chaos-${o.seed}-${i}`;
     running++;
@@ -176,8 +200,8 @@ async function exercise(
         try {
           const body = {
             service,
-            from: { name: 'Chaos Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' },
-            to: { name: `Recipient ${i}`, line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' },
+            from: route.from,
+            to: route.to(`Recipient ${i}`),
             parcel: { weight_g: 1_000 + (i % 5) * 500, length_mm: 300, width_mm: 200, height_mm: 100 },
             reference: key,
           };
@@ -193,12 +217,13 @@ async function exercise(
     );
   }
   await Promise.all(jobs);
+  await batchesDone;
   o.log(`clients done at t+${Math.round(now() / 1000)} s`);
   await faultsDone;
 
   o.log(`waiting for nothing pending or voiding and every event delivered`);
   const settleUntil = Date.now() + o.settleMs;
-  const ids = accounts.map((a) => a.id);
+  const ids = [...accounts.map((a) => a.id), ...batchRuns.map((r) => r.accountId)];
   let left = Infinity;
   let notDelivered: string[] = [];
   while (Date.now() < settleUntil) {
@@ -217,6 +242,9 @@ async function exercise(
   const crashes = [...fleet.apis, ...fleet.workers].flatMap((p) => p.crashes.map((c) => `${p.name}: ${c}`));
   const swept = await sweptDeliveries(path.join(dir, 'logs'));
   const checks = await runChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, accountIds: ids, keys: outcomes, receiver, seen: clients.seen, outages, crashes, sweptDeliveries: swept });
+  if (batchRuns.length) {
+    checks.push(...(await batchChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, apiUrl: fleet.apiUrls[0], clients, runs: batchRuns, acked: receiver.acked })));
+  }
   return {
     ok: checks.every((c) => c.ok),
     checks,

@@ -39,7 +39,7 @@ export function faultSchedule(random: Random, durationMs: number, workers: numbe
  */
 export function carrierFaults(): CarrierFault[] {
   const faults: CarrierFault[] = [];
-  for (const carrier of ['acme', 'swiftpost']) {
+  for (const carrier of ['acme', 'swiftpost', 'ups', 'usps']) {
     for (const operation of ['buy', 'lookup', 'cancel', 'track']) {
       const writes = operation === 'buy' || operation === 'cancel';
       faults.push({ carrier, operation, mode: 'error', status: 503, chance: 0.06 });

@@ -1,0 +1,169 @@
+import pg from 'pg';
+import { PDFDocument } from 'pdf-lib';
+import { request } from 'undici';
+import { parseAmount } from '../../domain/index.js';
+import type { Check } from './checks.js';
+import type { createClients } from './clients.js';
+
+/**
+ * The batch phase of the chaos run: batches bought through the same faults as the single purchases
+ * (worker SIGKILLs, the Temporal and PostgreSQL restarts, carrier faults), one per currency so that
+ * every carrier is in it: GB routes in GBP (acme, swiftpost, ups_standard) and US routes in USD
+ * (ups_ground, USPS). A careful client posts each with an Idempotency-Key, retrying as for a
+ * purchase, and follows it until `completed`.
+ */
+type Clients = ReturnType<typeof createClients>;
+
+export const GB_ROUTE = {
+  from: { name: 'Chaos Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' },
+  to: (name: string) => ({ name, line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' }),
+};
+export const US_ROUTE = {
+  from: { name: 'Chaos Sender', line1: '2311 York Rd', city: 'Timonium', state: 'MD', postcode: '21093', country: 'US' },
+  to: (name: string) => ({ name, line1: '123 Main St', city: 'Alpharetta', state: 'GA', postcode: '30005', country: 'US' }),
+};
+export const GB_SERVICES = ['acme_ground', 'acme_express', 'swiftpost_standard', 'swiftpost_nextday'];
+export const US_SERVICES = ['ups_ground', 'usps_ground_advantage', 'usps_priority_mail'];
+const BATCH_PLANS = [
+  { currency: 'GBP', route: GB_ROUTE, services: ['acme_ground', 'swiftpost_standard', 'ups_standard'] },
+  { currency: 'USD', route: US_ROUTE, services: US_SERVICES },
+] as const;
+
+export interface BatchRun {
+  accountId: string;
+  key: string;
+  currency: string;
+  idempotencyKey: string;
+  total: number;
+  /** The batch's id once a POST answered 202. */
+  id: string | null;
+  /** The batch as last read: `completed` once it ended; null when the client gave up. */
+  final: any | null;
+}
+
+/** A batch account per currency: a wallet with far more than its batch costs. */
+export function batchPlans(items: number) {
+  return BATCH_PLANS.map((plan, i) => ({ ...plan, items: i === 0 ? Math.ceil(items / 2) : Math.floor(items / 2) }));
+}
+
+export async function runBatch(clients: Clients, run: BatchRun, plan: ReturnType<typeof batchPlans>[number], seed: number, giveUpMs: number): Promise<void> {
+  const shipments = Array.from({ length: plan.items }, (_, i) => ({
+    service: plan.services[i % plan.services.length],
+    from: plan.route.from,
+    to: plan.route.to(`Batch recipient ${i}`),
+    parcel: { weight_g: 1_000 + (i % 5) * 500, length_mm: 300, width_mm: 200, height_mm: 100 },
+    reference: `chaos-${seed}-batch-${plan.currency}-${i}`,
+  }));
+  const a = await clients.careful('POST', '/api/v1/batches', run.key, { shipments }, run.idempotencyKey);
+  if (a?.status !== 202 || typeof a.body?.id !== 'string') return;
+  run.id = a.body.id;
+  const until = Date.now() + giveUpMs;
+  while (Date.now() < until) {
+    const b = await clients.careful('GET', `/api/v1/batches/${run.id}`, run.key);
+    if (b?.status === 200 && b.body.status === 'completed') {
+      run.final = b.body;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+async function itemsOf(clients: Clients, run: BatchRun): Promise<any[] | null> {
+  const out: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await clients.careful('GET', `/api/v1/batches/${run.id}/shipments?limit=100${cursor ? `&cursor=${cursor}` : ''}`, run.key);
+    if (page?.status !== 200) return null;
+    out.push(...page.body.data);
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  return out;
+}
+
+async function mergedPages(apiUrl: string, run: BatchRun): Promise<number | string> {
+  const res = await request(`${apiUrl}/api/v1/batches/${run.id}/label`, { headers: { authorization: `Bearer ${run.key}` } });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  if (res.statusCode !== 200) return `HTTP ${res.statusCode}`;
+  return (await PDFDocument.load(bytes)).getPageCount();
+}
+
+/** The batch phase's checks, each a row of the table. */
+export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiUrl: string; clients: Clients; runs: BatchRun[]; acked: Map<string, number> }): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (name: string, bad: string[], okDetail: string) =>
+    checks.push({ name, ok: bad.length === 0, detail: bad.length ? `${bad.length}: ${bad.slice(0, 4).join('; ')}${bad.length > 4 ? '; …' : ''}` : okDetail });
+
+  const ended: string[] = [];
+  const doubled: string[] = [];
+  const charges: string[] = [];
+  const pages: string[] = [];
+  const completedEvents: string[] = [];
+  const tally = { purchased: 0, failed: 0, labels: 0, captures: 0, deliveries: 0 };
+  const reasons = new Map<string, number>();
+  const db = new pg.Client({ connectionString: o.databaseUrl });
+  await db.connect();
+  try {
+    for (const run of o.runs) {
+      const name = `${run.currency} batch ${run.id ?? `(key ${run.idempotencyKey})`}`;
+      if (!run.id) {
+        ended.push(`${name}: never accepted`);
+        continue;
+      }
+      if (!run.final) {
+        ended.push(`${name}: not completed`);
+        continue;
+      }
+      const c = run.final.counts;
+      if (c.pending !== 0 || c.purchased + c.failed !== run.total) ended.push(`${name}: counts ${JSON.stringify(c)}`);
+      const items = await itemsOf(o.clients, run);
+      if (!items) {
+        ended.push(`${name}: its items could not be listed`);
+        continue;
+      }
+      if (items.length !== run.total) ended.push(`${name}: ${items.length} items listed of ${run.total}`);
+      const entries = (await db.query(`select shipment_id, kind, amount from ledger_entries where account_id = $1 and shipment_id is not null`, [run.accountId])).rows as Array<{ shipment_id: string; kind: string; amount: string }>;
+      for (const s of items) {
+        if (s.status === 'purchased') tally.purchased++;
+        else if (s.status === 'failed') {
+          tally.failed++;
+          reasons.set(s.failure?.code ?? 'none', (reasons.get(s.failure?.code ?? 'none') ?? 0) + 1);
+          if (typeof s.failure?.code !== 'string') ended.push(`${s.id} failed without a reason`);
+        } else ended.push(`${s.id} ${s.status}`);
+        // Bought at most once: the simulator's purchases under this shipment's reference.
+        const res = await request(`${o.simUrl}/_sim/purchases?reference=${encodeURIComponent(s.id)}`);
+        const live = ((await res.body.json()) as { data: Array<{ cancelled: boolean }> }).data.filter((p) => !p.cancelled).length;
+        tally.labels += live;
+        if (live !== (s.status === 'purchased' ? 1 : 0)) doubled.push(`${s.id} ${s.status} with ${live} live labels`);
+        const captures = entries.filter((e) => e.shipment_id === s.id && e.kind === 'capture');
+        tally.captures += captures.length;
+        if (s.status === 'purchased') {
+          if (captures.length !== 1) charges.push(`${s.id} captured ${captures.length} times`);
+          else if (Number(captures[0].amount) !== parseAmount(s.price.gross)) charges.push(`${s.id} captured ${captures[0].amount} for a price of ${s.price.gross}`);
+        } else if (captures.length) charges.push(`${s.id} ${s.status} but captured`);
+      }
+      const holds = entries.filter((e) => e.kind === 'hold').length;
+      const closed = entries.filter((e) => e.kind === 'capture' || e.kind === 'release').length;
+      if (holds !== closed) charges.push(`${name}: ${holds} holds, ${closed} captured or released`);
+      const purchased = items.filter((s) => s.status === 'purchased').length;
+      const got = await mergedPages(o.apiUrl, run).catch((err: Error) => err.message);
+      if (got !== purchased) pages.push(`${name}: merged file ${typeof got === 'number' ? `${got} pages` : got} for ${purchased} labels`);
+      const events = (await db.query(`select id from events where account_id = $1 and type = 'batch.completed' and data #>> '{object,id}' = $2`, [run.accountId, run.id])).rows as Array<{ id: string }>;
+      if (events.length !== 1) completedEvents.push(`${name}: ${events.length} batch.completed events stored`);
+      for (const e of events) {
+        const n = o.acked.get(e.id) ?? 0;
+        tally.deliveries += n;
+        if (n === 0) completedEvents.push(`${name}: ${e.id} never acknowledged`);
+      }
+    }
+  } finally {
+    await db.end();
+  }
+  const why = reasons.size ? ` (${[...reasons].map(([c, n]) => `${c} ×${n}`).join(', ')})` : '';
+  const total = o.runs.reduce((n, r) => n + r.total, 0);
+  add('batches: every batch completed, every item purchased or failed with its reason', ended, `${o.runs.length} batches, ${total} items: ${tally.purchased} purchased, ${tally.failed} failed${why}`);
+  add('batches: no item bought twice (one live label per purchased item, none per failed)', doubled, `${tally.labels} live labels`);
+  add("batches: each purchased item charged once, its price; every hold closed", charges, `${tally.captures} captures`);
+  add('batches: the merged file has one page per purchased label', pages, `${o.runs.length} files`);
+  add('batches: batch.completed stored once per batch and delivered', completedEvents, `${o.runs.length} events, ${tally.deliveries} acknowledged deliveries`);
+  return checks;
+}
