@@ -197,9 +197,7 @@ export const batchRoutes =
       async (request, reply) => {
         const caller = callerOf(request);
         const idem = request.idempotency;
-        const requested = await requestBatch(ctx, caller, request.body, idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined);
-        const { recorded, items } = requested;
-        let batchId = requested.batchId;
+        let { batchId, recorded, items } = await requestBatch(ctx, caller, request.body, idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined);
         if (idem) {
           const settled = idem.settle(recorded.kind === 'existing' ? { claimed: false, row: recorded.key } : { claimed: true });
           if (settled.replay) return reply.code(settled.replay.status).send(settled.replay.body);

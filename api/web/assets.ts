@@ -57,7 +57,10 @@ document.querySelectorAll('[data-copy]').forEach(function (button) {
   if (!marked || !window.fetch || !window.DOMParser) return;
   var wait = Number(marked.getAttribute('data-refresh-ms')) || 2000;
   setTimeout(function () {
-    fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
+    // Without the notice of the step that led here: it was said once, on the first showing.
+    var url = new URL(location.href);
+    url.searchParams.delete('notice');
+    fetch(url.toString(), { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
       // Signed out meanwhile: the address it was sent to is the sign-in page, shown as a page.
       if (res.redirected) { location.href = res.url; return; }
       return res.text().then(function (text) {

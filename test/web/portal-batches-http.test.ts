@@ -102,7 +102,7 @@ describe('the portal batch pages', () => {
   it('refuse an upload without the session CSRF token, buying nothing', async () => {
     const m = await merchant();
     const file = { name: 'orders.csv', text: `${header}\n${order('csrf-1')}\n` };
-    for (const form of [{}, { _csrf: 'not-the-token' }]) {
+    for (const form of [{}, { _csrf: 'not-the-token' }] as Array<Record<string, string>>) {
       const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form, file });
       expect(res.status).toBe(403);
       expect(res.html).toContain('This form expired');
