@@ -35,8 +35,11 @@ async function withItemPaths(_request: FastifyRequest, reply: FastifyReply, payl
   return JSON.stringify(body);
 }
 
+/** Who a batch is bought for: an API key's caller, or a portal user's account in one mode. */
+export type BatchBuyer = Pick<Caller, 'account' | 'livemode'>;
+
 /** One item's row as the single purchase records it (api/services/purchase.ts), with its place in the batch. */
-function itemRow(ctx: AppContext, caller: Caller, batchId: string, index: number, req: BuyRequest, now: Date) {
+function itemRow(ctx: AppContext, caller: BatchBuyer, batchId: string, index: number, req: BuyRequest, now: Date) {
   const account = caller.account;
   const service = serviceOf(ctx.catalog, req.service);
   // Addresses are checked per item: one that cannot be normalised fails its item, not the batch.
@@ -73,7 +76,7 @@ function itemRow(ctx: AppContext, caller: Caller, batchId: string, index: number
 }
 
 /** The batch workflow's input: the account's terms and this API's purchase settings, as a single purchase's. */
-function workflowInput(ctx: AppContext, caller: Caller, batchId: string, total: number): BatchWorkflowInput {
+function workflowInput(ctx: AppContext, caller: BatchBuyer, batchId: string, total: number): BatchWorkflowInput {
   const account = caller.account;
   return {
     batchId,
@@ -132,6 +135,25 @@ const SignedQuery = Type.Object(
 );
 const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
 
+/**
+ * Records a batch of purchase bodies that passed `CreateBatchSchema` and starts its workflow, in one
+ * transaction: the API's POST /batches and the portal's CSV upload (api/web/portal-batches.ts) both
+ * buy through it. `claim` binds an Idempotency-Key to the batch.
+ */
+export async function requestBatch(ctx: AppContext, buyer: BatchBuyer, body: CreateBatch, claim?: Parameters<typeof recordBatchRequest>[1]['claim']) {
+  const now = ctx.now();
+  const labelFormat: LabelFormat = body.label_format ?? 'pdf_6x4';
+  const batchId = makeId('bat', now.getTime(), randomBytes(16));
+  const items = body.shipments.map((req, i) => itemRow(ctx, buyer, batchId, i, req, now));
+  const recorded = await recordBatchRequest(ctx.db, {
+    batch: { id: batchId, accountId: buyer.account.id, livemode: buyer.livemode, status: 'processing', labelFormat, total: items.length, createdAt: now },
+    items,
+    claim,
+    start: () => startBatch(ctx.temporal, workflowInput(ctx, buyer, batchId, items.length), labelFormat),
+  });
+  return { batchId, items: items.length, recorded };
+}
+
 export const batchRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -160,22 +182,13 @@ export const batchRoutes =
       async (request, reply) => {
         const caller = callerOf(request);
         const idem = request.idempotency;
-        const now = ctx.now();
-        const labelFormat: LabelFormat = request.body.label_format ?? 'pdf_6x4';
-        let batchId = makeId('bat', now.getTime(), randomBytes(16));
-        const items = request.body.shipments.map((req, i) => itemRow(ctx, caller, batchId, i, req, now));
-        const recorded = await recordBatchRequest(ctx.db, {
-          batch: { id: batchId, accountId: caller.account.id, livemode: caller.livemode, status: 'processing', labelFormat, total: items.length, createdAt: now },
-          items,
-          claim: idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined,
-          start: () => startBatch(ctx.temporal, workflowInput(ctx, caller, batchId, items.length), labelFormat),
-        });
+        let { batchId, recorded, items } = await requestBatch(ctx, caller, request.body, idem ? { ...idem.scope, fingerprint: idem.fingerprint } : undefined);
         if (idem) {
           const settled = idem.settle(recorded.kind === 'existing' ? { claimed: false, row: recorded.key } : { claimed: true });
           if (settled.replay) return reply.code(settled.replay.status).send(settled.replay.body);
           if (recorded.kind === 'existing') batchId = recorded.key.batchId!;
         }
-        request.log.info({ batch_id: batchId, items: items.length, replayed: idem?.replayed ?? false }, 'batch requested');
+        request.log.info({ batch_id: batchId, items, replayed: idem?.replayed ?? false }, 'batch requested');
         const batch = await ownBatch(ctx.db, caller, batchId);
         return reply.code(202).header('location', `/api/v1/batches/${batchId}`).send(batchToJson(batch));
       },

@@ -22,7 +22,7 @@ export const CreateScanFormSchema = Type.Object(
   },
   { additionalProperties: false, description: 'Either `shipment_ids` or `batch_id`' },
 );
-type CreateScanForm = Static<typeof CreateScanFormSchema>;
+export type CreateScanForm = Static<typeof CreateScanFormSchema>;
 const ScanFormParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
 export function scanFormToJson(row: Pick<ScanFormRow, 'id' | 'livemode' | 'carrier' | 'shipmentIds' | 'createdAt'>) {
@@ -42,9 +42,9 @@ function addressKey(value: unknown): string {
  * The purchased shipments of a batch, in item order: its failed items were never bought, so they are
  * left out rather than refused. A batch of another account or mode, or one with nothing bought, is a 422.
  */
-async function batchShipmentIds(ctx: AppContext, caller: Caller, batchId: string): Promise<string[]> {
+async function batchShipmentIds(ctx: AppContext, owner: Caller['owner'], batchId: string): Promise<string[]> {
   const rows = await ctx.db.execute<{ id: string }>(
-    sql`select id from ${schema.shipments} where batch_id = ${batchId} and account_id = ${caller.owner.accountId} and livemode = ${caller.owner.livemode} and status <> 'failed' order by batch_index`,
+    sql`select id from ${schema.shipments} where batch_id = ${batchId} and account_id = ${owner.accountId} and livemode = ${owner.livemode} and status <> 'failed' order by batch_index`,
   );
   const ids = (rows as unknown as { rows?: Array<{ id: string }> }).rows ?? (rows as unknown as Array<{ id: string }>);
   if (ids.length === 0) throw new ApiError(CODE.validation_failed, `No purchased shipments in batch ${batchId}.`, { errors: [{ path: 'batch_id', message: 'names no batch of yours with purchased shipments' }] });
@@ -75,6 +75,67 @@ function checkShipments(ctx: AppContext, ids: string[], rows: Map<string, Shipme
   return { errors, carrier };
 }
 
+/**
+ * Checks the shipments, has the carrier (or, in the sandbox, this service) make the form, and records
+ * it: the API's POST /scan_forms and the portal's batch page (api/web/portal-batches.ts) both make
+ * forms through it. The body has passed `CreateScanFormSchema`.
+ */
+export async function createScanForm(ctx: AppContext, owner: Caller['owner'], body: CreateScanForm) {
+  const { shipment_ids: listed, batch_id: batchId } = body;
+  if ((listed === undefined) === (batchId === undefined)) {
+    throw invalid([{ path: listed === undefined ? 'shipment_ids' : 'batch_id', message: 'send either shipment_ids or batch_id, not both or neither' }]);
+  }
+  const ids = listed ?? (await batchShipmentIds(ctx, owner, batchId as string));
+  // By batch, each error is the batch's, its message naming the shipment.
+  const pathOf = listed ? (i: number) => `shipment_ids[${i}]` : () => 'batch_id';
+  const rows = new Map((await findOwnShipments(ctx.db, owner, ids)).map((r) => [r.id, r]));
+  const { errors, carrier } = checkShipments(ctx, ids, rows, await formsOfShipments(ctx.db, ids), pathOf);
+  if (errors.length || !carrier) throw invalid(errors);
+  const shipments = ids.map((id) => rows.get(id) as ShipmentRow);
+  const now = ctx.now();
+  const id = makeId('sf', now.getTime(), randomBytes(16));
+  const from = shipments[0].fromAddress as Record<string, string | undefined>;
+  const fromLines = [from.name, from.line1, from.line2, `${from.city} ${from.state ?? ''} ${from.postcode} ${from.country}`.replace(/\s+/g, ' ')].filter((l): l is string => Boolean(l));
+  const trackingNumbers = shipments.map((s) => s.trackingNumber as string);
+
+  let carrierFormId: string;
+  let content: Buffer;
+  if (!owner.livemode) {
+    // A sandbox key never reaches a carrier: the form is made here, in the same shape.
+    carrierFormId = `SANDBOX-${id.slice(-10).toUpperCase()}`;
+    const carrierName = ctx.catalog.definitions.find((d) => d.code === carrier)?.name ?? carrier;
+    content = await sandboxFormPdf({ carrierName, number: carrierFormId, from: fromLines, trackingNumbers });
+  } else {
+    const adapter = liveAdapter(ctx, carrier);
+    if (!adapter.createScanForm) throw invalid([{ path: pathOf(0), message: `${carrier} makes no SCAN forms` }]);
+    try {
+      const form = await adapter.createScanForm({
+        reference: id,
+        from: shipments[0].fromAddress as Address,
+        labels: shipments.map((s) => ({ reference: s.id, trackingNumber: s.trackingNumber as string })),
+      });
+      carrierFormId = form.carrierFormId;
+      content = await formPdf(form.document);
+    } catch (error) {
+      carrierFailure(error);
+    }
+  }
+  const { taken } = await insertScanForm(ctx.db, {
+    id,
+    accountId: owner.accountId,
+    livemode: owner.livemode,
+    carrier,
+    shipmentIds: ids,
+    carrierFormId,
+    contentType: 'application/pdf',
+    content,
+    createdAt: now,
+  });
+  // Another form took some of them while the carrier made this one.
+  if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
+  return scanFormToJson({ id, livemode: owner.livemode, carrier, shipmentIds: ids, createdAt: now });
+}
+
 export const scanFormRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -84,62 +145,7 @@ export const scanFormRoutes =
         config: { scope: 'shipments:write', idempotency: {} },
         schema: { body: CreateScanFormSchema, summary: 'Put purchased shipments on a SCAN form (manifest)', operationId: 'createScanForm', response: RESPONSES.createScanForm },
       },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const { shipment_ids: listed, batch_id: batchId } = request.body;
-        if ((listed === undefined) === (batchId === undefined)) {
-          throw invalid([{ path: listed === undefined ? 'shipment_ids' : 'batch_id', message: 'send either shipment_ids or batch_id, not both or neither' }]);
-        }
-        const ids = listed ?? (await batchShipmentIds(ctx, caller, batchId as string));
-        // By batch, each error is the batch's, its message naming the shipment.
-        const pathOf = listed ? (i: number) => `shipment_ids[${i}]` : () => 'batch_id';
-        const rows = new Map((await findOwnShipments(ctx.db, caller.owner, ids)).map((r) => [r.id, r]));
-        const { errors, carrier } = checkShipments(ctx, ids, rows, await formsOfShipments(ctx.db, ids), pathOf);
-        if (errors.length || !carrier) throw invalid(errors);
-        const shipments = ids.map((id) => rows.get(id) as ShipmentRow);
-        const now = ctx.now();
-        const id = makeId('sf', now.getTime(), randomBytes(16));
-        const from = shipments[0].fromAddress as Record<string, string | undefined>;
-        const fromLines = [from.name, from.line1, from.line2, `${from.city} ${from.state ?? ''} ${from.postcode} ${from.country}`.replace(/\s+/g, ' ')].filter((l): l is string => Boolean(l));
-        const trackingNumbers = shipments.map((s) => s.trackingNumber as string);
-
-        let carrierFormId: string;
-        let content: Buffer;
-        if (!caller.livemode) {
-          // A sandbox key never reaches a carrier: the form is made here, in the same shape.
-          carrierFormId = `SANDBOX-${id.slice(-10).toUpperCase()}`;
-          const carrierName = ctx.catalog.definitions.find((d) => d.code === carrier)?.name ?? carrier;
-          content = await sandboxFormPdf({ carrierName, number: carrierFormId, from: fromLines, trackingNumbers });
-        } else {
-          const adapter = liveAdapter(ctx, carrier);
-          if (!adapter.createScanForm) throw invalid([{ path: pathOf(0), message: `${carrier} makes no SCAN forms` }]);
-          try {
-            const form = await adapter.createScanForm({
-              reference: id,
-              from: shipments[0].fromAddress as Address,
-              labels: shipments.map((s) => ({ reference: s.id, trackingNumber: s.trackingNumber as string })),
-            });
-            carrierFormId = form.carrierFormId;
-            content = await formPdf(form.document);
-          } catch (error) {
-            carrierFailure(error);
-          }
-        }
-        const { taken } = await insertScanForm(ctx.db, {
-          id,
-          accountId: caller.owner.accountId,
-          livemode: caller.owner.livemode,
-          carrier,
-          shipmentIds: ids,
-          carrierFormId,
-          contentType: 'application/pdf',
-          content,
-          createdAt: now,
-        });
-        // Another form took some of them while the carrier made this one.
-        if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
-        return reply.code(201).send(scanFormToJson({ id, livemode: caller.livemode, carrier, shipmentIds: ids, createdAt: now }));
-      },
+      async (request, reply) => reply.code(201).send(await createScanForm(ctx, callerOf(request).owner, request.body)),
     );
 
     app.get<{ Params: Static<typeof ScanFormParams> }>(

@@ -1,6 +1,7 @@
 /**
  * The pages' only stylesheet and script, served from the API process (no build step). The script
- * only adds the copy buttons: every page works without it.
+ * only adds the copy buttons and keeps a running batch's page up to date: every page works without
+ * it (the batch page has a reload link).
  */
 export const STYLESHEET = `
 :root { color-scheme: light; --fg: #1d2430; --muted: #5b6472; --line: #d7dce3; --accent: #0b5fff; --bad: #b3261e; --ok: #146c2e; }
@@ -49,6 +50,28 @@ document.querySelectorAll('[data-copy]').forEach(function (button) {
     }
   });
 });
+// A section marked data-refresh-ms (a batch still running) has its page fetched again after that
+// long, and the page's content replaced by the new one's, until the new one is no longer marked.
+(function refresh() {
+  var marked = document.querySelector('[data-refresh-ms]');
+  if (!marked || !window.fetch || !window.DOMParser) return;
+  var wait = Number(marked.getAttribute('data-refresh-ms')) || 2000;
+  setTimeout(function () {
+    // Without the notice of the step that led here: it was said once, on the first showing.
+    var url = new URL(location.href);
+    url.searchParams.delete('notice');
+    fetch(url.toString(), { credentials: 'same-origin', headers: { accept: 'text/html' } }).then(function (res) {
+      // Signed out meanwhile: the address it was sent to is the sign-in page, shown as a page.
+      if (res.redirected) { location.href = res.url; return; }
+      return res.text().then(function (text) {
+        var fresh = new DOMParser().parseFromString(text, 'text/html').querySelector('main');
+        var main = document.querySelector('main');
+        if (fresh && main) main.innerHTML = fresh.innerHTML;
+        refresh();
+      });
+    }).catch(function () { setTimeout(refresh, wait * 4); });
+  }, wait);
+})();
 function select(node) {
   var range = document.createRange();
   range.selectNodeContents(node);

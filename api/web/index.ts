@@ -11,6 +11,7 @@ import { sendPage } from './layout.js';
 import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
+import { portalBatchPages } from './portal-batches.js';
 import { field, parseForm, type Form } from './forms.js';
 import { endSession, loadSession, LOGIN_WINDOW_MS, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
@@ -82,6 +83,7 @@ export const webRoutes =
     registerSignIn(app, ctx);
     await app.register(portalPages(ctx));
     await app.register(portalWebhookPages(ctx));
+    await app.register(portalBatchPages(ctx));
     await app.register(adminPages(ctx));
   };
 

@@ -14,6 +14,7 @@ interface NavItem {
 
 const PORTAL_NAV: NavItem[] = [
   { href: '/portal', label: 'Overview', id: 'overview' },
+  { href: '/portal/batches', label: 'Batches', id: 'batches' },
   { href: '/portal/keys', label: 'API keys', id: 'keys' },
   { href: '/portal/webhooks', label: 'Webhooks', id: 'webhooks' },
 ];
@@ -87,5 +88,7 @@ export const NOTICES: Record<string, string> = {
   api_enabled: 'API access enabled.',
   topped_up: 'Wallet topped up.',
   credit_limit_saved: 'Credit limit saved.',
+  batch_started: 'Every line of the file was accepted: the batch is buying its labels.',
+  scan_form_created: 'SCAN form created.',
 };
 export const noticeOf = (q: unknown) => NOTICES[String((q as { notice?: unknown })?.notice ?? '')] ?? null;

@@ -1,0 +1,114 @@
+import { BATCH_MAX_ITEMS } from '../../domain/index.js';
+import { fieldErrors } from '../problem.js';
+import { CreateBatchSchema, type CreateBatch } from '../schemas.js';
+import { createValidatorCompiler } from '../validation.js';
+import { CsvError, parseCsv } from './csv.js';
+
+/** The portal's order file, one order a line, in this order (contract: Batches, "Portal CSV columns"). */
+export const CSV_COLUMNS = [
+  'reference',
+  'service',
+  'from_name',
+  'from_line1',
+  'from_line2',
+  'from_city',
+  'from_postcode',
+  'from_country',
+  'to_name',
+  'to_line1',
+  'to_line2',
+  'to_city',
+  'to_postcode',
+  'to_country',
+  'weight_g',
+  'length_mm',
+  'width_mm',
+  'height_mm',
+] as const;
+type Column = (typeof CSV_COLUMNS)[number];
+
+/** One thing wrong with the file: its line (1 is the header) and the column, when there is one. */
+export interface CsvProblem {
+  line: number;
+  column?: string;
+  message: string;
+}
+
+export type OrdersFile = { ok: true; body: CreateBatch } | { ok: false; problems: CsvProblem[] };
+
+const MAX_PROBLEMS = 50;
+const PARCEL = new Set<Column>(['weight_g', 'length_mm', 'width_mm', 'height_mm']);
+
+/** A cell as the purchase body's field: trimmed (as the API trims), an empty optional one left out. */
+function address(cells: Record<Column, string>, side: 'from' | 'to') {
+  const out: Record<string, string> = {};
+  for (const f of ['name', 'line1', 'line2', 'city', 'postcode', 'country'] as const) {
+    const v = cells[`${side}_${f}`];
+    // The country is folded to capitals, as the API folds it before validation.
+    if (v !== '') out[f] = f === 'country' ? v.toUpperCase() : v;
+  }
+  return out;
+}
+
+/** Whole numbers in decimal digits become numbers; anything else stays text, for the schema to refuse. */
+const integer = (v: string): number | string | undefined => (v === '' ? undefined : /^\d{1,15}$/.test(v) ? Number(v) : v);
+
+/** `shipments.3.parcel.weight_g` → the column `weight_g`; a field with no column keeps its path (`from.state`). */
+function columnOf(field: string): string {
+  const [head, rest] = field.split(/\.(.*)/s);
+  if (head === 'parcel' && PARCEL.has(rest as Column)) return rest;
+  if ((head === 'from' || head === 'to') && (CSV_COLUMNS as readonly string[]).includes(`${head}_${rest}`)) return `${head}_${rest}`;
+  return field;
+}
+
+/**
+ * Reads an order file into a `POST /batches` body, checked by the API's own schema: the batch
+ * starts only when every line is right, and every line that is not is named with its column.
+ */
+export function ordersFromCsv(text: string, labelFormat: string): OrdersFile {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (err) {
+    if (err instanceof CsvError) return { ok: false, problems: [{ line: err.line, message: err.message.replace(/^Line \d+: /, '') }] };
+    throw err;
+  }
+  const [header, ...rows] = records;
+  const expected = CSV_COLUMNS.join(',');
+  if (!header || header.fields.map((f) => f.trim()).join(',') !== expected) {
+    return { ok: false, problems: [{ line: header?.line ?? 1, message: `the first line must be the header line ${expected}` }] };
+  }
+  if (rows.length === 0) return { ok: false, problems: [{ line: header.line + 1, message: 'the file has no orders below its header line' }] };
+  if (rows.length > BATCH_MAX_ITEMS) {
+    return { ok: false, problems: [{ line: rows[BATCH_MAX_ITEMS].line, message: `a batch holds at most ${BATCH_MAX_ITEMS.toLocaleString('en-GB')} orders` }] };
+  }
+  const problems: CsvProblem[] = [];
+  const shipments = rows.map((row) => {
+    if (row.fields.length !== CSV_COLUMNS.length) {
+      problems.push({ line: row.line, message: `has ${row.fields.length} fields; every line has ${CSV_COLUMNS.length}, in the header's order` });
+    }
+    const cells = Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, (row.fields[i] ?? '').trim()])) as Record<Column, string>;
+    return {
+      ...(cells.reference !== '' ? { reference: cells.reference } : {}),
+      ...(cells.service !== '' ? { service: cells.service } : {}),
+      from: address(cells, 'from'),
+      to: address(cells, 'to'),
+      parcel: Object.fromEntries([...PARCEL].map((c) => [c, integer(cells[c])]).filter(([, v]) => v !== undefined)),
+    };
+  });
+  if (problems.length) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
+  const body = { shipments, label_format: labelFormat };
+  if (!validate(body)) {
+    const errors = fieldErrors((validate as unknown as { errors: never[] }).errors ?? [], 'body', body);
+    for (const e of errors) {
+      const m = /^shipments\.(\d+)\.(.+)$/.exec(e.path);
+      if (m) problems.push({ line: rows[Number(m[1])].line, column: columnOf(m[2]), message: e.message });
+      else problems.push({ line: 0, column: e.path, message: e.message });
+    }
+    problems.sort((a, b) => a.line - b.line);
+    return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
+  }
+  return { ok: true, body: body as CreateBatch };
+}
+
+const validate = createValidatorCompiler()({ schema: CreateBatchSchema, method: 'POST', url: '/batches', httpPart: 'body' });

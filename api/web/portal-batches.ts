@@ -1,0 +1,250 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { batchLabelFile, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
+import { ApiError, BATCH_MAX_ITEMS, LABEL_FORMAT_LIST, type BatchRecord } from '../../domain/index.js';
+import type { AppContext } from '../context.js';
+import { BATCH_BODY_LIMIT, requestBatch } from '../routes/batches.js';
+import { createScanForm } from '../routes/scan-forms.js';
+import { CSV_COLUMNS, ordersFromCsv, type CsvProblem } from './batch-csv.js';
+import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
+import { field } from './forms.js';
+import { requireUser } from './guard.js';
+import { html, when, type Html } from './html.js';
+import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
+import { boundaryOf, MultipartError, parseMultipart, type UploadedFile } from './multipart.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The files of a `multipart/form-data` form, kept apart from its text fields (api/web/multipart.ts). */
+    webUploads?: Record<string, UploadedFile>;
+  }
+}
+
+/** While a batch runs, the page asks for itself again this often (api/web/assets.ts). */
+const REFRESH_MS = 2000;
+const LABEL_FORMAT_NAMES: Record<string, string> = { pdf_6x4: 'PDF, 6×4 in labels', pdf_a4: 'PDF, A4 pages', zpl: 'ZPL (thermal printers)' };
+const UNREADABLE = 'The file is not UTF-8 text. Save it from your spreadsheet as "CSV UTF-8" and upload it again.';
+
+const describeProblem = (p: CsvProblem) => (p.line > 0 ? `Line ${p.line}${p.column ? `, ${p.column}` : ''}: ${p.message}` : `${p.column ?? 'form'}: ${p.message}`);
+const batchPath = (id: string, mode: Mode) => `/portal/batches/${encodeURIComponent(id)}?mode=${mode}`;
+
+/**
+ * The portal's batches: upload an order file (one order a CSV line, contract: Batches), watch the
+ * batch run, download its merged labels and put its shipments on a SCAN form. Buying and forms go
+ * through the API's own functions (api/routes/batches.ts, scan-forms.ts), for the signed-in user's
+ * account in the mode the page shows.
+ */
+export const portalBatchPages =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    // The upload form posts a file: its parser lives in this plugin only, like the pages' urlencoded one.
+    app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: BATCH_BODY_LIMIT }, (request, body, done) => {
+      const boundary = boundaryOf(request.headers['content-type']);
+      try {
+        if (!boundary) throw new MultipartError('no boundary');
+        const { fields, files } = parseMultipart(body as Buffer, boundary);
+        request.webUploads = files;
+        done(null, fields);
+      } catch (err) {
+        if (!(err instanceof MultipartError)) return done(err as Error);
+        done(Object.assign(new Error(`form not readable: ${err.message}`), { statusCode: 400 }));
+      }
+    });
+    app.addHook('preHandler', requireUser(ctx, 'customer'));
+
+    /** Buying and forms wait for API access, as keys and webhook endpoints do: an administrator's review. */
+    const mayBuy = (request: Req) => sessionOf(request).account.apiEnabled;
+
+    // ---------- the list, and the upload form ----------
+    async function batchesPage(request: Req, reply: FastifyReply, o: { error?: string; problems?: CsvProblem[]; status?: number } = {}) {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const { rows } = await listBatches(ctx.db, { ...ownerOf(s, mode), limit: 50 });
+      const chosen = field(request.body, 'label_format') || 'pdf_6x4';
+      const upload = mayBuy(request)
+        ? html`<form method="post" action="/portal/batches?mode=${mode}" enctype="multipart/form-data">${csrfField(s)}
+<label for="csv">Orders file (CSV)</label>
+<p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code>${CSV_COLUMNS.join(',')}</code>.
+Fields holding commas or quotes go in double quotes, with each quote written twice. Every line is checked first: if one is wrong, nothing is bought.</p>
+<input id="csv" name="csv" type="file" accept=".csv,text/csv" required aria-describedby="csv-hint">
+<label for="label_format">Merged label file</label>
+<select id="label_format" name="label_format">${LABEL_FORMAT_LIST.map(
+            (f) => html`<option value="${f}"${f === chosen ? html` selected` : ''}>${LABEL_FORMAT_NAMES[f] ?? f}</option>`,
+          )}</select>
+<p><button type="submit">Upload and buy ${modeName(mode).toLowerCase()} labels</button></p></form>`
+        : html`<p>Batches can be bought once an administrator has enabled API access. <a href="/portal">Request API access</a> on the overview.</p>`;
+      const problems = o.problems?.length
+        ? html`<ul id="csv-problems" aria-label="Problems in the file">${o.problems.map((p) => html`<li>${describeProblem(p)}</li>`)}</ul>`
+        : '';
+      const body = html`<section aria-labelledby="upload-h"><h2 id="upload-h">Buy labels from an orders file</h2>${modeSwitch('/portal/batches', mode)}${problems}${upload}</section>
+<section aria-labelledby="batches-h"><h2 id="batches-h">${modeName(mode)} batches</h2>${
+        rows.length
+          ? html`<table><thead><tr><th>Batch</th><th>Status</th><th>Orders</th><th>Purchased</th><th>Failed</th><th>Pending</th><th>Created</th><th>Completed</th></tr></thead><tbody>
+${rows.map(
+  (b) => html`<tr data-batch-id="${b.id}"><td><a href="${batchPath(b.id, mode)}"><code>${b.id}</code></a></td><td>${statusBadge(b)}</td>
+<td>${b.counts.total}</td><td>${b.counts.purchased}</td><td>${b.counts.failed}</td><td>${b.counts.pending}</td><td>${when(b.createdAt)}</td><td>${when(b.completedAt)}</td></tr>`,
+)}</tbody></table>`
+          : html`<p class="muted">No ${modeName(mode).toLowerCase()} batches yet.</p>`
+      }</section>`;
+      return sendPage(reply, { title: 'Batches', session: s, active: 'batches', notice: noticeOf(request.query), error: o.error, body }, o.status);
+    }
+
+    app.get('/portal/batches', (request: Req, reply) => batchesPage(request, reply));
+
+    app.post('/portal/batches', { bodyLimit: BATCH_BODY_LIMIT }, async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      if (!mayBuy(request)) return batchesPage(request, reply, { error: 'Batches can be bought once an administrator has enabled API access.', status: 403 });
+      const file = request.webUploads?.csv;
+      if (!file || file.content.length === 0) return batchesPage(request, reply, { error: 'Choose a CSV file of orders to upload.', status: 422 });
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(file.content);
+      } catch {
+        return batchesPage(request, reply, { error: UNREADABLE, status: 422 });
+      }
+      const orders = ordersFromCsv(text, field(request.body, 'label_format') || 'pdf_6x4');
+      if (!orders.ok) {
+        const n = orders.problems.length;
+        request.log.info({ action: 'batch_upload_refused', problems: n }, 'portal: order file refused');
+        return batchesPage(request, reply, {
+          error: `${file.filename || 'The file'} was not accepted: ${n === 1 ? 'one line needs' : `${n} problems need`} correcting. Nothing was bought.`,
+          problems: orders.problems,
+          status: 422,
+        });
+      }
+      const { batchId, items } = await requestBatch(ctx, { account: s.account, livemode: mode === 'live' }, orders.body);
+      request.log.info({ action: 'batch_uploaded', batch_id: batchId, items }, 'portal: batch requested from an order file');
+      return reply.redirect(`${batchPath(batchId, mode)}&notice=batch_started`, 303);
+    });
+
+    // ---------- one batch ----------
+    /** The batch's purchased shipments not yet on a form, by carrier, for the carriers that make forms. */
+    function formCandidates(items: ShipmentRow[], onForm: Map<string, string>): Map<string, string[]> {
+      const out = new Map<string, string[]>();
+      for (const item of items) {
+        if (item.status !== 'purchased' || !item.carrier || onForm.has(item.id)) continue;
+        if (!ctx.catalog.definitions.find((d) => d.code === item.carrier)?.capabilities.scanForms) continue;
+        out.set(item.carrier, [...(out.get(item.carrier) ?? []), item.id]);
+      }
+      return out;
+    }
+
+    async function batchItems(batchId: string): Promise<ShipmentRow[]> {
+      const { rows } = await listBatchItems(ctx.db, { batchId, limit: BATCH_MAX_ITEMS });
+      return rows;
+    }
+
+    async function batchPage(request: Req, reply: FastifyReply, batch: BatchRecord, o: { error?: string | null; status?: number } = {}) {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const items = await batchItems(batch.id);
+      const onForm = await formsOfShipments(ctx.db, items.map((i) => i.id));
+      const forms = [...new Set(onForm.values())].sort();
+      const candidates = formCandidates(items, onForm);
+      const failed = items.filter((i) => i.status === 'failed');
+      const running = batch.status !== 'completed';
+      const c = batch.counts;
+      const carrierName = (code: string) => ctx.catalog.definitions.find((d) => d.code === code)?.name ?? code;
+      const labels = running
+        ? html`<p class="muted">The merged label file is made once every order has been bought or has failed.</p>`
+        : c.purchased > 0
+          ? html`<p><a id="merged-labels" href="/portal/batches/${batch.id}/label?mode=${mode}" download>Download the merged labels (${LABEL_FORMAT_NAMES[batch.labelFormat] ?? batch.labelFormat})</a></p>`
+          : html`<p class="muted">No labels: no order of this batch was bought.</p>`;
+      const formButtons: Html[] = mayBuy(request)
+        ? [...candidates].map(
+            ([carrier, ids]) => html`<form class="inline" method="post" action="/portal/batches/${batch.id}/scan-forms?mode=${mode}">${csrfField(s)}
+<input type="hidden" name="carrier" value="${carrier}"><button type="submit">Create a SCAN form for ${ids.length} ${carrierName(carrier)} shipment${ids.length === 1 ? '' : 's'}</button></form> `,
+          )
+        : [];
+      const body = html`<section aria-labelledby="progress-h"${running ? html` data-refresh-ms="${REFRESH_MS}"` : ''}><h2 id="progress-h">Progress</h2>
+<p><a href="/portal/batches?mode=${mode}">All batches</a> · ${modeName(mode)} · ${statusBadge(batch)}${running ? html` <span class="muted">This page updates itself while the batch runs; <a href="${batchPath(batch.id, mode)}">reload</a> if it does not.</span>` : ''}</p>
+<table id="batch-counts" aria-live="polite"><tbody>
+<tr><th scope="row">Orders</th><td data-count="total">${c.total}</td></tr>
+<tr><th scope="row">Pending</th><td data-count="pending">${c.pending}</td></tr>
+<tr><th scope="row">Purchased</th><td data-count="purchased">${c.purchased}</td></tr>
+<tr><th scope="row">Failed</th><td data-count="failed">${c.failed}</td></tr>
+<tr><th scope="row">Created</th><td>${when(batch.createdAt)}</td></tr>
+<tr><th scope="row">Completed</th><td>${when(batch.completedAt)}</td></tr>
+</tbody></table></section>
+<section aria-labelledby="labels-h"><h2 id="labels-h">Labels</h2>${labels}</section>
+<section aria-labelledby="forms-h"><h2 id="forms-h">SCAN forms</h2>
+<p class="hint">A SCAN form lists shipments for the carrier to scan at once at collection (USPS, and acme in the sandbox's simulator).</p>
+${forms.length ? html`<ul>${forms.map((f) => html`<li><a href="/portal/scan-forms/${f}/file?mode=${mode}" download>Download SCAN form <code>${f}</code></a></li>`)}</ul>` : ''}
+${formButtons.length ? formButtons : forms.length ? '' : html`<p class="muted">No purchased shipments of a carrier that makes SCAN forms${running ? ' yet' : ''}.</p>`}</section>
+<section aria-labelledby="failed-h"><h2 id="failed-h">Failed orders</h2>${
+        failed.length
+          ? html`<table id="failed-items"><thead><tr><th>Order</th><th>Reference</th><th>Service</th><th>Reason</th></tr></thead><tbody>
+${failed.map(
+  (i) => html`<tr><td>${(i.batchIndex ?? 0) + 1}</td><td>${i.reference ?? ''}</td><td>${i.serviceName ?? i.serviceCode}</td>
+<td><code>${i.failureCode ?? 'failed'}</code> ${i.failureMessage ?? ''}</td></tr>`,
+)}</tbody></table>`
+          : html`<p class="muted">None${running ? ' so far' : ''}.</p>`
+      }</section>`;
+      return sendPage(reply, { title: `Batch ${batch.id}`, session: s, active: 'batches', notice: noticeOf(request.query), error: o.error, body }, o.status);
+    }
+
+    const notFound = (request: Req, reply: FastifyReply, what: string) =>
+      sendPage(
+        reply,
+        { title: 'Not found', session: sessionOf(request), active: 'batches', error: `There is no such ${what}.`, body: html`<p><a href="/portal/batches?mode=${modeOf(request.query.mode)}">All batches</a></p>` },
+        404,
+      );
+    const ownBatch = (request: Req) => findOwnBatch(ctx.db, ownerOf(sessionOf(request), modeOf(request.query.mode)), request.params.id);
+
+    app.get('/portal/batches/:id', async (request: Req, reply) => {
+      const batch = await ownBatch(request);
+      return batch ? batchPage(request, reply, batch) : notFound(request, reply, 'batch');
+    });
+
+    app.get('/portal/batches/:id/label', async (request: Req, reply) => {
+      const batch = await ownBatch(request);
+      if (!batch) return notFound(request, reply, 'batch');
+      const file = batch.status === 'completed' ? await batchLabelFile(ctx.db, batch.id) : undefined;
+      if (!file) {
+        const error = batch.status === 'completed' ? 'This batch has no labels: no order was bought.' : 'The batch is still running: its merged label file is made once every order has ended.';
+        return batchPage(request, reply, batch, { error, status: 409 });
+      }
+      const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
+      return reply
+        .type(file.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${batch.id}-${batch.labelFormat}.${extension}"`)
+        .send(file.content);
+    });
+
+    app.post('/portal/batches/:id/scan-forms', async (request: Req, reply) => {
+      const s = sessionOf(request);
+      const mode = modeOf(request.query.mode);
+      const batch = await ownBatch(request);
+      if (!batch) return notFound(request, reply, 'batch');
+      if (!mayBuy(request)) return batchPage(request, reply, batch, { error: 'SCAN forms can be made once an administrator has enabled API access.', status: 403 });
+      const items = await batchItems(batch.id);
+      const carrier = field(request.body, 'carrier');
+      const ids = formCandidates(items, await formsOfShipments(ctx.db, items.map((i) => i.id))).get(carrier);
+      if (!ids) return batchPage(request, reply, batch, { error: `No purchased ${carrier} shipments of this batch are left to put on a SCAN form.`, status: 422 });
+      let form: { id: string };
+      try {
+        form = await createScanForm(ctx, ownerOf(s, mode), { shipment_ids: ids });
+      } catch (err) {
+        const message = messageOf(err);
+        if (!message) throw err;
+        return batchPage(request, reply, batch, { error: `The SCAN form was not made: ${message}`, status: err instanceof ApiError ? err.status : 422 });
+      }
+      request.log.info({ action: 'scan_form_created', batch_id: batch.id, scan_form_id: form.id, shipments: ids.length }, 'portal: SCAN form created for a batch');
+      return reply.redirect(`${batchPath(batch.id, mode)}&notice=scan_form_created`, 303);
+    });
+
+    app.get('/portal/scan-forms/:id/file', async (request: Req, reply) => {
+      const form = await findOwnScanForm(ctx.db, ownerOf(sessionOf(request), modeOf(request.query.mode)), request.params.id);
+      if (!form) return notFound(request, reply, 'SCAN form');
+      return reply
+        .type(form.contentType)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="${form.id}.pdf"`)
+        .send(form.content);
+    });
+  };
+
+function statusBadge(b: BatchRecord): Html {
+  return b.status === 'completed' ? html`<span class="badge ok">completed</span>` : html`<span class="badge">${b.status}</span>`;
+}

@@ -1,0 +1,178 @@
+// The portal's batch pages over plain HTTP: who may see and buy, CSRF on the upload and the form
+// button, a bad order line named with its line and column (and nothing bought), and a good file
+// becoming a batch the API sees, in the mode the page shows. The browser walk, with workers buying
+// the labels, is in portal-batches-browser.test.ts.
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../../api/web/batch-csv.js';
+import { listBatches, listBatchItems } from '../../db/index.js';
+import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
+
+let stack: TestStack;
+beforeAll(async () => {
+  // No workers: an uploaded batch stays processing, which is what these pages are checked against.
+  stack = await startTestStack({}, { workers: false });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface Page {
+  status: number;
+  location: string | undefined;
+  html: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+async function web(method: 'GET' | 'POST', path: string, o: { cookie?: string; form?: Record<string, string>; file?: { name: string; text: string } } = {}): Promise<Page> {
+  const headers: Record<string, string> = {};
+  if (o.cookie) headers.cookie = o.cookie;
+  let body: string | Buffer | undefined;
+  if (o.file) {
+    // What a browser posts for a form with a file input.
+    const boundary = '----portalTestBoundary7MA4YWxkTrZu0gW';
+    const parts = Object.entries(o.form ?? {}).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="${o.file.name}"\r\nContent-Type: text/csv\r\n\r\n${o.file.text}\r\n`);
+    body = Buffer.from(`${parts.join('')}--${boundary}--\r\n`);
+    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+  } else if (o.form) {
+    body = new URLSearchParams(o.form).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+  const res = await request(`${stack.url}${path}`, { method, headers, body });
+  return { status: res.statusCode, location: res.headers.location as string | undefined, html: await res.body.text(), headers: res.headers };
+}
+
+const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+async function signIn(email: string, password: string) {
+  const form = await web('GET', '/portal/login');
+  const loginCookie = String(form.headers['set-cookie']).split(';')[0];
+  const res = await web('POST', '/portal/login', { cookie: loginCookie, form: { _csrf: csrfIn(form.html), email, password } });
+  const set = ([] as string[]).concat((res.headers['set-cookie'] as string[] | string | undefined) ?? []).find((c) => c.startsWith('svc_session='));
+  const cookie = set?.split(';')[0] ?? '';
+  const page = await web('GET', '/portal/batches', { cookie });
+  return { res, cookie, csrf: csrfIn(page.html) };
+}
+
+let n = 0;
+async function merchant(o: { enabled?: boolean; admin?: boolean } = {}) {
+  const acct = await createAccount(stack, { topUp: '100.00' });
+  if (o.enabled === false) await stack.database.db.execute(`update accounts set api_enabled = false where id = '${acct.id}'`);
+  const email = `batches${++n}-${acct.id.slice(-8)}@example.com`;
+  const password = `batch page password ${n}`;
+  await stack.admin.createUser(acct.id, { email, password, ...(o.admin ? { admin: true } : {}) });
+  return { ...acct, ...(await signIn(email, password)) };
+}
+
+const header = CSV_COLUMNS.join(',');
+const order = (ref: string, o: { weight?: string; service?: string } = {}) =>
+  `${ref},${o.service ?? 'acme_ground'},Ada Lovelace,1 Main Street,,London,N1 9GU,GB,"Babbage, Charles",2 Side Road,"Flat ""B""",Leeds,LS1 4AP,GB,${o.weight ?? '1200'},300,200,100`;
+const batchesOf = async (accountId: string, livemode = false) => (await listBatches(stack.database.db, { accountId, livemode, limit: 10 })).rows;
+
+describe('the portal batch pages', () => {
+  it('send a visitor without a session to sign in, and an administrator to the admin console', async () => {
+    for (const [method, path] of [
+      ['GET', '/portal/batches'],
+      ['POST', '/portal/batches'],
+      ['GET', '/portal/batches/bat_00000000000000000000000000'],
+      ['GET', '/portal/scan-forms/sf_00000000000000000000000000/file'],
+    ] as const) {
+      const res = await web(method, path, method === 'POST' ? { form: { _csrf: 'x' } } : {});
+      expect(res.status, path).toBe(303);
+      expect(res.location).toBe('/portal/login');
+    }
+    const admin = await merchant({ admin: true });
+    const res = await web('GET', '/portal/batches', { cookie: admin.cookie });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/admin');
+  });
+
+  it('offer no upload before API access is enabled, and refuse one posted anyway', async () => {
+    const m = await merchant({ enabled: false });
+    const page = await web('GET', '/portal/batches', { cookie: m.cookie });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Batches can be bought once an administrator has enabled API access');
+    expect(page.html).not.toContain('enctype="multipart/form-data"');
+    const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf }, file: { name: 'orders.csv', text: `${header}\n${order('x-1')}\n` } });
+    expect(res.status).toBe(403);
+    expect(await batchesOf(m.id)).toEqual([]);
+  });
+
+  it('refuse an upload without the session CSRF token, buying nothing', async () => {
+    const m = await merchant();
+    const file = { name: 'orders.csv', text: `${header}\n${order('csrf-1')}\n` };
+    for (const form of [{}, { _csrf: 'not-the-token' }] as Array<Record<string, string>>) {
+      const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form, file });
+      expect(res.status).toBe(403);
+      expect(res.html).toContain('This form expired');
+    }
+    expect(await batchesOf(m.id)).toEqual([]);
+  });
+
+  it('name the line and column of a bad order, and start nothing', async () => {
+    const m = await merchant();
+    const text = [header, order('ok-1'), order('bad-2', { weight: 'heavy' }), order('ok-3'), order('bad-4', { service: '' })].join('\r\n');
+    const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'pdf_a4' }, file: { name: 'may.csv', text } });
+    expect(res.status).toBe(422);
+    expect(res.html).toContain('may.csv was not accepted: 2 problems need correcting. Nothing was bought.');
+    expect(res.html).toContain('<li>Line 3, weight_g: must be integer</li>');
+    expect(res.html).toContain('<li>Line 5, service: is required</li>');
+    // The refused form keeps the chosen label format.
+    expect(res.html).toContain('<option value="pdf_a4" selected>');
+    expect(await batchesOf(m.id)).toEqual([]);
+
+    const noHeader = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf }, file: { name: 'x.csv', text: order('x') } });
+    expect(noHeader.status).toBe(422);
+    expect(noHeader.html).toContain(`Line 1: the first line must be the header line ${header}`);
+    const empty = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf }, file: { name: 'x.csv', text: '' } });
+    expect(empty.status).toBe(422);
+    expect(empty.html).toContain('Choose a CSV file of orders to upload.');
+    expect(await batchesOf(m.id)).toEqual([]);
+  });
+
+  it('turn a good file into a batch of the page mode, seen by the API, shown to its own account only', async () => {
+    const m = await merchant();
+    const text = `${header}\r\n${order('good-1')}\r\n${order('good-2', { service: 'swiftpost_standard' })}\r\n`;
+    const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'zpl' }, file: { name: 'good.csv', text } });
+    expect(res.status, res.html).toBe(303);
+    const id = /^\/portal\/batches\/(bat_[0-9a-z]{26})\?mode=test&notice=batch_started$/.exec(res.location ?? '')?.[1];
+    expect(id, res.location).toBeDefined();
+
+    // The API sees the same batch, bought with the sandbox, its items in the file's order.
+    const api = await call(stack, 'GET', `/api/v1/batches/${id}`, { key: m.testKey });
+    expect(api.status).toBe(200);
+    expect(api.body).toMatchObject({ id, livemode: false, label_format: 'zpl', counts: { total: 2 } });
+    const items = await call(stack, 'GET', `/api/v1/batches/${id}/shipments`, { key: m.testKey });
+    expect(items.body.data.map((s: { reference: string }) => s.reference)).toEqual(['good-1', 'good-2']);
+    const stored = (await listBatchItems(stack.database.db, { batchId: id!, limit: 10 })).rows;
+    expect(stored[0].toAddress).toMatchObject({ name: 'Babbage, Charles', line2: 'Flat "B"' });
+    expect(await batchesOf(m.id, true)).toEqual([]);
+
+    const page = await web('GET', res.location!, { cookie: m.cookie });
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Every line of the file was accepted');
+    expect(page.html).toMatch(/data-refresh-ms="\d+"/);
+    expect(page.html).toContain('<td data-count="total">2</td>');
+    const list = await web('GET', '/portal/batches?mode=test', { cookie: m.cookie });
+    expect(list.html).toContain(`href="/portal/batches/${id}?mode=test"`);
+
+    // Nothing to download or put on a form while it runs.
+    const label = await web('GET', `/portal/batches/${id}/label?mode=test`, { cookie: m.cookie });
+    expect(label.status).toBe(409);
+    expect(label.html).toContain('The batch is still running');
+    const form = await web('POST', `/portal/batches/${id}/scan-forms?mode=test`, { cookie: m.cookie, form: { _csrf: m.csrf, carrier: 'acme' } });
+    expect(form.status).toBe(422);
+    expect(form.html).toContain('No purchased acme shipments of this batch are left');
+    const noToken = await web('POST', `/portal/batches/${id}/scan-forms?mode=test`, { cookie: m.cookie, form: { carrier: 'acme' } });
+    expect(noToken.status).toBe(403);
+
+    // The live pages and another merchant do not know it.
+    expect((await web('GET', `/portal/batches/${id}?mode=live`, { cookie: m.cookie })).status).toBe(404);
+    const other = await merchant();
+    expect((await web('GET', `/portal/batches/${id}?mode=test`, { cookie: other.cookie })).status).toBe(404);
+    expect((await web('GET', `/portal/batches/${id}/label?mode=test`, { cookie: other.cookie })).status).toBe(404);
+    expect((await web('POST', `/portal/batches/${id}/scan-forms?mode=test`, { cookie: other.cookie, form: { _csrf: other.csrf, carrier: 'acme' } })).status).toBe(404);
+    expect((await web('GET', '/portal/batches?mode=test', { cookie: other.cookie })).html).not.toContain(id!);
+  });
+});

@@ -1,0 +1,159 @@
+// The portal's order file readers: CSV as spreadsheets write it, a browser's multipart form, and the
+// file's lines turned into a POST /batches body checked by the API's own schema, each problem named
+// by its line and column.
+import { describe, expect, it } from 'vitest';
+import { CSV_COLUMNS, ordersFromCsv } from '../../api/web/batch-csv.js';
+import { CsvError, parseCsv } from '../../api/web/csv.js';
+import { boundaryOf, MultipartError, parseMultipart } from '../../api/web/multipart.js';
+
+describe('parseCsv', () => {
+  it('reads plain fields, empty fields and both line endings, skipping blank lines', () => {
+    expect(parseCsv('a,b,c\r\n1,,3\n\n4,5,\r\n')).toEqual([
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1', '', '3'] },
+      { line: 4, fields: ['4', '5', ''] },
+    ]);
+    expect(parseCsv('x\ry')).toEqual([
+      { line: 1, fields: ['x'] },
+      { line: 2, fields: ['y'] },
+    ]);
+    expect(parseCsv('')).toEqual([]);
+    expect(parseCsv(',')).toEqual([{ line: 1, fields: ['', ''] }]);
+  });
+
+  it('reads quoted fields holding commas, doubled quotes and line breaks, and counts their lines', () => {
+    const records = parseCsv('\ufeffref,"Flat 2, ""The Old Mill""",""\r\n"two\r\nlines",x\nlast,"a\nb"');
+    expect(records).toEqual([
+      { line: 1, fields: ['ref', 'Flat 2, "The Old Mill"', ''] },
+      { line: 2, fields: ['two\r\nlines', 'x'] },
+      { line: 4, fields: ['last', 'a\nb'] },
+    ]);
+  });
+
+  it('names the line of a broken quote', () => {
+    const unclosed = (() => {
+      try {
+        parseCsv('a,b\n1,2\n3,"open\nstill open');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(unclosed).toBeInstanceOf(CsvError);
+    expect(unclosed).toMatchObject({ line: 3, message: expect.stringMatching(/^Line 3: a quoted field is not closed/) });
+    expect(() => parseCsv('a\n"x"y,b')).toThrow(/^Line 2: text follows a closing quote/);
+    expect(() => parseCsv('a\nx"y')).toThrow(/^Line 2: a quote inside an unquoted field/);
+  });
+});
+
+describe('parseMultipart', () => {
+  const body = (boundary: string) =>
+    Buffer.from(
+      [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="_csrf"',
+        '',
+        'token-1',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="csv"; filename="orders \\"May\\".csv"',
+        'Content-Type: text/csv',
+        '',
+        'a,b\r\n1,2\r\n',
+        `--${boundary}--`,
+        '',
+      ].join('\r\n'),
+    );
+
+  it('reads text fields into the form and files apart, content byte for byte', () => {
+    const type = 'multipart/form-data; boundary=----WebKitFormBoundaryX1';
+    const boundary = boundaryOf(type)!;
+    expect(boundary).toBe('----WebKitFormBoundaryX1');
+    expect(boundaryOf('multipart/form-data; boundary="quoted b"')).toBe('quoted b');
+    expect(boundaryOf('application/x-www-form-urlencoded')).toBeUndefined();
+    const parsed = parseMultipart(body(boundary), boundary);
+    expect(parsed.fields).toEqual({ _csrf: 'token-1' });
+    expect(parsed.files.csv).toMatchObject({ filename: 'orders "May".csv', contentType: 'text/csv' });
+    expect(parsed.files.csv.content.toString()).toBe('a,b\r\n1,2\r\n');
+  });
+
+  it('refuses a body that is not one', () => {
+    expect(() => parseMultipart(Buffer.from('nothing here'), 'b')).toThrow(MultipartError);
+    expect(() => parseMultipart(Buffer.from('--b\r\nContent-Disposition: form-data; name="x"\r\n\r\nnever closed'), 'b')).toThrow(MultipartError);
+  });
+});
+
+describe('ordersFromCsv', () => {
+  const header = CSV_COLUMNS.join(',');
+  const line = (o: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = {}) => {
+    const row: Record<string, string> = {
+      reference: 'order-1',
+      service: 'acme_ground',
+      from_name: 'Ada Lovelace',
+      from_line1: '1 Main Street',
+      from_line2: '',
+      from_city: 'London',
+      from_postcode: 'N1 9GU',
+      from_country: 'gb',
+      to_name: 'Charles Babbage',
+      to_line1: '"Flat 2, The Mill"',
+      to_line2: 'Back Lane',
+      to_city: 'Leeds',
+      to_postcode: 'LS1 4AP',
+      to_country: 'GB',
+      weight_g: '1200',
+      length_mm: '300',
+      width_mm: '200',
+      height_mm: '100',
+      ...o,
+    };
+    return CSV_COLUMNS.map((c) => row[c]).join(',');
+  };
+
+  it('turns each line into a purchase body, in order, with the chosen label format', () => {
+    const result = ordersFromCsv(`${header}\r\n${line()}\r\n${line({ reference: '', service: 'swiftpost_standard' })}\r\n`, 'pdf_a4');
+    expect(result).toEqual({
+      ok: true,
+      body: {
+        label_format: 'pdf_a4',
+        shipments: [
+          {
+            reference: 'order-1',
+            service: 'acme_ground',
+            from: { name: 'Ada Lovelace', line1: '1 Main Street', city: 'London', postcode: 'N1 9GU', country: 'GB' },
+            to: { name: 'Charles Babbage', line1: 'Flat 2, The Mill', line2: 'Back Lane', city: 'Leeds', postcode: 'LS1 4AP', country: 'GB' },
+            parcel: { weight_g: 1200, length_mm: 300, width_mm: 200, height_mm: 100 },
+          },
+          {
+            service: 'swiftpost_standard',
+            from: { name: 'Ada Lovelace', line1: '1 Main Street', city: 'London', postcode: 'N1 9GU', country: 'GB' },
+            to: { name: 'Charles Babbage', line1: 'Flat 2, The Mill', line2: 'Back Lane', city: 'Leeds', postcode: 'LS1 4AP', country: 'GB' },
+            parcel: { weight_g: 1200, length_mm: 300, width_mm: 200, height_mm: 100 },
+          },
+        ],
+      },
+    });
+  });
+
+  it('names the line and the column of every field the API would refuse', () => {
+    const result = ordersFromCsv([header, line(), line({ weight_g: '1.5kg', to_city: '' }), line(), line({ from_country: 'XX' })].join('\n'), 'pdf_6x4');
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual([
+      { line: 3, column: 'to_city', message: 'is required' },
+      { line: 3, column: 'weight_g', message: 'must be integer' },
+      { line: 5, column: 'from_country', message: expect.stringMatching(/country/) },
+    ]);
+  });
+
+  it('refuses a file without the header line, without orders, or with a line of the wrong width', () => {
+    expect(ordersFromCsv(line(), 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringContaining(header) }] });
+    expect(ordersFromCsv(`${header}\n`, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 2, message: expect.stringContaining('no orders') }] });
+    expect(ordersFromCsv(`${header}\n${line()}\n${line()},extra`, 'pdf_6x4')).toEqual({
+      ok: false,
+      problems: [{ line: 3, message: 'has 19 fields; every line has 18, in the header\'s order' }],
+    });
+    expect(ordersFromCsv(`${header}\n${line()}\n"unclosed`, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 3 }] });
+    expect(ordersFromCsv(`${header}\n${line()}`, 'gif')).toMatchObject({ ok: false, problems: [{ line: 0, column: 'label_format' }] });
+    const many = [header, ...Array.from({ length: 1001 }, () => line())].join('\n');
+    expect(ordersFromCsv(many, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1002, message: expect.stringContaining('at most 1,000') }] });
+  });
+});
