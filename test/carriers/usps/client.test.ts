@@ -42,7 +42,8 @@ async function harness(simOptions: Partial<UspsSimulatorOptions> = {}, clientOpt
     sleep: async (ms) => {
       clock += ms;
     },
-    timeoutMs: 1_000,
+    // Far above a label's making on a busy machine: the time-out test sets its own.
+    timeoutMs: 10_000,
     ...clientOptions,
   });
   const h: Harness = { client, sim: started.simulator, advance: (ms) => (clock += ms), answerProblems, close: started.close };
