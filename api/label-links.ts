@@ -60,14 +60,6 @@ export function checkFileLink(
 }
 
 /** A shipment's label link. */
-export function signLabelLink(secret: string, shipmentId: string, format: string, expiresAt: number): string {
-  return sign(LABEL_FILES, secret, shipmentId, format, expiresAt);
-}
-
 export function labelLink(o: { baseUrl: string; secret: string; shipmentId: string; format: string; expiresAt: number }): string {
   return fileLink(LABEL_FILES, { ...o, id: o.shipmentId });
-}
-
-export function checkLabelLink(o: Omit<Parameters<typeof checkFileLink>[1], 'id'> & { shipmentId: string }): void {
-  checkFileLink(LABEL_FILES, { ...o, id: o.shipmentId });
 }

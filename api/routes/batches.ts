@@ -9,7 +9,8 @@ import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses, serviceOf } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { BATCH_LABEL_FILES, checkFileLink, fileLink } from '../label-links.js';
+import { BATCH_LABEL_FILES, fileLink } from '../label-links.js';
+import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { RESPONSES } from '../response-schemas.js';
 import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQueryFor, type BuyRequest, type CreateBatch, type PageQuery } from '../schemas.js';
 
@@ -128,11 +129,6 @@ function assertCompleted(batch: BatchRecord) {
   }
 }
 
-const SignedQuery = Type.Object(
-  // Text without control characters, which no query string may hold (api/hardening.ts).
-  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
-  { additionalProperties: true },
-);
 const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
 
 /**
@@ -254,18 +250,7 @@ export const batchRoutes =
     app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
       '/batch-label-files/:batch/:format',
       {
-        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>) => {
-          const { expires, sig } = request.query;
-          checkFileLink(BATCH_LABEL_FILES, {
-            secret: ctx.config.signingSecret,
-            id: request.params.batch,
-            format: request.params.format,
-            rawPath: request.url.split('?')[0],
-            expires: typeof expires === 'string' ? expires : undefined,
-            sig: typeof sig === 'string' ? sig : undefined,
-            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
-          });
-        },
+        onRequest: signedLinkCheck(ctx, BATCH_LABEL_FILES, 'batch'),
         schema: {
           params: FileParams,
           querystring: SignedQuery,

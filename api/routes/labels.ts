@@ -5,7 +5,8 @@ import { CarrierDocumentMissingError, labelFile } from '../../labels/index.js';
 import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
-import { checkLabelLink, labelLink } from '../label-links.js';
+import { LABEL_FILES, labelLink } from '../label-links.js';
+import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { ownShipment } from './shipments.js';
 import { RESPONSES } from '../response-schemas.js';
 import { OPTIONAL_TEXT } from '../schemas.js';
@@ -14,12 +15,6 @@ const Format = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
 const LinkParams = Type.Object({ shipment: Type.String(), format: Format }, { additionalProperties: false });
 const FileQuery = Type.Object({ format: Type.Optional(Format) }, { additionalProperties: false });
 const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ maxLength: 20 }) });
-const SignedQuery = Type.Object(
-  // Text without control characters, which no query string may hold (api/hardening.ts).
-  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
-  { additionalProperties: true },
-);
-
 type LabelFormat = (typeof LABEL_FORMAT_LIST)[number];
 const isLabelFormat = (f: string): f is LabelFormat => (LABEL_FORMAT_LIST as readonly string[]).includes(f);
 
@@ -101,19 +96,7 @@ export const labelRoutes =
       {
         // The signature first, before the query is validated: a link edited past the schema (a second
         // `expires` to stretch it, characters added to `sig`) is tampered with, 403, not a 422.
-        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>) => {
-          const { expires, sig } = request.query;
-          checkLabelLink({
-            secret: ctx.config.signingSecret,
-            shipmentId: request.params.shipment,
-            format: request.params.format,
-            rawPath: request.url.split('?')[0],
-            // Repeated, a parameter is a list: no link is written that way.
-            expires: typeof expires === 'string' ? expires : undefined,
-            sig: typeof sig === 'string' ? sig : undefined,
-            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
-          });
-        },
+        onRequest: signedLinkCheck(ctx, LABEL_FILES, 'shipment'),
         schema: {
           params: FileParams,
           querystring: SignedQuery,

@@ -8,7 +8,8 @@ import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
-import { checkFileLink, fileLink, SCAN_FORM_FILES } from '../label-links.js';
+import { fileLink, SCAN_FORM_FILES } from '../label-links.js';
+import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
 import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from './carrier-ops.js';
 
@@ -182,18 +183,7 @@ export const scanFormRoutes =
     app.get<{ Params: Static<typeof FormFileParams>; Querystring: Static<typeof SignedQuery> }>(
       '/scan-form-files/:id/:format',
       {
-        onRequest: async (request: FastifyRequest<{ Params: Static<typeof FormFileParams>; Querystring: Record<string, unknown> }>) => {
-          const { expires, sig } = request.query;
-          checkFileLink(SCAN_FORM_FILES, {
-            secret: ctx.config.signingSecret,
-            id: request.params.id,
-            format: request.params.format,
-            rawPath: request.url.split('?')[0],
-            expires: typeof expires === 'string' ? expires : undefined,
-            sig: typeof sig === 'string' ? sig : undefined,
-            nowSeconds: Math.floor(ctx.now().getTime() / 1000),
-          });
-        },
+        onRequest: signedLinkCheck(ctx, SCAN_FORM_FILES, 'id'),
         schema: {
           params: FormFileParams,
           querystring: SignedQuery,
@@ -227,12 +217,6 @@ function sendForm(reply: FastifyReply, row: ScanFormRow) {
 }
 
 const FormFileParams = Type.Object({ id: Type.String({ maxLength: 64 }), format: Type.String({ maxLength: 20 }) });
-const SignedQuery = Type.Object(
-  // Text without control characters, which no query string may hold (api/hardening.ts).
-  { expires: Type.Optional(Type.String({ maxLength: 20, pattern: OPTIONAL_TEXT })), sig: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
-  { additionalProperties: true },
-);
-
 async function ownForm(ctx: AppContext, caller: Caller, id: string): Promise<ScanFormRow> {
   const row = await findOwnScanForm(ctx.db, caller.owner, id);
   if (!row) throw new ApiError(CODE.not_found, `No SCAN form ${id}.`);
