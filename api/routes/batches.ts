@@ -12,6 +12,7 @@ import { decodeCursor, listPage } from '../pagination.js';
 import { BATCH_LABEL_FILES, fileLink } from '../label-links.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { RESPONSES } from '../response-schemas.js';
+import { purchaseSettings } from '../services/purchase.js';
 import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQueryFor, type BuyRequest, type CreateBatch, type PageQuery } from '../schemas.js';
 
 /**
@@ -91,15 +92,7 @@ function workflowInput(ctx: AppContext, caller: BatchBuyer, batchId: string, tot
       fundingSource: account.fundingSource as FundingSource,
       currency: account.currency,
       vatRateBp: account.vatRateBp,
-      queuePrefix: ctx.config.taskQueuePrefix,
-      purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
-      strayLabelSettleMs: ctx.config.strayLabelSettleMs,
-      tracking: {
-        minPollMs: ctx.config.trackingPollMinMs,
-        maxPollMs: ctx.config.trackingPollMaxMs,
-        continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
-        ...(ctx.config.carrierTrackingSharePercent === 0 ? { sharedCarrierQueue: true } : {}),
-      },
+      ...purchaseSettings(ctx),
     },
   };
 }

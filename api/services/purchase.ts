@@ -28,6 +28,13 @@ function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req:
     to: addresses.to,
     parcel: req.parcel,
     reference,
+    ...purchaseSettings(ctx),
+  };
+}
+
+/** This API's settings of every purchase it starts, alone or in a batch: queues, deadlines, tracking. */
+export function purchaseSettings(ctx: AppContext): Pick<ShipmentWorkflowInput, 'queuePrefix' | 'purchaseDeadlineMs' | 'strayLabelSettleMs' | 'tracking'> {
+  return {
     queuePrefix: ctx.config.taskQueuePrefix,
     purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
     strayLabelSettleMs: ctx.config.strayLabelSettleMs,

@@ -1,5 +1,6 @@
 import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
+import { requiredCredentials } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
 import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
@@ -28,9 +29,7 @@ export function createUpsAdapter(options: HttpAdapterOptions, overrides: Partial
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
-  const credentials = options.credentials ?? {};
-  const missing = UPS_CREDENTIALS.filter((name) => !credentials[name]);
-  if (missing.length) throw new Error(`carrier ups: missing ${missing.map((name) => `CARRIER_UPS_${name}`).join(', ')}`);
+  const credentials = requiredCredentials('ups', UPS_CREDENTIALS, options);
   return {
     url: options.baseUrl,
     clientId: credentials.CLIENT_ID,

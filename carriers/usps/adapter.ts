@@ -1,6 +1,7 @@
 import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
 import { uspsAddressProblems } from './address.js';
+import { requiredCredentials } from '../credentials.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig } from './client.js';
 import { uspsDefinition } from './definition.js';
 import { uspsServiceByCode } from './services.js';
@@ -30,9 +31,7 @@ export function createUspsAdapter(options: HttpAdapterOptions, overrides: Partia
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig {
-  const c = options.credentials ?? {};
-  const missing = USPS_CREDENTIALS.filter((name) => !c[name]);
-  if (missing.length) throw new Error(`carrier usps: missing ${missing.map((name) => `CARRIER_USPS_${name}`).join(', ')}`);
+  const c = requiredCredentials('usps', USPS_CREDENTIALS, options);
   return {
     url: options.baseUrl,
     clientId: c.CLIENT_ID,
