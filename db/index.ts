@@ -86,6 +86,6 @@ export {
 export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
-export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, scanFormOfShipment } from './queries/scan-forms.js';
+export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, markVoidingUnlessOnForm, scanFormOfShipment } from './queries/scan-forms.js';
 export { accountContactEmail, findOwnPickup, insertPickup, listPickups, markPickupCancelled } from './queries/pickups.js';
 export { captureIn, holdIn } from './queries/ledger.js';

@@ -101,6 +101,37 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     expect((await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: acct.testKey })).status).toBe(404);
   });
 
+  it('lets a SCAN form or a void win, never both, when the two are sent at once', async () => {
+    const acct = await createAccount(stack, { topUp: '200.00' });
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const s = await purchased(acct);
+        const [voided, form] = await Promise.all([
+          call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey }),
+          call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [s.id] } }),
+        ]);
+        const now = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+        const [atCarrier] = await sim.purchases(s.id);
+        return { voided, form, status: now.body.status as string, cancelled: atCarrier.cancelled };
+      }),
+    );
+    for (const r of rounds) {
+      if (r.form.status === 201) {
+        // The form won: the void is refused and the label stays bought, at the carrier too.
+        expect(r.voided.status, r.voided.text).toBe(409);
+        expect(r.voided.body.code).toBe('shipment_not_voidable');
+        expect(r.status).toBe('purchased');
+        expect(r.cancelled).toBe(false);
+      } else {
+        expect(r.form.status, r.form.text).toBe(422);
+        expect(r.form.body.code).toBe('validation_failed');
+        expect(r.voided.status, r.voided.text).toBe(200);
+        expect(r.status).toBe('voided');
+      }
+    }
+    expect(await expectLedgerConsistent(stack, acct.id)).toBeTruthy();
+  });
+
   it('names each shipment at fault: another sender, not purchased, already on a form, unknown', async () => {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const a = await purchased(acct);
