@@ -11,7 +11,7 @@ import { CarrierError, type BookedPickup, type CarrierAdapter, type PickupReques
 import { ApiError, CODE, priceWithVat } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
-import { keyInUse } from '../idempotency.js';
+import { IN_FLIGHT_WAIT_MS, keyInUse } from '../idempotency.js';
 import { carrierFailure, liveAdapter } from '../routes/carrier-ops.js';
 
 /**
@@ -116,7 +116,7 @@ async function undoBooking(ctx: AppContext, adapter: CarrierAdapter, id: string,
 /**
  * A retry of a key whose first request left no answer: the booking bound to the key, resolved.
  * Scheduled (the first request's answer was lost after its commit): that pickup. Still `requested`
- * and recent: the first request is still at the carrier (409 `idempotency_key_in_use`). Abandoned
+ * and recent: the first request is still at the carrier, waited for (then 409 `idempotency_key_in_use`). Abandoned
  * or `unconfirmed`: a carrier that books by our reference is asked again with it (the same booking,
  * charged once); any other is refused with 502 `carrier_error`, nothing charged and nothing booked
  * again, the booking left `unconfirmed` for an operator and every retry of the key answered so.
@@ -128,11 +128,15 @@ export async function resumePickup(
   requestFor: (reference: string) => Promise<PickupRequest>,
   log: Log,
 ): Promise<PickupRow> {
-  const row = pickupId ? await findPickup(ctx.db, pickupId) : undefined;
-  // No booking yet, or a failed one whose request is about to free the key: the first request is still running.
-  if (!row || row.status === 'failed') throw keepingKey(keyInUse());
+  const inFlight = (r: PickupRow | undefined) => r?.status === 'requested' && ctx.now().getTime() - r.createdAt.getTime() < PICKUP_IN_FLIGHT_MS;
+  let row = pickupId ? await findPickup(ctx.db, pickupId) : undefined;
+  // As every keyed route does (api/idempotency.ts), a retry waits a while for the first request's outcome.
+  for (const until = Date.now() + IN_FLIGHT_WAIT_MS; inFlight(row) && Date.now() < until; row = await findPickup(ctx.db, row!.id)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // No booking yet, one still at the carrier, or a failed one whose request is about to free the key.
+  if (!row || row.status === 'failed' || inFlight(row)) throw keepingKey(keyInUse());
   if (row.status === 'scheduled' || row.status === 'cancelled') return row;
-  if (row.status === 'requested' && ctx.now().getTime() - row.createdAt.getTime() < PICKUP_IN_FLIGHT_MS) throw keepingKey(keyInUse());
   if (BOOKS_BY_REFERENCE.has(row.carrier)) return bookPickup(ctx, caller, row, await requestFor(row.id), log);
   await markPickupUnsettled(ctx.db, row.id, 'unconfirmed');
   log.error({ pickup_id: row.id, carrier: row.carrier }, 'a pickup whose booking answer was lost needs an operator: ask the carrier whether it was booked');
