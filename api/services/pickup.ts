@@ -54,6 +54,7 @@ export async function bookPickup(ctx: AppContext, caller: Caller, row: PickupRow
   } catch (error) {
     const mayHaveBooked = !(error instanceof CarrierError) || error.kind === 'ambiguous';
     await markPickupUnsettled(ctx.db, row.id, mayHaveBooked ? 'unconfirmed' : 'failed');
+    if (mayHaveBooked) log.error({ err: error, pickup_id: row.id, carrier: row.carrier }, 'the carrier may have booked this pickup: its answer was lost; a retry with the same key settles it');
     try {
       carrierFailure(error);
     } catch (answer) {
@@ -78,7 +79,8 @@ async function confirmBooking(ctx: AppContext, caller: Caller, row: PickupRow, a
     return await ctx.db.transaction(async (tx) => {
       const locked = await findPickup(tx, row.id, true);
       // A retry of the same key confirmed this same booking meanwhile: it is charged once, by that retry.
-      if (locked && locked.status !== 'requested' && locked.status !== 'unconfirmed') return locked;
+      if (locked?.status === 'scheduled' || locked?.status === 'cancelled') return locked;
+      if (locked?.status !== 'requested' && locked?.status !== 'unconfirmed') throw new Error(`pickup ${row.id} is ${locked?.status ?? 'gone'}, not awaiting its booking`);
       if (price) {
         // The fee is charged as a label is: held and captured under the pickup's id.
         await holdIn(tx, { accountId: row.accountId, shipmentId: row.id, amount: price.gross });
