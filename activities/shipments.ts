@@ -3,6 +3,7 @@ import {
   findAccount,
   findShipment,
   latestQuote,
+  markVoidingUnlessOnForm,
   schema,
   insertEvent,
   updateShipment,
@@ -123,10 +124,21 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
   const { db } = deps;
 
   return {
-    async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<void> {
+    /**
+     * Updates the read model. Marking it `voiding` begins a void: refused, with nothing changed, for
+     * a shipment on a SCAN form (the form's transaction locks the same row), and the form is returned.
+     */
+    async markShipment(p: { shipmentId: string; changes: ShipmentChanges }): Promise<{ onForm: string } | undefined> {
+      if (p.changes.status === 'voiding') {
+        const begun = await markVoidingUnlessOnForm(db, p.shipmentId, p.changes, now());
+        if (begun.form) return { onForm: begun.form };
+        if (!begun.row) missingRow(p.shipmentId);
+        return undefined;
+      }
       const row = await updateShipment(db, p.shipmentId, p.changes, now());
       if (!row) missingRow(p.shipmentId);
       if (p.changes.status === 'purchased' && row) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(row.livemode) });
+      return undefined;
     },
 
     /**

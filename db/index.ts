@@ -35,7 +35,7 @@ export {
   listShipments,
   updateShipment,
 } from './queries/shipments.js';
-export { claimIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
+export { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
 export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
 export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl } from './queries/labels.js';
@@ -86,6 +86,6 @@ export {
 export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
-export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, scanFormOfShipment } from './queries/scan-forms.js';
-export { accountContactEmail, findOwnPickup, insertPickup, listPickups, markPickupCancelled } from './queries/pickups.js';
+export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, markVoidingUnlessOnForm, scanFormOfShipment } from './queries/scan-forms.js';
+export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup } from './queries/pickups.js';
 export { captureIn, holdIn } from './queries/ledger.js';

@@ -45,8 +45,9 @@ export const pickups = pgTable(
       .references(() => accounts.id),
     livemode: boolean('livemode').notNull(),
     carrier: text('carrier').notNull(),
-    /** scheduled | cancelled */
+    /** requested | scheduled | cancelled | failed | unconfirmed (db/queries/pickups.ts: only scheduled and cancelled are shown) */
     status: text('status').notNull(),
+    /** The carrier's; empty while it is not known. */
     confirmation: text('confirmation').notNull(),
     /** The fee charged (net and VAT, in minor units of `currency`); null when the carrier charges none. */
     priceNet: money('price_net'),

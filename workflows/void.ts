@@ -26,6 +26,20 @@ async function moveTo(
   upsertSearchAttributes([{ key: SA.ShipmentStatus, value: status }]);
 }
 
+/**
+ * Marks the shipment voiding, unless a SCAN form holds it: the activity locks the shipment's row in
+ * the transaction that checks for a form, as the form's own transaction does, so a form and a void
+ * of one shipment never both happen, however they race. Returns the form that holds it. The
+ * workflow's status follows the row only once it is marked.
+ */
+async function beginVoiding(input: ShipmentWorkflowInput, state: TrackingState): Promise<string | undefined> {
+  const marked = await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status: 'voiding', lastVoidError: null } });
+  if (marked?.onForm) return marked.onForm;
+  state.status = 'voiding';
+  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'voiding' }]);
+  return undefined;
+}
+
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
 
@@ -93,7 +107,10 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
   state.busy = true;
   let markedVoiding = false;
   try {
-    await moveTo(input, state, 'voiding', { lastVoidError: null });
+    const onForm = await beginVoiding(input, state);
+    if (onForm) {
+      return notCarriedOut(state, { ok: false, code: CODE.shipment_not_voidable, message: `The shipment is on SCAN form ${onForm}, handed over to the carrier: it can no longer be voided.` });
+    }
     markedVoiding = true;
 
     const scanned = await refusalByScans(input, state);

@@ -1,26 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import {
-  accountContactEmail,
-  captureIn,
-  findOwnPickup,
-  findOwnShipments,
-  holdIn,
-  insertPickup,
-  InsufficientFundsError,
-  listPickups,
-  markPickupCancelled,
-  refundFunds,
-  type PickupRow,
-} from '../../db/index.js';
-import type { BookedPickup, CarrierAdapter } from '../../carriers/index.js';
-import { ApiError, CODE, makeId, normalizeAddress, priceToJson, priceWithVat, type FieldError, type Price } from '../../domain/index.js';
+import { accountContactEmail, findOwnPickup, findOwnShipments, heldIdempotencyKey, listPickups, markPickupCancelled, recordPickup, refundFunds, type PickupRow } from '../../db/index.js';
+import type { PickupRequest } from '../../carriers/index.js';
+import { ApiError, CODE, normalizeAddress, makeId, priceToJson, type FieldError, type Price } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
 import { AddressSchema, INSTANT_FORMAT, INSTANT_PATTERN, OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
+import { bookPickup, pickupKeepsKey, resumePickup } from '../services/pickup.js';
 import { carrierFailure, liveAdapter } from './carrier-ops.js';
 
 export const PICKUP_CARRIERS = ['ups', 'usps', 'acme'] as const;
@@ -67,13 +56,22 @@ export const pickupRoutes =
     app.post<{ Body: CreatePickup }>(
       '/pickups',
       {
-        config: { scope: 'shipments:write', idempotency: {} },
+        // The key is claimed in the transaction that records the booking, and stays bound to it
+        // while the carrier's answer is unknown: a retry resolves that booking, never books anew.
+        config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: (error) => !pickupKeepsKey(error) } },
         schema: { body: CreatePickupSchema, summary: 'Book a carrier pickup', operationId: 'createPickup', response: RESPONSES.createPickup },
       },
       async (request, reply) => {
         const caller = callerOf(request);
         const body = request.body;
         const now = ctx.now();
+        const idem = request.idempotency;
+        // A key already answered (or used for another request) is answered so before anything is checked again.
+        const held = idem && (await heldIdempotencyKey(ctx.db, idem.scope, now));
+        if (idem && held && (held.responseStatus || held.fingerprint !== idem.fingerprint)) {
+          const settled = idem.settle({ claimed: false, row: held });
+          if (settled.replay) return reply.code(settled.replay.status).send(settled.replay.body);
+        }
         const errors: FieldError[] = [];
         const { address, errors: addressErrors } = normalizeAddress(body.address, 'address');
         errors.push(...addressErrors);
@@ -100,67 +98,53 @@ export const pickupRoutes =
           serviceCodes: ids.map((s) => rows.get(s)?.serviceCode ?? '').filter(Boolean),
           destinationCountries: [...new Set(ids.map((s) => (rows.get(s)?.toAddress as { country?: string } | undefined)?.country ?? '').filter(Boolean))],
         };
-        const row = {
-          id,
-          accountId: caller.owner.accountId,
-          livemode: caller.owner.livemode,
-          carrier: body.carrier,
-          status: 'scheduled',
-          address,
-          windowStart: start,
-          windowEnd: end,
-          shipmentIds: ids,
-          instructions: body.instructions?.trim() || null,
-          createdAt: now,
-        };
-        if (!caller.livemode) {
-          // A sandbox key never reaches a carrier and moves no money: the booking is made here.
-          const saved = await insertPickup(ctx.db, { ...row, confirmation: `SANDBOX${id.slice(-10).toUpperCase()}`, priceNet: null, priceVat: null, currency: null });
-          return reply.code(201).send(pickupToJson(saved));
-        }
-
-        const adapter = liveAdapter(ctx, body.carrier);
-        let booked: BookedPickup;
-        try {
-          if (!adapter.schedulePickup) throw invalid([{ path: 'carrier', message: `${body.carrier} does not book pickups here` }]);
+        const instructions = body.instructions?.trim() || null;
+        // The carrier's request for a booking: the same for a retry of the key, whose body is the same.
+        const requestFor = async (reference: string): Promise<PickupRequest> => {
           const contactEmail = await accountContactEmail(ctx.db, caller.owner.accountId);
-          booked = await adapter.schedulePickup({
-            reference: id,
+          return {
+            reference,
             address,
             window: { start: start.toISOString(), end: end.toISOString() },
             parcels,
-            ...(row.instructions ? { instructions: row.instructions } : {}),
+            ...(instructions ? { instructions } : {}),
             ...(contactEmail ? { contactEmail } : {}),
             ...(body.phone ? { phone: body.phone.trim() } : {}),
-          });
-        } catch (error) {
-          if (error instanceof ApiError) throw error;
-          carrierFailure(error);
+          };
+        };
+        // A sandbox key never reaches a carrier and moves no money: the booking is made here.
+        const recorded = await recordPickup(
+          ctx.db,
+          {
+            id,
+            accountId: caller.owner.accountId,
+            livemode: caller.owner.livemode,
+            carrier: body.carrier,
+            status: caller.livemode ? 'requested' : 'scheduled',
+            confirmation: caller.livemode ? '' : `SANDBOX${id.slice(-10).toUpperCase()}`,
+            priceNet: null,
+            priceVat: null,
+            currency: null,
+            address,
+            windowStart: start,
+            windowEnd: end,
+            shipmentIds: ids,
+            instructions,
+            createdAt: now,
+          },
+          idem && { ...idem.scope, fingerprint: idem.fingerprint, now },
+        );
+        if (idem) {
+          const settled = idem.settle(recorded.kind === 'existing' ? { claimed: false, row: recorded.key } : { claimed: true });
+          if (settled.replay) return reply.code(settled.replay.status).send(settled.replay.body);
         }
-        const price = booked.fee && booked.fee.amount > 0 ? priceWithVat(booked.fee.amount, caller.account.vatRateBp / 100, caller.account.currency) : null;
-        try {
-          // The carrier's fee in another currency than the account's cannot be charged: the booking is undone.
-          if (booked.fee && booked.fee.amount > 0 && booked.fee.currency !== caller.account.currency) {
-            throw new ApiError(CODE.carrier_error, `The carrier charges its pickup fee in ${booked.fee.currency}; this account is in ${caller.account.currency}.`);
-          }
-          // A card is charged through the card processor as a purchase is; pickups are charged to a wallet or a credit line only.
-          if (price && caller.account.fundingSource === 'card') {
-            throw new ApiError(CODE.validation_failed, 'A pickup with a fee cannot be charged to a card account.', { errors: [{ path: 'carrier', message: `${body.carrier} charges a pickup fee, which a card account cannot pay here` }] });
-          }
-          const saved = await ctx.db.transaction(async (tx) => {
-            if (price) {
-              // The fee is charged as a label is: held and captured under the pickup's id.
-              await holdIn(tx, { accountId: caller.owner.accountId, shipmentId: id, amount: price.gross });
-              await captureIn(tx, { accountId: caller.owner.accountId, shipmentId: id });
-            }
-            return insertPickup(tx, { ...row, confirmation: booked.confirmation, priceNet: price?.net ?? null, priceVat: price?.vat ?? null, currency: price?.currency ?? null });
-          });
-          return reply.code(201).send(pickupToJson(saved));
-        } catch (error) {
-          await undoBooking(adapter, booked, request.log);
-          if (error instanceof InsufficientFundsError) throw new ApiError(CODE.insufficient_funds, 'The balance does not cover the pickup fee.');
-          throw error;
-        }
+        const saved =
+          recorded.kind === 'existing'
+            ? await resumePickup(ctx, caller, recorded.key.shipmentId, requestFor, request.log)
+            : caller.livemode
+              ? await bookPickup(ctx, caller, recorded.row, await requestFor(id), request.log)
+              : recorded.row;
+        return reply.code(201).send(pickupToJson(saved));
       },
     );
 
@@ -206,15 +190,6 @@ export const pickupRoutes =
       },
     );
   };
-
-/** A booking we cannot keep is cancelled at the carrier; if that fails too, it is logged for an operator. */
-async function undoBooking(adapter: CarrierAdapter, booked: BookedPickup, log: { error(o: object, m: string): void }) {
-  try {
-    await adapter.cancelPickup?.(booked.confirmation);
-  } catch (error) {
-    log.error({ err: error, confirmation: booked.confirmation }, 'a pickup booked at the carrier could not be cancelled after its charge failed');
-  }
-}
 
 async function ownPickup(ctx: AppContext, caller: Caller, id: string): Promise<PickupRow> {
   const row = await findOwnPickup(ctx.db, caller.owner, id);

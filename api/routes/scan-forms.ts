@@ -121,7 +121,7 @@ export async function createScanForm(ctx: AppContext, owner: Caller['owner'], bo
       carrierFailure(error);
     }
   }
-  const { taken } = await insertScanForm(ctx.db, {
+  const { taken, notPurchased } = await insertScanForm(ctx.db, {
     id,
     accountId: owner.accountId,
     livemode: owner.livemode,
@@ -132,8 +132,9 @@ export async function createScanForm(ctx: AppContext, owner: Caller['owner'], bo
     content,
     createdAt: now,
   });
-  // Another form took some of them while the carrier made this one.
+  // Another form took some of them, or a void began, while the carrier made this one.
   if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
+  if (notPurchased.length) throw invalid(notPurchased.map((s) => ({ path: pathOf(ids.indexOf(s.id)), message: `${s.id} is ${s.status}, not purchased` })));
   return scanFormToJson({ id, livemode: owner.livemode, carrier, shipmentIds: ids, createdAt: now });
 }
 

@@ -26,7 +26,8 @@ function refusal(row: ShipmentRow): ApiError {
 function voidFailure(outcome: { code: ErrorCode; message: string }, now: ShipmentRow): ApiError {
   const { code, message } = outcome;
   if (code === CODE.label_already_scanned) return new ApiError(code, message, { fields: { shipment_id: now.id } });
-  if (code === CODE.shipment_not_voidable) return refusal(now);
+  // Still purchased: the workflow's own reason (a SCAN form took the shipment first) is the answer.
+  if (code === CODE.shipment_not_voidable) return now.status === 'purchased' ? new ApiError(code, message, { fields: { shipment_id: now.id } }) : refusal(now);
   // The carrier's own text stays in the workflow for operators (contract: carrier_error).
   if (code === CODE.carrier_unavailable) {
     return new ApiError(code, 'The carrier could not be reached to cancel the label; it stays bought and charged. Try again later.', {

@@ -1,4 +1,5 @@
 import type { Address } from '../../domain/index.js';
+import { CarrierError } from '../types.js';
 import { USPS_STATE_CODES, type UspsLabelAddress } from './schemas.js';
 
 /** A field of ours that USPS cannot take as it is; never fixed by truncating it. */
@@ -76,4 +77,14 @@ export function toUspsLabelAddress(address: Address): UspsLabelAddress {
     state: (addressState(address) as string).toUpperCase(),
     ...splitZip(address.postcode),
   };
+}
+
+export function isUs(address: Address): boolean {
+  return address.country.trim().toUpperCase() === 'US';
+}
+
+/** An address USPS cannot take is our caller's to fix: a definitive error naming each field, before any call. */
+export function refuseBadAddresses(from: Address, to: Address): void {
+  const problems = [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')];
+  if (problems.length) throw new CarrierError('definitive', problems.map((p) => `${p.path} ${p.message}`).join('; '), { carrierCode: 'usps' });
 }

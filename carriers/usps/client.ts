@@ -17,7 +17,6 @@ import {
   parseUspsReprintResponse,
   parseUspsTokenResponse,
   parseUspsTracking,
-  uspsAddressProblems,
   uspsIdempotencyKey,
   type BoughtLabel,
   type CancelOutcome,
@@ -25,6 +24,7 @@ import {
   type RatedService,
   type UspsScan,
 } from './mapping.js';
+import { isUs, refuseBadAddresses } from './address.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
 import { uspsFormCalls, type UspsFormCalls } from './client-forms.js';
 
@@ -155,11 +155,16 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     return tokenInFlight;
   }
 
-  /** A call with the bearer token: after a 401 the token is renewed once and the call sent once more. */
+  /**
+   * A call with the bearer token: after a 401 the token is renewed once and the call sent once more.
+   * Only the token this call sent is dropped: calls that met the same 401 join one renewal, and a
+   * call whose 401 arrives after another renewed the token sends the new one, renewing nothing.
+   */
   async function authorized(options: UspsSendOptions): Promise<UspsAnswer> {
-    const first = await send({ ...options, headers: { ...options.headers, authorization: `Bearer ${await bearer()}` } });
+    const sent = await bearer();
+    const first = await send({ ...options, headers: { ...options.headers, authorization: `Bearer ${sent}` } });
     if (first.status !== 401) return first;
-    accessToken = undefined;
+    if (accessToken?.value === sent) accessToken = undefined;
     return send({ ...options, headers: { ...options.headers, authorization: `Bearer ${await bearer()}` } });
   }
 
@@ -280,16 +285,6 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
     },
   };
-}
-
-function isUs(address: Address): boolean {
-  return address.country.trim().toUpperCase() === 'US';
-}
-
-/** An address USPS cannot take is our caller's to fix: a definitive error naming each field, before any call. */
-function refuseBadAddresses(from: Address, to: Address): void {
-  const problems = [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')];
-  if (problems.length) throw new CarrierError('definitive', problems.map((p) => `${p.path} ${p.message}`).join('; '), { carrierCode: 'usps' });
 }
 
 /** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */

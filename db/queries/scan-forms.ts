@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import type { Db, Tx } from '../connection.js';
 import { shipments, type ShipmentRow } from '../schema.js';
 import { scanFormShipments, scanForms, type ScanFormRow } from '../schema-forms.js';
 
@@ -29,21 +29,57 @@ export async function scanFormOfShipment(db: Db, shipmentId: string): Promise<st
 }
 
 /**
- * Records a form and its shipments in one transaction. The shipment key refuses a shipment that a
- * concurrent form took meanwhile: then nothing is recorded and the ids already taken are returned.
+ * Records a form and its shipments in one transaction, their shipment rows locked first (in id order,
+ * so two forms never deadlock): a void takes the same lock (`markVoidingUnlessOnForm`), so a form and
+ * a void of one shipment never both happen. A shipment no longer `purchased` (a void under way or
+ * done) is refused, and so is one that a concurrent form took meanwhile (the shipment key): then
+ * nothing is recorded, and the refused ids are returned with their status or their form.
  */
-export async function insertScanForm(db: Db, row: NewScanForm): Promise<{ taken: string[] }> {
+export async function insertScanForm(db: Db, row: NewScanForm): Promise<{ taken: string[]; notPurchased: Array<{ id: string; status: string }> }> {
   try {
-    await db.transaction(async (tx) => {
+    const notPurchased = await db.transaction(async (tx) => {
+      const locked = await lockShipments(tx, row.shipmentIds);
+      const refused = locked.filter((s) => s.status !== 'purchased');
+      if (refused.length) return refused;
       await tx.insert(scanForms).values(row);
       await tx.insert(scanFormShipments).values(row.shipmentIds.map((shipmentId) => ({ shipmentId, scanFormId: row.id })));
+      return [];
     });
-    return { taken: [] };
+    return { taken: [], notPurchased };
   } catch (error) {
     const taken = await formsOfShipments(db, row.shipmentIds);
-    if (taken.size > 0) return { taken: [...taken.keys()] };
+    if (taken.size > 0) return { taken: [...taken.keys()], notPurchased: [] };
     throw error;
   }
+}
+
+async function lockShipments(tx: Tx, ids: readonly string[]): Promise<Array<{ id: string; status: string }>> {
+  return tx
+    .select({ id: shipments.id, status: shipments.status })
+    .from(shipments)
+    .where(inArray(shipments.id, [...ids]))
+    .orderBy(asc(shipments.id))
+    .for('update');
+}
+
+/**
+ * The void's first step: marks the shipment voiding unless it is on a SCAN form, in one transaction
+ * with its row locked, as `insertScanForm` locks it. Returns the updated row, or the form that holds
+ * the shipment (then nothing changed); neither when there is no such shipment.
+ */
+export async function markVoidingUnlessOnForm(
+  db: Db,
+  shipmentId: string,
+  changes: Partial<Omit<ShipmentRow, 'id' | 'accountId' | 'livemode' | 'createdAt'>>,
+  now: Date,
+): Promise<{ row?: ShipmentRow; form?: string }> {
+  return db.transaction(async (tx) => {
+    if ((await lockShipments(tx, [shipmentId])).length === 0) return {};
+    const [onForm] = await tx.select().from(scanFormShipments).where(eq(scanFormShipments.shipmentId, shipmentId));
+    if (onForm) return { form: onForm.scanFormId };
+    const [row] = await tx.update(shipments).set({ ...changes, updatedAt: now }).where(eq(shipments.id, shipmentId)).returning();
+    return { row };
+  });
 }
 
 /** A form by its id alone: its signed link is the credential. */

@@ -3,7 +3,9 @@ import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { insertShipment, ledgerEntriesOf } from '../../db/index.js';
+import { pickups } from '../../db/schema-forms.js';
 import { insertUser } from '../../db/queries/users.js';
 import { makeId } from '../../domain/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
@@ -99,6 +101,37 @@ describe('SCAN forms (acme manifest on the simulator)', () => {
     const other = await createAccount(stack);
     expect((await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: other.liveKey })).status).toBe(404);
     expect((await call(stack, 'GET', `/api/v1/scan_forms/${created.body.id}`, { key: acct.testKey })).status).toBe(404);
+  });
+
+  it('lets a SCAN form or a void win, never both, when the two are sent at once', async () => {
+    const acct = await createAccount(stack, { topUp: '200.00' });
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const s = await purchased(acct);
+        const [voided, form] = await Promise.all([
+          call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.liveKey }),
+          call(stack, 'POST', '/api/v1/scan_forms', { key: acct.liveKey, body: { shipment_ids: [s.id] } }),
+        ]);
+        const now = await call(stack, 'GET', `/api/v1/shipments/${s.id}`, { key: acct.liveKey });
+        const [atCarrier] = await sim.purchases(s.id);
+        return { voided, form, status: now.body.status as string, cancelled: atCarrier.cancelled };
+      }),
+    );
+    for (const r of rounds) {
+      if (r.form.status === 201) {
+        // The form won: the void is refused and the label stays bought, at the carrier too.
+        expect(r.voided.status, r.voided.text).toBe(409);
+        expect(r.voided.body.code).toBe('shipment_not_voidable');
+        expect(r.status).toBe('purchased');
+        expect(r.cancelled).toBe(false);
+      } else {
+        expect(r.form.status, r.form.text).toBe(422);
+        expect(r.form.body.code).toBe('validation_failed');
+        expect(r.voided.status, r.voided.text).toBe(200);
+        expect(r.status).toBe('voided');
+      }
+    }
+    expect(await expectLedgerConsistent(stack, acct.id)).toBeTruthy();
   });
 
   it('names each shipment at fault: another sender, not purchased, already on a form, unknown', async () => {
@@ -204,6 +237,79 @@ describe('pickups (acme on the simulator)', () => {
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.balance).toBe(5000);
     expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+  });
+
+  it('resolves a booking whose answer was lost on the retry with the same key: booked once, charged once, never shown before', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const marker = `lost-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'pickup', mode: 'lost_answer', match: marker, times: 1 });
+    const key = randomUUID();
+    const sent = body({ address: address({ name: marker }) });
+    const send = () => call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: sent });
+    const first = await send();
+    expect(first.status, first.text).toBe(503);
+    expect(first.body.code).toBe('carrier_unavailable');
+    // Booked at Acme and recorded here before Acme was asked, yet unknown to the customer: neither listed nor charged.
+    const recorded = await stack.database.db.select().from(pickups).where(eq(pickups.accountId, acct.id));
+    expect(recorded.map((r) => r.status)).toEqual(['unconfirmed']);
+    expect((await call(stack, 'GET', `/api/v1/pickups/${recorded[0].id}`, { key: acct.liveKey })).status).toBe(404);
+    expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([]);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+
+    const retry = await send();
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body).toMatchObject({ status: 'scheduled', price: { gross: '4.20' } });
+    // Acme keys a booking by our reference (the pickup's id): the retry confirmed the first booking.
+    expect(retry.body.id).toBe(recorded[0].id);
+    expect(retry.body.confirmation).toBe(`pu_${recorded[0].id}`);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup', 'hold', 'capture']);
+    expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000 - 420);
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.body).toEqual(retry.body);
+    expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([retry.body]);
+  });
+
+  it('resolves on the retry a booking left requested by a request that stopped (a crash), asking Acme again by the same reference', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const marker = `crash-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'pickup', mode: 'lost_answer', match: marker, times: 1 });
+    const key = randomUUID();
+    const sent = body({ address: address({ name: marker }) });
+    const send = () => call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: sent });
+    expect((await send()).status).toBe(503);
+    // What a process that stopped between Acme's booking and our record leaves: the row still
+    // requested, its key held, recorded longer ago than any carrier call lasts.
+    const [row] = await stack.database.db
+      .update(pickups)
+      .set({ status: 'requested', createdAt: new Date(Date.now() - 3 * 60_000) })
+      .where(eq(pickups.accountId, acct.id))
+      .returning();
+    const retry = await send();
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body).toMatchObject({ id: row.id, status: 'scheduled', confirmation: `pu_${row.id}` });
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup', 'hold', 'capture']);
+  });
+
+  it('makes a retry sent while the first request is still at the carrier wait for it and answer the same pickup', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    const marker = `slow-${randomUUID()}`;
+    await sim.fault({ carrier: 'acme', operation: 'pickup', mode: 'slow', delay_ms: 1_500, match: marker, times: 1 });
+    const key = randomUUID();
+    const sent = body({ address: address({ name: marker }) });
+    const send = () => call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: sent });
+    const first = send();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const during = await send();
+    const answered = await first;
+    expect(answered.status, answered.text).toBe(201);
+    expect(during.status, during.text).toBe(201);
+    expect(during.body).toEqual(answered.body);
+    const after = await send();
+    expect(after.status).toBe(201);
+    expect(after.body).toEqual(answered.body);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup', 'hold', 'capture']);
   });
 
   it('refuses a window in the past or ending before it starts', async () => {
@@ -325,6 +431,29 @@ describe('USPS SCAN forms and pickups, UPS pickups (the simulator\'s real-carrie
     expect(refused.status, refused.text).toBe(502);
     expect(refused.body.code).toBe('carrier_error');
     expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
+    expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
+    expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([]);
+  });
+
+  it('refuses clearly, never booking twice, the retry of a UPS booking whose answer was lost', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const marker = `L${randomBytes(4).toString('hex')}`;
+    await sim.fault({ carrier: 'ups', operation: 'pickup', mode: 'lost_answer', match: marker, times: 1 });
+    const key = randomUUID();
+    const sent = { carrier: 'ups', address: { ...US_FROM, name: marker }, window: dayWindow(2), phone: '2025550147' };
+    const send = () => call(stack, 'POST', '/api/v1/pickups', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: sent });
+    const first = await send();
+    expect(first.status, first.text).toBe(503);
+    // A tripwire: used up if UPS is asked to book again.
+    await sim.fault({ carrier: 'ups', operation: 'pickup', mode: 'error', status: 400, match: marker, times: 1 });
+    for (let i = 0; i < 2; i++) {
+      const retry = await send();
+      expect(retry.status, retry.text).toBe(502);
+      expect(retry.body.code).toBe('carrier_error');
+      expect(retry.body.detail).toMatch(/lost.*Nothing was charged/);
+    }
+    expect(await sim.faults(marker)).toHaveLength(1);
+    await sim.clearFaults(marker);
     expect((await ledgerEntriesOf(stack.database.db, acct.id)).map((e) => e.kind)).toEqual(['topup']);
     expect((await call(stack, 'GET', '/api/v1/pickups', { key: acct.liveKey })).body.data).toEqual([]);
   });

@@ -136,6 +136,20 @@ describe('USPS client against the simulator', () => {
     expect(sim.calls).toMatchObject({ token: 3, rate: 4 });
   });
 
+  it('renews the token once for concurrent calls that meet the same 401, even one whose 401 comes after the renewal', async () => {
+    const { client, sim } = await harness();
+    await client.rate(FROM_US, TO_US, PARCEL_US, 'usps_priority_mail');
+    expect(sim.calls.token).toBe(1);
+    sim.expireTokens();
+    // The first of these calls is held 300 ms before USPS reads its token: its 401 arrives after the
+    // others have renewed it, and it must take the new token rather than renew it again.
+    sim.inject('rate', { kind: 'slow', ms: 300 });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => client.rate(FROM_US, TO_US, PARCEL_US, 'usps_priority_mail')));
+    for (const rates of answers) expect(rates).toHaveLength(1);
+    expect(sim.calls.token).toBe(2);
+    expect(sim.calls.rate).toBe(1 + 4 * 2);
+  });
+
   it('reads expires_in sent as a number as well', async () => {
     const { client, sim } = await harness({ expiresInAsString: false });
     await client.rate(FROM_US, TO_US, PARCEL_US, 'usps_priority_mail');
