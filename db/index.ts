@@ -61,6 +61,7 @@ export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, sa
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export {
+  batchHasLabelFile,
   batchItems,
   batchLabelFile,
   completeBatch,
