@@ -73,7 +73,15 @@ export {
   recordBatchRequest,
 } from './queries/batches.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
-export { failUnstartedPurchase, settleStoppedPurchase, unsettledShipments, unstartedPurchases } from './queries/orphans.js';
+export {
+  failUnstartedPurchase,
+  pendingBatchItemCount,
+  pendingBatchItems,
+  processingBatches,
+  settleStoppedPurchase,
+  unsettledShipments,
+  unstartedPurchases,
+} from './queries/orphans.js';
 export {
   deleteStaleSignInData,
   deleteWebSession,
