@@ -15,6 +15,11 @@ export interface BatchWorkflowInput {
   failed: number;
   /** What each item's purchase is started with besides its row, as the API starts a single purchase. */
   purchase: BatchPurchaseSettings;
+  /**
+   * Set on a run the orphan sweep starts after a run that closed before the batch completed (an
+   * operator's Terminate): every item has ended by then, and this run only completes the batch.
+   */
+  completing?: { runId: string; closedAs: string };
 }
 
 /** The account's terms and the API's settings each item's shipment workflow is started with. */

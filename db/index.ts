@@ -61,6 +61,7 @@ export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, sa
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export {
+  batchHasLabelFile,
   batchItems,
   batchLabelFile,
   completeBatch,
@@ -72,7 +73,15 @@ export {
   recordBatchRequest,
 } from './queries/batches.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
-export { failUnstartedPurchase, settleStoppedPurchase, unsettledShipments, unstartedPurchases } from './queries/orphans.js';
+export {
+  failUnstartedPurchase,
+  pendingBatchItemCount,
+  pendingBatchItems,
+  processingBatches,
+  settleStoppedPurchase,
+  unsettledShipments,
+  unstartedPurchases,
+} from './queries/orphans.js';
 export {
   deleteStaleSignInData,
   deleteWebSession,

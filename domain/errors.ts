@@ -105,8 +105,8 @@ export const ERROR_TABLE = {
   },
   label_not_available: {
     status: 409, title: 'Label not available', message: GENERIC_FAILURE_MESSAGE, internal: false,
-    when: 'The label of a pending, failed or voided shipment was asked for, or a sandbox scan was sent for one of those or a delivered one.',
-    then: 'Labels exist once a shipment is purchased, and not after it is voided; a delivered parcel takes no more scans.',
+    when: 'The label of a pending, failed or voided shipment was asked for, or a sandbox scan was sent for one of those or a delivered one; or the merged label file of a completed batch some of whose purchased labels do not exist in its format (a carrier did not provide them).',
+    then: "Labels exist once a shipment is purchased, and not after it is voided; a delivered parcel takes no more scans. A batch without a merged file: download each purchased shipment's label.",
   },
   address_already_exists: {
     status: 409, title: 'Address already exists', message: GENERIC_FAILURE_MESSAGE, internal: false,

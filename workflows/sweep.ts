@@ -14,6 +14,7 @@ function sweep<K extends keyof SweepActivities>(name: K, summary: string): Sweep
 const sweepUnstartedPurchases = sweep('sweepUnstartedPurchases', 'fail pending shipments whose workflow never started, and free their keys');
 const startMissingDeliveries = sweep('startMissingDeliveries', 'start the webhook deliveries of stored events that have none');
 const settleStoppedShipments = sweep('settleStoppedShipments', 'settle the shipments whose run stopped mid-purchase or mid-void (a Terminate)');
+const settleStoppedBatches = sweep('settleStoppedBatches', 'fail the items a stopped batch run never reached, and complete the batch');
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
 export async function orphanSweepWorkflow(input: OrphanSweepInput): Promise<OrphanSweepResult> {
@@ -25,6 +26,9 @@ export async function orphanSweepWorkflow(input: OrphanSweepInput): Promise<Orph
   const { settling, unsettled } = await settleStoppedShipments(input);
   if (settling.length) log.warn('started runs to settle shipments whose run stopped mid-purchase or mid-void', { shipments: settling });
   if (unsettled.length) log.error('runs that settled a stopped shipment closed without settling it: look at them', { shipments: unsettled });
+  const batches = await settleStoppedBatches(input);
+  if (batches.settling.length) log.warn('settled batches whose run stopped before they completed', { batches: batches.settling });
+  if (batches.unsettled.length) log.error('runs that completed a stopped batch closed without completing it: look at them', { batches: batches.unsettled });
   return {
     failed: swept.map((s) => s.shipment_id),
     deliveriesStarted: started.map((s) => `${s.event_id} → ${s.endpoint_id}`),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Client } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { batchLabelFile, findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
+import { batchHasLabelFile, batchLabelFile, findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
 import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type Address, type BatchRecord, type FundingSource } from '../../domain/index.js';
 import { BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
@@ -122,6 +122,19 @@ function assertCompleted(batch: BatchRecord) {
   }
 }
 
+/**
+ * A completed batch with no merged file: some purchased label does not exist in the batch's format
+ * (a carrier that did not give its ZPL). The contract's file holds every purchased label, so none is
+ * served rather than one that silently lacks parcels; each shipment's own label is still there.
+ */
+function noMergedFile(batch: BatchRecord): ApiError {
+  return new ApiError(
+    CODE.label_not_available,
+    `Not every purchased label of this batch exists as ${batch.labelFormat} (a carrier did not provide it), so there is no merged file: ` +
+      `download each purchased shipment's label instead (GET /api/v1/batches/${batch.id}/shipments lists them).`,
+  );
+}
+
 const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
 
 /**
@@ -149,7 +162,7 @@ export const batchRoutes =
     async function sendFile(reply: FastifyReply, batch: BatchRecord) {
       assertCompleted(batch);
       const file = await batchLabelFile(ctx.db, batch.id);
-      if (!file) throw new ApiError(CODE.batch_not_completed, 'The batch has no merged label file yet.');
+      if (!file) throw noMergedFile(batch);
       const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
       return reply
         .type(file.contentType)
@@ -228,6 +241,7 @@ export const batchRoutes =
       async (request) => {
         const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
         assertCompleted(batch);
+        if (!(await batchHasLabelFile(ctx.db, batch.id))) throw noMergedFile(batch);
         const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
         return {
           object: 'label_link',

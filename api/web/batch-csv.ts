@@ -25,7 +25,16 @@ export const CSV_COLUMNS = [
   'width_mm',
   'height_mm',
 ] as const;
-type Column = (typeof CSV_COLUMNS)[number];
+/**
+ * Two optional columns after `height_mm`, both or neither: the sender's and the recipient's state or
+ * province, which US and Canadian addresses need (domain/address.ts) and the contract's columns
+ * lack. A file of the contract's columns alone reads as it always has.
+ */
+export const CSV_STATE_COLUMNS = ['from_state', 'to_state'] as const;
+type BaseColumn = (typeof CSV_COLUMNS)[number];
+type Column = BaseColumn | (typeof CSV_STATE_COLUMNS)[number];
+/** The header lines a file may start with. */
+const HEADERS: ReadonlyArray<readonly Column[]> = [CSV_COLUMNS, [...CSV_COLUMNS, ...CSV_STATE_COLUMNS]];
 
 /** One thing wrong with the file: its line (1 is the header) and the column, when there is one. */
 export interface CsvProblem {
@@ -37,13 +46,13 @@ export interface CsvProblem {
 export type OrdersFile = { ok: true; body: CreateBatch } | { ok: false; problems: CsvProblem[] };
 
 const MAX_PROBLEMS = 50;
-const PARCEL = new Set<Column>(['weight_g', 'length_mm', 'width_mm', 'height_mm']);
+const PARCEL = new Set<BaseColumn>(['weight_g', 'length_mm', 'width_mm', 'height_mm']);
 
 /** A cell as the purchase body's field: trimmed (as the API trims), an empty optional one left out. */
-function address(cells: Record<Column, string>, side: 'from' | 'to') {
+function address(cells: Partial<Record<Column, string>>, side: 'from' | 'to') {
   const out: Record<string, string> = {};
-  for (const f of ['name', 'line1', 'line2', 'city', 'postcode', 'country'] as const) {
-    const v = cells[`${side}_${f}`];
+  for (const f of ['name', 'line1', 'line2', 'city', 'state', 'postcode', 'country'] as const) {
+    const v = cells[`${side}_${f}`] ?? '';
     // The country is folded to capitals, as the API folds it before validation.
     if (v !== '') out[f] = f === 'country' ? v.toUpperCase() : v;
   }
@@ -56,8 +65,8 @@ const integer = (v: string): number | string | undefined => (v === '' ? undefine
 /** `shipments.3.parcel.weight_g` → the column `weight_g`; a field with no column keeps its path (`from.state`). */
 function columnOf(field: string): string {
   const [head, rest] = field.split(/\.(.*)/s);
-  if (head === 'parcel' && PARCEL.has(rest as Column)) return rest;
-  if ((head === 'from' || head === 'to') && (CSV_COLUMNS as readonly string[]).includes(`${head}_${rest}`)) return `${head}_${rest}`;
+  if (head === 'parcel' && PARCEL.has(rest as BaseColumn)) return rest;
+  if ((head === 'from' || head === 'to') && (HEADERS[1] as readonly string[]).includes(`${head}_${rest}`)) return `${head}_${rest}`;
   return field;
 }
 
@@ -75,8 +84,13 @@ export function ordersFromCsv(text: string, labelFormat: string): OrdersFile {
   }
   const [header, ...rows] = records;
   const expected = CSV_COLUMNS.join(',');
-  if (!header || header.fields.map((f) => f.trim()).join(',') !== expected) {
-    return { ok: false, problems: [{ line: header?.line ?? 1, message: `the first line must be the header line ${expected}` }] };
+  const given = header?.fields.map((f) => f.trim()).join(',');
+  const columns = HEADERS.find((h) => h.join(',') === given);
+  if (!header || !columns) {
+    return {
+      ok: false,
+      problems: [{ line: header?.line ?? 1, message: `the first line must be the header line ${expected}, optionally followed by ,${CSV_STATE_COLUMNS.join(',')}` }],
+    };
   }
   if (rows.length === 0) return { ok: false, problems: [{ line: header.line + 1, message: 'the file has no orders below its header line' }] };
   if (rows.length > BATCH_MAX_ITEMS) {
@@ -84,10 +98,10 @@ export function ordersFromCsv(text: string, labelFormat: string): OrdersFile {
   }
   const problems: CsvProblem[] = [];
   const shipments = rows.map((row) => {
-    if (row.fields.length !== CSV_COLUMNS.length) {
-      problems.push({ line: row.line, message: `has ${row.fields.length} fields; every line has ${CSV_COLUMNS.length}, in the header's order` });
+    if (row.fields.length !== columns.length) {
+      problems.push({ line: row.line, message: `has ${row.fields.length} fields; every line has ${columns.length}, in the header's order` });
     }
-    const cells = Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, (row.fields[i] ?? '').trim()])) as Record<Column, string>;
+    const cells = Object.fromEntries(columns.map((c, i) => [c, (row.fields[i] ?? '').trim()])) as Record<BaseColumn, string> & Partial<Record<Column, string>>;
     return {
       ...(cells.reference !== '' ? { reference: cells.reference } : {}),
       ...(cells.service !== '' ? { service: cells.service } : {}),

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { batchLabelFile, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
+import { batchHasLabelFile, batchLabelFile, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
 import { ApiError, BATCH_MAX_ITEMS, LABEL_FORMAT_LIST, type BatchRecord } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { BATCH_BODY_LIMIT, requestBatch } from '../routes/batches.js';
 import { createScanForm } from '../routes/scan-forms.js';
-import { CSV_COLUMNS, ordersFromCsv, type CsvProblem } from './batch-csv.js';
+import { CSV_COLUMNS, CSV_STATE_COLUMNS, ordersFromCsv, type CsvProblem } from './batch-csv.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field } from './forms.js';
 import { requireUser } from './guard.js';
@@ -24,6 +24,9 @@ const REFRESH_MS = 2000;
 const LABEL_FORMAT_NAMES: Record<string, string> = { pdf_6x4: 'PDF, 6×4 in labels', pdf_a4: 'PDF, A4 pages', zpl: 'ZPL (thermal printers)' };
 const UNREADABLE = 'The file is not UTF-8 text. Save it from your spreadsheet as "CSV UTF-8" and upload it again.';
 
+/** A completed batch some of whose purchased labels do not exist in its format has no merged file (activities/batch.ts). */
+const NO_MERGED_FILE = (format: string) =>
+  `No merged label file: a carrier did not provide every purchased label as ${LABEL_FORMAT_NAMES[format] ?? format}. Each shipment's own label can still be downloaded.`;
 const describeProblem = (p: CsvProblem) => (p.line > 0 ? `Line ${p.line}${p.column ? `, ${p.column}` : ''}: ${p.message}` : `${p.column ?? 'form'}: ${p.message}`);
 const batchPath = (id: string, mode: Mode) => `/portal/batches/${encodeURIComponent(id)}?mode=${mode}`;
 
@@ -64,6 +67,7 @@ export const portalBatchPages =
         ? html`<form method="post" action="/portal/batches?mode=${mode}" enctype="multipart/form-data">${csrfField(s)}
 <label for="csv">Orders file (CSV)</label>
 <p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code>${CSV_COLUMNS.join(',')}</code>.
+For addresses in the US or Canada, which need a state or province, add the two columns <code>${CSV_STATE_COLUMNS.join(',')}</code> at the end of the header and of every line (empty where an address needs none).
 Fields holding commas or quotes go in double quotes, with each quote written twice. Every line is checked first: if one is wrong, nothing is bought.</p>
 <input id="csv" name="csv" type="file" accept=".csv,text/csv" required aria-describedby="csv-hint">
 <label for="label_format">Merged label file</label>
@@ -147,9 +151,11 @@ ${rows.map(
       const carrierName = (code: string) => ctx.catalog.definitions.find((d) => d.code === code)?.name ?? code;
       const labels = running
         ? html`<p class="muted">The merged label file is made once every order has been bought or has failed.</p>`
-        : c.purchased > 0
-          ? html`<p><a id="merged-labels" href="/portal/batches/${batch.id}/label?mode=${mode}" download>Download the merged labels (${LABEL_FORMAT_NAMES[batch.labelFormat] ?? batch.labelFormat})</a></p>`
-          : html`<p class="muted">No labels: no order of this batch was bought.</p>`;
+        : c.purchased === 0
+          ? html`<p class="muted">No labels: no order of this batch was bought.</p>`
+          : (await batchHasLabelFile(ctx.db, batch.id))
+            ? html`<p><a id="merged-labels" href="/portal/batches/${batch.id}/label?mode=${mode}" download>Download the merged labels (${LABEL_FORMAT_NAMES[batch.labelFormat] ?? batch.labelFormat})</a></p>`
+            : html`<p class="muted" id="no-merged-labels">${NO_MERGED_FILE(batch.labelFormat)}</p>`;
       const formButtons: Html[] = mayBuy(request)
         ? [...candidates].map(
             ([carrier, ids]) => html`<form class="inline" method="post" action="/portal/batches/${batch.id}/scan-forms?mode=${mode}">${csrfField(s)}
@@ -201,7 +207,12 @@ ${failed.map(
       if (!batch) return notFound(request, reply, 'batch');
       const file = batch.status === 'completed' ? await batchLabelFile(ctx.db, batch.id) : undefined;
       if (!file) {
-        const error = batch.status === 'completed' ? 'This batch has no labels: no order was bought.' : 'The batch is still running: its merged label file is made once every order has ended.';
+        const error =
+          batch.status !== 'completed'
+            ? 'The batch is still running: its merged label file is made once every order has ended.'
+            : batch.counts.purchased > 0
+              ? NO_MERGED_FILE(batch.labelFormat)
+              : 'This batch has no labels: no order was bought.';
         return batchPage(request, reply, batch, { error, status: 409 });
       }
       const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';

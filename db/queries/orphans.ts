@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { ErrorCode } from '../../domain/index.js';
 import type { Db } from '../connection.js';
-import { shipments, type ShipmentRow } from '../schema.js';
+import { batches, shipments, type ShipmentRow } from '../schema.js';
 import { releaseIn } from './ledger.js';
 import { lockShipment, markFailedIn } from './purchase-rows.js';
 
@@ -79,4 +79,32 @@ export async function failUnstartedPurchase(db: Db, p: { shipmentId: string; cod
     await markFailedIn(tx, p);
     return true;
   });
+}
+
+/** Batches still `processing` that were created before `cutoff`, oldest first: their workflow may have stopped. */
+export async function processingBatches(db: Db, cutoff: Date, limit: number, accountId?: string): Promise<Array<{ id: string; accountId: string }>> {
+  return db
+    .select({ id: batches.id, accountId: batches.accountId })
+    .from(batches)
+    .where(and(eq(batches.status, 'processing'), lt(batches.createdAt, cutoff), accountId === undefined ? undefined : eq(batches.accountId, accountId)))
+    .orderBy(asc(batches.createdAt))
+    .limit(limit);
+}
+
+/** A batch's items still `pending`, in item order. */
+export async function pendingBatchItems(db: Db, batchId: string): Promise<ShipmentRow[]> {
+  return db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.batchId, batchId), eq(shipments.status, 'pending')))
+    .orderBy(asc(shipments.batchIndex));
+}
+
+/** How many of a batch's items are still `pending`. */
+export async function pendingBatchItemCount(db: Db, batchId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(shipments)
+    .where(and(eq(shipments.batchId, batchId), eq(shipments.status, 'pending')));
+  return Number(row?.n ?? 0);
 }

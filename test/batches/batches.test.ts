@@ -190,6 +190,61 @@ describe('batches', () => {
     expect(parseAmount(balance.body.available)!).toBe(2000 - live);
   }, 240_000);
 
+  it('a ZPL batch with a UPS label whose ZPL the carrier withheld completes, announces batch.completed, and answers 409 label_not_available for its file', async () => {
+    const acct = await createAccount(stack, { topUp: '200.00' });
+    const r = await startReceiver();
+    receivers.push(r);
+    const ep = await call(stack, 'POST', '/api/v1/webhook_endpoints', { key: acct.liveKey, body: { url: r.url, events: ['batch.completed'] } });
+    expect(ep.status, ep.text).toBe(201);
+    // UPS refuses to recover the ZPL of the label addressed to this word; every other label has its ZPL.
+    const withheld = `NOZPL${randomUUID().slice(0, 8).toUpperCase()}`;
+    await sim.fault({ carrier: 'ups', operation: 'lookup', mode: 'error', status: 400, match: withheld, times: -1 });
+    // UPS takes names and references of at most 35 characters.
+    const run = randomUUID().slice(0, 8);
+    const orders = [
+      item(`${run}-0`),
+      item(`${run}-1`, 'ups_standard', { to: address({ name: `${withheld} Recipient`, city: 'Leeds', postcode: 'LS1 4AP' }) }),
+      item(`${run}-2`, 'ups_standard'),
+      item(`${run}-3`, 'swiftpost_standard'),
+    ];
+    const a = await postBatch(acct.liveKey, { shipments: orders, label_format: 'zpl' });
+    expect(a.status, a.text).toBe(202);
+    const done = await completed(acct.liveKey, a.body.id);
+    const items = await itemsOf(acct.liveKey, a.body.id);
+    expect(done.counts, JSON.stringify(items.map((s) => [s.service.code, s.status, s.failure]))).toEqual({ total: 4, pending: 0, purchased: 4, failed: 0 });
+    // The item's own ZPL is not to be had; its PDF is.
+    const single = await download(acct.liveKey, `/api/v1/shipments/${items[1].id}/label?format=zpl`);
+    expect(single.status).toBe(409);
+    expect((await download(acct.liveKey, `/api/v1/shipments/${items[1].id}/label`)).status).toBe(200);
+
+    // Not every purchased label exists as ZPL: no merged file, and a code the client can act on.
+    const file = await call(stack, 'GET', `/api/v1/batches/${a.body.id}/label`, { key: acct.liveKey });
+    expect(file.status).toBe(409);
+    expect(file.body.code).toBe('label_not_available');
+    expect(file.body.detail).toContain(`/api/v1/batches/${a.body.id}/shipments`);
+    const link = await call(stack, 'GET', `/api/v1/batches/${a.body.id}/label/signed`, { key: acct.liveKey });
+    expect(link.status).toBe(409);
+    expect(link.body.code).toBe('label_not_available');
+    const event = await eventually(async () => r.received.find((x) => x.body?.type === 'batch.completed'), 30_000, 'batch.completed');
+    expect(event.body.data.object).toMatchObject({ id: a.body.id, status: 'completed', counts: done.counts });
+
+    // The same orders without the withheld label: one ZPL file, each item's own ZPL in item order.
+    const whole = await postBatch(acct.liveKey, { shipments: [orders[0], orders[2], orders[3]].map((o, i) => ({ ...o, reference: `${run}-whole-${i}` })), label_format: 'zpl' });
+    expect(whole.status, whole.text).toBe(202);
+    expect((await completed(acct.liveKey, whole.body.id)).counts.purchased).toBe(3);
+    const merged = await download(acct.liveKey, `/api/v1/batches/${whole.body.id}/label`);
+    expect(merged.status).toBe(200);
+    expect(merged.type).toBe('application/zpl');
+    const parts = [];
+    for (const s of await itemsOf(acct.liveKey, whole.body.id)) {
+      const own = await download(acct.liveKey, `/api/v1/shipments/${s.id}/label?format=zpl`);
+      expect(own.status).toBe(200);
+      parts.push(own.bytes.toString('utf8').trim());
+    }
+    expect(merged.bytes.toString('utf8')).toBe(`${parts.join('\n')}\n`);
+    await sim.clearFaults(withheld);
+  }, 240_000);
+
   it('refuses a batch with a schema-breaking item with 422 and paths like shipments[3].parcel.weight_g, starting nothing; takes 1,000 items over the 64 KiB limit', async () => {
     const acct = await createAccount(stack, { topUp: '20.00' });
     const orders: unknown[] = [item('a'), item('b'), item('c'), item('d', 'acme_ground', { parcel: parcel({ weight_g: 0 }) })];

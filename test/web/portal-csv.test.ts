@@ -2,7 +2,7 @@
 // file's lines turned into a POST /batches body checked by the API's own schema, each problem named
 // by its line and column.
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, ordersFromCsv } from '../../api/web/batch-csv.js';
+import { CSV_COLUMNS, CSV_STATE_COLUMNS, ordersFromCsv } from '../../api/web/batch-csv.js';
 import { CsvError, parseCsv } from '../../api/web/csv.js';
 import { boundaryOf, MultipartError, parseMultipart } from '../../api/web/multipart.js';
 
@@ -142,6 +142,31 @@ describe('ordersFromCsv', () => {
       { line: 3, column: 'weight_g', message: 'must be integer' },
       { line: 5, column: 'from_country', message: expect.stringMatching(/country/) },
     ]);
+  });
+
+  it('takes the optional trailing from_state,to_state columns for US and Canadian addresses; a misnamed or misplaced extra column is refused', () => {
+    const withStates = `${header},${CSV_STATE_COLUMNS.join(',')}`;
+    const us = line({ from_city: 'New York', from_postcode: '10118', from_country: 'US', to_city: 'Toronto', to_postcode: 'M5V 2T6', to_country: 'CA' });
+    const result = ordersFromCsv(`${withStates}\n${us},NY,ON\n${line()},,\n`, 'pdf_6x4');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.body.shipments[0].from).toMatchObject({ city: 'New York', state: 'NY', country: 'US' });
+    expect(result.body.shipments[0].to).toMatchObject({ city: 'Toronto', state: 'ON', country: 'CA' });
+    // Empty state cells are left out, as other empty optional cells are.
+    expect(result.body.shipments[1].from).not.toHaveProperty('state');
+    expect(result.body.shipments[1].to).not.toHaveProperty('state');
+    // With the state columns every line has 20 fields.
+    expect(ordersFromCsv(`${withStates}\n${line()}`, 'pdf_6x4')).toEqual({
+      ok: false,
+      problems: [{ line: 2, message: "has 18 fields; every line has 20, in the header's order" }],
+    });
+    // Any other header is refused as before: a misnamed column, one of the two alone, or out of order.
+    for (const bad of [`${header},from_state,to_province`, `${header},to_state`, `${header},to_state,from_state`, `from_state,to_state,${header}`, `${header},from_state,to_state,notes`]) {
+      expect(ordersFromCsv(`${bad}\n${line()},NY,NY`, 'pdf_6x4'), bad).toMatchObject({ ok: false, problems: [{ line: 1, message: expect.stringContaining(header) }] });
+    }
+    // A state the API refuses is named by its column.
+    const badState = ordersFromCsv(`${withStates}\n${us},NY,TOOLONG`, 'pdf_6x4');
+    expect(badState).toMatchObject({ ok: false, problems: [{ line: 2, column: 'to_state' }] });
   });
 
   it('refuses a file without the header line, without orders, or with a line of the wrong width', () => {

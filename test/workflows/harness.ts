@@ -118,6 +118,7 @@ function defaults(shipmentId: string): Required<Mocks> {
     sweepUnstartedPurchases: async () => [],
     startMissingDeliveries: async () => [],
     settleStoppedShipments: async () => ({ settling: [], unsettled: [] }),
+    settleStoppedBatches: async () => ({ settling: [], unsettled: [] }),
     buyLabel: async () => purchase,
     findPurchase: async () => null,
     cancelLabel: async () => undefined,

@@ -118,7 +118,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
 
   if (!route.operation) return sendJson(res, await run());
   if (route.operation === 'buy') ctx.state.buyTimestamps.get(api.code)?.push(Date.now());
-  const fault = ctx.faults.take(api.code, route.operation, [target, rawBody]);
+  const fault = ctx.faults.take(api.code, route.operation, [target, rawBody, ...(api.faultTexts?.(simReq) ?? [])]);
   if (!fault) return sendJson(res, await run());
   await applyFault(fault, api, req, res, run, ctx);
 }

@@ -41,6 +41,12 @@ export interface SimApi {
   errorBody(code: string, message: string, status: number): unknown;
   /** Whether its 429 carries `Retry-After` (default true; UPS sends none). */
   sendsRetryAfter?: boolean;
+  /**
+   * More texts a fault's `match` is looked for in, beyond the request's target and body: a request
+   * that names a label only by its tracking number (a recovery) gives the label's own references and
+   * recipient, so that a fault can single out one order's label.
+   */
+  faultTexts?(req: SimRequest): readonly string[];
 }
 
 /** Thrown by handlers to answer with an error in the API's own shape. */

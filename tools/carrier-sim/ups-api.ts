@@ -76,5 +76,16 @@ export function createUpsApi(state: SimState): SimApi {
     errorBody: (code, message) => UPS_ERROR(code, message),
     // UPS documents its 429 without Retry-After.
     sendsRetryAfter: false,
+    faultTexts(req) {
+      if (!req.path.endsWith('/labels/v1/recovery')) return [];
+      let trackingNumber: unknown;
+      try {
+        trackingNumber = (JSON.parse(req.rawBody) as { LabelRecoveryRequest?: { TrackingNumber?: unknown } }).LabelRecoveryRequest?.TrackingNumber;
+      } catch {
+        return [];
+      }
+      const pkg = typeof trackingNumber === 'string' ? ups.packages.get(trackingNumber) : undefined;
+      return pkg ? [...pkg.references, ...pkg.art.to] : [];
+    },
   };
 }

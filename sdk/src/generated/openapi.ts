@@ -5705,7 +5705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `batch_not_completed` */
+            /** @description `batch_not_completed`, `label_not_available` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5817,7 +5817,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `batch_not_completed` */
+            /** @description `batch_not_completed`, `label_not_available` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5925,7 +5925,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `batch_not_completed` */
+            /** @description `batch_not_completed`, `label_not_available` */
             409: {
                 headers: {
                     [name: string]: unknown;
