@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleStoppedBatches } from '../../activities/sweep.js';
+import { settleStoppedBatches } from '../../activities/sweep-batches.js';
 import { batchWorkflowId, shipmentWorkflowId } from '../../contract/index.js';
 import { ledgerEntriesOf } from '../../db/index.js';
 import { eventually, simControl } from '../support/sim.js';

@@ -2,10 +2,10 @@
 // button, a bad order line named with its line and column (and nothing bought), and a good file
 // becoming a batch the API sees, in the mode the page shows. The browser walk, with workers buying
 // the labels, is in portal-batches-browser.test.ts.
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../api/web/batch-csv.js';
 import { listBatches, listBatchItems } from '../../db/index.js';
+import { portalHttp } from '../support/portal-http.js';
 import { call, createAccount, startTestStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -17,43 +17,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Page {
-  status: number;
-  location: string | undefined;
-  html: string;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-async function web(method: 'GET' | 'POST', path: string, o: { cookie?: string; form?: Record<string, string>; file?: { name: string; text: string } } = {}): Promise<Page> {
-  const headers: Record<string, string> = {};
-  if (o.cookie) headers.cookie = o.cookie;
-  let body: string | Buffer | undefined;
-  if (o.file) {
-    // What a browser posts for a form with a file input.
-    const boundary = '----portalTestBoundary7MA4YWxkTrZu0gW';
-    const parts = Object.entries(o.form ?? {}).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="${o.file.name}"\r\nContent-Type: text/csv\r\n\r\n${o.file.text}\r\n`);
-    body = Buffer.from(`${parts.join('')}--${boundary}--\r\n`);
-    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-  } else if (o.form) {
-    body = new URLSearchParams(o.form).toString();
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  }
-  const res = await request(`${stack.url}${path}`, { method, headers, body });
-  return { status: res.statusCode, location: res.headers.location as string | undefined, html: await res.body.text(), headers: res.headers };
-}
-
-const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-
-async function signIn(email: string, password: string) {
-  const form = await web('GET', '/portal/login');
-  const loginCookie = String(form.headers['set-cookie']).split(';')[0];
-  const res = await web('POST', '/portal/login', { cookie: loginCookie, form: { _csrf: csrfIn(form.html), email, password } });
-  const set = ([] as string[]).concat((res.headers['set-cookie'] as string[] | string | undefined) ?? []).find((c) => c.startsWith('svc_session='));
-  const cookie = set?.split(';')[0] ?? '';
-  const page = await web('GET', '/portal/batches', { cookie });
-  return { res, cookie, csrf: csrfIn(page.html) };
-}
+const { web, signIn } = portalHttp(() => stack.url);
 
 let n = 0;
 async function merchant(o: { enabled?: boolean; admin?: boolean } = {}) {

@@ -1,11 +1,11 @@
 // The portal's order file with the optional from_state,to_state columns, on the real stack with
 // workers: a US→US order bought in the sandbox, a file of the contract's 18 columns still bought as
 // before, and a misnamed extra column refused with nothing bought.
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../api/web/batch-csv.js';
 import { findShipment, listBatches } from '../../db/index.js';
 import { eventually } from '../support/sim.js';
+import { portalHttp } from '../support/portal-http.js';
 import { call, createAccount, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
@@ -16,41 +16,18 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function web(method: 'GET' | 'POST', path: string, o: { cookie?: string; form?: Record<string, string>; file?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (o.cookie) headers.cookie = o.cookie;
-  let body: string | Buffer | undefined;
-  if (o.file !== undefined) {
-    const boundary = '----portalStatesBoundary';
-    const parts = Object.entries(o.form ?? {}).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="orders.csv"\r\nContent-Type: text/csv\r\n\r\n${o.file}\r\n`);
-    body = Buffer.from(`${parts.join('')}--${boundary}--\r\n`);
-    headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-  } else if (o.form) {
-    body = new URLSearchParams(o.form).toString();
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-  }
-  const res = await request(`${stack.url}${path}`, { method, headers, body });
-  return { status: res.statusCode, location: res.headers.location as string | undefined, html: await res.body.text(), headers: res.headers };
-}
-
-const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const { web, signIn } = portalHttp(() => stack.url);
 
 async function merchant() {
   const acct = await createAccount(stack, { topUp: '100.00' });
   const email = `states-${acct.id.slice(-8)}@example.com`;
   const password = 'state columns password';
   await stack.admin.createUser(acct.id, { email, password });
-  const form = await web('GET', '/portal/login');
-  const loginCookie = String(form.headers['set-cookie']).split(';')[0];
-  const res = await web('POST', '/portal/login', { cookie: loginCookie, form: { _csrf: csrfIn(form.html), email, password } });
-  const set = ([] as string[]).concat((res.headers['set-cookie'] as string[] | string | undefined) ?? []).find((c) => c.startsWith('svc_session='));
-  const cookie = set?.split(';')[0] ?? '';
-  const page = await web('GET', '/portal/batches?mode=test', { cookie });
-  return { ...acct, cookie, csrf: csrfIn(page.html), page };
+  const { cookie, csrf, page } = await signIn(email, password, '/portal/batches?mode=test');
+  return { ...acct, cookie, csrf, page };
 }
 
-const upload = (m: Awaited<ReturnType<typeof merchant>>, file: string) => web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'pdf_6x4' }, file });
+const upload = (m: Awaited<ReturnType<typeof merchant>>, file: string) => web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'pdf_6x4' }, file: { name: 'orders.csv', text: file } });
 
 /** The batch the upload redirected to, once completed, with its items. */
 async function boughtBatch(m: Awaited<ReturnType<typeof merchant>>, location: string | undefined) {
