@@ -1,6 +1,21 @@
 import { expect, it } from 'vitest';
-import type { CarrierFault, CarrierOperation } from './contract-kit.js';
 import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest } from './types.js';
+
+/**
+ * A way the carrier's next answer can fail: an HTTP error status; a 429 with `Retry-After` (seconds);
+ * no answer before the adapter's deadline (`timeout`: the request is held, and not carried out); the
+ * request carried out and the connection then dropped (`lost_answer`); a 2xx body that cannot be read
+ * (`garbage`: not carried out).
+ */
+export type CarrierFault =
+  | { mode: 'error'; status: number }
+  | { mode: 'rate_limit'; retryAfterS: number }
+  | { mode: 'timeout' }
+  | { mode: 'lost_answer' }
+  | { mode: 'garbage' };
+
+/** The carrier's operations, as the HTTP client names them. */
+export type CarrierOperation = 'buy' | 'lookup' | 'cancel' | 'track';
 
 /**
  * The contract kit's checks of how an adapter classifies failures ("Errors" in carriers/README.md),

@@ -1,24 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../domain/index.js';
-import { describeFaultChecks } from './contract-kit-faults.js';
+import { describeFaultChecks, type CarrierFault, type CarrierOperation } from './contract-kit-faults.js';
 import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference } from './contract-kit-samples.js';
 import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase } from './types.js';
 
-/**
- * A way the carrier's next answer can fail: an HTTP error status; a 429 with `Retry-After` (seconds);
- * no answer before the adapter's deadline (`timeout`: the request is held, and not carried out); the
- * request carried out and the connection then dropped (`lost_answer`); a 2xx body that cannot be read
- * (`garbage`: not carried out).
- */
-export type CarrierFault =
-  | { mode: 'error'; status: number }
-  | { mode: 'rate_limit'; retryAfterS: number }
-  | { mode: 'timeout' }
-  | { mode: 'lost_answer' }
-  | { mode: 'garbage' };
-
-/** The carrier's operations, as the HTTP client names them. */
-export type CarrierOperation = 'buy' | 'lookup' | 'cancel' | 'track';
+export type { CarrierFault, CarrierOperation } from './contract-kit-faults.js';
 
 export interface ContractSetup {
   adapter: CarrierAdapter;

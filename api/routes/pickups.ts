@@ -10,7 +10,7 @@ import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
 import { AddressSchema, INSTANT_FORMAT, INSTANT_PATTERN, OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
 import { bookPickup, pickupKeepsKey, resumePickup } from '../services/pickup.js';
-import { carrierFailure, liveAdapter } from './carrier-ops.js';
+import { carrierFailure, liveAdapter } from '../services/carrier-ops.js';
 
 export const PICKUP_CARRIERS = ['ups', 'usps', 'acme'] as const;
 const instant = (description: string) => Type.String({ maxLength: 40, pattern: INSTANT_PATTERN, format: INSTANT_FORMAT, description });

@@ -11,7 +11,7 @@ import { RESPONSES } from '../response-schemas.js';
 import { fileLink, SCAN_FORM_FILES } from '../label-links.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
-import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from './carrier-ops.js';
+import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from '../services/carrier-ops.js';
 
 /** At most this many shipments on one form: a batch's size. */
 const MAX_FORM_SHIPMENTS = 1_000;

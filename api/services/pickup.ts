@@ -12,7 +12,7 @@ import { ApiError, CODE, priceWithVat } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import { IN_FLIGHT_WAIT_MS, keyInUse } from '../idempotency.js';
-import { carrierFailure, liveAdapter } from '../routes/carrier-ops.js';
+import { carrierFailure, liveAdapter } from './carrier-ops.js';
 
 /**
  * Booking a pickup so that it is never lost nor charged without a record: the pickup is recorded
