@@ -106,7 +106,11 @@ describe('npm run ops -- stuck, for a shipment whose run closed mid-way', () => 
     });
     expect(a.status, a.text).toBe(202);
     const stopped = await terminateDuring(stack, a.body.id, 'buyLabel');
-    const listed = await eventually(() => stuckOf(acct, a.body.id), 20_000, 'the terminated purchase to be listed');
+    // Visibility catches up with the Terminate a moment later: until then the run is listed as running.
+    const listed = await eventually(async () => {
+      const s = await stuckOf(acct, a.body.id);
+      return s?.run_closed ? s : undefined;
+    }, 20_000, 'the terminated purchase to be listed');
     expect(listed).toMatchObject({ status: 'pending', reference: marker, carrier: 'acme', pending_activities: [] });
     expect(listed.run_closed).toMatchObject({ as: 'terminated', settling_run: false });
     expect(listed.ui_url).toContain(stopped);
@@ -130,7 +134,10 @@ describe('npm run ops -- stuck, for a shipment whose run closed mid-way', () => 
     await sim.fault({ carrier: 'acme', operation: 'lookup', mode: 'error', status: 503, times: -1, match: id });
     call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey }).catch(() => undefined);
     await terminateDuring(stack, id, 'cancelLabel');
-    const first = await eventually(() => stuckOf(acct, id), 20_000, 'the terminated void to be listed');
+    const first = await eventually(async () => {
+      const s = await stuckOf(acct, id);
+      return s?.run_closed ? s : undefined;
+    }, 20_000, 'the terminated void to be listed');
     expect(first.status).toBe('voiding');
     expect(first.run_closed).toMatchObject({ as: 'terminated', settling_run: false });
     expect(first.details).toMatch(/mid-void/);
