@@ -13,13 +13,12 @@ export function rate(desk: UspsDesk, body: unknown): UspsReply {
     totalBasePrice: round2(price + fee),
     rates: [
       {
-        SKU: 'DPXX0XXXXC00010',
         description: `${q.mailClass} ${q.processingCategory} Single-piece`,
         priceType: q.priceType,
         price,
         weight: q.weight,
         dimWeight: 0,
-        fees: fee ? [{ name: 'Nonstandard Length > 22', SKU: 'D811XUXXXXX0000', price: fee }] : [],
+        fees: fee ? [{ name: 'Nonstandard Length > 22', price: fee }] : [],
         startDate: '2026-01-18',
         endDate: '',
         mailClass: q.mailClass,
