@@ -59,7 +59,19 @@ export function checkFileLink(
   if (Number(expires) <= o.nowSeconds) throw new ApiError(CODE.link_expired, 'This link has expired; ask for a new one.');
 }
 
-/** A shipment's label link. */
-export function labelLink(o: { baseUrl: string; secret: string; shipmentId: string; format: string; expiresAt: number }): string {
-  return fileLink(LABEL_FILES, { ...o, id: o.shipmentId });
+/**
+ * A link of `kind` to one file, valid for the configured time (`LABEL_URL_TTL_SECONDS`) from now: its
+ * URL and when it expires, as every `…/signed` answer and the portal's download give them.
+ */
+export function signedFileLink(
+  ctx: { config: { publicBaseUrl: string; signingSecret: string; labelUrlTtlSeconds: number }; now(): Date },
+  kind: SignedFileKind,
+  id: string,
+  format: string,
+): { url: string; expires_at: string } {
+  const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
+  return {
+    url: fileLink(kind, { baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, id, format, expiresAt }),
+    expires_at: new Date(expiresAt * 1000).toISOString(),
+  };
 }

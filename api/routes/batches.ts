@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses, serviceOf } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { BATCH_LABEL_FILES, fileLink } from '../label-links.js';
+import { BATCH_LABEL_FILES, signedFileLink } from '../label-links.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { RESPONSES } from '../response-schemas.js';
 import { purchaseSettings } from '../services/purchase.js';
@@ -242,14 +242,8 @@ export const batchRoutes =
         const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
         assertCompleted(batch);
         if (!(await batchHasLabelFile(ctx.db, batch.id))) throw noMergedFile(batch);
-        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
-        return {
-          object: 'label_link',
-          livemode: batch.livemode,
-          url: fileLink(BATCH_LABEL_FILES, { baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, id: batch.id, format: batch.labelFormat, expiresAt }),
-          format: batch.labelFormat,
-          expires_at: new Date(expiresAt * 1000).toISOString(),
-        };
+        const { url, expires_at } = signedFileLink(ctx, BATCH_LABEL_FILES, batch.id, batch.labelFormat);
+        return { object: 'label_link', livemode: batch.livemode, url, format: batch.labelFormat, expires_at };
       },
     );
 

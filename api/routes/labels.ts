@@ -5,7 +5,7 @@ import { CarrierDocumentMissingError, labelFile } from '../../labels/index.js';
 import { CODE, ApiError, hasLabel, LABEL_FORMAT_LIST } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
-import { LABEL_FILES, labelLink } from '../label-links.js';
+import { LABEL_FILES, signedFileLink } from '../label-links.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { ownShipment } from './shipments.js';
 import { RESPONSES } from '../response-schemas.js';
@@ -59,21 +59,8 @@ export const labelRoutes =
       async (request) => {
         const row = await ownShipment(ctx, callerOf(request), request.params.shipment);
         assertAvailable(row);
-        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
-        const url = labelLink({
-          baseUrl: ctx.config.publicBaseUrl,
-          secret: ctx.config.signingSecret,
-          shipmentId: row.id,
-          format: request.params.format,
-          expiresAt,
-        });
-        return {
-          object: 'label_link',
-          livemode: row.livemode,
-          url,
-          format: request.params.format,
-          expires_at: new Date(expiresAt * 1000).toISOString(),
-        };
+        const { url, expires_at } = signedFileLink(ctx, LABEL_FILES, row.id, request.params.format);
+        return { object: 'label_link', livemode: row.livemode, url, format: request.params.format, expires_at };
       },
     );
 

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
-import { fileLink, SCAN_FORM_FILES } from '../label-links.js';
+import { SCAN_FORM_FILES, signedFileLink } from '../label-links.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
 import { carrierFailure, formPdf, liveAdapter, sandboxFormPdf } from '../services/carrier-ops.js';
@@ -170,13 +170,8 @@ export const scanFormRoutes =
       },
       async (request) => {
         const row = await ownForm(ctx, callerOf(request), request.params.id);
-        const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
-        return {
-          object: 'file_link',
-          livemode: row.livemode,
-          url: fileLink(SCAN_FORM_FILES, { baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, id: row.id, format: 'pdf', expiresAt }),
-          expires_at: new Date(expiresAt * 1000).toISOString(),
-        };
+        const { url, expires_at } = signedFileLink(ctx, SCAN_FORM_FILES, row.id, 'pdf');
+        return { object: 'file_link', livemode: row.livemode, url, expires_at };
       },
     );
 

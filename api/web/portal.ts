@@ -3,7 +3,7 @@ import { findAccount, findOwnShipment, listApiKeys, listShipments } from '../../
 import { balanceToJson, formatAmount, hasLabel, LABEL_FORMAT_LIST, reviewDueAt, SCOPES } from '../../domain/index.js';
 import { AdminError, adminCommands } from '../../admin/index.js';
 import type { AppContext } from '../context.js';
-import { labelLink } from '../label-links.js';
+import { LABEL_FILES, signedFileLink } from '../label-links.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field, fields, type Form } from './forms.js';
 import { requireUser } from './guard.js';
@@ -96,9 +96,7 @@ ${rows.map(
       if (!shipment || !hasLabel(shipment.status) || !(LABEL_FORMAT_LIST as readonly string[]).includes(format)) {
         return sendPage(reply, { title: 'Label not available', session: s, error: 'There is no such label.', body: html`<p><a href="/portal">Back</a></p>` }, 404);
       }
-      const expiresAt = Math.floor(ctx.now().getTime() / 1000) + ctx.config.labelUrlTtlSeconds;
-      const url = labelLink({ baseUrl: ctx.config.publicBaseUrl, secret: ctx.config.signingSecret, shipmentId: id, format, expiresAt });
-      return reply.redirect(url, 303);
+      return reply.redirect(signedFileLink(ctx, LABEL_FILES, id, format).url, 303);
     });
 
     // ---------- API keys ----------

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { PDFDocument, PDFName, PDFStream } from 'pdf-lib';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shipmentWorkflowId } from '../../contract/index.js';
 import { SIMULATOR_CREDENTIALS } from '../../tools/carrier-sim/index.js';
@@ -10,6 +8,7 @@ import { startUspsSimulator } from '../../tools/carrier-sim/usps/index.js';
 import type { SimExtraEvent } from '../../tools/carrier-sim/usps/state.js';
 import { eventually } from '../support/sim.js';
 import { call, createAccount, expectLedgerConsistent, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { download, openPdf } from '../support/files.js';
 
 /**
  * The real carriers end to end through the public HTTP API with live keys, against the UPS and USPS
@@ -101,24 +100,11 @@ const balance = async (acct: TestAccount, on: { url: string } = stack) =>
   (await call(on, 'GET', '/api/v1/account/balance', { key: acct.liveKey })).body as { available: string; pending: string };
 const quoteItem = (answer: { body: any }, code: string) => answer.body.data.find((i: any) => i.service.code === code);
 
-async function download(url: string, auth?: string) {
-  const res = await request(url, { headers: auth ? { authorization: `Bearer ${auth}` } : {} });
-  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), body: Buffer.from(await res.body.arrayBuffer()) };
-}
 
-/** What pdf-lib reads of a file: its first page's size and how many image XObjects it holds. */
-async function openPdf(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  const { width, height } = doc.getPage(0).getSize();
-  const images = doc.context
-    .enumerateIndirectObjects()
-    .filter(([, object]) => object instanceof PDFStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
-  return { pages: doc.getPageCount(), width, height, images: images.length };
-}
 
 /** One format of a label, to the bearer and through its signed link: the same file both ways. */
 async function labelFile(acct: TestAccount, shipment: { id: string; label: { url: string } }, format: string) {
-  const byBearer = await download(`${stack.url}${shipment.label.url}?format=${format}`, acct.liveKey);
+  const byBearer = await download(`${stack.url}${shipment.label.url}?format=${format}`, { authorization: `Bearer ${acct.liveKey}` });
   expect(byBearer.status, `${format} to the bearer`).toBe(200);
   const link = await call(stack, 'GET', `/api/v1/shipments/${shipment.id}/label/${format}`, { key: acct.liveKey });
   expect(link.status, link.text).toBe(200);

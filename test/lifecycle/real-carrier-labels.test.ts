@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { PDFDocument, PDFName, PDFStream } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCarrierActivities } from '../../activities/index.js';
@@ -16,6 +15,7 @@ import { startUspsSimulator } from '../../tools/carrier-sim/usps/server.js';
 import { carrierLabelSink } from '../../workers/activities.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { download, openPdf } from '../support/files.js';
 
 /**
  * Live UPS and USPS labels end to end (contract: Carriers): bought on the carriers' queues against
@@ -99,20 +99,7 @@ async function buy(service: string, key = acct.liveKey) {
   return answer.body as { id: string; label: { url: string }; tracking: { number: string } };
 }
 
-async function download(url: string, headers: Record<string, string> = {}) {
-  const res = await request(url, { headers });
-  return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), body: Buffer.from(await res.body.arrayBuffer()) };
-}
 
-/** What pdf-lib reads of a file: its first page's size and how many image XObjects it holds. */
-async function openPdf(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  const { width, height } = doc.getPage(0).getSize();
-  const images = doc.context
-    .enumerateIndirectObjects()
-    .filter(([, object]) => object instanceof PDFStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
-  return { pages: doc.getPageCount(), width, height, images: images.length };
-}
 
 /** A shipment id's shape (USPS takes references of at most 30 characters). */
 const newReference = () => `shp_${randomBytes(13).toString('hex')}`;
