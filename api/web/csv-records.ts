@@ -1,0 +1,72 @@
+import { CsvError, parse } from 'csv-parse/sync';
+
+/**
+ * CSV as RFC 4180 writes it and as spreadsheets save it, read by csv-parse: fields separated by
+ * commas, records by CRLF or LF (a lone CR too, as old spreadsheet exports end lines), a quoted field
+ * may hold commas, line breaks and doubled quotes (`""`); a UTF-8 byte order mark is dropped and
+ * blank lines are not records. Each record keeps the line it starts on, so a problem can name the
+ * line a person sees in their editor.
+ */
+export interface CsvRecord {
+  /** The 1-based line the record starts on. */
+  line: number;
+  fields: string[];
+}
+
+export type CsvRead = { ok: true; records: CsvRecord[] } | { ok: false; problem: { line: number; message: string } };
+
+/** csv-parse's refusals, said for a person with a spreadsheet. */
+const MESSAGES: Partial<Record<string, string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed (a " is missing)',
+  CSV_INVALID_CLOSING_QUOTE: 'text follows a closing quote; a quote inside a quoted field is written twice ("")',
+  INVALID_OPENING_QUOTE: 'a quote inside an unquoted field; put the field in quotes and write the quote twice ("")',
+};
+
+/**
+ * Lines of the file by byte offset, counted forward only (one pass over the file in all). The lines
+ * are counted here, not by csv-parse: with several record delimiters it counts a CRLF inside a
+ * quoted field as two lines.
+ */
+function lineCounter(content: Buffer) {
+  let at = 0;
+  let line = 1;
+  return {
+    /** The line of the first character at or after `offset` that is not a line break (blank lines are skipped). */
+    startOf(offset: number): number {
+      // The byte order mark is not a line's text either.
+      let start = offset === 0 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : offset;
+      while (content[start] === 0x0d || content[start] === 0x0a) start++;
+      for (; at < start; at++) {
+        const c = content[at];
+        if (c === 0x0a || (c === 0x0d && content[at + 1] !== 0x0a)) line++;
+      }
+      return line;
+    },
+  };
+}
+
+/** Every record of the file, or the first problem that stops it being read; a problem names the line its record starts on. */
+export function readCsv(content: Buffer): CsvRead {
+  // Where each record ends (the byte after its line break): the next one starts there, after any blank lines.
+  const ends: number[] = [];
+  let rows: string[][];
+  try {
+    rows = parse(content, {
+      bom: true,
+      skip_empty_lines: true,
+      // A line with too few or too many fields is named by ordersFromCsv, with every other problem.
+      relax_column_count: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      on_record: (record: string[], context) => {
+        ends.push(context.bytes);
+        return record;
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const line = lineCounter(content).startOf(ends.at(-1) ?? 0);
+    return { ok: false, problem: { line, message: MESSAGES[err.code] ?? err.message } };
+  }
+  const lines = lineCounter(content);
+  return { ok: true, records: rows.map((fields, i) => ({ line: lines.startOf(i === 0 ? 0 : ends[i - 1]), fields })) };
+}
