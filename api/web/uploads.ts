@@ -97,6 +97,9 @@ export async function readUpload(request: FastifyRequest): Promise<void> {
       else form[part.fieldname] = [held, part.value];
     }
   } catch (err) {
+    // The parser is fed no more of the body: once a limit is passed the form is refused whatever
+    // follows, and the reader would otherwise go on parsing the rest of it, part by part.
+    request.raw.unpipe();
     // The reader's own refusals carry their status; busboy's (a malformed body) do not.
     if ((err as { statusCode?: number }).statusCode) throw err;
     throw new FormRefused(400, 'The form could not be read. Go back and try again.');
