@@ -95,6 +95,33 @@ describe('the portal batch pages', () => {
     expect(await batchesOf(m.id)).toEqual([]);
   });
 
+  it('take a file with repeated lines, quoted fields and quoted values over several lines, and name later lines right', async () => {
+    const m = await merchant();
+    // A cell ending in a line break (as a spreadsheet writes a cell whose text ends with one) spans
+    // lines of the file and is trimmed like every cell; the lines after it keep their numbers.
+    const overLines = (ref: string, toLine2: string) =>
+      `${ref},acme_ground,"Ada Lovelace\r\n",1 Main Street,,London,N1 9GU,GB,"Babbage, Charles",2 Side Road,${toLine2},Leeds,LS1 4AP,GB,1200,300,200,100`;
+    const repeated = Array.from({ length: 40 }, () => order('same-order'));
+    const text = [header, ...repeated, overLines('multi-1', '"Flat ""B""\n"'), order('last')].join('\r\n');
+    const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'pdf_6x4' }, file: { name: 'orders.csv', text } });
+    expect(res.status, res.html).toBe(303);
+    const [batch] = await batchesOf(m.id);
+    expect(batch.counts.total).toBe(42);
+    const stored = (await listBatchItems(stack.database.db, { batchId: batch.id, limit: 100 })).rows;
+    expect(stored.map((s) => s.reference)).toEqual([...repeated.map(() => 'same-order'), 'multi-1', 'last']);
+    expect(stored[40].fromAddress).toMatchObject({ name: 'Ada Lovelace' });
+    expect(stored[40].toAddress).toMatchObject({ name: 'Babbage, Charles', line2: 'Flat "B"' });
+
+    // A line break inside a value is refused by the API's rules, named by the line its order starts
+    // on; a bad order after it is named by its own line, counted past the three lines of that one.
+    const refused = [header, order('ok-1'), overLines('multi-2', '"Flat\nB"'), order('bad-6', { weight: 'heavy' })].join('\n');
+    const page = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf }, file: { name: 'refused.csv', text: refused } });
+    expect(page.status).toBe(422);
+    expect(page.html).toMatch(/<li>Line 3, to_line2: [^<]+<\/li>/);
+    expect(page.html).toContain('<li>Line 6, weight_g: must be integer</li>');
+    expect((await batchesOf(m.id)).length).toBe(1);
+  });
+
   it('turn a good file into a batch of the page mode, seen by the API, shown to its own account only', async () => {
     const m = await merchant();
     const text = `${header}\r\n${order('good-1')}\r\n${order('good-2', { service: 'swiftpost_standard' })}\r\n`;
