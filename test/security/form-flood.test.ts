@@ -216,6 +216,9 @@ describe('a flood of repeated form fields', () => {
     expect(answer.status).toBe(413);
     expect(answer.headers.connection).toBe('close');
     expect(answer.answeredAt - answer.sentAt).toBeLessThan(2000);
+    // The parser stopped at the limit: the rest of the body was neither parsed nor read.
+    await sleep(100);
+    expect(serverSockets.get(answer.localPort)?.bytesRead).toBeLessThan(512 * 1024);
     const page = await request(`${base}/portal/batches?mode=test`, {
       method: 'POST',
       headers: { cookie, 'content-type': MULTIPART },
