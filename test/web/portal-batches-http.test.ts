@@ -1,7 +1,10 @@
 // The portal's batch pages over plain HTTP: who may see and buy, CSRF on the upload and the form
-// button, a bad order line named with its line and column (and nothing bought), and a good file
+// button, the upload's limits, a bad order line named with its line and column (and nothing
+// bought), a file with quoted values over several lines read as before, and a good file
 // becoming a batch the API sees, in the mode the page shows. The browser walk, with workers buying
 // the labels, is in portal-batches-browser.test.ts.
+import { Readable } from 'node:stream';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../api/web/batch-csv.js';
 import { listBatches, listBatchItems } from '../../db/index.js';
@@ -71,6 +74,33 @@ describe('the portal batch pages', () => {
       expect(res.status).toBe(403);
       expect(res.html).toContain('This form expired');
     }
+    expect(await batchesOf(m.id)).toEqual([]);
+  });
+
+  it('refuse an upload over 2 MiB, or without its length, before reading it, with a page saying so', async () => {
+    const m = await merchant();
+    const boundary = 'limitBoundary';
+    const form = (fileBytes: number) =>
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${m.csrf}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n${`${header}\r\n`.padEnd(fileBytes, ' ')}\r\n--${boundary}--\r\n`,
+      );
+    const headers = { cookie: m.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const over = await request(`${stack.url}/portal/batches?mode=test`, { method: 'POST', headers, body: form(2 * 1024 * 1024) });
+    expect(over.statusCode).toBe(413);
+    expect(over.headers.connection).toBe('close');
+    expect(await over.body.text()).toContain('The form is over 2 MiB.');
+    // Sent in chunks, with no Content-Length: its length is unknown until it is read, so it is refused.
+    const chunked = await request(`${stack.url}/portal/batches?mode=test`, { method: 'POST', headers, body: Readable.from([form(1000)]) });
+    expect(chunked.statusCode).toBe(411);
+    expect(await chunked.body.text()).toContain('without its length');
+    // A text field is a token or a code: one past 1 KiB is refused, as is a second file.
+    const long = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'x'.repeat(2000) }, file: { name: 'a.csv', text: header } });
+    expect(long.status).toBe(413);
+    expect(long.html).toContain('A field of the form is too long.');
+    // Its text is checked as every form's is: no control characters.
+    const control = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'zpl\u0000' }, file: { name: 'a.csv', text: header } });
+    expect(control.status).toBe(422);
     expect(await batchesOf(m.id)).toEqual([]);
   });
 
