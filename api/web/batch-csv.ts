@@ -75,7 +75,8 @@ function columnOf(field: string): string {
  * starts only when every line is right, and every line that is not is named with its column.
  */
 export function ordersFromCsv(file: Buffer | string, labelFormat: string): OrdersFile {
-  const read = readCsv(typeof file === 'string' ? Buffer.from(file) : file);
+  // The header, the most orders a batch holds and one more, to say the file has too many.
+  const read = readCsv(typeof file === 'string' ? Buffer.from(file) : file, { maxRecords: BATCH_MAX_ITEMS + 2, maxFields: 100 });
   if (!read.ok) return { ok: false, problems: [read.problem] };
   const records = read.records;
   const [header, ...rows] = records;

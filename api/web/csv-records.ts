@@ -45,8 +45,15 @@ function lineCounter(content: Buffer) {
   };
 }
 
-/** Every record of the file, or the first problem that stops it being read; a problem names the line its record starts on. */
-export function readCsv(content: Buffer): CsvRead {
+class TooManyFields extends Error {}
+
+/**
+ * The records of the file, at most `maxRecords` of them (reading stops there: a file of a million
+ * one-character lines costs no more than one of `maxRecords`), or the first problem that stops it
+ * being read; a problem names the line its record starts on. A record of more than `maxFields`
+ * fields is such a problem, found at that field (a line of two million commas is not read whole).
+ */
+export function readCsv(content: Buffer, o: { maxRecords: number; maxFields: number }): CsvRead {
   // Where each record ends (the byte after its line break): the next one starts there, after any blank lines.
   const ends: number[] = [];
   let rows: string[][];
@@ -57,15 +64,21 @@ export function readCsv(content: Buffer): CsvRead {
       // A line with too few or too many fields is named by ordersFromCsv, with every other problem.
       relax_column_count: true,
       record_delimiter: ['\r\n', '\n', '\r'],
+      to: o.maxRecords,
+      cast: (value: string, context) => {
+        if (context.index >= o.maxFields) throw new TooManyFields();
+        return value;
+      },
       on_record: (record: string[], context) => {
         ends.push(context.bytes);
         return record;
       },
     });
   } catch (err) {
+    const line = () => lineCounter(content).startOf(ends.at(-1) ?? 0);
+    if (err instanceof TooManyFields) return { ok: false, problem: { line: line(), message: `has more than ${o.maxFields} fields; every line has the header's` } };
     if (!(err instanceof CsvError)) throw err;
-    const line = lineCounter(content).startOf(ends.at(-1) ?? 0);
-    return { ok: false, problem: { line, message: MESSAGES[err.code] ?? err.message } };
+    return { ok: false, problem: { line: line(), message: MESSAGES[err.code] ?? err.message } };
   }
   const lines = lineCounter(content);
   return { ok: true, records: rows.map((fields, i) => ({ line: lines.startOf(i === 0 ? 0 : ends[i - 1]), fields })) };

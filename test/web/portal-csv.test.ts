@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, CSV_STATE_COLUMNS, ordersFromCsv } from '../../api/web/batch-csv.js';
 import { readCsv } from '../../api/web/csv-records.js';
 
+const LIMITS = { maxRecords: 1000, maxFields: 100 };
 const records = (text: string) => {
-  const read = readCsv(Buffer.from(text));
+  const read = readCsv(Buffer.from(text), LIMITS);
   if (!read.ok) throw new Error(`Line ${read.problem.line}: ${read.problem.message}`);
   return read.records;
 };
 const problem = (text: string) => {
-  const read = readCsv(Buffer.from(text));
+  const read = readCsv(Buffer.from(text), LIMITS);
   return read.ok ? undefined : read.problem;
 };
 
@@ -58,6 +59,14 @@ describe('readCsv', () => {
     expect(problem('a,b\r\n"x\r\ny",2\r\n\r\n3,"open\nstill open')).toMatchObject({ line: 5, message: expect.stringMatching(/^a quoted field is not closed/) });
     expect(problem('a\n"x"y,b')).toEqual({ line: 2, message: expect.stringMatching(/^text follows a closing quote/) });
     expect(problem('a\nx"y')).toEqual({ line: 2, message: expect.stringMatching(/^a quote inside an unquoted field/) });
+  });
+
+  it('stops at the most records asked for, and at a record of too many fields, whatever follows', () => {
+    const many = Buffer.from('a\n'.repeat(1_000_000));
+    const read = readCsv(many, { maxRecords: 3, maxFields: 100 });
+    expect(read).toEqual({ ok: true, records: [1, 2, 3].map((line) => ({ line, fields: ['a'] })) });
+    expect(problem(`a,b\n1,2\n${','.repeat(2_000_000)}`)).toEqual({ line: 3, message: "has more than 100 fields; every line has the header's" });
+    expect(problem(`a\n${','.repeat(99)}\n`)).toBeUndefined();
   });
 });
 
@@ -160,5 +169,10 @@ describe('ordersFromCsv', () => {
     expect(ordersFromCsv(`${header}\n${line()}`, 'gif')).toMatchObject({ ok: false, problems: [{ line: 0, column: 'label_format' }] });
     const many = [header, ...Array.from({ length: 1001 }, () => line())].join('\n');
     expect(ordersFromCsv(many, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1002, message: expect.stringContaining('at most 1,000') }] });
+    // A file of a million lines is refused at its 1,001st order, read no further.
+    const started = performance.now();
+    const million = `${header}\n${'x\n'.repeat(1_000_000)}`;
+    expect(ordersFromCsv(million, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1002, message: expect.stringContaining('at most 1,000') }] });
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
