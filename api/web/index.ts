@@ -36,6 +36,7 @@ export const isPagePath = (url: string) => /^\/(portal|admin)(\/|\?|$)/.test(url
 /** The 404 of a mistyped page address (the API's own paths keep their JSON problem). */
 export function pageNotFound(reply: FastifyReply): FastifyReply {
   pageHeaders(reply);
+  closeIfBodyUnread(reply.request, reply);
   return sendPage(reply, { title: 'Not found', error: 'There is no such page.', body: html`<p><a href="/portal">Back to the start</a></p>` }, 404);
 }
 

@@ -205,6 +205,10 @@ describe('a flood of repeated form fields', () => {
         if (answer.status === 413 || answer.status === 415) expect(answer.headers.connection, label).toBe('close');
       }
     }
+    // A page address no route has is answered with its 404 page before the body is read, and closed too.
+    const stray = await underProbes('issue body to no route', () => rawRequest(base, head('/portal/no-such-form', { type: MULTIPART, length: ISSUE_BODY.length }), ISSUE_BODY), quiet);
+    expect(stray.status).toBe(404);
+    expect(stray.headers.connection).toBe('close');
     summary(`every form route (${routes.length})`, quiet);
   });
 
