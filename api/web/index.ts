@@ -14,7 +14,7 @@ import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
 import { portalBatchPages } from './portal-batches.js';
 import { field, type Form } from './forms.js';
-import { closeIfBodyUnread } from './guard.js';
+import { settleUnreadBody } from './guard.js';
 import { formRefusal } from './uploads.js';
 import { endSession, loadSession, LOGIN_WINDOW_MS, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
@@ -36,7 +36,7 @@ export const isPagePath = (url: string) => /^\/(portal|admin)(\/|\?|$)/.test(url
 /** The 404 of a mistyped page address (the API's own paths keep their JSON problem). */
 export function pageNotFound(reply: FastifyReply): FastifyReply {
   pageHeaders(reply);
-  closeIfBodyUnread(reply.request, reply);
+  settleUnreadBody(reply.request, reply);
   return sendPage(reply, { title: 'Not found', error: 'There is no such page.', body: html`<p><a href="/portal">Back to the start</a></p>` }, 404);
 }
 
@@ -59,8 +59,8 @@ export const webRoutes =
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       const retryAfter = error instanceof ApiError ? error.extra.headers?.['retry-after'] : undefined;
       if (retryAfter) reply.header('retry-after', retryAfter);
-      // Refused before its body was read whole (too large, too many fields): the rest is not read.
-      closeIfBodyUnread(request, reply);
+      // Refused before its body was read whole (too large, too many fields): the rest is not parsed.
+      settleUnreadBody(request, reply);
       const message =
         status >= 500
           ? `Something went wrong on our side (request ${request.id}).`

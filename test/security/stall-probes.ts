@@ -108,42 +108,84 @@ export interface RawAnswer {
   localPort: number;
   sentAt: number;
   answeredAt: number;
+  /** The status of the follow-up request sent on the same connection, when one was asked for. */
+  followUpStatus?: number;
+}
+
+interface Parsed {
+  status: number;
+  headers: Record<string, string>;
+  /** Bytes of the answer, head and body. */
+  length: number;
+}
+
+/** One whole answer at the start of `received`, if it is all there (or the connection has ended). */
+function parseAnswer(received: Buffer, ended: boolean): Parsed | undefined {
+  const end = received.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine, ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = end + 4 + Number(headers['content-length'] ?? 0);
+  if (received.length < length && !ended) return undefined;
+  return { status: Number(statusLine.split(' ')[1]), headers, length };
 }
 
 /**
  * Sends `head` (the request line and headers, without the blank line) and then `body` on a new
  * connection, and resolves with the answer's status and headers once the whole answer is in (its
  * Content-Length read, or the connection closed). Writing the body may fail once the server has
- * answered and closed; that is the server's right, and is not an error here.
+ * answered and closed; that is the server's right, and is not an error here. With `followUp` (the
+ * head of a request without a body), that request is sent on the same connection once the body
+ * has been written and the first answer has come, and its status is part of the answer: whether
+ * the connection could carry the next request.
  */
-export function rawRequest(url: string, head: string, body: Buffer): Promise<RawAnswer> {
+export function rawRequest(url: string, head: string, body: Buffer, followUp?: string): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let received = Buffer.alloc(0);
+    let first: (Parsed & { answeredAt: number }) | undefined;
+    let bodyWritten = false;
+    let followUpSent = false;
     let done = false;
+    let localPort = 0;
     const sentAt = Date.now();
+    const finish = (followUpStatus?: number) => {
+      done = true;
+      socket.destroy();
+      resolve({ status: first!.status, headers: first!.headers, localPort, sentAt, answeredAt: first!.answeredAt, followUpStatus });
+    };
     const settle = () => {
       if (done) return;
-      const text = received.toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      const ended = socket.readableEnded || socket.destroyed;
+      if (!first) {
+        const parsed = parseAnswer(received, ended);
+        if (!parsed) return;
+        first = { ...parsed, answeredAt: Date.now() };
+        received = received.subarray(parsed.length);
+        if (!followUp) return finish();
       }
-      const length = Number(headers['content-length'] ?? 0);
-      if (received.length - (end + 4) < length && !socket.readableEnded) return;
-      done = true;
-      const answer = { status: Number(statusLine.split(' ')[1]), headers, localPort: socket.localPort ?? 0, sentAt, answeredAt: Date.now() };
-      socket.destroy();
-      resolve(answer);
+      if (!followUpSent) {
+        if (!bodyWritten || ended) return ended ? finish() : undefined;
+        followUpSent = true;
+        socket.write(`${followUp}\r\n\r\n`);
+        return;
+      }
+      const next = parseAnswer(received, ended);
+      if (next) finish(next.status);
+      else if (ended) finish();
     };
     socket.on('connect', () => {
+      localPort = socket.localPort ?? 0;
       socket.write(`${head}\r\n\r\n`);
-      socket.write(body, () => undefined);
+      socket.write(body, (err) => {
+        bodyWritten = !err;
+        settle();
+      });
     });
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
@@ -153,17 +195,17 @@ export function rawRequest(url: string, head: string, body: Buffer): Promise<Raw
     socket.on('error', (err) => {
       // A reset after the answer arrived (the server stopped reading the body) leaves the answer whole.
       settle();
-      if (!done) {
+      if (!done && !first) {
         done = true;
         reject(err);
-      }
+      } else if (!done) finish();
     });
     socket.on('close', () => {
       settle();
-      if (!done) {
+      if (!done && !first) {
         done = true;
         reject(new Error(`connection closed before an answer: ${received.toString('latin1').slice(0, 200)}`));
-      }
+      } else if (!done) finish();
     });
   });
 }
