@@ -79,7 +79,7 @@ ${rows.map(
 
     // The session is checked before the body is read (guardPages), then the body's length, then the
     // form is read, and only then its CSRF token checked.
-    app.post<PageRoute>('/portal/batches', { onRequest: uploadLength(BATCH_BODY_LIMIT), preValidation: readUpload }, async (request: Req, reply) => {
+    app.post<PageRoute>('/portal/batches', { onRequest: uploadLength(BATCH_BODY_LIMIT), preValidation: readUpload(BATCH_BODY_LIMIT) }, async (request: Req, reply) => {
       const s = sessionOf(request);
       const mode = modeOf(request.query.mode);
       if (!mayBuy(request)) return batchesPage(request, reply, { error: 'Batches can be bought once an administrator has enabled API access.', status: 403 });

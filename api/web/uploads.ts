@@ -74,37 +74,40 @@ export function uploadLength(maxBytes: number) {
 }
 
 /**
- * Route preValidation hook of an upload route: reads a multipart body into `request.body` (the
- * text fields) and `request.webUploads` (the files), then checks the text as the framework checks
- * every form. A body the parser cannot read is a 400; a limit passed, a 413.
+ * Route preValidation hook of an upload route whose files may hold `maxBytes`: reads a multipart
+ * body into `request.body` (the text fields) and `request.webUploads` (the files), then checks the
+ * text as the framework checks every form. A body the parser cannot read is a 400; a limit passed, a 413.
  */
-export async function readUpload(request: FastifyRequest): Promise<void> {
-  if (!request.isMultipart()) return;
-  const form: Form = Object.create(null);
-  const files: Record<string, UploadedFile> = Object.create(null);
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        files[part.fieldname] = { filename: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
-        continue;
+export function readUpload(maxBytes: number) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.isMultipart()) return;
+    const form: Form = Object.create(null);
+    const files: Record<string, UploadedFile> = Object.create(null);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          files[part.fieldname] = { filename: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
+          continue;
+        }
+        if (part.fieldnameTruncated || part.valueTruncated) throw new FormRefused(413, 'A field of the form is too long. Go back and try again.');
+        // A part may declare itself JSON, which the reader then parses: a form's field is text only.
+        if (typeof part.value !== 'string') throw new FormRefused(400, 'The form could not be read. Go back and try again.');
+        const held = form[part.fieldname];
+        if (held === undefined) form[part.fieldname] = part.value;
+        else if (Array.isArray(held)) held.push(part.value);
+        else form[part.fieldname] = [held, part.value];
       }
-      if (part.fieldnameTruncated || part.valueTruncated) throw new FormRefused(413, 'A field of the form is too long. Go back and try again.');
-      // A part may declare itself JSON, which the reader then parses: a form's field is text only.
-      if (typeof part.value !== 'string') throw new FormRefused(400, 'The form could not be read. Go back and try again.');
-      const held = form[part.fieldname];
-      if (held === undefined) form[part.fieldname] = part.value;
-      else if (Array.isArray(held)) held.push(part.value);
-      else form[part.fieldname] = [held, part.value];
+    } catch (err) {
+      // The parser is fed no more of the body: once a limit is passed the form is refused whatever
+      // follows, and the reader would otherwise go on parsing the rest of it, part by part.
+      request.raw.unpipe();
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new FormRefused(413, `The file is over ${sizeOf(maxBytes)}. Go back and try again.`);
+      // The reader's own refusals carry their status; busboy's (a malformed body) do not.
+      if ((err as { statusCode?: number }).statusCode) throw err;
+      throw new FormRefused(400, 'The form could not be read. Go back and try again.');
     }
-  } catch (err) {
-    // The parser is fed no more of the body: once a limit is passed the form is refused whatever
-    // follows, and the reader would otherwise go on parsing the rest of it, part by part.
-    request.raw.unpipe();
-    // The reader's own refusals carry their status; busboy's (a malformed body) do not.
-    if ((err as { statusCode?: number }).statusCode) throw err;
-    throw new FormRefused(400, 'The form could not be read. Go back and try again.');
-  }
-  request.body = form;
-  request.webUploads = files;
-  await refuseBadText(request);
+    request.body = form;
+    request.webUploads = files;
+    await refuseBadText(request);
+  };
 }

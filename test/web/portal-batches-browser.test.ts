@@ -136,8 +136,8 @@ describe('the portal batches in a browser', () => {
     expect(browser.errors).toEqual([expect.stringMatching(/\/portal\/batches\?mode=test: Failed to load resource: the server responded with a status of 422/)]);
   });
 
-  // Without a session the upload is refused before its body is read and the connection is closed
-  // while the browser may still be sending: it must show the sign-in page, not a connection error.
+  // Without a session the upload is refused before its body is read, while the browser may still be
+  // sending it: the browser must show the sign-in page, not a connection error (api/web/guard.ts).
   it('shows the sign-in page when the session ended before a large file was uploaded', async () => {
     const account = await createAccount(stack, { name: 'Late Shop Ltd', topUp: '10.00' });
     const customer = { email: `late-${account.id.slice(-8)}@example.com`, password: 'the session runs out' };

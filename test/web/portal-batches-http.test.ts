@@ -1,8 +1,8 @@
 // The portal's batch pages over plain HTTP: who may see and buy, CSRF on the upload and the form
 // button, the upload's limits, a bad order line named with its line and column (and nothing
-// bought), a file with quoted values over several lines read as before, and a good file
-// becoming a batch the API sees, in the mode the page shows. The browser walk, with workers buying
-// the labels, is in portal-batches-browser.test.ts.
+// bought), a file with quoted values over several lines read with every line numbered, and a good
+// file becoming a batch the API sees, in the mode the page shows. The browser walk, with workers
+// buying the labels, is in portal-batches-browser.test.ts.
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -47,7 +47,7 @@ describe('readCsv', () => {
       { line: 6, fields: ['b\r\nc', 'd'] },
       { line: 9, fields: ['e'] },
     ]);
-    // UTF-8 text is read as text, and the lines after it are counted as before.
+    // UTF-8 text is read as text, and the lines after it keep their numbers.
     expect(records('Zoë,“quoted”\nnext')).toEqual([
       { line: 1, fields: ['Zoë', '“quoted”'] },
       { line: 2, fields: ['next'] },
