@@ -19,6 +19,7 @@ export type {
   LabelDocument,
   Purchase,
   PickupRequest,
+  PurchaseLookup,
   PurchaseRequest,
   Rate,
   RateRequest,
@@ -26,6 +27,7 @@ export type {
   ScanForm,
   ScanFormRequest,
   ServiceDefinition,
+  StoredPurchase,
 } from './types.js';
 export { rateFromCards } from './rate-card-adapter.js';
 export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
