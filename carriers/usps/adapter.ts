@@ -114,7 +114,11 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
         if (!cancelled) return null;
         return { reference, trackingNumber: cancelled.trackingNumber ?? '', serviceCode: null, cancelled: cancelled.kind !== 'refused' };
       }
-      refuse(`USPS finds a purchase only by sending its request again (reference ${reference})`);
+      // Neither the label nor its request: a reprint by the key is USPS's only read (three a label).
+      const reprinted = await client.reprintByKey(reference, 'png');
+      if (!reprinted) return null;
+      const known = bought.get(reference);
+      return { reference, trackingNumber: reprinted.trackingNumber, serviceCode: known?.trackingNumber === reprinted.trackingNumber ? known.serviceCode : null, cancelled: cancelledHere.has(reprinted.trackingNumber) };
     },
 
     async cancel(purchase) {

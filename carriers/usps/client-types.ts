@@ -61,6 +61,11 @@ export interface UspsClient extends UspsFormCalls {
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
   /** The label with this tracking number, reprinted in `imageFormat` (three reprints a label, counted). */
   reprint(trackingNumber: string, imageFormat: LabelFormat): Promise<BoughtLabel>;
+  /**
+   * The label bought under a purchase's key, reprinted (spending one of its three); null when none.
+   * Only for a caller that has neither the stored purchase nor the request to send again.
+   */
+  reprintByKey(shipmentId: string, imageFormat: LabelFormat): Promise<BoughtLabel | null>;
   /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
   cancel(trackingNumber: string): Promise<CancelOutcome>;
   /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */

@@ -28,7 +28,7 @@ import { localDate, usTimeZone } from '../local-time.js';
 import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
 import { uspsFormCalls } from './client-forms.js';
-import type { UspsClient, UspsClientConfig, UspsKeyCancel } from './client-types.js';
+import type { UspsClient, UspsClientConfig } from './client-types.js';
 
 export type { UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase } from './client-types.js';
 
@@ -167,15 +167,16 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
    */
   const mailingDate = (from: Address, at?: string) => localDate(at ?? new Date(now()), usTimeZone(from));
 
-  async function cancelWith(options: UspsSendOptions): Promise<UspsKeyCancel> {
+  /** A cancellation's outcome, and the tracking number its answer names (absent in a refusal). */
+  async function cancelWith(options: UspsSendOptions): Promise<{ outcome: CancelOutcome; trackingNumber?: string }> {
     const answer = await paid(options);
     if (answer.status === 200) {
       const outcome = parseUspsCancelResponse(answer.body) ?? unreadable('cancel', true, answer.status);
       const trackingNumber = (answer.body as { trackingNumber?: unknown }).trackingNumber;
-      return typeof trackingNumber === 'string' ? { ...outcome, trackingNumber } : outcome;
+      return typeof trackingNumber === 'string' ? { outcome, trackingNumber } : { outcome };
     }
     const refusal = parseUspsCancelRefusal(answer.status, answer.body);
-    if (refusal) return refusal;
+    if (refusal) return { outcome: refusal };
     return fail(answer, true);
   }
 
@@ -235,12 +236,31 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
     },
 
+    async reprintByKey(shipmentId, imageFormat) {
+      const answer = await paid({
+        method: 'POST',
+        path: '/labels/v3/label-reprint',
+        headers: { accept: 'application/vnd.usps.labels+json', 'x-idempotency-key': uspsIdempotencyKey(shipmentId) },
+        body: buildUspsReprintRequest(imageFormat),
+        write: false,
+      });
+      if (answer.status === 200) {
+        const label = parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
+        budget.reprint(label.trackingNumber);
+        return label;
+      }
+      const error = uspsAnswerError(answer, false, now());
+      if (error.details.reason === CARRIER_REASON.notFound) return null;
+      throw redact(error);
+    },
+
     async cancel(trackingNumber) {
-      return cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true });
+      return (await cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true })).outcome;
     },
 
     async cancelByShipment(shipmentId) {
-      return cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      const { outcome, trackingNumber } = await cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      return trackingNumber === undefined ? outcome : { ...outcome, trackingNumber };
     },
 
     quotaSpent: () => budget.spent(),

@@ -219,7 +219,7 @@ describe('USPS client against the simulator', () => {
     const manifested = await client.buy(purchase('shp_01j0000000aaaaaaaaaaaaaac2'));
     const scanned = await client.buy(purchase('shp_01j0000000aaaaaaaaaaaaaac3'));
     clock += 40 * 60_000;
-    expect(await client.cancelByShipment('shp_01j0000000aaaaaaaaaaaaaac2')).toEqual({ kind: 'refund_requested' });
+    expect(await client.cancelByShipment('shp_01j0000000aaaaaaaaaaaaaac2')).toEqual({ kind: 'refund_requested', trackingNumber: manifested.trackingNumber });
     // The same refund request again (a retry after a lost answer) stands as it was.
     expect(await client.cancel(manifested.trackingNumber)).toEqual({ kind: 'refund_requested' });
 
