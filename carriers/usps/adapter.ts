@@ -45,7 +45,14 @@ export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig 
     // (contract: Carriers), and its ZPL is a reprint (recoverLabel), as no purchase gives both.
     labelFormat: 'png',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...callsPerHour(options.credentials?.CALLS_PER_HOUR),
   };
+}
+
+/** CARRIER_USPS_CALLS_PER_HOUR, when it is a whole number of calls; USPS's default quota otherwise. */
+function callsPerHour(value: string | undefined): { callsPerHour?: number } {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? { callsPerHour: n } : {};
 }
 
 export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: string } = {}): CarrierAdapter {
