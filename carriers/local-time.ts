@@ -57,6 +57,26 @@ export function usTimeZone(address: Address): string {
   return byZip ?? byState ?? 'UTC';
 }
 
+/** Countries of one zone that we serve, by ISO code; a country of several zones is not guessed. */
+const COUNTRY_ZONES: Readonly<Record<string, string>> = {
+  GB: 'Europe/London', IE: 'Europe/Dublin', FR: 'Europe/Paris', DE: 'Europe/Berlin', NL: 'Europe/Amsterdam', BE: 'Europe/Brussels',
+  LU: 'Europe/Luxembourg', ES: 'Europe/Madrid', IT: 'Europe/Rome', AT: 'Europe/Vienna', CH: 'Europe/Zurich', PL: 'Europe/Warsaw',
+  DK: 'Europe/Copenhagen', SE: 'Europe/Stockholm', NO: 'Europe/Oslo', FI: 'Europe/Helsinki', CZ: 'Europe/Prague', PT: 'Europe/Lisbon',
+};
+
+/**
+ * The IANA zone of an address: a US one (or a territory's) by state and ZIP, another country's when
+ * it has one zone; undefined where the address alone cannot say (a country of several zones).
+ */
+export function timeZoneOf(address: Address): string | undefined {
+  const country = address.country.trim().toUpperCase();
+  if (country === 'US' || TERRITORIES.has(country)) {
+    const zone = usTimeZone(address);
+    return zone === 'UTC' ? undefined : zone;
+  }
+  return COUNTRY_ZONES[country];
+}
+
 function parts(instant: Date, timeZone: string): Record<string, string> {
   const format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return Object.fromEntries(format.formatToParts(instant).map((p) => [p.type, p.value]));

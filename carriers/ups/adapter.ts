@@ -138,7 +138,7 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async schedulePickup(request) {
       const phone = request.phone?.trim() || settings.pickupPhone?.trim() || '';
-      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
+      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window, totalWeightG: request.parcels.totalWeightG });
       if (problems.length) refuse(problems.join('; '));
       const booked = await client.schedulePickup({
         reference: request.reference,

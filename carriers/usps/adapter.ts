@@ -1,6 +1,7 @@
 import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { uspsAddressProblems } from './address.js';
+import { localDate, usTimeZone } from '../local-time.js';
 import { requiredCredentials } from '../credentials.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig, type UspsPurchase } from './client.js';
 import { uspsDefinition } from './definition.js';
@@ -170,7 +171,8 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
       const confirmation = await client.schedulePickup({
         address: request.address,
-        pickupDate: request.window.start.slice(0, 10),
+        // The pickup location's own date: USPS books days, and its day is not UTC's.
+        pickupDate: localDate(request.window.start, usTimeZone(request.address)),
         count: request.parcels.count,
         totalWeightG: request.parcels.totalWeightG,
         serviceCodes: request.parcels.serviceCodes,
