@@ -67,7 +67,7 @@ export function addressLimits(adapter: CarrierAdapter, from: Address, to: Addres
  * The services a carrier priced by its rating API offers for this parcel and route: only domestic
  * routes, only in the account's currency, only the services we sell. A route it does not serve
  * has no rates; an address it cannot take, a refusal or no answer within `deadlineMs` is a code
- * and a message in our words (the carrier's own text stays in the logs).
+ * and a message in our words, a refusal's with the carrier's reason after them.
  */
 export async function carrierRates(
   adapter: CarrierAdapter,
@@ -92,7 +92,8 @@ export async function carrierRates(
       return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused this platform's credentials; it cannot price anything until an operator corrects them.` };
     }
     if (err instanceof CarrierError && err.kind === 'definitive') {
-      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route.` };
+      // The carrier's reason goes with it: what about the parcel or route it would not take.
+      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route: ${err.message}` };
     }
     return { ok: false, code: CODE.carrier_unavailable, message: `${definition.name} did not answer in time; try again shortly.` };
   }

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PurchaseRequest } from '../../../carriers/types.js';
 import { CarrierError } from '../../../carriers/types.js';
+import { carrierRates, createPriceCache } from '../../../carriers/index.js';
 import { uspsAdapterOn } from '../../../carriers/usps/adapter.js';
 import { createUspsClient, type UspsClientConfig } from '../../../carriers/usps/client.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
@@ -123,6 +124,20 @@ describe('USPS quota budget', () => {
     const sent = sim.calls.reprint;
     expect((await carrierError(adapter.recoverLabel!(stored, 'zpl'))).kind).toBe('definitive');
     expect(sim.calls.reprint).toBe(sent);
+  });
+});
+
+describe('USPS price refusals', () => {
+  it("reach the quote's unavailable with USPS's reason, never an empty answer", async () => {
+    const { adapter, sim } = await harness();
+    const reason = 'Weight exceeds the maximum for this mail class';
+    const refusal = { kind: 'error' as const, status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Bad Request', errors: [{ status: '400', code: '010001', title: 'Bad Request', detail: reason }] } } };
+    // Refused for every mail class asked (one price search each).
+    for (let n = 0; n < 3; n++) sim.inject('rate', refusal);
+    const quote = await carrierRates(adapter, createPriceCache(), { livemode: true, parcel: PARCEL_US, from: FROM_US, to: TO_US, currency: 'USD', deadlineMs: 5_000 });
+    expect(quote.ok).toBe(false);
+    expect(quote).toMatchObject({ code: 'carrier_error', message: expect.stringContaining(reason) });
+    expect(sim.calls.rate).toBeGreaterThanOrEqual(1);
   });
 });
 
