@@ -261,6 +261,12 @@ export interface CarrierAdapter {
   /** Cancels a booked collection by its confirmation; a refusal is a definitive CarrierError. */
   cancelPickup?(confirmation: string): Promise<void>;
   /**
+   * The collection booked with our reference, for a booking whose answer was lost: its confirmation,
+   * null when the carrier shows none, or `unknown` while the carrier cannot tell (UPS lists pending
+   * pickups of today and tomorrow only). Absent where the carrier cannot be asked by our reference.
+   */
+  findPickup?(reference: string, window: { start: string; end: string }, address: Address): Promise<{ confirmation: string } | null | 'unknown'>;
+  /**
    * The label bought with our reference, made again by the carrier in another of its formats (UPS
    * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent
    * where the carrier cannot make its label again.

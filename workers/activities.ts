@@ -34,7 +34,7 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
-    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
+    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix, adapter: registry.adapter }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db) }),
   };

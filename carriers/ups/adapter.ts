@@ -6,6 +6,7 @@ import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
 import { upsCarrierServiceCode } from './services.js';
 import { upsPickupProblems } from './pickup.js';
+import { localDate, timeZoneOf } from '../local-time.js';
 
 /** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
 export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
@@ -156,6 +157,19 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
+    },
+
+    async findPickup(reference, window, address) {
+      // Pickup Pending Status lists the account's pickups of the location's today and tomorrow,
+      // each with the reference we booked it with; outside those days it cannot tell.
+      const zone = timeZoneOf(address);
+      const day = (at: string | number) => (zone ? localDate(new Date(at), zone) : new Date(at).toISOString().slice(0, 10)).replace(/-/g, '');
+      const serviceDate = day(window.start);
+      const now = Date.now();
+      if (serviceDate !== day(now) && serviceDate !== day(now + 86_400_000)) return 'unknown';
+      const pending = await client.pendingPickups();
+      const found = pending.find((p) => p.reference === reference);
+      return found ? { confirmation: found.prn } : null;
     },
   };
 }

@@ -18,7 +18,18 @@ import {
   type CancelOutcome,
   type UpsLabelRequestFormat,
 } from './shipping.js';
-import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, UPS_PICKUP_CANCEL_PATH, UPS_PICKUP_PATH, type UpsBookedPickup, type UpsPickupInput } from './pickup.js';
+import {
+  buildUpsPickupRequest,
+  parseUpsPendingPickups,
+  parseUpsPickupCancelResponse,
+  parseUpsPickupResponse,
+  UPS_PICKUP_CANCEL_PATH,
+  UPS_PICKUP_PATH,
+  UPS_PICKUP_PENDING_PATH,
+  type UpsBookedPickup,
+  type UpsPendingPickup,
+  type UpsPickupInput,
+} from './pickup.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -70,6 +81,7 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   track: 'track',
   pickup: 'buy',
   pickup_cancel: 'cancel',
+  pickup_pending: 'lookup',
 };
 
 export function createUpsClient(config: UpsClientConfig) {
@@ -257,7 +269,12 @@ export function createUpsClient(config: UpsClientConfig) {
     await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup };
+  /** The account's pending on-call pickups (today's and tomorrow's, as UPS keeps them). */
+  async function pendingPickups(): Promise<UpsPendingPickup[]> {
+    return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, extraHeaders: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

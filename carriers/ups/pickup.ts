@@ -3,10 +3,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { localDate, localHhmm, timeZoneOf } from '../local-time.js';
 import type { CarrierMoney } from '../types.js';
-import { PickupCancelResponse, PickupCreationResponse, type PickupCreationRequest } from './schemas-pickup.js';
+import { PickupCancelResponse, PickupCreationResponse, PickupPendingStatusResponse, type PickupCreationRequest } from './schemas-pickup.js';
 import { upsCarrierServiceCode } from './services.js';
 
 export const UPS_PICKUP_PATH = '/pickupcreation/v2409/pickup';
+/** Pickup Pending Status of on-call pickups (the account in the `AccountNumber` header). */
+export const UPS_PICKUP_PENDING_PATH = '/shipments/v2409/pickup/oncall';
 /** Cancel by PRN (`CancelBy` 02). */
 export const UPS_PICKUP_CANCEL_PATH = '/shipments/v2409/pickup/02';
 
@@ -129,4 +131,19 @@ export function parseUpsPickupResponse(body: unknown): UpsBookedPickup | undefin
 
 export function parseUpsPickupCancelResponse(body: unknown): true | undefined {
   return Value.Check(PickupCancelResponse, body) && body.PickupCancelResponse.Response.ResponseStatus.Code === '1' ? true : undefined;
+}
+
+/** A pending on-call pickup: its PRN, local service date (`yyyyMMdd`) and the reference it was booked with. */
+export interface UpsPendingPickup {
+  prn: string;
+  serviceDate: string;
+  reference: string | null;
+}
+
+/** The pending pickups of a Pickup Pending Status answer; undefined when the answer is not one. */
+export function parseUpsPendingPickups(body: unknown): UpsPendingPickup[] | undefined {
+  if (!Value.Check(PickupPendingStatusResponse, body)) return undefined;
+  const r = body.PickupPendingStatusResponse;
+  if (r.Response.ResponseStatus.Code !== '1') return undefined;
+  return r.PendingStatus.map((p) => ({ prn: p.PRN, serviceDate: p.ServiceDate, reference: p.ReferenceNumber ?? null }));
 }

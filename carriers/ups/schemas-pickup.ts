@@ -95,3 +95,24 @@ export const PickupCancelResponse = Type.Object({
   }),
 });
 export type PickupCancelResponse = Static<typeof PickupCancelResponse>;
+
+/** Pickup Pending Status's answer: the account's on-call pickups of today and tomorrow. */
+export const PickupPendingStatusResponse = Type.Object({
+  PickupPendingStatusResponse: Type.Object({
+    Response: Type.Object({ ResponseStatus: Type.Object({ Code: Type.String(), Description: Type.Optional(Type.String()) }) }),
+    PendingStatus: Type.Array(
+      Type.Object({
+        PickupType: str(2, 2),
+        ServiceDate: str(8, 8),
+        PRN: str(11, 11),
+        PickupStatusMessage: str(1, 500),
+        GWNStatusCode: Type.Optional(str(2, 2)),
+        OnCallStatusCode: Type.Optional(str(3, 3)),
+        BillingCode: Type.Optional(str(2, 2)),
+        ContactName: Type.Optional(str(1, 22)),
+        ReferenceNumber: Type.Optional(str(1, 35)),
+      }),
+    ),
+  }),
+});
+export type PickupPendingStatusResponse = Static<typeof PickupPendingStatusResponse>;
