@@ -1,4 +1,5 @@
 import type { Address, CarrierErrorReason, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { BookedPickup, PickupRequest, ScanForm, ScanFormRequest } from './types-collections.js';
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -196,42 +197,7 @@ export interface Scan {
   location: { city: string; postcode: string; country: string } | null;
 }
 
-/** Labels to put on one manifest: all bought by us, from one sender address. */
-export interface ScanFormRequest {
-  /** Our scan form id: the carrier's reference for the form, the same on every retry. */
-  reference: string;
-  from: Address;
-  labels: ReadonlyArray<{ reference: string; trackingNumber: string }>;
-}
-
-/** The carrier's form: its own number and the document to hand over with the parcels. */
-export interface ScanForm {
-  carrierFormId: string;
-  /** The form's file as the carrier made it (`pdf`, or an image our PDF page will carry). */
-  document: { format: 'pdf' | 'png' | 'jpg' | 'gif'; contentBase64: string };
-}
-
-export interface PickupRequest {
-  /** Our pickup id: the carrier's reference for the booking. */
-  reference: string;
-  address: Address;
-  /** When the parcels are ready and until when they can be collected (ISO 8601 instants). */
-  window: { start: string; end: string };
-  /** The parcels to collect: their count and total weight, and our services where known. */
-  parcels: { count: number; totalWeightG: number; serviceCodes: readonly string[]; destinationCountries?: readonly string[] };
-  instructions?: string;
-  /** An e-mail of the account's, for carriers that need a contact (USPS); absent when it has none. */
-  contactEmail?: string;
-  /** A phone number at the pickup address, for carriers that require one (UPS). */
-  phone?: string;
-}
-
-export interface BookedPickup {
-  /** The carrier's confirmation (UPS PRN, USPS confirmation number). */
-  confirmation: string;
-  /** The carrier's fee for the pickup; null when it charges none. */
-  fee: CarrierMoney | null;
-}
+export type { BookedPickup, PickupRequest, ScanForm, ScanFormRequest } from './types-collections.js';
 
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter {
@@ -274,39 +240,7 @@ export interface CarrierAdapter {
   recoverLabel?(purchase: StoredPurchase, format: CarrierLabelFormat): Promise<LabelDocument>;
 }
 
-/**
- * How a carrier call failed:
- * - `retryable`: nothing happened at the carrier (refused connection, 409, 429, 5xx); try again.
- * - `definitive`: the carrier said no (other 4xx); retrying cannot help.
- * - `ambiguous`: the request may have been carried out (time-out or connection lost after sending);
- *   ask the carrier by reference before trying again.
- */
-export type CarrierErrorKind = 'retryable' | 'definitive' | 'ambiguous';
-
-/**
- * Why a definitive refusal happened, where the adapter can tell, so callers can answer precisely:
- * `already_scanned` (a cancel refused because the carrier has scanned the label, spec §3 rule 2),
- * `not_found` (no purchase or tracking number of that kind at the carrier).
- */
-export type { CarrierErrorReason };
-
-export class CarrierError extends Error {
-  constructor(
-    readonly kind: CarrierErrorKind,
-    message: string,
-    readonly details: {
-      status?: number;
-      retryAfterMs?: number;
-      carrierCode?: string;
-      /** The carrier's own machine-readable error code, as it sent it. */
-      carrierErrorCode?: string;
-      reason?: CarrierErrorReason;
-    } = {},
-  ) {
-    super(message);
-    this.name = 'CarrierError';
-  }
-}
+export { CarrierError, type CarrierErrorKind, type CarrierErrorReason } from './carrier-error.js';
 
 export interface HttpAdapterOptions {
   /** The carrier API's base address, e.g. the simulator's `http://127.0.0.1:4010/acme/v2`. */
