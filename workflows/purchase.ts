@@ -156,7 +156,9 @@ export async function cancelStrayLabel(input: PurchaseInput, carrier: string): P
       } else if (found?.cancelled && final && !cancelled && found.trackingNumber) {
         cancelled = found.trackingNumber;
       }
-      if (final || Date.now() >= until) return cancelled;
+      if (final) return cancelled;
+      // A look that ran past the window is not the last: the last is the one marked so.
+      if (Date.now() >= until) continue;
       await sleep(Math.min(STRAY_LABEL_CHECK_EVERY_MS, until - Date.now()), {
         summary: `look again for a stray label of ${input.shipmentId} at ${carrier}`,
       });
