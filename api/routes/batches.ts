@@ -24,20 +24,6 @@ export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
 
 type LabelFormat = Static<typeof LabelFormatSchema>;
 
-/**
- * An item's path in a 422 as the contract writes it, `shipments[3].parcel.weight_g`: validation and
- * the control-character check name array items by a dotted index, as they do everywhere else.
- */
-const itemPath = (path: string) => path.replace(/^shipments\.(\d+)(?=\.|$)/, 'shipments[$1]');
-
-async function withItemPaths(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 422 || typeof payload !== 'string') return payload;
-  const body = JSON.parse(payload) as { errors?: Array<{ path: string; message: string }> };
-  if (!Array.isArray(body.errors)) return payload;
-  body.errors = body.errors.map((e) => ({ ...e, path: itemPath(e.path) }));
-  return JSON.stringify(body);
-}
-
 /** Who a batch is bought for: an API key's caller, or a portal user's account in one mode. */
 export type BatchBuyer = Pick<Caller, 'account' | 'livemode'>;
 
@@ -158,7 +144,6 @@ export const batchRoutes =
         // The key is claimed in the transaction that records the batch, and stays bound to it: a
         // repeated key answers that batch as it is now, never a second one.
         config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
-        onSend: withItemPaths,
         schema: { body: CreateBatchSchema, summary: 'Buy a batch of labels', operationId: 'createBatch', response: RESPONSES.createBatch },
       },
       async (request, reply) => {
