@@ -115,7 +115,7 @@ export interface ShipmentActivityDeps {
   catalog: ServiceCatalog;
   now?: () => Date;
   /** Runs after each event is stored (webhook fan-out); must be idempotent, as it runs again on retries. */
-  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
+  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean; shipmentId?: string | null }) => Promise<void>;
 }
 
 /** The read model and the event log: what the API reads and what webhooks deliver. */
@@ -173,7 +173,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
       });
       // Even when the event was already stored: a retry after a crash between the insert and the
       // fan-out must still fan out (the fan-out starts each delivery once, whatever happens).
-      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode });
+      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode, shipmentId: p.shipmentId });
       return inserted;
     },
 

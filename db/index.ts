@@ -61,10 +61,6 @@ export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, sa
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export {
-  batchHasLabelFile,
-  batchItems,
-  batchLabelFile,
-  completeBatch,
   findBatch,
   findBatchItem,
   findOwnBatch,
@@ -72,6 +68,8 @@ export {
   listBatchItems,
   recordBatchRequest,
 } from './queries/batches.js';
+export { batchHasLabelFile, batchLabelFile, batchLabelState, completeBatch, labelledBatchItems, storeBatchLabelFile } from './queries/batch-files.js';
+export type { MadeBatchFile, MergedLabelFile } from './queries/batch-files.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
 export {
   failUnstartedPurchase,

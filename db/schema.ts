@@ -153,6 +153,11 @@ export const batches = pgTable(
     total: integer('total').notNull(),
     labelContentType: text('label_content_type'),
     labelContent: bytea('label_content'),
+    /**
+     * The items whose labels the stored merged file was made from, in item order (null before it is
+     * made): the file is served only while these are exactly the items with a label now.
+     */
+    labelShipmentIds: text('label_shipment_ids').array(),
     createdAt: ts('created_at').notNull().defaultNow(),
     completedAt: ts('completed_at'),
   },

@@ -43,7 +43,7 @@ export type { EventType, FundingSource, ScanStatus, ShipmentStatus } from './sta
 export { isScope, SCOPES } from './scopes.js';
 export type { Scope } from './scopes.js';
 export { ipAllowed, isPublicAddress, isValidCidr } from './cidr.js';
-export { hasLabel, LABEL_FORMAT_LIST, shipmentToJson } from './shipment-view.js';
+export { hasLabel, LABEL_FORMAT_LIST, LABELLED_STATUSES, shipmentToJson } from './shipment-view.js';
 export { BATCH_MAX_ITEMS, BATCH_STATUSES, batchToJson, countItems } from './batch-view.js';
 export type { BatchCounts, BatchJson, BatchRecord } from './batch-view.js';
 export { priceService } from './pricing.js';

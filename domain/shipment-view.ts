@@ -26,7 +26,9 @@ export interface ShipmentRecord {
 
 export const LABEL_FORMAT_LIST = ['pdf_6x4', 'pdf_a4', 'zpl'] as const;
 
-const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
+/** The statuses whose shipment has a label: a batch's merged file holds exactly these items' labels. */
+export const LABELLED_STATUSES: readonly string[] = ['purchased', 'in_transit', 'exception', 'delivered', 'voiding'];
+const LABELLED = new Set(LABELLED_STATUSES);
 
 /** Whether a shipment in this status has a label (pending, failed and voided ones have none). */
 export const hasLabel = (status: string) => LABELLED.has(status);

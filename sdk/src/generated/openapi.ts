@@ -4719,12 +4719,12 @@ export interface operations {
                     window: {
                         /**
                          * Format: iso-8601-instant
-                         * @description When the parcels are ready (ISO 8601, in the future)
+                         * @description When the parcels are ready (ISO 8601): in the future, at most 365 days ahead
                          */
                         start: string;
                         /**
                          * Format: iso-8601-instant
-                         * @description The latest the carrier may come; after start
+                         * @description The latest the carrier may come: after start, and at most 24 hours after it (a pickup is for one day)
                          */
                         end: string;
                     };
