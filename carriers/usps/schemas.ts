@@ -52,6 +52,7 @@ export {
 } from './schemas-labels.js';
 export { UspsTrackingDetails, UspsTrackingEvent } from './schemas-tracking.js';
 export { USPS_ENTRY_FACILITY_TYPES, USPS_SCAN_FORM_IMAGE_TYPES, UspsScanFormAddress, UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
+export { UspsAddressAdditionalInfo, UspsAddressQuery, UspsAddressResponse, UspsDomesticAddress } from './schemas-addresses.js';
 export { USPS_PACKAGE_LOCATIONS, USPS_PICKUP_PACKAGE_TYPES, UspsPickupAddress, UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 
 /** Every schema by name, for a validator that compiles them once (tests, the simulator). */
