@@ -26,6 +26,7 @@ import { UspsBaseRateOption, UspsBaseRatesQuery } from './schemas-rating.js';
 import { UspsTrackingDetails } from './schemas-tracking.js';
 import { UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
 import { UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
+import { UspsAddressQuery, UspsAddressResponse } from './schemas-addresses.js';
 
 export { USPS_MAIL_CLASSES, USPS_STATE_CODES, UspsErrorMessage } from './schemas-common.js';
 export {
@@ -76,4 +77,6 @@ export const USPS_SCHEMAS: Record<string, TSchema> = {
   UspsScanFormVendorResponse,
   UspsSchedulePickupRequest,
   UspsPickupConfirmation,
+  UspsAddressQuery,
+  UspsAddressResponse,
 };
