@@ -165,7 +165,7 @@ export const ERROR_TABLE = {
   },
   verification_not_available: {
     status: 422, title: 'Verification not available', message: GENERIC_FAILURE_MESSAGE, internal: false,
-    when: 'An address check of an address in a country no enabled carrier checks (US and Puerto Rico addresses only, with USPS or UPS enabled).',
+    when: 'An address check of an address in a country no enabled carrier checks (US and Puerto Rico addresses only, with USPS or UPS enabled), or of one that none of them can take as it is; `detail` says which.',
     then: 'Nothing was checked; the address may still be used as it is.',
   },
   rate_limited: {

@@ -46,22 +46,32 @@ function sandboxCheck(address: Address): AddressVerification {
   };
 }
 
-/** Asks each carrier in turn until one answers; the last one's failure is the answer when none does. */
+/** Whether a carrier failure is the adapter's own refusal, before anything was sent (an address it cannot take whole). */
+const refusedBeforeSending = (error: unknown) => error instanceof CarrierError && error.kind === 'definitive' && error.details.status === undefined;
+
+/**
+ * Asks each carrier in turn until one answers. When none does, a failure at a carrier is the answer
+ * (502 or 503); when every carrier refused the address before sending it, no enabled carrier can
+ * check it: 422 `verification_not_available`, naming why.
+ */
 async function liveCheck(ctx: AppContext, log: FastifyBaseLogger, address: Address, verifiers: ReadonlyArray<{ code: Verifier }>) {
-  let failure: unknown;
+  const failures: unknown[] = [];
   for (const { code } of verifiers) {
     const adapter = liveAdapter(ctx, code);
     if (!adapter.verifyAddress) continue;
     try {
       return { carrier: code, check: await adapter.verifyAddress(address) };
     } catch (error) {
-      failure = error;
-      // Operators see why the first carrier was passed over; the customer sees the one that answered.
+      failures.push(error);
+      // Operators see why a carrier was passed over; the customer sees the one that answered.
       log.warn({ carrier: code, kind: error instanceof CarrierError ? error.kind : 'error', err: error instanceof Error ? error.message : String(error) }, 'address check failed at the carrier');
     }
   }
-  if (failure === undefined) throw notAvailable(address.country);
-  return carrierFailure(failure);
+  const atCarrier = failures.filter((f) => !refusedBeforeSending(f));
+  if (atCarrier.length) return carrierFailure(atCarrier[atCarrier.length - 1]);
+  if (failures.length === 0) throw notAvailable(address.country);
+  const reasons = failures.map((f) => (f as CarrierError).message).join('; ');
+  throw new ApiError(CODE.verification_not_available, `No enabled carrier can check this address as it is: ${reasons}.`);
 }
 
 function verificationToJson(check: AddressVerification, carrier: Verifier, livemode: boolean) {

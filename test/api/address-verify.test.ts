@@ -91,6 +91,16 @@ describe('address checks with a live key', () => {
     expect(res.body.code).toBe('carrier_unavailable');
   });
 
+  it('an address USPS cannot look up goes to UPS; one neither can take is 422 verification_not_available, naming why', async () => {
+    const islands = await verify(acct.liveKey, US({ state: 'UM', city: 'Wake Island', postcode: '96898' }));
+    expect(islands.status, islands.text).toBe(200);
+    expect(islands.body).toMatchObject({ verified: true, carrier: 'ups' });
+    const long = await verify(acct.liveKey, US({ state: 'UM', line1: `1 ${'Long '.repeat(21)}Rd` }));
+    expect(long.status, long.text).toBe(422);
+    expect(long.body.code).toBe('verification_not_available');
+    expect(long.body.detail).toMatch(/USPS state code.*100 characters/);
+  });
+
   it('other countries are 422 verification_not_available; an invalid address is 422 validation_failed', async () => {
     const gb = await verify(acct.liveKey, { name: 'A', line1: '1 High St', city: 'London', postcode: 'N1 9GU', country: 'GB' });
     expect(gb.status).toBe(422);
