@@ -9,7 +9,8 @@ import { validateAddress } from './address-validation.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
- * Rating (Rate, Shop), Shipping (ship, void, label recovery) and Tracking (details, reference).
+ * Rating (Rate, Shop), Shipping (ship, void, label recovery), Tracking (details, reference), Pickup
+ * and Address Validation (street level).
  * Same paths, field names and error bodies; tokens expire, 429s carry no `Retry-After`, packages
  * walk through their scans as the clock moves, and a void after a scan is refused. The core answers
  * requests; `./server.ts` serves it on a port of its own with its own faults (tests), and the shared

@@ -10,7 +10,8 @@ import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
 /**
  * A simulator of the USPS v3 APIs we use, answering as the documents say: the OAuth token endpoint,
  * payment authorization, base-rates search, label purchase (JSON with `application/vnd.usps.labels+json`,
- * multipart otherwise), reprint and cancel by tracking number or by idempotency key, and tracking.
+ * multipart otherwise), reprint and cancel by tracking number or by idempotency key, tracking, SCAN
+ * forms, carrier pickups and address standardization.
  * The core answers requests; `./server.ts` serves it on a port of its own with its own faults
  * (tests), and the shared carrier simulator mounts it under `/usps` with the control API's faults.
  */
