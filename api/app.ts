@@ -23,6 +23,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
+import { addressVerifyRoutes } from './routes/address-verify.js';
 import { scanFormRoutes } from './routes/scan-forms.js';
 import { pickupRoutes } from './routes/pickups.js';
 import { batchRoutes } from './routes/batches.js';
@@ -148,6 +149,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(labelRoutes(ctx));
       await v1.register(trackingRoutes(ctx));
       await v1.register(addressRoutes(ctx));
+      await v1.register(addressVerifyRoutes(ctx));
       await v1.register(scanFormRoutes(ctx));
       await v1.register(pickupRoutes(ctx));
       await v1.register(batchRoutes(ctx));

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
+import { AddressVerification, Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
 import {
   CODE,
   ERRORS,
@@ -254,6 +254,7 @@ const NAMED = [
   LabelLink,
   FileLink,
   Address,
+  AddressVerification,
   Balance,
   WebhookEndpoint,
   WebhookEndpointWithSecret,

@@ -140,6 +140,10 @@ export const RESPONSES = {
   listAddresses: responses({ 200: json('One page, newest first', page('Address')) }, []),
   retrieveAddress: responses({ 200: json('The address', ref('Address')) }, [CODE.not_found]),
   updateAddress: responses({ 200: json('The edited address', ref('Address')) }, [...BODY, CODE.not_found, CODE.address_already_exists]),
+  verifyAddress: responses(
+    { 200: json('The check: verified or not, the standardised address and what the carrier said', ref('AddressVerification')) },
+    [...BODY, CODE.verification_not_available, CODE.carrier_error, CODE.carrier_unavailable],
+  ),
   deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [...BODY, CODE.not_found]),
   createWebhookEndpoint: responses(
     { 201: json('Registered; the secret is shown only here', ref('WebhookEndpointWithSecret')) },

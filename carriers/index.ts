@@ -27,6 +27,8 @@ export type {
   ScanFormRequest,
   ServiceDefinition,
 } from './types.js';
+export { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS, US_POSTAL_COUNTRIES } from './address-verification.js';
+export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';
 export { rateFromCards } from './rate-card-adapter.js';
 export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
 export type { CarrierRegistry } from './registry.js';

@@ -1,4 +1,5 @@
 import type { Address, CarrierErrorReason, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { AddressVerification } from './address-verification.js';
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -35,6 +36,8 @@ export interface CarrierCapabilities {
   scanForms?: boolean;
   /** Whether the carrier books collections: `CarrierAdapter.schedulePickup` and `cancelPickup`. */
   pickups?: boolean;
+  /** The countries whose addresses the carrier checks: `CarrierAdapter.verifyAddress`. */
+  addressVerification?: readonly string[];
 }
 
 /** What a carrier is, independent of how we talk to it. Pure data and functions. */
@@ -218,6 +221,8 @@ export interface CarrierAdapter {
   schedulePickup?(request: PickupRequest): Promise<BookedPickup>;
   /** Cancels a booked collection by its confirmation; a refusal is a definitive CarrierError. */
   cancelPickup?(confirmation: string): Promise<void>;
+  /** Checks one address of a country in `capabilities.addressVerification`; a no-match is an answer, not an error. */
+  verifyAddress?(address: Address): Promise<AddressVerification>;
   /**
    * The label bought with our reference, made again by the carrier in another of its formats (UPS
    * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent

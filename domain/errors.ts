@@ -163,6 +163,11 @@ export const ERROR_TABLE = {
     when: 'The quote for this service, parcel and route expired, and the carrier now asks more than it quoted.',
     then: 'Quote again (`POST /quotes`) and buy at the new price; nothing was bought or charged.',
   },
+  verification_not_available: {
+    status: 422, title: 'Verification not available', message: GENERIC_FAILURE_MESSAGE, internal: false,
+    when: 'An address check of an address in a country no enabled carrier checks (US and Puerto Rico addresses only, with USPS or UPS enabled), or of one that none of them can take as it is; `detail` says which.',
+    then: 'Nothing was checked; the address may still be used as it is.',
+  },
   rate_limited: {
     status: 429, title: 'Rate limited', message: GENERIC_FAILURE_MESSAGE, internal: false,
     when: 'The key’s allowance of requests is spent.',

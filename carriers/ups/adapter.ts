@@ -148,6 +148,8 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
     },
+
+    verifyAddress: (address) => client.validateAddress(address),
   };
 }
 

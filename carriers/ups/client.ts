@@ -4,6 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
 import { CarrierError } from '../types.js';
+import type { AddressVerification } from '../address-verification.js';
 import { classifyUpsError, readUpsError, type UpsOperation } from './errors.js';
 import { buildRateRequest, parseRateResponse, type RatedService } from './rating.js';
 import { TokenResponse } from './schemas.js';
@@ -19,6 +20,7 @@ import {
   type UpsLabelRequestFormat,
 } from './shipping.js';
 import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, UPS_PICKUP_CANCEL_PATH, UPS_PICKUP_PATH, type UpsBookedPickup, type UpsPickupInput } from './pickup.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -70,6 +72,7 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   track: 'track',
   pickup: 'buy',
   pickup_cancel: 'cancel',
+  address: 'lookup',
 };
 
 export function createUpsClient(config: UpsClientConfig) {
@@ -257,7 +260,13 @@ export function createUpsClient(config: UpsClientConfig) {
     await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup };
+  /** Street-level validation and classification of one US or Puerto Rico address; a no-match is an answer. */
+  async function validateAddress(address: Address): Promise<AddressVerification> {
+    const { path, query, body } = buildUpsAddressValidationRequest(address);
+    return call('address', { method: 'POST', path, query, body, decode: (answer) => parseUpsAddressValidationResponse(answer, address) });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, validateAddress };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

@@ -27,6 +27,7 @@ import {
 import { isUs, refuseBadAddresses } from './address.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
 import { uspsFormCalls, type UspsFormCalls } from './client-forms.js';
+import { uspsAddressCalls, type UspsAddressCalls } from './addresses-client.js';
 
 /**
  * Settings of the USPS connection, read by the config module from CARRIER_USPS_URL,
@@ -68,7 +69,7 @@ export interface UspsPurchase {
   parcel: Parcel;
 }
 
-export interface UspsClient extends UspsFormCalls {
+export interface UspsClient extends UspsFormCalls, UspsAddressCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
@@ -278,6 +279,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     },
 
     ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
+    ...uspsAddressCalls({ authorized, fail, unreadable }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });

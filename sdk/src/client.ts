@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
-import { batchResource, pickupResource, scanFormResource, type Transport } from './forms.js';
+import { addressResource, batchResource, pickupResource, scanFormResource, type Transport } from './forms.js';
 import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
-  Address,
-  AddressCreateParams,
-  AddressUpdateParams,
   Balance,
-  DeletedAddress,
   DeletedWebhookEndpoint,
   Event,
   EventListParams,
@@ -159,18 +155,8 @@ export class ParcelShipping {
       (await this.#request<Tracking>('GET', `/tracking/${enc(trackingNumber)}`)).body,
   };
 
-  readonly addresses = {
-    /** Saves an address; saving the same one again returns the saved record. */
-    create: async (body: AddressCreateParams, options: IdempotentOptions = {}): Promise<Address> =>
-      (await this.#request<Address>('POST', '/addresses', { body, idempotencyKey: options.idempotencyKey })).body,
-    retrieve: async (id: string): Promise<Address> => (await this.#request<Address>('GET', `/addresses/${enc(id)}`)).body,
-    update: async (id: string, body: AddressUpdateParams): Promise<Address> =>
-      (await this.#request<Address>('PATCH', `/addresses/${enc(id)}`, { body })).body,
-    delete: async (id: string): Promise<DeletedAddress> => (await this.#request<DeletedAddress>('DELETE', `/addresses/${enc(id)}`)).body,
-    list: (params: PageParams = {}): AsyncIterable<Address> => this.#paginate<Address>('/addresses', params),
-  };
-
   readonly #transport: Transport = { request: (m, p, o) => this.#request(m, p, o), paginate: (p, q) => this.#paginate(p, q) };
+  readonly addresses = addressResource(this.#transport);
   readonly batches = batchResource(this.#transport);
   readonly scanForms = scanFormResource(this.#transport);
   readonly pickups = pickupResource(this.#transport);

@@ -195,6 +195,12 @@ describe('every answer matches the served OpenAPI document', () => {
     expect((await api('DELETE', `/addresses/${b.body.id}`)).status).toBe(200);
     expect((await api('GET', `/addresses/${b.body.id}`)).status).toBe(404);
     expect((await api('DELETE', `/addresses/${b.body.id}`)).status).toBe(404);
+    const us = { name: 'Nick Fury', line1: '2700 S Jefferson Ave', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' };
+    expect((await api('POST', '/addresses/verify', { body: us })).body.verified).toBe(true);
+    const live = await api('POST', '/addresses/verify', { key: acct.liveKey, body: us });
+    expect(live.body).toMatchObject({ verified: true, carrier: 'usps', livemode: true });
+    expect((await api('POST', '/addresses/verify', { key: acct.liveKey, body: { ...us, line1: '1 Undeliverable Way' } })).body.verified).toBe(false);
+    expect((await api('POST', '/addresses/verify', { body: address() })).body.code).toBe('verification_not_available');
   });
 
   it('events, webhook endpoints and their deliveries', async () => {

@@ -20,6 +20,7 @@ const FAULT_OPERATION: Record<UpsSimOperation, string> = {
   track: 'track',
   pickup: 'pickup',
   pickup_cancel: 'pickup_cancel',
+  address: 'address',
 };
 
 /** A `/_sim/scans` status as a UPS activity (type and code as UPS's Tracking appendix lists them). */

@@ -328,6 +328,23 @@ export interface paths {
         patch: operations["updateAddress"];
         trace?: never;
     };
+    "/api/v1/addresses/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check an address with the carrier (US and Puerto Rico) */
+        post: operations["verifyAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scan_forms": {
         parameters: {
             query?: never;
@@ -828,6 +845,34 @@ export interface components {
              */
             updated_at: string;
         };
+        AddressVerification: {
+            /** @enum {string} */
+            object: "address_verification";
+            /** @description false for sandbox objects */
+            livemode: boolean;
+            /** @description The carrier matched the address to one address it delivers to */
+            verified: boolean;
+            /** @description The carrier's standardised address when it gave one; otherwise the address as sent */
+            address: {
+                name: string;
+                line1: string;
+                line2: string | null;
+                city: string;
+                state: string | null;
+                /** @description With ZIP+4 (12345-6789) when the carrier matched a US address */
+                postcode: string;
+                /** @description ISO 3166-1 alpha-2, upper case */
+                country: string;
+            };
+            residential: boolean | null;
+            /** @description The carrier that checked it: USPS, or UPS when USPS is not enabled or did not answer */
+            carrier: "usps" | "ups";
+            /** @description What the carrier said of the address: a stable code, and the carrier's words where it gave some */
+            messages: {
+                code: "address_not_found" | "multiple_matches" | "secondary_missing" | "secondary_not_confirmed" | "address_corrected" | "commercial_mail_receiving_agency" | "vacant" | "carrier_notice";
+                message: string;
+            }[];
+        };
         Balance: {
             /** @enum {string} */
             object: "balance";
@@ -938,7 +983,7 @@ export interface components {
             title: string;
             status: number;
             /** @description The stable, machine-readable error */
-            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "batch_not_completed" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "price_changed" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
+            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "batch_not_completed" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "price_changed" | "verification_not_available" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
             detail: string;
             /** @description req_… */
             request_id: string;
@@ -3908,6 +3953,160 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Contact name */
+                    name: string;
+                    /** @description First address line */
+                    line1: string;
+                    /** @description Second line */
+                    line2?: string;
+                    /** @description City */
+                    city: string;
+                    /**
+                     * Format: iso-3166-2-subdivision
+                     * @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces
+                     */
+                    state?: string;
+                    /** @description Postcode */
+                    postcode: string;
+                    /**
+                     * Format: iso-3166-1-alpha-2
+                     * @description ISO 3166-1 alpha-2 country code, an assigned one; sent in either case, it is folded to capitals
+                     * @enum {string}
+                     */
+                    country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                } & (unknown & unknown);
+            };
+        };
+        responses: {
+            /** @description The check: verified or not, the standardised address and what the carrier said */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressVerification"];
+                };
+            };
+            /** @description `bad_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `insufficient_scope`, `ip_not_allowed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed`, `verification_not_available` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `header_fields_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `carrier_error` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `carrier_unavailable` */
             503: {
                 headers: {
                     [name: string]: unknown;

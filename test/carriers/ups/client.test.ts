@@ -16,6 +16,7 @@ import {
   PickupCancelResponse,
   PickupCreationRequest,
   PickupCreationResponse,
+  XAVResponseWrapper,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-sim/ups/index.js';
@@ -33,6 +34,7 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   reference: TrackResponse,
   pickup: PickupCreationResponse,
   pickup_cancel: PickupCancelResponse,
+  address: XAVResponseWrapper,
   error: UpsErrorBody,
 };
 
