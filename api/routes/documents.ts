@@ -12,7 +12,8 @@ import { ShipmentParams } from '../schemas.js';
 import { ownShipment } from './shipments.js';
 
 const INVOICE = 'commercial_invoice';
-const FileParams = Type.Object({ shipment: Type.String(), type: Type.String({ maxLength: 40 }) });
+// `format` is the link's signed name of the file (signed-files.ts reads it): here the document's type.
+const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ maxLength: 40 }) });
 
 /**
  * Customs paperwork (contract: Customs): a commercial invoice for an international shipment with a
@@ -67,7 +68,7 @@ export const documentRoutes =
 
     // The signed link itself: no bearer key, the signature is the credential (as a label's).
     app.get<{ Params: Static<typeof FileParams>; Querystring: Static<typeof SignedQuery> }>(
-      '/document-files/:shipment/:type',
+      '/document-files/:shipment/:format',
       {
         onRequest: signedLinkCheck(ctx, DOCUMENT_FILES, 'shipment'),
         schema: {
@@ -83,7 +84,7 @@ export const documentRoutes =
         const { shipment } = request.params;
         const row = await findShipment(ctx.db, shipment);
         if (!row) throw new ApiError(CODE.not_found, `No shipment ${shipment}.`);
-        const document = request.params.type === INVOICE ? await invoiceOf(row) : undefined;
+        const document = request.params.format === INVOICE ? await invoiceOf(row) : undefined;
         // Voided since the link was made, or never had one: as a label of such a shipment.
         if (!document) throw new ApiError(CODE.label_not_available, `Shipment ${row.id} has no such document.`);
         return reply
