@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
 import { Customs, Parcel, ShipmentAddress, ShipmentDocument, ShipmentOptions } from './response-objects-terms.js';
+import { SERVICE_CODES } from './schemas-shipment.js';
 import {
   CODE,
   ERRORS,
@@ -62,7 +63,8 @@ const QuoteItem = Type.Object(
   {
     object: Type.Literal('quote'),
     livemode,
-    service: Type.Object({ code: Type.String(), carrier: Type.String(), name: Type.String() }, closed),
+    // One of the codes a purchase takes, so a client's types carry a quote's code into its purchase.
+    service: Type.Object({ code: Type.String({ enum: SERVICE_CODES }), carrier: Type.String(), name: Type.String() }, closed),
     price: Type.Ref('Price'),
     estimated_delivery_days: Type.Integer(),
     expires_at: timestamp('Until then a purchase of this service for the same parcel and route charges exactly this price'),

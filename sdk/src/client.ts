@@ -21,6 +21,8 @@ import type {
   SandboxScanParams,
   Shipment,
   ShipmentCreateParams,
+  ReturnCreateParams,
+  ShipmentDocument,
   ShipmentListParams,
   Tracking,
   WebhookDelivery,
@@ -149,6 +151,20 @@ export class ParcelShipping {
       }
       return answer.body;
     },
+    /**
+     * Buys the return label of a purchased, in-transit or delivered shipment: the same service unless
+     * `params.service` names another, the addresses swapped. Followed like `create`.
+     */
+    createReturn: async (id: string, params: ReturnCreateParams = {}, options: FollowOptions = {}): Promise<Shipment> => {
+      const path = `/shipments/${enc(id)}/return`;
+      const idempotencyKey = options.idempotencyKey ?? randomUUID();
+      const answer = await this.#request<Shipment>('POST', path, { body: params, idempotencyKey });
+      if (answer.status !== 202 || options.wait === false) return answer.body;
+      return this.#follow(answer.body, ['pending'], async () => (await this.#request<Shipment>('POST', path, { body: params, idempotencyKey })).body);
+    },
+    /** An international shipment's customs paperwork (a commercial invoice), as short-lived signed URLs. */
+    documents: async (id: string): Promise<ShipmentDocument[]> =>
+      (await this.#request<{ data: ShipmentDocument[] }>('GET', `/shipments/${enc(id)}/documents`)).body.data,
     /** A short-lived signed URL to the label file, usable without the key. */
     labelUrl: async (id: string, format: LabelFormat = 'pdf_6x4'): Promise<LabelLink> =>
       (await this.#request<LabelLink>('GET', `/shipments/${enc(id)}/label/${enc(format)}`)).body,
