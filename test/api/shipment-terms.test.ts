@@ -145,6 +145,11 @@ for (const live of [true, false]) {
       });
       expect(shipment.customs.items[0]).toEqual({ description: 'Cotton T-shirt', quantity: 2, value: '30.00', weight_g: 400, hs_tariff_number: '610910', origin_country: 'PT', sku: 'TS-01' });
       expect((await call(stack, 'GET', `/api/v1/shipments/${shipment.id}`, { key: live ? acct.liveKey : acct.testKey })).body).toEqual(shipment);
+      // The webhooks' shipment object is the event's: the same fields.
+      const events = await call(stack, 'GET', '/api/v1/events', { key: live ? acct.liveKey : acct.testKey });
+      const purchased = events.body.data.find((e: any) => e.type === 'shipment.purchased' && e.data.object.id === shipment.id);
+      const { from, to, parcel: box, customs: declared, options, is_return, return_of } = shipment;
+      expect(purchased.data.object).toMatchObject({ from, to, parcel: box, customs: declared, options, is_return, return_of });
 
       const docs = await call(stack, 'GET', `/api/v1/shipments/${shipment.id}/documents`, { key: live ? acct.liveKey : acct.testKey });
       expect(docs.status, docs.text).toBe(200);
@@ -239,5 +244,22 @@ describe('accounts outside GBP', () => {
     expect(await vat(usd)).toBe('0.00');
     expect(Number(await vat(eur))).toBeGreaterThan(0);
     expect(Number(await vat(gbp))).toBeGreaterThan(0);
+  });
+});
+
+describe('the OpenAPI document states what validation enforces', () => {
+  it('a state without control characters, a SCAN form of shipment_ids or batch_id, the service codes as an enum', async () => {
+    const doc = (await call(stack, 'GET', '/api/v1/openapi.json')).body;
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    const state = new RegExp(body('/api/v1/quotes').properties.from.properties.state.pattern);
+    expect(state.test('NY')).toBe(true);
+    expect(state.test(' NY ')).toBe(true);
+    expect(state.test('\tNY')).toBe(false);
+    expect(state.test('NY\n')).toBe(false);
+    expect(body('/api/v1/scan_forms').oneOf).toEqual([{ required: ['shipment_ids'] }, { required: ['batch_id'] }]);
+    expect(body('/api/v1/shipments').properties.service.enum).toEqual(expect.arrayContaining(['acme_ground', 'swiftpost_standard', 'ups_ground', 'usps_ground_advantage']));
+    const both = await post(await createAccount(stack), '/api/v1/scan_forms', { shipment_ids: ['shp_x'], batch_id: 'bat_x' }, { live: false });
+    expect(both.status).toBe(422);
+    expect(paths(both)).toEqual(['(body)']);
   });
 });
