@@ -21,6 +21,7 @@ import { accountRoutes } from './routes/account.js';
 import { eventRoutes } from './routes/events.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
+import { documentRoutes } from './routes/documents.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { addressRoutes } from './routes/addresses.js';
 import { addressVerifyRoutes } from './routes/address-verify.js';
@@ -147,6 +148,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(eventRoutes(ctx));
       await v1.register(webhookRoutes(ctx));
       await v1.register(labelRoutes(ctx));
+      await v1.register(documentRoutes(ctx));
       await v1.register(trackingRoutes(ctx));
       await v1.register(addressRoutes(ctx));
       await v1.register(addressVerifyRoutes(ctx));

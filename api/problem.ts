@@ -9,6 +9,7 @@ import {
   INSTANT_PATTERN,
   WEBHOOK_URL_PATTERNS,
 } from './schemas.js';
+import { PATTERN_MESSAGES } from './schemas-shipment.js';
 
 const CURSOR_PATTERN_SET = new Set<unknown>(Object.values(CURSOR_PATTERNS));
 const INSTANT_MESSAGE = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
@@ -83,6 +84,7 @@ export function contractPath(path: string, request: Pick<FastifyRequest, 'body' 
 }
 
 interface AjvError {
+  schemaPath?: string;
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -117,6 +119,9 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'if') continue; // its `then` says what is wrong, at the field
+    // One of two fields (a SCAN form's shipment_ids or batch_id): the `oneOf` says it once, not each branch.
+    if (e.schemaPath?.includes('/oneOf/')) continue;
+    if (e.keyword === 'oneOf') message = 'must have exactly one of its alternative fields: send one, not both or neither';
     if (e.keyword === 'required') {
       path = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
       message = e.params.missingProperty === 'state' ? STATE_REQUIRED_MESSAGE : 'is required';
@@ -132,6 +137,8 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
       message = 'is not a valid cursor';
     } else if (e.keyword === 'pattern' && e.params.pattern === INSTANT_PATTERN) {
       message = INSTANT_MESSAGE;
+    } else if (e.keyword === 'pattern' && PATTERN_MESSAGES.has(String(e.params.pattern))) {
+      message = PATTERN_MESSAGES.get(String(e.params.pattern))!;
     } else if (e.keyword === 'pattern') {
       message =
         e.params.pattern === COUNTRY_CODE

@@ -40,6 +40,8 @@ export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
 export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl } from './queries/labels.js';
 export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
+export { findShipmentDocument, storeShipmentDocument } from './queries/documents.js';
+export type { StoredDocument } from './queries/documents.js';
 export {
   deleteWebhookEndpoint,
   endpointsSubscribedTo,

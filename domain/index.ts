@@ -21,7 +21,21 @@ export {
 export type { ErrorCode, FieldError } from './errors.js';
 export { CARRIER_REASON, errorCodeOf } from './failures.js';
 export type { CarrierErrorReason } from './failures.js';
-export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress } from './address.js';
+export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, MAX_PHONE, normalizeAddress, OPTIONAL_FINGERPRINT_FIELDS, PHONE_PATTERN } from './address.js';
+export {
+  CONTENTS_TYPES,
+  crossesBorder,
+  CUSTOMS_LIMITS,
+  customsProblems,
+  INCOTERMS,
+  NON_DELIVERY,
+  normalizeCustoms,
+  TAX_ID_OWNERS,
+  TAX_ID_TYPES,
+} from './customs.js';
+export type { ContentsType, Customs, CustomsInput, CustomsItem, TaxId } from './customs.js';
+export { optionProblems, optionsSurcharge, requestedOptions, SIGNATURE_OPTIONS, unsupportedOption } from './options.js';
+export type { OptionPrices, ShipmentOptions } from './options.js';
 export { STATE_REQUIRED } from './subdivisions.js';
 export type { Address } from './address.js';
 export { COUNTRY_CODES, isCountryCode } from './countries.js';

@@ -71,6 +71,10 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
     from: input.from,
     to: input.to,
     parcel: input.parcel,
+    // Absent when not asked for, so a purchase without them sends what it always sent.
+    ...(input.customs ? { customs: input.customs } : {}),
+    ...(input.options ? { options: input.options } : {}),
+    ...(input.isReturn ? { isReturn: true } : {}),
   };
   const target = { carrier, livemode: input.livemode };
   // Each attempt may last no longer than the deadline leaves, so funds are never held past it.

@@ -23,6 +23,9 @@ export type DeletedWebhookEndpoint = S['DeletedWebhookEndpoint'];
 export type ScanForm = S['ScanForm'];
 export type Pickup = S['Pickup'];
 export type Batch = S['Batch'];
+export type ShipmentDocument = S['ShipmentDocument'];
+export type Customs = S['Customs'];
+export type ShipmentOptions = S['ShipmentOptions'];
 
 type Op = operations;
 type JsonBody<O extends keyof Op> = Op[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -30,6 +33,7 @@ type Query<O extends keyof Op> = Op[O] extends { parameters: { query?: infer Q }
 
 export type QuoteCreateParams = JsonBody<'createQuote'>;
 export type ShipmentCreateParams = JsonBody<'createShipment'>;
+export type ReturnCreateParams = JsonBody<'createReturn'>;
 export type ShipmentListParams = Query<'listShipments'>;
 export type BatchCreateParams = JsonBody<'createBatch'>;
 export type AddressCreateParams = JsonBody<'createAddress'>;
