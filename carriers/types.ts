@@ -1,5 +1,8 @@
-import type { Address, CarrierErrorReason, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
-import type { BookedPickup, PickupRequest, ScanForm, ScanFormRequest } from './types-collections.js';
+import type { AddressVerification } from './address-verification.js';
+import type { Address, CarrierErrorReason, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
+
+export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -19,6 +22,11 @@ export interface ServiceDefinition {
    * never reaches the carrier, in the currency of the route it serves, or null where not offered.
    */
   sandboxRate?(parcel: Parcel, from: Address, to: Address): { net: Minor; currency: string } | null;
+  /**
+   * The options the service honours, with its rate card's surcharge for each (0 where the carrier's
+   * rating API prices them); a quote leaves the service out for any other, a purchase refuses it.
+   */
+  options?: OptionPrices;
 }
 
 /** The label files a carrier can make itself. */
@@ -36,6 +44,22 @@ export interface CarrierCapabilities {
   scanForms?: boolean;
   /** Whether the carrier books collections: `CarrierAdapter.schedulePickup` and `cancelPickup`. */
   pickups?: boolean;
+  /** The countries whose addresses the carrier checks: `CarrierAdapter.verifyAddress`. */
+  addressVerification?: readonly string[];
+  /**
+   * Whether it carries parcels across borders (a purchase then carries `customs`). Without it, quotes
+   * leave out its services on international routes, whatever their cards say.
+   */
+  international?: boolean;
+  /** Whether it makes return labels (`is_return`): without it, quotes of a return leave it out. */
+  returns?: boolean;
+  /**
+   * Where an international shipment's customs paperwork is: `platform_invoice`, a commercial invoice
+   * the platform draws (simulated carriers); `carrier_invoice`, the carrier's own document, given
+   * with the label (`BoughtLabel.documents`); `in_label`, the carrier prints its customs form as
+   * further pages of the label (USPS's CN22 or CN23), so there is no separate document.
+   */
+  customsPaperwork?: 'platform_invoice' | 'carrier_invoice' | 'in_label';
 }
 
 /** What a carrier is, independent of how we talk to it. Pure data and functions. */
@@ -55,7 +79,7 @@ export interface CarrierDefinition {
 }
 
 /** A request for prices: every service on the route, or one (`serviceCode`). */
-export interface RateRequest {
+export interface RateRequest extends Omit<ShipmentTerms, 'customs'> {
   from: Address;
   to: Address;
   parcel: Parcel;
@@ -76,19 +100,13 @@ export interface Rate {
   estimatedDeliveryDays: number | null;
 }
 
-/** An amount of money as a carrier states it: integer minor units and an ISO 4217 code. */
-export interface CarrierMoney {
-  amount: Minor;
-  currency: string;
-}
-
 /** A label file as the carrier made it. */
 export interface LabelDocument {
   format: CarrierLabelFormat;
   contentBase64: string;
 }
 
-export interface PurchaseRequest {
+export interface PurchaseRequest extends ShipmentTerms {
   /** Our shipment id: the carrier's reference for the purchase, the same on every retry. */
   reference: string;
   serviceCode: string;
@@ -163,6 +181,8 @@ export interface BoughtLabel extends KnownPurchase {
   label: LabelDocument | null;
   /** What the carrier says it bills for the label; null when it does not say. */
   billed: CarrierMoney | null;
+  /** Customs paperwork the carrier gave with the label (`customsPaperwork: 'carrier_invoice'`). */
+  documents?: ReadonlyArray<{ type: 'commercial_invoice'; format: 'pdf'; contentBase64: string }>;
 }
 
 /** How a cancellation ended. A refusal is an answer, not an error; faults are thrown CarrierErrors. */
@@ -197,8 +217,6 @@ export interface Scan {
   location: { city: string; postcode: string; country: string } | null;
 }
 
-export type { BookedPickup, PickupRequest, ScanForm, ScanFormRequest } from './types-collections.js';
-
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter {
   readonly definition: CarrierDefinition;
@@ -226,6 +244,8 @@ export interface CarrierAdapter {
   schedulePickup?(request: PickupRequest): Promise<BookedPickup>;
   /** Cancels a booked collection by its confirmation; a refusal is a definitive CarrierError. */
   cancelPickup?(confirmation: string): Promise<void>;
+  /** Checks one address of a country in `capabilities.addressVerification`; a no-match is an answer, not an error. */
+  verifyAddress?(address: Address): Promise<AddressVerification>;
   /**
    * The collection booked with our reference, for a booking whose answer was lost: its confirmation,
    * null when the carrier shows none, or `unknown` while the carrier cannot tell (UPS lists pending

@@ -40,6 +40,8 @@ export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
 export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase } from './queries/labels.js';
 export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
+export { findShipmentDocument, storeShipmentDocument } from './queries/documents.js';
+export type { StoredDocument } from './queries/documents.js';
 export {
   deleteWebhookEndpoint,
   endpointsSubscribedTo,
@@ -61,10 +63,6 @@ export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, sa
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export {
-  batchHasLabelFile,
-  batchItems,
-  batchLabelFile,
-  completeBatch,
   findBatch,
   findBatchItem,
   findOwnBatch,
@@ -72,6 +70,8 @@ export {
   listBatchItems,
   recordBatchRequest,
 } from './queries/batches.js';
+export { batchHasLabelFile, batchLabelFile, batchLabelState, completeBatch, labelledBatchItems, storeBatchLabelFile } from './queries/batch-files.js';
+export type { MadeBatchFile, MergedLabelFile } from './queries/batch-files.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
 export {
   failUnstartedPurchase,

@@ -36,3 +36,19 @@ export const labelFiles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
 );
+
+/**
+ * A shipment's customs paperwork (a commercial invoice), once per shipment and type: the carrier's
+ * own where it gives one, or the one the platform draws for the sandbox and the simulated carriers.
+ */
+export const shipmentDocuments = pgTable(
+  'shipment_documents',
+  {
+    shipmentId: text('shipment_id').notNull(),
+    type: text('type').notNull(),
+    format: text('format').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.type] })],
+);

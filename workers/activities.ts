@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createBatchActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
 import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
@@ -23,7 +23,7 @@ export function shipmentQueueActivities(deps: {
   renders?: BackgroundRenders;
 }) {
   const { db, config, registry, client, metrics } = deps;
-  const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
+  const onEventRecorded = client && eventHooks({ db, client, queuePrefix: config.taskQueuePrefix });
   const store = createPostgresLabelStore(db);
   const carrierName = (code: string) => registry.carrier(code)?.name ?? code;
   const renders = deps.renders ?? new BackgroundRenders();
@@ -40,6 +40,19 @@ export function shipmentQueueActivities(deps: {
   };
 }
 
+/**
+ * What follows each stored event: its webhook deliveries, and for a batch item's void, its batch's
+ * merged label file made again without it.
+ */
+function eventHooks(deps: { db: Db; client: Client; queuePrefix: string }) {
+  const fanOut = createWebhookFanout({ db: deps.db, temporal: deps.client, queuePrefix: deps.queuePrefix });
+  const batchFileOnVoid = createBatchFileOnVoid(deps);
+  return async (event: Parameters<typeof fanOut>[0] & { shipmentId?: string | null }) => {
+    await fanOut(event);
+    await batchFileOnVoid(event);
+  };
+}
+
 /** The carrier activities' store of real carriers' labels: PostgreSQL, keyed by shipment id. */
 export function carrierLabelSink(db: Db): CarrierLabelSink {
   return {
@@ -51,8 +64,9 @@ export function carrierLabelSink(db: Db): CarrierLabelSink {
   };
 }
 
-/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client. */
+/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client, and its merged file's. */
 export function batchQueueActivities(deps: { db: Db; registry: CarrierRegistry; client: Client }) {
   const carrierName = (code: string) => deps.registry.carrier(code)?.name ?? code;
-  return createBatchActivities({ db: deps.db, client: deps.client, store: createPostgresLabelStore(deps.db), carrierName });
+  const store = createPostgresLabelStore(deps.db);
+  return { ...createBatchActivities({ db: deps.db, client: deps.client, store, carrierName }), ...createBatchLabelActivities({ db: deps.db, store, carrierName }) };
 }

@@ -71,6 +71,10 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
     from: input.from,
     to: input.to,
     parcel: input.parcel,
+    // Absent when not asked for, so a purchase without them sends what it always sent.
+    ...(input.customs ? { customs: input.customs } : {}),
+    ...(input.options ? { options: input.options } : {}),
+    ...(input.isReturn ? { isReturn: true } : {}),
     // Fixed for the purchase: the carrier's dates come from it, so every attempt sends the same bytes.
     at: workflowInfo().startTime.toISOString(),
   };

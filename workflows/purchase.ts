@@ -37,6 +37,8 @@ export async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResul
       vatRateBp: input.vatRateBp,
       currency: input.currency,
       hold: movesMoney,
+      ...(input.options ? { options: input.options } : {}),
+      ...(input.isReturn ? { isReturn: true } : {}),
     });
     if (!begun.ok) {
       // Failed before it began (the orphan sweep): nothing was held, its keys are already free.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Client } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { batchHasLabelFile, batchLabelFile, findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
+import { findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
 import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type Address, type BatchRecord, type FundingSource } from '../../domain/index.js';
 import { BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
@@ -10,6 +10,7 @@ import { callerOf, type Caller } from '../auth.js';
 import { normalizeAddresses, serviceOf } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { BATCH_LABEL_FILES, signedFileLink } from '../label-links.js';
+import { currentBatchLabelFile } from '../batch-label-file.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { RESPONSES } from '../response-schemas.js';
 import { purchaseSettings } from '../services/purchase.js';
@@ -22,20 +23,6 @@ import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQ
 export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
 
 type LabelFormat = Static<typeof LabelFormatSchema>;
-
-/**
- * An item's path in a 422 as the contract writes it, `shipments[3].parcel.weight_g`: validation and
- * the control-character check name array items by a dotted index, as they do everywhere else.
- */
-const itemPath = (path: string) => path.replace(/^shipments\.(\d+)(?=\.|$)/, 'shipments[$1]');
-
-async function withItemPaths(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 422 || typeof payload !== 'string') return payload;
-  const body = JSON.parse(payload) as { errors?: Array<{ path: string; message: string }> };
-  if (!Array.isArray(body.errors)) return payload;
-  body.errors = body.errors.map((e) => ({ ...e, path: itemPath(e.path) }));
-  return JSON.stringify(body);
-}
 
 /** Who a batch is bought for: an API key's caller, or a portal user's account in one mode. */
 export type BatchBuyer = Pick<Caller, 'account' | 'livemode'>;
@@ -116,25 +103,6 @@ async function ownBatch(db: Db, caller: Caller, id: string): Promise<BatchRecord
   return batch;
 }
 
-function assertCompleted(batch: BatchRecord) {
-  if (batch.status !== 'completed') {
-    throw new ApiError(CODE.batch_not_completed, 'The batch is still processing: its merged label file is made once every item has ended.');
-  }
-}
-
-/**
- * A completed batch with no merged file: some purchased label does not exist in the batch's format
- * (a carrier that did not give its ZPL). The contract's file holds every purchased label, so none is
- * served rather than one that silently lacks parcels; each shipment's own label is still there.
- */
-function noMergedFile(batch: BatchRecord): ApiError {
-  return new ApiError(
-    CODE.label_not_available,
-    `Not every purchased label of this batch exists as ${batch.labelFormat} (a carrier did not provide it), so there is no merged file: ` +
-      `download each purchased shipment's label instead (GET /api/v1/batches/${batch.id}/shipments lists them).`,
-  );
-}
-
 const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
 
 /**
@@ -160,9 +128,7 @@ export const batchRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     async function sendFile(reply: FastifyReply, batch: BatchRecord) {
-      assertCompleted(batch);
-      const file = await batchLabelFile(ctx.db, batch.id);
-      if (!file) throw noMergedFile(batch);
+      const file = await currentBatchLabelFile(ctx, batch);
       const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
       return reply
         .type(file.contentType)
@@ -178,7 +144,6 @@ export const batchRoutes =
         // The key is claimed in the transaction that records the batch, and stays bound to it: a
         // repeated key answers that batch as it is now, never a second one.
         config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
-        onSend: withItemPaths,
         schema: { body: CreateBatchSchema, summary: 'Buy a batch of labels', operationId: 'createBatch', response: RESPONSES.createBatch },
       },
       async (request, reply) => {
@@ -240,8 +205,8 @@ export const batchRoutes =
       },
       async (request) => {
         const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
-        assertCompleted(batch);
-        if (!(await batchHasLabelFile(ctx.db, batch.id))) throw noMergedFile(batch);
+        // Only a link to a file there is: the same refusals as the file's own route.
+        await currentBatchLabelFile(ctx, batch);
         const { url, expires_at } = signedFileLink(ctx, BATCH_LABEL_FILES, batch.id, batch.labelFormat);
         return { object: 'label_link', livemode: batch.livemode, url, format: batch.labelFormat, expires_at };
       },

@@ -59,7 +59,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       const carried =
         definition.pricing === 'carrier'
           ? sandboxPrice(service, request.parcel, request.from, request.to) !== null
-          : serviceNet(service, request.parcel, request.from, request.to) !== null;
+          : serviceNet(service, request.parcel, request.from, request.to, request.options) !== null;
       if (!carried) {
         throw new CarrierError('definitive', `${service.name} does not carry this parcel on this route`, { carrierCode });
       }

@@ -171,6 +171,8 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       const found = pending.find((p) => p.reference === reference);
       return found ? { confirmation: found.prn } : null;
     },
+
+    verifyAddress: (address) => client.validateAddress(address),
   };
 }
 

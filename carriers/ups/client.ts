@@ -4,6 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
 import { CarrierError } from '../types.js';
+import type { AddressVerification } from '../address-verification.js';
 import { classifyUpsError, readUpsError, type UpsOperation } from './errors.js';
 import { buildRateRequest, parseRateResponse, type RatedService } from './rating.js';
 import { TokenResponse } from './schemas.js';
@@ -30,6 +31,7 @@ import {
   type UpsPendingPickup,
   type UpsPickupInput,
 } from './pickup.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -82,6 +84,7 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   pickup: 'buy',
   pickup_cancel: 'cancel',
   pickup_pending: 'lookup',
+  address: 'lookup',
 };
 
 export function createUpsClient(config: UpsClientConfig) {
@@ -274,7 +277,13 @@ export function createUpsClient(config: UpsClientConfig) {
     return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, extraHeaders: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups };
+  /** Street-level validation and classification of one US or Puerto Rico address; a no-match is an answer. */
+  async function validateAddress(address: Address): Promise<AddressVerification> {
+    const { path, query, body } = buildUpsAddressValidationRequest(address);
+    return call('address', { method: 'POST', path, query, body, decode: (answer) => parseUpsAddressValidationResponse(answer, address) });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups, validateAddress };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

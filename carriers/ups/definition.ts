@@ -3,6 +3,7 @@ import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
+import { US_POSTAL_COUNTRIES } from '../address-verification.js';
 
 /** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
 const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {
@@ -51,7 +52,7 @@ export const upsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // Void cancels a label outright; UPS makes GIF (for the PDFs) and ZPL labels; scans are polled.
-  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll', pickups: true },
+  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll', pickups: true, addressVerification: US_POSTAL_COUNTRIES },
   rateLimitPerSecond: 5,
   // The sandbox's numbers: a shipper account of zeros, so they can never be a real UPS label's.
   trackingNumberFor: (seed) => `1Z000000${digitsFromSeed(`ups:${seed}`, 10)}`,

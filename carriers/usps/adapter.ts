@@ -186,6 +186,8 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
     },
+
+    verifyAddress: (address) => client.verifyAddress(address),
   };
 }
 

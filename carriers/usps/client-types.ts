@@ -2,6 +2,7 @@
 import type { Dispatcher } from 'undici';
 import type { Address, Parcel } from '../../domain/index.js';
 import type { UspsFormCalls } from './client-forms.js';
+import type { UspsAddressCalls } from './addresses-client.js';
 import type { BoughtLabel, CancelOutcome, LabelFormat, RatedService, UspsScan } from './mapping.js';
 
 /**
@@ -54,7 +55,7 @@ export interface UspsPurchase {
 /** A cancellation by the purchase's key, with the tracking number USPS names in its answer. */
 export type UspsKeyCancel = CancelOutcome & { trackingNumber?: string };
 
-export interface UspsClient extends UspsFormCalls {
+export interface UspsClient extends UspsFormCalls, UspsAddressCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
   rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
   /** Buys the label under the purchase's idempotency key: sent again, the same request answers the same label. */

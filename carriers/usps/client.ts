@@ -28,6 +28,7 @@ import { localDate, usTimeZone } from '../local-time.js';
 import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
 import { uspsFormCalls } from './client-forms.js';
+import { uspsAddressCalls } from './addresses-client.js';
 import type { UspsClient, UspsClientConfig } from './client-types.js';
 
 export type { UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase } from './client-types.js';
@@ -266,6 +267,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     quotaSpent: () => budget.spent(),
 
     ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
+    ...uspsAddressCalls({ authorized, fail, unreadable }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });

@@ -26,6 +26,7 @@ const FAULT_OPERATION: Record<UpsSimOperation, string> = {
   pickup: 'pickup',
   pickup_cancel: 'pickup_cancel',
   pickup_pending: 'pickup_pending',
+  address: 'address',
 };
 
 /** A `/_sim/scans` status as a UPS activity (type and code as UPS's Tracking appendix lists them). */

@@ -17,6 +17,7 @@ import {
   PickupCreationRequest,
   PickupCreationResponse,
   PickupPendingStatusResponse,
+  XAVResponseWrapper,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-sim/ups/index.js';
@@ -35,6 +36,7 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   pickup: PickupCreationResponse,
   pickup_cancel: PickupCancelResponse,
   pickup_pending: PickupPendingStatusResponse,
+  address: XAVResponseWrapper,
   error: UpsErrorBody,
 };
 

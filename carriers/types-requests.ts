@@ -1,6 +1,25 @@
-/** What carriers are asked for beyond labels: manifests of bought labels (SCAN forms) and collections. */
-import type { Address } from '../domain/index.js';
-import type { CarrierMoney } from './types.js';
+import type { Address, Customs, Minor, ShipmentOptions } from '../domain/index.js';
+
+/** What carriers are asked beside a label: a shipment's terms, manifests and collections. */
+
+/** An amount of money as a carrier states it: integer minor units and an ISO 4217 code. */
+export interface CarrierMoney {
+  amount: Minor;
+  currency: string;
+}
+
+/**
+ * A shipment's terms beyond its route and parcel, as the purchase (and, without customs, the quote)
+ * carries them to the carrier. Each is absent when not asked for.
+ */
+export interface ShipmentTerms {
+  /** Required across borders; its values in `customs.currency`. */
+  customs?: Customs;
+  /** Options in the account's currency (the declared value). */
+  options?: ShipmentOptions;
+  /** A return label: `from` sends the parcel back to `to`. */
+  isReturn?: boolean;
+}
 
 /** Labels to put on one manifest: all bought by us, from one sender address. */
 export interface ScanFormRequest {
