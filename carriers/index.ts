@@ -19,6 +19,7 @@ export type {
   LabelDocument,
   Purchase,
   PickupRequest,
+  PurchaseLookup,
   PurchaseRequest,
   Rate,
   RateRequest,
@@ -27,6 +28,7 @@ export type {
   ScanFormRequest,
   ServiceDefinition,
   ShipmentTerms,
+  StoredPurchase,
 } from './types.js';
 export { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS, US_POSTAL_COUNTRIES } from './address-verification.js';
 export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';

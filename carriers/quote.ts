@@ -91,7 +91,7 @@ export function addressLimits(adapter: CarrierAdapter, from: Address, to: Addres
  * routes and returns only where the carrier declares them, only in the account's currency, only the
  * services we sell that honour the options. A route it does not serve
  * has no rates; an address it cannot take, a refusal or no answer within `deadlineMs` is a code
- * and a message in our words (the carrier's own text stays in the logs).
+ * and a message in our words, a refusal's with the carrier's reason after them.
  */
 export async function carrierRates(
   adapter: CarrierAdapter,
@@ -118,7 +118,8 @@ export async function carrierRates(
       return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused this platform's credentials; it cannot price anything until an operator corrects them.` };
     }
     if (err instanceof CarrierError && err.kind === 'definitive') {
-      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route.` };
+      // The carrier's reason goes with it: what about the parcel or route it would not take.
+      return { ok: false, code: CODE.carrier_error, message: `${definition.name} refused to price this parcel on this route: ${err.message}` };
     }
     return { ok: false, code: CODE.carrier_unavailable, message: `${definition.name} did not answer in time; try again shortly.` };
   }

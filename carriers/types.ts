@@ -118,6 +118,11 @@ export interface PurchaseRequest extends ShipmentTerms {
    * retried activity). A carrier without idempotency keys must then let it settle before buying again.
    */
   earlierAttempt?: boolean;
+  /**
+   * When the purchase was asked for (ISO 8601 instant), the same on every attempt: dates a carrier
+   * wants (USPS `mailingDate`) come from it, so a retried request is byte-identical.
+   */
+  at?: string;
 }
 
 export interface Purchase {
@@ -129,6 +134,40 @@ export interface Purchase {
    */
   serviceCode: string | null;
   cancelled: boolean;
+  /**
+   * The carrier's own id of the purchase where it has one apart from the tracking number (UPS's
+   * ShipmentIdentificationNumber, which its void takes); absent or null where it has none.
+   */
+  carrierShipmentId?: string | null;
+}
+
+/**
+ * A purchase as we stored it when it was bought: what cancels its label or makes it again, without
+ * asking the carrier to find it (a carrier need not find an unscanned label by our reference).
+ */
+export interface StoredPurchase {
+  reference: string;
+  trackingNumber: string;
+  /** The carrier's own id of the purchase (`Purchase.carrierShipmentId`); null where it has none or it was not kept. */
+  carrierShipmentId: string | null;
+}
+
+/** What a caller knows when it asks a carrier for a purchase (`CarrierAdapter.findPurchase`). */
+export interface PurchaseLookup {
+  /** The purchase as stored when it was bought, when it was: the carrier is asked about that label, not by reference. */
+  stored?: StoredPurchase | null;
+  /**
+   * The purchase's own request, carried from its first attempt: a carrier with idempotency keys
+   * (USPS) settles a lost answer by sending it again, byte for byte, under the same key.
+   */
+  request?: PurchaseRequest;
+  /**
+   * A look for a label a failed purchase may have left, to cancel it (`final` on the settle
+   * window's last look). A carrier whose every look costs its small quota may skip the early looks
+   * (answering null) and, on the last, cancel whatever was bought under the reference, answering it
+   * cancelled.
+   */
+  stray?: { final: boolean };
 }
 
 /** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
@@ -187,13 +226,16 @@ export interface CarrierAdapter {
   checkAddress(from: Address, to: Address): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;
-  /** The purchase made with our reference, or null when the carrier has none. */
-  findPurchase(reference: string): Promise<Purchase | null>;
   /**
-   * Cancels the label bought with our reference: cancelled, a refund requested, or refused with a
-   * reason. A reference the carrier does not know is a definitive `not_found` CarrierError.
+   * The purchase made with our reference, or null when the carrier has none. Without a stored
+   * purchase this settles a lost buy answer (the only use of a carrier's lookup by reference).
    */
-  cancel(reference: string): Promise<CancelOutcome>;
+  findPurchase(reference: string, lookup?: PurchaseLookup): Promise<Purchase | null>;
+  /**
+   * Cancels the label of the stored purchase: cancelled, a refund requested, or refused with a
+   * reason. A purchase the carrier does not know is a definitive `not_found` CarrierError.
+   */
+  cancel(purchase: StoredPurchase): Promise<CancelOutcome>;
   /** Every scan of a tracking number, oldest first. */
   scans(trackingNumber: string): Promise<Scan[]>;
   /** A manifest of purchased labels (carriers with `capabilities.scanForms`). */
@@ -205,46 +247,20 @@ export interface CarrierAdapter {
   /** Checks one address of a country in `capabilities.addressVerification`; a no-match is an answer, not an error. */
   verifyAddress?(address: Address): Promise<AddressVerification>;
   /**
+   * The collection booked with our reference, for a booking whose answer was lost: its confirmation,
+   * null when the carrier shows none, or `unknown` while the carrier cannot tell (UPS lists pending
+   * pickups of today and tomorrow only). Absent where the carrier cannot be asked by our reference.
+   */
+  findPickup?(reference: string, window: { start: string; end: string }, address: Address): Promise<{ confirmation: string } | null | 'unknown'>;
+  /**
    * The label bought with our reference, made again by the carrier in another of its formats (UPS
    * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent
    * where the carrier cannot make its label again.
    */
-  recoverLabel?(purchase: { reference: string; trackingNumber: string }, format: CarrierLabelFormat): Promise<LabelDocument>;
+  recoverLabel?(purchase: StoredPurchase, format: CarrierLabelFormat): Promise<LabelDocument>;
 }
 
-/**
- * How a carrier call failed:
- * - `retryable`: nothing happened at the carrier (refused connection, 409, 429, 5xx); try again.
- * - `definitive`: the carrier said no (other 4xx); retrying cannot help.
- * - `ambiguous`: the request may have been carried out (time-out or connection lost after sending);
- *   ask the carrier by reference before trying again.
- */
-export type CarrierErrorKind = 'retryable' | 'definitive' | 'ambiguous';
-
-/**
- * Why a definitive refusal happened, where the adapter can tell, so callers can answer precisely:
- * `already_scanned` (a cancel refused because the carrier has scanned the label, spec §3 rule 2),
- * `not_found` (no purchase or tracking number of that kind at the carrier).
- */
-export type { CarrierErrorReason };
-
-export class CarrierError extends Error {
-  constructor(
-    readonly kind: CarrierErrorKind,
-    message: string,
-    readonly details: {
-      status?: number;
-      retryAfterMs?: number;
-      carrierCode?: string;
-      /** The carrier's own machine-readable error code, as it sent it. */
-      carrierErrorCode?: string;
-      reason?: CarrierErrorReason;
-    } = {},
-  ) {
-    super(message);
-    this.name = 'CarrierError';
-  }
-}
+export { CarrierError, type CarrierErrorKind, type CarrierErrorReason } from './carrier-error.js';
 
 export interface HttpAdapterOptions {
   /** The carrier API's base address, e.g. the simulator's `http://127.0.0.1:4010/acme/v2`. */

@@ -38,7 +38,7 @@ export {
 export { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
 export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
-export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl } from './queries/labels.js';
+export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase } from './queries/labels.js';
 export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
 export { findShipmentDocument, storeShipmentDocument } from './queries/documents.js';
 export type { StoredDocument } from './queries/documents.js';
@@ -96,5 +96,5 @@ export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
 export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, markVoidingUnlessOnForm, scanFormOfShipment } from './queries/scan-forms.js';
-export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup } from './queries/pickups.js';
+export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup, unconfirmedPickups } from './queries/pickups.js';
 export { captureIn, holdIn } from './queries/ledger.js';

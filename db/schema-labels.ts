@@ -15,6 +15,12 @@ export const carrierLabels = pgTable('carrier_labels', {
   zpl: bytea('zpl'),
   billedAmount: bigint('billed_amount', { mode: 'number' }),
   billedCurrency: text('billed_currency'),
+  /**
+   * The purchase's ids as the carrier answered the buy, what a void and a label recovery take: its
+   * tracking number and its own shipment id (UPS's ShipmentIdentificationNumber; null where it has none).
+   */
+  trackingNumber: text('tracking_number'),
+  carrierShipmentId: text('carrier_shipment_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { allLabelFiles } from '../labels/index.js';
@@ -34,7 +34,7 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
-    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
+    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix, adapter: registry.adapter }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db) }),
   };
@@ -56,8 +56,9 @@ function eventHooks(deps: { db: Db; client: Client; queuePrefix: string }) {
 /** The carrier activities' store of real carriers' labels: PostgreSQL, keyed by shipment id. */
 export function carrierLabelSink(db: Db): CarrierLabelSink {
   return {
-    store: ({ shipmentId, carrier, label, billed }) =>
-      storeCarrierLabel(db, { shipmentId, carrier, format: label.format, content: Buffer.from(label.contentBase64, 'base64'), billed }),
+    store: ({ shipmentId, carrier, label, billed, trackingNumber, carrierShipmentId }) =>
+      storeCarrierLabel(db, { shipmentId, carrier, format: label.format, content: Buffer.from(label.contentBase64, 'base64'), billed, trackingNumber, carrierShipmentId }),
+    storedPurchase: (shipmentId) => storedCarrierPurchase(db, shipmentId),
     hasZpl: (shipmentId) => hasCarrierZpl(db, shipmentId),
     storeZpl: (shipmentId, zpl) => storeCarrierZpl(db, shipmentId, Buffer.from(zpl.contentBase64, 'base64')),
   };

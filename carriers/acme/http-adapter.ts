@@ -76,7 +76,7 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
       return labels.find((label) => label.reference === reference) ?? null;
     },
 
-    async cancel(reference) {
+    async cancel({ reference }) {
       try {
         await http.call({
           operation: 'cancel',

@@ -79,7 +79,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       return purchase ? { ...purchase } : null;
     },
 
-    async cancel(reference) {
+    async cancel({ reference }) {
       // The map is per process: with several workers (or after a restart) the purchase may have been
       // made elsewhere. In sandbox mode the platform's own records are the truth, so accept it.
       const purchase = purchases.get(reference);

@@ -1,4 +1,4 @@
-import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
+import { SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
 import { requiredCredentials } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
@@ -6,15 +6,18 @@ import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
 import { upsCarrierServiceCode } from './services.js';
 import { upsPickupProblems } from './pickup.js';
+import { localDate, timeZoneOf } from '../local-time.js';
 
 /** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
 export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
 
-/** What this process bought under a reference: UPS's lookup by reference does not name the service. */
+/**
+ * What this process bought under a reference, only to name the service of a purchase found later
+ * (UPS's lookups do not name it): cancels and recoveries take the purchase stored in our database.
+ */
 interface Bought {
   trackingNumber: string;
   serviceCode: string;
-  carrierShipmentId: string;
 }
 
 /**
@@ -79,7 +82,7 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       refuseProblems(request);
       // A repeated buy is a retried step: the client then looks our reference up before shipping again.
       const label = await client.buy({ ...request, labelFormat: 'gif', earlierAttempt: request.earlierAttempt || known !== undefined });
-      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode, carrierShipmentId: label.carrierShipmentId });
+      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode });
       return {
         reference: request.reference,
         trackingNumber: label.trackingNumber,
@@ -87,13 +90,27 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
         cancelled: false,
         label: label.label,
         billed: label.billed,
+        carrierShipmentId: label.carrierShipmentId,
       };
     },
 
-    async findPurchase(reference) {
+    async findPurchase(reference, lookup = {}) {
+      const known = bought.get(reference);
+      const stored = lookup.stored;
+      if (stored) {
+        // A purchase we stored is asked about by its tracking number: UPS need not find an unscanned
+        // label by reference, and a voided label shows the manifest-voided activity.
+        const scans = await client.track(stored.trackingNumber);
+        return {
+          reference,
+          trackingNumber: stored.trackingNumber,
+          serviceCode: known?.trackingNumber === stored.trackingNumber ? known.serviceCode : null,
+          cancelled: scans.some((s) => s.status === 'cancelled'),
+        };
+      }
+      // Nothing stored: a buy whose answer was lost, settled by our reference.
       const found = await client.find(reference);
       if (!found) return null;
-      const known = bought.get(reference);
       return {
         reference,
         trackingNumber: found.trackingNumber,
@@ -102,17 +119,10 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       };
     },
 
-    async cancel(reference) {
-      const found = await client.find(reference);
-      if (!found) {
-        throw new CarrierError('definitive', `UPS has no package with reference ${reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
-      }
-      // Voiding a voided label again is a refusal at UPS; the label is cancelled either way.
-      if (found.voided) return { kind: 'cancelled' };
-      const known = bought.get(reference);
-      // A single-package shipment's identification number is its tracking number.
-      const id = known?.trackingNumber === found.trackingNumber ? known.carrierShipmentId : found.trackingNumber;
-      return client.cancel(id);
+    async cancel(purchase) {
+      // The void takes the shipment's identification number as stored with the purchase; for a
+      // single-package shipment settled by lookup (none stored) it is the package's tracking number.
+      return client.cancel(purchase.carrierShipmentId ?? purchase.trackingNumber);
     },
 
     async recoverLabel(purchase, format) {
@@ -129,7 +139,7 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async schedulePickup(request) {
       const phone = request.phone?.trim() || settings.pickupPhone?.trim() || '';
-      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
+      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window, totalWeightG: request.parcels.totalWeightG });
       if (problems.length) refuse(problems.join('; '));
       const booked = await client.schedulePickup({
         reference: request.reference,
@@ -147,6 +157,19 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
+    },
+
+    async findPickup(reference, window, address) {
+      // Pickup Pending Status lists the account's pickups of the location's today and tomorrow,
+      // each with the reference we booked it with; outside those days it cannot tell.
+      const zone = timeZoneOf(address);
+      const day = (at: string | number) => (zone ? localDate(new Date(at), zone) : new Date(at).toISOString().slice(0, 10)).replace(/-/g, '');
+      const serviceDate = day(window.start);
+      const now = Date.now();
+      if (serviceDate !== day(now) && serviceDate !== day(now + 86_400_000)) return 'unknown';
+      const pending = await client.pendingPickups();
+      const found = pending.find((p) => p.reference === reference);
+      return found ? { confirmation: found.prn } : null;
     },
 
     verifyAddress: (address) => client.validateAddress(address),

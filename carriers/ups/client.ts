@@ -19,7 +19,18 @@ import {
   type CancelOutcome,
   type UpsLabelRequestFormat,
 } from './shipping.js';
-import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, UPS_PICKUP_CANCEL_PATH, UPS_PICKUP_PATH, type UpsBookedPickup, type UpsPickupInput } from './pickup.js';
+import {
+  buildUpsPickupRequest,
+  parseUpsPendingPickups,
+  parseUpsPickupCancelResponse,
+  parseUpsPickupResponse,
+  UPS_PICKUP_CANCEL_PATH,
+  UPS_PICKUP_PATH,
+  UPS_PICKUP_PENDING_PATH,
+  type UpsBookedPickup,
+  type UpsPendingPickup,
+  type UpsPickupInput,
+} from './pickup.js';
 import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
@@ -72,6 +83,7 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   track: 'track',
   pickup: 'buy',
   pickup_cancel: 'cancel',
+  pickup_pending: 'lookup',
   address: 'lookup',
 };
 
@@ -260,13 +272,18 @@ export function createUpsClient(config: UpsClientConfig) {
     await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
   }
 
+  /** The account's pending on-call pickups (today's and tomorrow's, as UPS keeps them). */
+  async function pendingPickups(): Promise<UpsPendingPickup[]> {
+    return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, extraHeaders: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
+  }
+
   /** Street-level validation and classification of one US or Puerto Rico address; a no-match is an answer. */
   async function validateAddress(address: Address): Promise<AddressVerification> {
     const { path, query, body } = buildUpsAddressValidationRequest(address);
     return call('address', { method: 'POST', path, query, body, decode: (answer) => parseUpsAddressValidationResponse(answer, address) });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, validateAddress };
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups, validateAddress };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

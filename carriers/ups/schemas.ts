@@ -22,4 +22,4 @@ export { RateRequest, RateResponse } from './schemas-rating.js';
 export { LabelRecoveryRequest, LabelRecoveryResponse, ShipRequest, ShipResponse, VoidResponse } from './schemas-shipping.js';
 export { TrackActivity, TrackResponse } from './schemas-tracking.js';
 export { XAVRequestWrapper, XAVResponseWrapper } from './schemas-address-validation.js';
-export { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse } from './schemas-pickup.js';
+export { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse, PickupPendingStatusResponse } from './schemas-pickup.js';

@@ -16,6 +16,7 @@ import {
   PickupCancelResponse,
   PickupCreationRequest,
   PickupCreationResponse,
+  PickupPendingStatusResponse,
   XAVResponseWrapper,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
@@ -34,6 +35,7 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   reference: TrackResponse,
   pickup: PickupCreationResponse,
   pickup_cancel: PickupCancelResponse,
+  pickup_pending: PickupPendingStatusResponse,
   address: XAVResponseWrapper,
   error: UpsErrorBody,
 };

@@ -4,7 +4,7 @@ import { UPS_ERROR, rate } from './rating.js';
 import { recover, ship, voidShipment, type UpsBooks } from './shipping.js';
 import { DEFAULT_SCAN_SCHEDULE, type SimExtraScan, type SimPackage, type SimScanStep } from './state.js';
 import { reference, track } from './tracking.js';
-import { cancelPickup, createPickup, type SimPickup } from './pickup.js';
+import { cancelPickup, createPickup, pendingPickups, type SimPickup } from './pickup.js';
 import { validateAddress } from './address-validation.js';
 
 /**
@@ -17,7 +17,7 @@ import { validateAddress } from './address-validation.js';
  * carrier simulator mounts it under `/ups` with the control API's faults.
  */
 
-export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'address';
+export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
 
 export type UpsSimFault = { operation: UpsSimOperation | 'any'; times?: number } & (
   | { kind: 'error'; status: number; code?: string; message?: string }
@@ -70,6 +70,7 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'GET', pattern: /^\/api\/track\/v1\/reference\/details\/([^/]+)$/, operation: 'reference' },
   { method: 'POST', pattern: /^\/api\/pickupcreation\/v2409\/pickup$/, operation: 'pickup' },
   { method: 'DELETE', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_cancel' },
+  { method: 'GET', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_pending' },
   { method: 'POST', pattern: /^\/api\/addressvalidation\/v2\/([^/]+)$/, operation: 'address' },
 ];
 
@@ -167,6 +168,10 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
         return reference(books, param ?? '', req.query.get('shipperNum'));
       case 'pickup':
         return createPickup({ pickups, clock, nextSerial: () => ++serial }, body);
+      case 'pickup_pending': {
+        const account = req.headers.accountnumber;
+        return pendingPickups({ pickups, clock, nextSerial: () => ++serial }, books.account, param ?? '', typeof account === 'string' ? account : undefined);
+      }
       case 'address':
         return validateAddress(param ?? '', req.query, body);
       case 'pickup_cancel': {

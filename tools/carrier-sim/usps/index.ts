@@ -93,7 +93,7 @@ export function uspsOperationOf(method: string, path: string): UspsSimOperation 
   if (method === 'POST' && path === '/payments/v3/payment-authorization') return 'payment';
   if (method === 'POST' && path === '/prices/v3/base-rates/search') return 'rate';
   if (method === 'POST' && path === '/labels/v3/label') return 'label';
-  if (method === 'POST' && path === '/labels/v3/label-reprint') return 'reprint';
+  if (method === 'POST' && (path === '/labels/v3/label-reprint' || path.startsWith('/labels/v3/label-reprint/'))) return 'reprint';
   if (method === 'DELETE' && (path === '/labels/v3/label' || path.startsWith('/labels/v3/label/'))) return 'cancel';
   if (method === 'GET' && path.startsWith('/tracking/v3/tracking/')) return 'track';
   if (method === 'POST' && path === '/scan-forms/v3/scan-form') return 'scanform';
@@ -175,7 +175,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
       return desk.error(400, 'X-Payment-Authorization-Token is invalid or expired', 'X-Payment-Authorization-Token');
     }
     if (operation === 'label') return label(desk, req.headers, body);
-    if (operation === 'reprint') return reprint(desk, req.headers, body);
+    if (operation === 'reprint') return reprint(desk, req.headers, body, req.path);
     return cancel(desk, req.headers, req.path);
   }
 
