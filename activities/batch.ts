@@ -1,6 +1,6 @@
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { findBatch, findBatchItem, findShipment, type Db, type LabelStore, type ShipmentRow } from '../db/index.js';
-import { CODE } from '../domain/index.js';
+import { CODE, type Customs, type ShipmentOptions } from '../domain/index.js';
 import {
   batchItemUpdateId,
   nonRetryableFailure,
@@ -30,6 +30,10 @@ function itemInput(row: ShipmentRow, s: BatchPurchaseSettings): ShipmentWorkflow
     to: row.toAddress as ShipmentWorkflowInput['to'],
     parcel: row.parcel as ShipmentWorkflowInput['parcel'],
     reference: row.reference,
+    // Each only when the item asked for it, as a single purchase starts (api/services/purchase.ts).
+    ...(row.customs ? { customs: row.customs as Customs } : {}),
+    ...(row.options ? { options: row.options as ShipmentOptions } : {}),
+    ...(row.isReturn ? { isReturn: true } : {}),
     queuePrefix: s.queuePrefix,
     purchaseDeadlineMs: s.purchaseDeadlineMs,
     ...(s.strayLabelSettleMs !== undefined ? { strayLabelSettleMs: s.strayLabelSettleMs } : {}),

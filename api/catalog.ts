@@ -1,7 +1,6 @@
 import { carrierTakes, type CarrierAdapter, type CarrierDefinition } from '../carriers/index.js';
-import { CODE, normalizeAddress, priceService, priceToJson, ApiError, type Address, type FieldError, type Parcel, type ShipmentOptions } from '../domain/index.js';
+import { priceService, priceToJson, type Address, type Parcel, type ShipmentOptions } from '../domain/index.js';
 import type { AccountRow } from '../db/index.js';
-import type { AddressInput } from './schemas.js';
 
 /**
  * The carriers' services and rate cards, and (in the running service: the carrier registry) their
@@ -55,13 +54,4 @@ export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, fro
   const items = rateCardItems(catalog, account, parcel, from, to, terms);
   items.sort((a, b) => a.gross - b.gross || (a.service.code < b.service.code ? -1 : 1));
   return items.map(({ gross: _gross, ...item }) => item);
-}
-
-/** Trims and checks both addresses; one 422 lists every problem. */
-export function normalizeAddresses(from: AddressInput, to: AddressInput): { from: Address; to: Address } {
-  const a = normalizeAddress(from, 'from');
-  const b = normalizeAddress(to, 'to');
-  const errors: FieldError[] = [...a.errors, ...b.errors];
-  if (errors.length) throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors });
-  return { from: a.address, to: b.address };
 }

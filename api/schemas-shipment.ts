@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CARRIER_MODULES, REAL_CARRIER_MODULES } from '../carriers/index.js';
 import {
+  BATCH_MAX_ITEMS,
   CONTENTS_TYPES,
   COUNTRY_CODES,
   CUSTOMS_LIMITS,
@@ -10,7 +11,7 @@ import {
   TAX_ID_OWNERS,
   TAX_ID_TYPES,
 } from '../domain/index.js';
-import { AddressSchema, COUNTRY_CODE, COUNTRY_FORMAT, OPTIONAL_TEXT, ParcelSchema, PHONE_FIELD_PATTERN, text } from './schemas.js';
+import { AddressSchema, COUNTRY_CODE, COUNTRY_FORMAT, LabelFormatSchema, OPTIONAL_TEXT, ParcelSchema, PHONE_FIELD_PATTERN, text } from './schemas.js';
 
 /**
  * The shipment's terms beyond two addresses and a box (contract: International, returns, address
@@ -114,6 +115,27 @@ export const PurchaseRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 export type PurchaseRequest = Static<typeof PurchaseRequestSchema>;
+
+/**
+ * A batch's item (contract: Batches): exactly a `POST /shipments` body, customs, options and
+ * `is_return` included, so one schema error anywhere refuses the batch with its path. Only the
+ * service is any code here: whether it exists is decided per item (`service_not_available`).
+ */
+export const BatchItemSchema = Type.Object(
+  { ...PurchaseRequestSchema.properties, service: text('A service code from a quote', 100) },
+  { additionalProperties: false },
+);
+export type BatchItem = Static<typeof BatchItemSchema>;
+
+/** `POST /batches`: 1 to 1,000 purchase bodies, and the merged label file's format. */
+export const CreateBatchSchema = Type.Object(
+  {
+    shipments: Type.Array(BatchItemSchema, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'Each item is a POST /shipments body' }),
+    label_format: Type.Optional({ ...LabelFormatSchema, description: 'The format of the merged label file (default pdf_6x4)' }),
+  },
+  { additionalProperties: false },
+);
+export type CreateBatch = Static<typeof CreateBatchSchema>;
 
 /** `POST /shipments/{shipment}/return`: another service than the original's, or the same when left out. */
 export const ReturnRequestSchema = Type.Object(

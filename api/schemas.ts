@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BATCH_MAX_ITEMS, COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, MAX_PHONE, PARCEL_LIMITS, PHONE_PATTERN, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
+import { COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, MAX_PHONE, PARCEL_LIMITS, PHONE_PATTERN, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
 
 /**
  * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
@@ -214,33 +214,10 @@ export const ParcelSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A batch's item (contract: Batches): the service is decided per item, so any code passes the schema. */
-export const BuyRequestSchema = Type.Object(
-  {
-    service: Type.String({ minLength: 1, maxLength: 100, pattern: TEXT, description: 'A service code from a quote' }),
-    from: AddressSchema,
-    to: AddressSchema,
-    parcel: ParcelSchema,
-    reference: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT, description: 'Your own order reference' })),
-  },
-  { additionalProperties: false },
-);
-export type BuyRequest = Static<typeof BuyRequestSchema>;
-
 export const ShipmentParams = Type.Object({ shipment: Type.String() }, { additionalProperties: false });
 
 /** A batch's file format, as a label's. */
 export const LabelFormatSchema = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
-
-/** `POST /batches` (contract: Batches): 1 to 1,000 purchase bodies, each exactly a `POST /shipments` body. */
-export const CreateBatchSchema = Type.Object(
-  {
-    shipments: Type.Array(BuyRequestSchema, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'Each item is a POST /shipments body' }),
-    label_format: Type.Optional({ ...LabelFormatSchema, description: 'The format of the merged label file (default pdf_6x4)' }),
-  },
-  { additionalProperties: false },
-);
-export type CreateBatch = Static<typeof CreateBatchSchema>;
 
 export const BatchParams = Type.Object({ batch: Type.String() }, { additionalProperties: false });
 

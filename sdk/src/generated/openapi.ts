@@ -6240,6 +6240,65 @@ export interface operations {
                         };
                         /** @description Your own order reference */
                         reference?: string;
+                        /** @description Required when from.country and to.country differ, refused when they are the same */
+                        customs?: {
+                            /** @description What the parcel holds */
+                            contents_type: "merchandise" | "gift" | "documents" | "sample" | "returned_goods" | "other";
+                            /** @description Required when contents_type is other; at most 25 characters */
+                            contents_explanation?: string | null;
+                            /** @description What the carrier does with an undeliverable parcel (default return) */
+                            non_delivery?: "return" | "abandon";
+                            /** @description Who pays duties: DDU the recipient (default), DDP the sender */
+                            incoterm?: "DDU" | "DDP";
+                            /** @description Who certifies the declaration */
+                            signer: string;
+                            /** @description US export exemption (NOEEI 30.37(a)) or AES ITN */
+                            eel_pfc?: string;
+                            tax_ids?: {
+                                /** @description eori, vat, ioss, ein or other */
+                                type: "eori" | "vat" | "ioss" | "ein" | "other";
+                                /** @description The number as issued */
+                                number: string;
+                                /** @description Whose number it is */
+                                owner: "sender" | "recipient";
+                            }[];
+                            /** @description Your invoice number */
+                            invoice_number?: string;
+                            /** @description ISO 4217 currency of the items' values; the account's when left out */
+                            currency?: string;
+                            /** @description 1 to 30 lines */
+                            items: {
+                                /** @description What the line is, in plain words */
+                                description: string;
+                                /** @description How many pieces */
+                                quantity: number;
+                                /** @description The line's total value in the declaration's currency, more than zero ("30.00") */
+                                value: string;
+                                /** @description The line's total weight in grams; the lines together weigh at most the parcel's weight_g */
+                                weight_g: number;
+                                /** @description Harmonized System tariff number, 6 to 10 digits */
+                                hs_tariff_number?: string;
+                                /**
+                                 * Format: iso-3166-1-alpha-2
+                                 * @description Where the goods were made: ISO 3166-1 alpha-2, folded to capitals
+                                 * @enum {string}
+                                 */
+                                origin_country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                                /** @description Your stock-keeping unit */
+                                sku?: string;
+                            }[];
+                        } & unknown;
+                        /** @description A return label: from is the customer sending the parcel back, to where it returns */
+                        is_return?: boolean;
+                        /** @description A service that cannot honour one is left out of a quote and refused by a purchase (option_not_supported) */
+                        options?: {
+                            /** @description A signature on delivery: anyone’s (required) or an adult’s */
+                            signature?: "required" | "adult";
+                            /** @description The parcel's declared value in the account's currency */
+                            declared_value?: string;
+                            /** @description Deliver on a Saturday */
+                            saturday_delivery?: boolean;
+                        };
                     }[];
                     /** @description The format of the merged label file (default pdf_6x4) */
                     label_format?: "pdf_6x4" | "pdf_a4" | "zpl";
