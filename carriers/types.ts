@@ -172,7 +172,6 @@ export interface PurchaseLookup {
   stray?: { final: boolean };
 }
 
-/** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
 /** A purchase whose service is known: what a buy answers, and what carriers that name it find. */
 export interface KnownPurchase extends Purchase {
   serviceCode: string;
@@ -226,10 +225,7 @@ export interface CarrierAdapter {
   rate(request: RateRequest): Promise<Rate[]>;
   /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
   checkAddress(from: Address, to: Address): AddressProblem[];
-  /**
-   * What a purchase needs beyond a quote (UPS: a phone on each address abroad; values the carrier's
-   * document limits), checked before anything starts; empty when the carrier takes it.
-   */
+  /** What a purchase needs beyond a quote (UPS: phones abroad), checked before anything starts; empty when none. */
   purchaseProblems?(request: Omit<PurchaseRequest, 'reference'>): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;
