@@ -88,6 +88,8 @@ export interface CarrierLabelSink {
   /** Whether the carrier's ZPL of the shipment's label is stored already. */
   hasZpl(shipmentId: string): Promise<boolean>;
   storeZpl(shipmentId: string, zpl: LabelDocument): Promise<void>;
+  /** Keeps the customs paperwork the carrier gave with the label, once per shipment and type. */
+  storeDocument?(shipmentId: string, document: NonNullable<BoughtLabel['documents']>[number]): Promise<void>;
 }
 
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
@@ -166,6 +168,8 @@ export function createCarrierActivities(deps: {
       // the carrier), and the workflow keeps the purchase only, as a label would weigh on its history.
       if (label && deps.labels) {
         await deps.labels.store({ shipmentId: reference, carrier: t.carrier, label, billed, trackingNumber, carrierShipmentId });
+        // The carrier's commercial invoice is served by GET /shipments/{id}/documents, stored before the purchase is answered.
+        for (const document of bought.documents ?? []) await deps.labels.storeDocument?.(reference, document);
         if (label.format !== 'zpl') await recoverZpl(t, { reference, trackingNumber, carrierShipmentId });
       }
       return { reference, trackingNumber, serviceCode, cancelled };

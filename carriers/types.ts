@@ -118,6 +118,8 @@ export interface PurchaseRequest extends ShipmentTerms {
    * retried activity). A carrier without idempotency keys must then let it settle before buying again.
    */
   earlierAttempt?: boolean;
+  /** The account's currency, which the options' money (a declared value) is in; present when they carry money. */
+  currency?: string;
   /**
    * When the purchase was asked for (ISO 8601 instant), the same on every attempt: dates a carrier
    * wants (USPS `mailingDate`) come from it, so a retried request is byte-identical.
@@ -170,7 +172,6 @@ export interface PurchaseLookup {
   stray?: { final: boolean };
 }
 
-/** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
 /** A purchase whose service is known: what a buy answers, and what carriers that name it find. */
 export interface KnownPurchase extends Purchase {
   serviceCode: string;
@@ -224,6 +225,8 @@ export interface CarrierAdapter {
   rate(request: RateRequest): Promise<Rate[]>;
   /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
   checkAddress(from: Address, to: Address): AddressProblem[];
+  /** What a purchase needs beyond a quote (UPS: phones abroad), checked before anything starts; empty when none. */
+  purchaseProblems?(request: Omit<PurchaseRequest, 'reference'>): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;
   /**

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { allLabelFiles } from '../labels/index.js';
@@ -61,6 +61,9 @@ export function carrierLabelSink(db: Db): CarrierLabelSink {
     storedPurchase: (shipmentId) => storedCarrierPurchase(db, shipmentId),
     hasZpl: (shipmentId) => hasCarrierZpl(db, shipmentId),
     storeZpl: (shipmentId, zpl) => storeCarrierZpl(db, shipmentId, Buffer.from(zpl.contentBase64, 'base64')),
+    storeDocument: async (shipmentId, document) => {
+      await storeShipmentDocument(db, { shipmentId, type: document.type, format: document.format, content: Buffer.from(document.contentBase64, 'base64') });
+    },
   };
 }
 

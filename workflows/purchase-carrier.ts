@@ -74,6 +74,8 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
     // Absent when not asked for, so a purchase without them sends what it always sent.
     ...(input.customs ? { customs: input.customs } : {}),
     ...(input.options ? { options: input.options } : {}),
+    // The declared value's currency (the account's), only where the options carry money.
+    ...(input.options?.declared_value !== undefined ? { currency: input.currency } : {}),
     ...(input.isReturn ? { isReturn: true } : {}),
     // Fixed for the purchase: the carrier's dates come from it, so every attempt sends the same bytes.
     at: workflowInfo().startTime.toISOString(),

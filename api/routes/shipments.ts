@@ -54,7 +54,12 @@ export const shipmentRoutes =
      */
     async function purchase(request: FastifyRequest, reply: FastifyReply, caller: Caller, order: PurchaseOrder) {
       checkOptions(ctx.catalog, order.service, order.terms.options);
-      checkCarrierAddresses(ctx.catalog, caller.livemode, order.service, order.terms.from, order.terms.to, order.terms);
+      const { from, to, customs, options, isReturn } = order.terms;
+      checkCarrierAddresses(ctx.catalog, caller.livemode, order.service, from, to, { ...(options ? { options } : {}), isReturn }, {
+        parcel: order.parcel,
+        ...(customs ? { customs } : {}),
+        currency: caller.account.currency,
+      });
       const answer = await requestPurchase(ctx, caller, order, { idempotency: request.idempotency, requestId: String(request.id), log: request.log });
       if (answer.stored) return reply.code(answer.stored.status).send(answer.stored.body);
       const row = answer.row;

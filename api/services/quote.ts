@@ -1,6 +1,6 @@
 import { addressLimits, carrierRates, priceCacheOf, shipmentHash, type CarrierDefinition, type CarrierQuote } from '../../carriers/index.js';
 import { recordQuotes, type AccountRow, type NewQuote } from '../../db/index.js';
-import { ApiError, CODE, priceToJson, priceWithVat, type Address, type ErrorCode, type Parcel } from '../../domain/index.js';
+import { ApiError, CODE, priceToJson, priceWithVat, type Address, type Customs, type ErrorCode, type Parcel } from '../../domain/index.js';
 import { rateCardItems, type Catalog, type QuoteTerms } from '../catalog.js';
 import type { AppContext } from '../context.js';
 
@@ -80,14 +80,28 @@ export async function quoteShipment(
 
 /**
  * A purchase of a carrier-priced service whose addresses the carrier cannot take is refused before
- * anything starts (422 naming each field and the carrier's limit); a route the carrier does not
- * serve is left to the purchase, which answers service_not_available.
+ * anything starts (422 naming each field and the carrier's limit), and so is one missing what the
+ * carrier needs only to buy (`purchase`: a phone abroad at UPS); a route the carrier does not serve
+ * is left to the purchase, which answers service_not_available.
  */
-export function checkCarrierAddresses(catalog: Catalog, livemode: boolean, serviceCode: string, from: Address, to: Address, terms: QuoteTerms = {}): void {
+export function checkCarrierAddresses(
+  catalog: Catalog,
+  livemode: boolean,
+  serviceCode: string,
+  from: Address,
+  to: Address,
+  terms: QuoteTerms = {},
+  purchase?: { parcel: Parcel; customs?: Customs; currency: string },
+): void {
   const carrier: CarrierDefinition | undefined = catalog.definitions.find((d) => d.services.some((s) => s.code === serviceCode));
   if (!carrier || carrier.pricing !== 'carrier' || !catalog.adapter) return;
-  const { problems } = addressLimits(catalog.adapter(carrier.code, livemode), from, to, terms);
+  const adapter = catalog.adapter(carrier.code, livemode);
+  const { serves, problems } = addressLimits(adapter, from, to, terms);
+  if (serves && purchase && adapter.purchaseProblems) {
+    const { parcel, customs, currency } = purchase;
+    problems.push(...adapter.purchaseProblems({ serviceCode, from, to, parcel, currency, ...terms, ...(customs ? { customs } : {}) }));
+  }
   if (problems.length) {
-    throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take these addresses; see errors.`, { errors: problems });
+    throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take this shipment as it is; see errors.`, { errors: problems });
   }
 }

@@ -1,10 +1,12 @@
-import { SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
+import { crossesBorder, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
 import { requiredCredentials } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
 import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
-import { upsCarrierServiceCode } from './services.js';
+import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
+import { upsPurchaseProblems } from './international.js';
+import { upsDeclaredValueFits } from './options.js';
 import { upsPickupProblems } from './pickup.js';
 import { localDate, timeZoneOf } from '../local-time.js';
 
@@ -56,8 +58,12 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
   }
 
   /** Refuses, before any call, what UPS would refuse or cut: never truncated silently. */
-  function refuseProblems(request: Parameters<CarrierAdapter['rate']>[0]): void {
-    const problems = [...checkAddress(request.from, request.to), ...upsParcelProblems(request.parcel, request.from.country)];
+  function refuseProblems(request: Parameters<CarrierAdapter['rate']>[0], purchase?: Parameters<CarrierAdapter['buy']>[0]): void {
+    const problems = [
+      ...checkAddress(request.from, request.to),
+      ...upsParcelProblems(request.parcel, request.from.country),
+      ...(purchase ? upsPurchaseProblems(purchase) : []),
+    ];
     if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
   }
 
@@ -66,10 +72,21 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async rate(request) {
       if (request.serviceCode !== undefined && upsCarrierServiceCode(request.serviceCode) === undefined) return [];
+      // Options UPS cannot take on this shipment leave every service out, as the quote does for a service's own.
+      if (!upsDeclaredValueFits(request.options) || (request.isReturn && request.options?.signature)) return [];
       refuseProblems(request);
-      const rated = await client.rate({ from: request.from, to: request.to, parcel: request.parcel, service: request.serviceCode ?? 'all' });
+      const rated = await client.rate({
+        from: request.from,
+        to: request.to,
+        parcel: request.parcel,
+        service: request.serviceCode ?? 'all',
+        ...(request.options ? { options: request.options } : {}),
+        ...(request.currency ? { currency: request.currency } : {}),
+        ...(request.isReturn ? { isReturn: true } : {}),
+      });
       return rated
         .filter((r) => request.serviceCode === undefined || r.serviceCode === request.serviceCode)
+        .filter((r) => !crossesBorder(request.from, request.to) || UPS_INTERNATIONAL_SERVICES.includes(r.serviceCode))
         .map((r) => ({ serviceCode: r.serviceCode, net: r.net, currency: r.currency, estimatedDeliveryDays: r.estimatedDeliveryDays }));
     },
 
@@ -77,9 +94,12 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async buy(request) {
       if (upsCarrierServiceCode(request.serviceCode) === undefined) refuse(`UPS has no service ${request.serviceCode}`);
+      if (crossesBorder(request.from, request.to) && !UPS_INTERNATIONAL_SERVICES.includes(request.serviceCode as UpsServiceCode)) {
+        refuse(`UPS does not carry ${request.serviceCode} across borders`);
+      }
       const known = bought.get(request.reference);
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
-      refuseProblems(request);
+      refuseProblems(request, request);
       // A repeated buy is a retried step: the client then looks our reference up before shipping again.
       const label = await client.buy({ ...request, labelFormat: 'gif', earlierAttempt: request.earlierAttempt || known !== undefined });
       bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode });
@@ -91,8 +111,11 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
         label: label.label,
         billed: label.billed,
         carrierShipmentId: label.carrierShipmentId,
+        ...(label.documents ? { documents: label.documents } : {}),
       };
     },
+
+    purchaseProblems: (request) => upsPurchaseProblems(request),
 
     async findPurchase(reference, lookup = {}) {
       const known = bought.get(reference);

@@ -32,6 +32,8 @@ import {
   type UpsPickupInput,
 } from './pickup.js';
 import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
+import type { UpsTerms } from './international.js';
+import type { ShipmentOptions } from '../../domain/index.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -57,7 +59,7 @@ export interface UpsClientConfig {
   dispatcher?: Dispatcher;
 }
 
-export interface UpsBuyInput {
+export interface UpsBuyInput extends UpsTerms {
   /** Our shipment id: UPS's reference for the package, the same on every retry. */
   reference: string;
   serviceCode: string;
@@ -199,7 +201,7 @@ export function createUpsClient(config: UpsClientConfig) {
     });
   }
 
-  async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string }): Promise<RatedService[]> {
+  async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string; options?: ShipmentOptions; currency?: string; isReturn?: boolean }): Promise<RatedService[]> {
     const { path, body } = buildRateRequest({ ...input, accountNumber: config.accountNumber });
     return call('rate', { method: 'POST', path, body, decode: parseRateResponse });
   }
