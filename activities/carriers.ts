@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CarrierError, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan } from '../carriers/index.js';
+import { CarrierError, type BoughtLabel, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan, type StoredPurchase } from '../carriers/index.js';
 import { CARRIER_REASON, CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 
@@ -71,11 +71,25 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
 
 /** Where a real carrier's label is kept once bought (db/queries/labels.ts in the workers). */
 export interface CarrierLabelSink {
-  /** Stores the bought document and billed amount under the shipment id; harmless to repeat. */
-  store(p: { shipmentId: string; carrier: string; label: LabelDocument; billed: CarrierMoney | null }): Promise<void>;
+  /**
+   * Stores the bought document and billed amount under the shipment id, with the purchase's ids
+   * (tracking number, the carrier's shipment id) that cancel it later; harmless to repeat.
+   */
+  store(p: {
+    shipmentId: string;
+    carrier: string;
+    label: LabelDocument;
+    billed: CarrierMoney | null;
+    trackingNumber: string;
+    carrierShipmentId: string | null;
+  }): Promise<void>;
+  /** The purchase as stored when it was bought (its label's row, else the shipment's tracking number); null when none is. */
+  storedPurchase(shipmentId: string): Promise<{ trackingNumber: string; carrierShipmentId: string | null } | null>;
   /** Whether the carrier's ZPL of the shipment's label is stored already. */
   hasZpl(shipmentId: string): Promise<boolean>;
   storeZpl(shipmentId: string, zpl: LabelDocument): Promise<void>;
+  /** Keeps the customs paperwork the carrier gave with the label, once per shipment and type. */
+  storeDocument?(shipmentId: string, document: NonNullable<BoughtLabel['documents']>[number]): Promise<void>;
 }
 
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
@@ -104,7 +118,7 @@ export function createCarrierActivities(deps: {
    * (no carrier makes both in one purchase). The purchase stands without it: a failure is logged and
    * the label's PDFs still come from the bought document. Asked for once: USPS limits reprints.
    */
-  async function recoverZpl(t: CarrierTarget, purchase: { reference: string; trackingNumber: string }): Promise<void> {
+  async function recoverZpl(t: CarrierTarget, purchase: StoredPurchase): Promise<void> {
     const labels = deps.labels!;
     const adapter = deps.adapter(t.carrier, t.livemode);
     if (!adapter.recoverLabel || !adapter.definition.capabilities.labelFormats.includes('zpl')) return;
@@ -122,22 +136,56 @@ export function createCarrierActivities(deps: {
     }
   }
 
+  /** The purchase as stored in our database, given (the workflow's own record), or null. */
+  async function storedPurchase(reference: string, given?: Omit<StoredPurchase, 'reference'>): Promise<StoredPurchase | null> {
+    if (given) return { reference, ...given };
+    const stored = await deps.labels?.storedPurchase(reference);
+    return stored ? { reference, ...stored } : null;
+  }
+
+  /** Keeps what a carrier's settlement of a lost answer made again: the label, and the purchase's ids. */
+  async function keepSettled(t: CarrierTarget, found: Purchase | BoughtLabel | null): Promise<void> {
+    if (!found || !deps.labels || !('label' in found) || !found.label) return;
+    await deps.labels.store({
+      shipmentId: found.reference,
+      carrier: t.carrier,
+      label: found.label,
+      billed: found.billed,
+      trackingNumber: found.trackingNumber,
+      carrierShipmentId: found.carrierShipmentId ?? null,
+    });
+  }
+
   return {
     async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
       // A retried attempt may follow one whose request reached the carrier and is still committing.
       const earlierAttempt = t.request.earlierAttempt || (activityContext()?.info.attempt ?? 1) > 1;
       const bought = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
       const { reference, trackingNumber, serviceCode, cancelled, label, billed } = bought;
-      // The label document and the bill go to the database here, keyed by our reference: the
-      // workflow keeps the purchase only, as a carrier's label would weigh on its history.
+      const carrierShipmentId = bought.carrierShipmentId ?? null;
+      // The label document, the bill and the purchase's ids go to the database here, keyed by our
+      // reference, before anything else can fail: a cancel takes them from there (never a lookup at
+      // the carrier), and the workflow keeps the purchase only, as a label would weigh on its history.
       if (label && deps.labels) {
-        await deps.labels.store({ shipmentId: reference, carrier: t.carrier, label, billed });
-        if (label.format !== 'zpl') await recoverZpl(t, { reference, trackingNumber });
+        await deps.labels.store({ shipmentId: reference, carrier: t.carrier, label, billed, trackingNumber, carrierShipmentId });
+        // The carrier's commercial invoice is served by GET /shipments/{id}/documents, stored before the purchase is answered.
+        for (const document of bought.documents ?? []) await deps.labels.storeDocument?.(reference, document);
+        if (label.format !== 'zpl') await recoverZpl(t, { reference, trackingNumber, carrierShipmentId });
       }
       return { reference, trackingNumber, serviceCode, cancelled };
     },
-    async findPurchase(t: CarrierTarget & { reference: string }): Promise<Purchase | null> {
-      return call(t, 'lookup', (a) => a.findPurchase(t.reference));
+    /**
+     * The carrier's record of the purchase: of the label we stored, when one is, else by our
+     * reference (a lost buy answer). `request` (the purchase's own, from its first attempt) lets a
+     * carrier with idempotency keys settle by sending it again; `stray` marks the looks for a label
+     * a failed purchase may have left (a carrier with a small quota need not spend it on each).
+     */
+    async findPurchase(t: CarrierTarget & { reference: string; request?: PurchaseRequest; stray?: { final: boolean } }): Promise<Purchase | null> {
+      const stored = await storedPurchase(t.reference);
+      const lookup = { stored, ...(t.request ? { request: t.request } : {}), ...(t.stray ? { stray: t.stray } : {}) };
+      const found = await call(t, 'lookup', (a) => a.findPurchase(t.reference, lookup));
+      await keepSettled(t, found);
+      return found && { reference: found.reference, trackingNumber: found.trackingNumber, serviceCode: found.serviceCode, cancelled: found.cancelled };
     },
     /**
      * Cancels the label: `cancelled` outright, or `refund_requested` where the carrier's cancellation
@@ -145,9 +193,14 @@ export function createCarrierActivities(deps: {
      * reversed; a refusal is thrown (below). The workflow reads a result without a kind (void) as
      * a cancellation, as recorded histories may hold such results.
      */
-    async cancelLabel(t: CarrierTarget & { reference: string }): Promise<{ kind: 'cancelled' | 'refund_requested' } | void> {
+    async cancelLabel(
+      t: CarrierTarget & { reference: string; purchase?: { trackingNumber: string; carrierShipmentId: string | null } },
+    ): Promise<{ kind: 'cancelled' | 'refund_requested' } | void> {
       return call(t, 'cancel', async (a) => {
-        const outcome = await a.cancel(t.reference);
+        // The purchase as stored when it was bought; only a purchase whose answer was lost (none
+        // stored) is settled by the carrier's lookup first.
+        const purchase = (await storedPurchase(t.reference, t.purchase)) ?? (await settledPurchase(a, t.reference));
+        const outcome = await a.cancel(purchase);
         // The void workflow reads a refusal as a definitive failure with its reason (409 to the customer).
         if (outcome.kind === 'refused') {
           throw new CarrierError('definitive', outcome.message, {
@@ -165,3 +218,10 @@ export function createCarrierActivities(deps: {
   };
 }
 export type CarrierActivities = ReturnType<typeof createCarrierActivities>;
+
+/** A purchase nothing of ours recorded (its answer was lost), found by the carrier under our reference. */
+async function settledPurchase(adapter: CarrierAdapter, reference: string): Promise<StoredPurchase> {
+  const found = await adapter.findPurchase(reference);
+  if (!found) throw new CarrierError('definitive', `carrier ${adapter.definition.code} has no purchase with reference ${reference}`, { carrierCode: adapter.definition.code, reason: CARRIER_REASON.notFound });
+  return { reference, trackingNumber: found.trackingNumber, carrierShipmentId: found.carrierShipmentId ?? null };
+}

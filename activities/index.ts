@@ -18,4 +18,6 @@ export { createWebhookFanout } from './webhook-fanout.js';
 export { createWebhookActivities } from './webhooks.js';
 export type { DeliveryOutcome, WebhookActivities } from './webhooks.js';
 export { createBatchActivities } from './batch.js';
+export { createBatchFileOnVoid, createBatchLabelActivities } from './batch-file.js';
+export type { BatchLabelActivities } from './batch-file.js';
 export type { BatchActivities } from './batch.js';

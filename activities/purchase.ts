@@ -8,7 +8,7 @@ import {
   ShipmentMissingError,
   type ShipmentRow,
 } from '../db/index.js';
-import { CODE, customerFailureMessage, type Address, type ErrorCode, type EventType, type Parcel } from '../domain/index.js';
+import { CODE, customerFailureMessage, type Address, type ErrorCode, type EventType, type Parcel, type ShipmentOptions } from '../domain/index.js';
 import { missingRow, priceForPurchase, type ShipmentActivityDeps } from './shipments.js';
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
@@ -52,6 +52,8 @@ export function createPurchaseActivities(
       vatRateBp: number;
       currency: string;
       hold: boolean;
+      options?: ShipmentOptions;
+      isReturn?: boolean;
     }): Promise<{ ok: true; carrier: string; gross: number; currency: string } | { ok: false; code: ErrorCode; message: string }> {
       const { found, price } = await priceForPurchase({ db, catalog: deps.catalog, now }, p);
       try {

@@ -10,11 +10,12 @@ import {
   type Db,
   type ShipmentRow,
 } from '../db/index.js';
-import { carrierRates, priceCacheOf, shipmentHash, type CarrierAdapter, type Scan } from '../carriers/index.js';
+import { carrierRates, priceCacheOf, shipmentHash, type CarrierAdapter, type Scan, type ShipmentTerms } from '../carriers/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import {
   balanceToJson,
   CODE,
+  crossesBorder,
   formatAmount,
   priceService,
   priceWithVat,
@@ -27,7 +28,9 @@ import {
 } from '../domain/index.js';
 
 export interface ServiceCatalog {
-  findService(code: string): { carrier: { code: string; name: string; pricing?: 'rate_card' | 'carrier' }; service: PricedServiceSource } | undefined;
+  findService(
+    code: string,
+  ): { carrier: { code: string; name: string; pricing?: 'rate_card' | 'carrier'; capabilities?: { international?: boolean; returns?: boolean } }; service: PricedServiceSource } | undefined;
   /** The carrier adapters (the registry's); without them, carriers priced by their rating API are not offered. */
   adapter?(carrierCode: string, livemode: boolean): CarrierAdapter;
 }
@@ -45,17 +48,23 @@ type ShipmentChanges = Partial<
  */
 export function priceOrRefuse(
   catalog: ServiceCatalog,
-  p: { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string },
+  p: { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string } & Omit<ShipmentTerms, 'customs'>,
 ) {
   const found = catalog.findService(p.serviceCode);
-  const price = found && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency);
+  // Across a border only with a carrier that ships abroad, a return only with one that makes return labels.
+  const can = found?.carrier.capabilities;
+  const takes = (!crossesBorder(p.from, p.to) || can?.international) && (!p.isReturn || can?.returns);
+  const price = found && takes && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency, p.options);
   if (!found || !price) {
     throw ApplicationFailure.nonRetryable(`Service ${p.serviceCode} is not available for this parcel and route.`, CODE.service_not_available);
   }
   return { found, price };
 }
 
-type PurchasePricing = { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string; shipmentId: string; accountId: string };
+type PurchasePricing = { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string; shipmentId: string; accountId: string } & Omit<
+  ShipmentTerms,
+  'customs'
+>;
 
 /**
  * The price a purchase charges (contract: Carriers). A rate-card service: its card, as quoted. A
@@ -74,7 +83,7 @@ export async function priceForPurchase(deps: { db: Db; catalog: ServiceCatalog; 
   if (!row) return missingRow(p.shipmentId);
   const livemode = row.livemode;
   // Sandbox quotes are not recorded: their fixed card prices a purchase the same.
-  const last = livemode ? await latestQuote(deps.db, { accountId: p.accountId, livemode, serviceCode: p.serviceCode, shipmentHash: shipmentHash(p.parcel, p.from, p.to) }) : null;
+  const last = livemode ? await latestQuote(deps.db, { accountId: p.accountId, livemode, serviceCode: p.serviceCode, shipmentHash: shipmentHash(p.parcel, p.from, p.to, p) }) : null;
   if (last && last.expiresAt > deps.now() && last.currency === p.currency) {
     return { found, price: { net: last.net, vat: last.vat, gross: last.gross, currency: last.currency } };
   }
@@ -92,6 +101,8 @@ export async function priceForPurchase(deps: { db: Db; catalog: ServiceCatalog; 
     to: p.to,
     currency: p.currency,
     deadlineMs: PURCHASE_PRICING_DEADLINE_MS,
+    options: p.options,
+    isReturn: p.isReturn,
   });
   if (!answer.ok) return refuse(answer.code, answer.message);
   const rate = answer.rates.find((r) => r.serviceCode === p.serviceCode);
@@ -115,7 +126,7 @@ export interface ShipmentActivityDeps {
   catalog: ServiceCatalog;
   now?: () => Date;
   /** Runs after each event is stored (webhook fan-out); must be idempotent, as it runs again on retries. */
-  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean }) => Promise<void>;
+  onEventRecorded?: (event: { id: string; type: EventType; accountId: string; livemode: boolean; shipmentId?: string | null }) => Promise<void>;
 }
 
 /** The read model and the event log: what the API reads and what webhooks deliver. */
@@ -173,7 +184,7 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
       });
       // Even when the event was already stored: a retry after a crash between the insert and the
       // fan-out must still fan out (the fan-out starts each delivery once, whatever happens).
-      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode });
+      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode, shipmentId: p.shipmentId });
       return inserted;
     },
 

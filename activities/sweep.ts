@@ -20,6 +20,8 @@ import {
 import { createDeliveryStarter, type DeliveryStarter } from './webhook-fanout.js';
 import { closedRunOf } from './closed-run.js';
 import { settleStoppedBatches } from './sweep-batches.js';
+import { settleUnconfirmedPickups } from './sweep-pickups.js';
+import type { CarrierAdapter } from '../carriers/index.js';
 
 export interface SweptShipment {
   shipment_id: string;
@@ -184,13 +186,14 @@ async function settlingInput(db: Db, stoppedInput: ShipmentWorkflowInput, row: S
 }
 
 /** The sweeps as activities, for the Schedule's workflow. */
-export function createSweepActivities(deps: { db: Db; client: Client; queuePrefix: string }) {
+export function createSweepActivities(deps: { db: Db; client: Client; queuePrefix: string; adapter?: (carrier: string, livemode: boolean) => CarrierAdapter }) {
   const startDelivery = createDeliveryStarter({ temporal: deps.client, queuePrefix: deps.queuePrefix });
   return {
     sweepUnstartedPurchases: (p: { olderThanMs: number }) => sweepUnstartedPurchases(deps.db, deps.client, p),
     startMissingDeliveries: (p: { olderThanMs: number }) => startMissingDeliveries(deps.db, startDelivery, p),
     settleStoppedShipments: (p: { olderThanMs: number }) => settleStoppedShipments(deps.db, deps.client, { ...p, queuePrefix: deps.queuePrefix }),
     settleStoppedBatches: (p: { olderThanMs: number }) => settleStoppedBatches(deps.db, deps.client, { ...p, queuePrefix: deps.queuePrefix }),
+    settleUnconfirmedPickups: async (p: { olderThanMs: number }) => (deps.adapter ? settleUnconfirmedPickups(deps.db, deps.adapter, p) : { settled: [], left: [] }),
   };
 }
 export type SweepActivities = ReturnType<typeof createSweepActivities>;

@@ -81,7 +81,8 @@ export function adminCommands(db: Db, now: () => Date = () => new Date()) {
       // A known code, not the shape alone: `XYZ` has the shape and no currency (contract: Money, ISO 4217).
       if (!ISO_4217.has(currency)) throw new AdminError(`--currency must be an ISO 4217 code such as GBP, got "${o.currency}"`);
       if (NOT_HUNDREDTHS.has(currency)) throw new AdminError(`--currency must have two decimal places (amounts are in hundredths), got ${currency}`);
-      const vat = o.vatRate ?? '20';
+      // UK VAT is 20 %; an account billed in another currency is outside it unless a rate is given.
+      const vat = o.vatRate ?? (currency === 'GBP' ? '20' : '0');
       if (!/^\d{1,2}(\.\d{1,2})?$/.test(vat)) throw new AdminError('--vat-rate must be a percentage such as 20');
       if (o.creditLimit !== undefined && o.funding !== 'credit_line') {
         throw new AdminError('--credit-limit applies only to --funding credit_line');

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { AdminCommands } from './commands.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
-  account create --name <s> --funding wallet|credit_line|card [--currency GBP] [--credit-limit 500.00] [--vat-rate 20]
+  account create --name <s> --funding wallet|credit_line|card [--currency GBP] [--credit-limit 500.00] [--vat-rate 20 (default for GBP; 0 for other currencies)]
   account enable-api <acc>
   account set <acc> --low-balance-threshold 20.00|none
   wallet topup <acc> <amount>

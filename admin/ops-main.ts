@@ -15,7 +15,9 @@ const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--accoun
   stuck       shipments whose purchase (pending) or void (voiding) has been under way longer than
               --older-than: what each does now (its current details), its pending step with that
               step's attempt and last error, and a link into the Temporal UI. A void gives up after
-              five minutes, so look for voids with a shorter age (--older-than 1m).
+              five minutes, so look for voids with a shorter age (--older-than 1m). Then the
+              pickups whose carrier answer was lost that the sweep cannot settle (USPS's), each
+              with what to ask the carrier (--json: their list as "pickups").
   reconcile   what the sweep Schedule does every minute, now: fails the pending shipments whose
               workflow never started and frees their keys, and starts a run that settles each
               shipment whose latest run closed (terminated, failed) while it was pending or
@@ -51,10 +53,11 @@ async function main(): Promise<number> {
   }
   // Temporal's client, the database and the rest are loaded only now: --help and a mistyped command
   // answer at once.
-  const [{ connectDatabase, connectTemporal, createLogger, loadConfig }, { reconcile }, { findStuckShipments, formatStuck, parseAge }] = await Promise.all([
+  const [{ connectDatabase, connectTemporal, createLogger, loadConfig }, { reconcile }, { findStuckShipments, formatStuck, parseAge }, { findStuckPickups, formatStuckPickups }] = await Promise.all([
     import('../runtime/index.js'),
     import('./reconcile.js'),
     import('./stuck.js'),
+    import('./stuck-pickups.js'),
   ]);
   const olderThanMs = parseAge(values['older-than'] ?? '10m');
   if (olderThanMs === null) {
@@ -82,15 +85,21 @@ async function main(): Promise<number> {
       namespace: config.temporalNamespace,
       accountId: values.account,
     });
+    // Pickups whose carrier answer was lost and that the sweep cannot settle live in the database only.
+    const database = await connectDatabase(config, createLogger(config, 'ops'), { wait: false });
+    let pickups;
+    try {
+      pickups = await findStuckPickups(database.db, { olderThanMs, accountId: values.account });
+    } finally {
+      await database.close();
+      await database.stopEmbedded();
+    }
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ data: stuck })}\n`);
+      process.stdout.write(`${JSON.stringify({ data: stuck, pickups })}\n`);
       return 0;
     }
-    if (!stuck.length) {
-      process.stdout.write(`No shipment has been pending or voiding for more than ${values['older-than'] ?? '10m'}.\n`);
-      return 0;
-    }
-    process.stdout.write(formatStuck(stuck));
+    if (!stuck.length) process.stdout.write(`No shipment has been pending or voiding for more than ${values['older-than'] ?? '10m'}.\n`);
+    process.stdout.write(formatStuck(stuck) + formatStuckPickups(pickups));
     return 0;
   } finally {
     await connection.close();

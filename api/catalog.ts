@@ -1,7 +1,6 @@
-import type { CarrierAdapter, CarrierDefinition } from '../carriers/index.js';
-import { CODE, normalizeAddress, priceService, priceToJson, ApiError, type Address, type FieldError, type Parcel } from '../domain/index.js';
+import { carrierTakes, type CarrierAdapter, type CarrierDefinition } from '../carriers/index.js';
+import { priceService, priceToJson, type Address, type Parcel, type ShipmentOptions } from '../domain/index.js';
 import type { AccountRow } from '../db/index.js';
-import type { AddressInput } from './schemas.js';
 
 /**
  * The carriers' services and rate cards, and (in the running service: the carrier registry) their
@@ -22,12 +21,22 @@ export function serviceOf(catalog: Catalog, code: string): { carrier: string; na
   return undefined;
 }
 
-/** Every rate-card service priced for this account, with its gross in minor units for sorting. */
-export function rateCardItems(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
+/** A quote's terms beyond its route and parcel: the options priced, and whether it is a return. */
+export interface QuoteTerms {
+  options?: ShipmentOptions;
+  isReturn?: boolean;
+}
+
+/**
+ * Every rate-card service priced for this account, with its gross in minor units for sorting: only
+ * carriers that take the route and the terms, only services that honour the options.
+ */
+export function rateCardItems(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address, terms: QuoteTerms = {}) {
   const items = [];
   for (const carrier of catalog.definitions) {
+    if (!carrierTakes(carrier, from, to, terms)) continue;
     for (const service of carrier.services) {
-      const price = priceService(service, parcel, from, to, account.vatRateBp, account.currency);
+      const price = priceService(service, parcel, from, to, account.vatRateBp, account.currency, terms.options);
       if (!price) continue;
       items.push({
         service: { code: service.code, carrier: carrier.code, name: service.name },
@@ -41,17 +50,8 @@ export function rateCardItems(catalog: Catalog, account: AccountRow, parcel: Par
 }
 
 /** Every rate-card service priced for this account, cheapest gross first (contract: Quote item). */
-export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address) {
-  const items = rateCardItems(catalog, account, parcel, from, to);
+export function quote(catalog: Catalog, account: AccountRow, parcel: Parcel, from: Address, to: Address, terms: QuoteTerms = {}) {
+  const items = rateCardItems(catalog, account, parcel, from, to, terms);
   items.sort((a, b) => a.gross - b.gross || (a.service.code < b.service.code ? -1 : 1));
   return items.map(({ gross: _gross, ...item }) => item);
-}
-
-/** Trims and checks both addresses; one 422 lists every problem. */
-export function normalizeAddresses(from: AddressInput, to: AddressInput): { from: Address; to: Address } {
-  const a = normalizeAddress(from, 'from');
-  const b = normalizeAddress(to, 'to');
-  const errors: FieldError[] = [...a.errors, ...b.errors];
-  if (errors.length) throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors });
-  return { from: a.address, to: b.address };
 }

@@ -236,7 +236,12 @@ function foldCountries(request: FastifyRequest, schema: unknown, value: unknown)
   const stack: Array<[unknown, unknown]> = [[schema, value]];
   while (stack.length) {
     const [s, v] = stack.pop()! as [SchemaNode | undefined, unknown];
-    if (!s || !v || typeof v !== 'object' || Array.isArray(v)) continue;
+    if (!s || !v || typeof v !== 'object') continue;
+    // A list of objects (customs lines) folds each one's countries by the items' schema.
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push([s.items, item]);
+      continue;
+    }
     for (const [key, property] of Object.entries(s.properties ?? {})) {
       const child = (v as Record<string, unknown>)[key];
       if (folded(property) && typeof child === 'string') {
@@ -251,6 +256,7 @@ function foldCountries(request: FastifyRequest, schema: unknown, value: unknown)
 }
 
 interface SchemaNode {
+  items?: SchemaNode;
   properties?: Record<string, SchemaNode & { format?: string; anyOf?: Array<{ format?: string }> }>;
 }
 

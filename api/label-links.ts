@@ -16,6 +16,7 @@ export interface SignedFileKind {
 export const LABEL_FILES: SignedFileKind = { tag: 'label.v1', root: '/api/v1/label-files' };
 export const BATCH_LABEL_FILES: SignedFileKind = { tag: 'batch-label.v1', root: '/api/v1/batch-label-files' };
 export const SCAN_FORM_FILES: SignedFileKind = { tag: 'scan-form.v1', root: '/api/v1/scan-form-files' };
+export const DOCUMENT_FILES: SignedFileKind = { tag: 'document.v1', root: '/api/v1/document-files' };
 
 function sign(kind: SignedFileKind, secret: string, id: string, format: string, expiresAt: number): string {
   return createHmac('sha256', secret).update(`${kind.tag}.${id}.${format}.${expiresAt}`).digest('hex');

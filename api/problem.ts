@@ -9,6 +9,7 @@ import {
   INSTANT_PATTERN,
   WEBHOOK_URL_PATTERNS,
 } from './schemas.js';
+import { PATTERN_MESSAGES } from './schemas-shipment.js';
 
 const CURSOR_PATTERN_SET = new Set<unknown>(Object.values(CURSOR_PATTERNS));
 const INSTANT_MESSAGE = 'must be an ISO 8601 date, or a date and time with its offset (Z or ±hh:mm)';
@@ -48,14 +49,42 @@ export function problemBody(code: ErrorCode, detail: string, requestId: string, 
 export function sendProblem(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.extra.headers ?? {})) reply.header(name, value);
   const extra: Record<string, unknown> = { ...(err.extra.fields ?? {}) };
-  if (err.extra.errors) extra.errors = err.extra.errors;
-  return reply
-    .code(err.status)
-    .type('application/problem+json')
-    .send(problemBody(err.code, err.message, String(reply.request.id), extra));
+  if (err.extra.errors) extra.errors = err.extra.errors.map((e) => ({ ...e, path: contractPath(e.path, reply.request) }));
+  const detail = err.code === CODE.not_found ? capEchoes(err.message) : err.message;
+  return reply.code(err.status).type('application/problem+json').send(problemBody(err.code, detail, String(reply.request.id), extra));
+}
+
+/** The most of one requested value (an id, a path) a 404's `detail` repeats. */
+export const ECHO_LIMIT = 64;
+
+/**
+ * A 404's detail repeats what was asked for ("No shipment shp_…."), which the client chose and may
+ * be any length: each unbroken run of more than ECHO_LIMIT characters is cut there, with an ellipsis.
+ */
+export const capEchoes = (detail: string) => detail.replace(new RegExp(`\\S{${ECHO_LIMIT + 1},}`, 'gu'), (run) => `${[...run].slice(0, ECHO_LIMIT).join('')}…`);
+
+/**
+ * A field's path as the contract writes it, `shipments[3].parcel.weight_g`: array items by their
+ * index in brackets, properties after dots, whichever check named it (schema validation and the
+ * text checks name items by a dotted index, `shipments.3`). A name of digits is an index unless the
+ * request's own data shows an object there (an unknown field named `1`, say).
+ */
+export function contractPath(path: string, request: Pick<FastifyRequest, 'body' | 'query' | 'headers' | 'params'>): string {
+  const parts = path.split('.');
+  const roots: Record<string, unknown> = { querystring: request.query, headers: request.headers, params: request.params };
+  const rooted = parts.length > 1 && Object.hasOwn(roots, parts[0]);
+  let value: unknown = rooted ? roots[parts[0]] : request.body;
+  let out = rooted ? parts[0] : '';
+  for (const part of rooted ? parts.slice(1) : parts) {
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    out = /^\d+$/.test(part) && !isObject ? `${out}[${part}]` : out ? `${out}.${part}` : part;
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return out;
 }
 
 interface AjvError {
+  schemaPath?: string;
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -64,7 +93,10 @@ interface AjvError {
 
 const STATE_REQUIRED_MESSAGE = 'is required for US and CA addresses';
 
-/** Turns schema-validation errors into the contract's `errors[]` with dotted paths; `data` is what was validated. */
+/**
+ * Turns schema-validation errors into the contract's `errors[]`, items named by a dotted index (`shipments.3.parcel`,
+ * which sendProblem writes as the contract does); `data` is what was validated.
+ */
 export function fieldErrors(validation: AjvError[], context: string | undefined, data?: unknown): FieldError[] {
   const base = context === 'body' ? '' : `${context ?? ''}`;
   const seen = new Set<string>();
@@ -87,6 +119,9 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
     let path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'if') continue; // its `then` says what is wrong, at the field
+    // One of two fields (a SCAN form's shipment_ids or batch_id): the `oneOf` says it once, not each branch.
+    if (e.schemaPath?.includes('/oneOf/')) continue;
+    if (e.keyword === 'oneOf') message = 'must have exactly one of its alternative fields: send one, not both or neither';
     if (e.keyword === 'required') {
       path = [path, String(e.params.missingProperty)].filter(Boolean).join('.');
       message = e.params.missingProperty === 'state' ? STATE_REQUIRED_MESSAGE : 'is required';
@@ -102,6 +137,8 @@ export function fieldErrors(validation: AjvError[], context: string | undefined,
       message = 'is not a valid cursor';
     } else if (e.keyword === 'pattern' && e.params.pattern === INSTANT_PATTERN) {
       message = INSTANT_MESSAGE;
+    } else if (e.keyword === 'pattern' && PATTERN_MESSAGES.has(String(e.params.pattern))) {
+      message = PATTERN_MESSAGES.get(String(e.params.pattern))!;
     } else if (e.keyword === 'pattern') {
       message =
         e.params.pattern === COUNTRY_CODE

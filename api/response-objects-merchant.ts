@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS } from '../carriers/index.js';
 import { BATCH_STATUSES, LABEL_FORMAT_LIST } from '../domain/index.js';
 import { closed, literals, livemode, nullable, timestamp } from './response-primitives.js';
 
@@ -64,4 +65,31 @@ export const FileLink = Type.Object(
     expires_at: timestamp('When the URL stops working'),
   },
   { ...closed, $id: 'FileLink' },
+);
+
+/** An address check (`POST /addresses/verify`): what the carrier made of the address. */
+export const AddressVerification = Type.Object(
+  {
+    object: Type.Literal('address_verification'),
+    livemode,
+    verified: Type.Boolean({ description: 'The carrier matched the address to one address it delivers to' }),
+    address: Type.Object(
+      {
+        name: Type.String(),
+        line1: Type.String(),
+        line2: nullable(Type.String()),
+        city: Type.String(),
+        state: nullable(Type.String({ description: 'ISO 3166-2 subdivision code without the country prefix' })),
+        postcode: Type.String({ description: 'With ZIP+4 (12345-6789) when the carrier matched a US address' }),
+        country: Type.String({ description: 'ISO 3166-1 alpha-2, upper case' }),
+      },
+      { ...closed, description: "The carrier's standardised address when it gave one; otherwise the address as sent" },
+    ),
+    residential: nullable(Type.Boolean({ description: 'true residential, false commercial; null where the carrier does not say' })),
+    carrier: literals(ADDRESS_VERIFIERS, 'The carrier that checked it: USPS, or UPS when USPS is not enabled or did not answer'),
+    messages: Type.Array(Type.Object({ code: literals(ADDRESS_MESSAGE_CODES), message: Type.String() }, closed), {
+      description: "What the carrier said of the address: a stable code, and the carrier's words where it gave some",
+    }),
+  },
+  { ...closed, $id: 'AddressVerification' },
 );

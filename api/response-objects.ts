@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
+import { AddressVerification, Batch, FileLink, Pickup, ScanForm } from './response-objects-merchant.js';
+import { Customs, Parcel, ShipmentAddress, ShipmentDocument, ShipmentOptions } from './response-objects-terms.js';
+import { SERVICE_CODES } from './schemas-shipment.js';
 import {
   CODE,
   ERRORS,
@@ -40,6 +42,13 @@ const Shipment = Type.Object(
     service: Type.Object({ code: Type.String(), carrier: nullable(Type.String()), name: nullable(Type.String()) }, closed),
     price: nullable(Type.Ref('Price')),
     charged_to: literals(FUNDING_SOURCES),
+    from: Type.Ref('ShipmentAddress'),
+    to: Type.Ref('ShipmentAddress'),
+    parcel: Type.Ref('Parcel'),
+    is_return: Type.Boolean({ description: 'A return label: from sends the parcel back to to' }),
+    options: Type.Ref('ShipmentOptions'),
+    customs: nullable(Type.Ref('Customs')),
+    return_of: nullable(Type.String({ description: 'shp_…: the shipment this one returns (POST /shipments/{shipment}/return); null otherwise' })),
     tracking: Type.Object({ number: nullable(Type.String()), status: nullable(literals(TRACKING_STATUSES)) }, closed),
     label: nullable(Type.Object({ formats: Type.Array(literals(LABEL_FORMAT_LIST)), url: Type.String() }, closed)),
     failure: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, closed)),
@@ -54,7 +63,8 @@ const QuoteItem = Type.Object(
   {
     object: Type.Literal('quote'),
     livemode,
-    service: Type.Object({ code: Type.String(), carrier: Type.String(), name: Type.String() }, closed),
+    // One of the codes a purchase takes, so a client's types carry a quote's code into its purchase.
+    service: Type.Object({ code: Type.String({ enum: SERVICE_CODES }), carrier: Type.String(), name: Type.String() }, closed),
     price: Type.Ref('Price'),
     estimated_delivery_days: Type.Integer(),
     expires_at: timestamp('Until then a purchase of this service for the same parcel and route charges exactly this price'),
@@ -136,6 +146,9 @@ const Address = Type.Object(
     state: nullable(Type.String({ description: 'ISO 3166-2 subdivision code without the country prefix' })),
     postcode: Type.String(),
     country: Type.String({ description: 'ISO 3166-1 alpha-2, upper case' }),
+    company: nullable(Type.String()),
+    phone: nullable(Type.String()),
+    email: nullable(Type.String()),
     livemode,
     created_at: timestamp('When it was saved'),
     updated_at: timestamp('When it last changed'),
@@ -243,6 +256,11 @@ const NAMED = [
   ScanForm,
   Pickup,
   Price,
+  ShipmentAddress,
+  Parcel,
+  Customs,
+  ShipmentOptions,
+  ShipmentDocument,
   Shipment,
   Batch,
   QuoteItem,
@@ -254,6 +272,7 @@ const NAMED = [
   LabelLink,
   FileLink,
   Address,
+  AddressVerification,
   Balance,
   WebhookEndpoint,
   WebhookEndpointWithSecret,

@@ -89,11 +89,40 @@ export const RESPONSES = {
       CODE.insufficient_funds,
       CODE.card_declined,
       CODE.service_not_available,
+      CODE.option_not_supported,
       CODE.price_changed,
       CODE.carrier_error,
       CODE.carrier_unavailable,
     ],
   ),
+  createReturn: responses(
+    {
+      201: json('The return label, purchased', ref('Shipment')),
+      202: json('Still under way (status pending); see the Location header', ref('Shipment')),
+    },
+    [
+      ...BODY,
+      CODE.not_found,
+      CODE.label_not_available,
+      CODE.idempotency_key_in_use,
+      CODE.idempotency_key_reused,
+      CODE.insufficient_funds,
+      CODE.card_declined,
+      CODE.service_not_available,
+      CODE.option_not_supported,
+      CODE.price_changed,
+      CODE.carrier_error,
+      CODE.carrier_unavailable,
+    ],
+  ),
+  listDocuments: responses(
+    { 200: json("The shipment's customs paperwork; empty where there is none or the carrier prints it with the label", Type.Object({ object: Type.Literal('list'), data: Type.Array(ref('ShipmentDocument')) }, closed)) },
+    [CODE.not_found],
+  ),
+  signedDocumentFile: {
+    200: { description: 'The document', content: { 'application/pdf': { schema: Type.String({ contentMediaType: 'application/pdf' }) } } },
+    ...problems([...PUBLIC, ...READS, CODE.link_expired, CODE.invalid_signature, CODE.not_found, CODE.label_not_available]),
+  },
   createBatch: responses(
     { 202: json('Accepted: every item is bought by its own purchase; follow the batch by GET or the batch.completed webhook', ref('Batch')) },
     [...BODY, CODE.idempotency_key_in_use, CODE.idempotency_key_reused],
@@ -140,6 +169,10 @@ export const RESPONSES = {
   listAddresses: responses({ 200: json('One page, newest first', page('Address')) }, []),
   retrieveAddress: responses({ 200: json('The address', ref('Address')) }, [CODE.not_found]),
   updateAddress: responses({ 200: json('The edited address', ref('Address')) }, [...BODY, CODE.not_found, CODE.address_already_exists]),
+  verifyAddress: responses(
+    { 200: json('The check: verified or not, the standardised address and what the carrier said', ref('AddressVerification')) },
+    [...BODY, CODE.verification_not_available, CODE.carrier_error, CODE.carrier_unavailable],
+  ),
   deleteAddress: responses({ 200: json('Deleted', ref('DeletedAddress')) }, [...BODY, CODE.not_found]),
   createWebhookEndpoint: responses(
     { 201: json('Registered; the secret is shown only here', ref('WebhookEndpointWithSecret')) },

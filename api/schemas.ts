@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BATCH_MAX_ITEMS, COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, PARCEL_LIMITS, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
+import { COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, MAX_PHONE, PARCEL_LIMITS, PHONE_PATTERN, SHIPMENT_STATUSES, STATE_REQUIRED } from '../domain/index.js';
 
 /**
  * The request schemas: they validate requests and, through @fastify/swagger, make the OpenAPI
@@ -10,6 +10,8 @@ import { BATCH_MAX_ITEMS, COUNTRY_CODES, LABEL_FORMAT_LIST, MAX_ADDRESS_FIELD, P
 export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f';
 // Printable text: no control characters, and something other than white space (it is trimmed).
 const TEXT = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_CHARACTERS}]*$`;
+/** White space that is not a control character (a tab or a newline is refused everywhere, api/hardening.ts). */
+const SPACE = `[^\\S${CONTROL_CHARACTERS}]`;
 /** Text without control characters, blank allowed. */
 export const OPTIONAL_TEXT = `^[^${CONTROL_CHARACTERS}]*$`;
 
@@ -29,13 +31,15 @@ export const COUNTRY_CODE = '^[A-Z]{2}$';
  * blank allowed (then absent). Whether US and CA need one, and which codes they take, is
  * domain/address.ts's check.
  */
-export const STATE_CODE = '^\\s*([A-Za-z0-9]{1,3}\\s*)?$';
+export const STATE_CODE = `^${SPACE}*([A-Za-z0-9]{1,3}${SPACE}*)?$`;
 /**
  * Marks a country field: case-folded before validation (api/hardening.ts), and checked, as the enum
  * says, against the assigned codes in the same pass as every other field (api/validation.ts), so
  * one 422 lists every bad field (contract: Errors).
  */
 export const COUNTRY_FORMAT = 'iso-3166-1-alpha-2';
+/** A phone number (domain/address.ts), or blank for none. */
+export const PHONE_FIELD_PATTERN = `^(?:${PHONE_PATTERN.slice(1, -1)})?$`;
 /** Marks a state field: trimmed and folded to capitals before validation, as a country is (api/hardening.ts). */
 export const STATE_FORMAT = 'iso-3166-2-subdivision';
 /** `?created_after=`'s forms (domain/iso-time.ts), checked in the schema's pass for the same reason. */
@@ -149,7 +153,7 @@ const isoTime = (sep: string, offsetSep: string) =>
   `[Tt]${HOUR}${sep}${MINUTE}(?:${sep}${MINUTE}(?:[.,][0-9]{1,9})?)?(?:[Zz]|[+\\- ]${HOUR}(?:${offsetSep}${MINUTE})?)`;
 export const INSTANT_PATTERN = `^(?:${isoDate('-')}(?:${isoTime(':', ':?')})?|${isoDate('')}(?:${isoTime('', '')})?)$`;
 
-const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
+export const text = (description: string, maxLength = MAX_ADDRESS_FIELD) =>
   Type.String({ minLength: 1, maxLength, pattern: TEXT, description });
 
 /**
@@ -186,6 +190,9 @@ export const AddressSchema = Type.Object(
       format: COUNTRY_FORMAT,
       description: 'ISO 3166-1 alpha-2 country code, an assigned one; sent in either case, it is folded to capitals',
     }),
+    company: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, pattern: OPTIONAL_TEXT, description: 'Company or organisation' })),
+    phone: Type.Optional(Type.String({ maxLength: MAX_PHONE, pattern: PHONE_FIELD_PATTERN, description: 'At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad)' })),
+    email: Type.Optional(Type.String({ maxLength: MAX_ADDRESS_FIELD, format: 'email', description: 'E-mail address' })),
   },
   {
     additionalProperties: false,
@@ -207,38 +214,10 @@ export const ParcelSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const QuoteRequestSchema = Type.Object(
-  { from: AddressSchema, to: AddressSchema, parcel: ParcelSchema },
-  { additionalProperties: false },
-);
-export type QuoteRequest = Static<typeof QuoteRequestSchema>;
-
-export const BuyRequestSchema = Type.Object(
-  {
-    service: Type.String({ minLength: 1, maxLength: 100, pattern: TEXT, description: 'A service code from a quote' }),
-    from: AddressSchema,
-    to: AddressSchema,
-    parcel: ParcelSchema,
-    reference: Type.Optional(Type.String({ maxLength: 100, pattern: OPTIONAL_TEXT, description: 'Your own order reference' })),
-  },
-  { additionalProperties: false },
-);
-export type BuyRequest = Static<typeof BuyRequestSchema>;
-
 export const ShipmentParams = Type.Object({ shipment: Type.String() }, { additionalProperties: false });
 
 /** A batch's file format, as a label's. */
 export const LabelFormatSchema = Type.Union(LABEL_FORMAT_LIST.map((f) => Type.Literal(f)));
-
-/** `POST /batches` (contract: Batches): 1 to 1,000 purchase bodies, each exactly a `POST /shipments` body. */
-export const CreateBatchSchema = Type.Object(
-  {
-    shipments: Type.Array(BuyRequestSchema, { minItems: 1, maxItems: BATCH_MAX_ITEMS, description: 'Each item is a POST /shipments body' }),
-    label_format: Type.Optional({ ...LabelFormatSchema, description: 'The format of the merged label file (default pdf_6x4)' }),
-  },
-  { additionalProperties: false },
-);
-export type CreateBatch = Static<typeof CreateBatchSchema>;
 
 export const BatchParams = Type.Object({ batch: Type.String() }, { additionalProperties: false });
 
@@ -275,26 +254,4 @@ export type ListShipmentsQuery = Static<typeof ListShipmentsQuery>;
 export const pageQueryFor = (prefix: CursorPrefix) => Type.Object(pageQueryOf(prefix), { additionalProperties: false });
 export type PageQuery = Static<ReturnType<typeof pageQueryFor>>;
 
-// A webhook URL (contract: Webhooks) as far as its text says: https (or http where private
-// addresses are allowed), a host name or an IP address, no credentials and no fragment, a path and
-// query of URL characters. Whether the host is public (a name resolving to public addresses only)
-// is checked when the endpoint is registered, and again at each delivery.
-const HEX4 = '[0-9A-Fa-f]{1,4}';
-const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
-const IPV6 = [
-  `(?:${HEX4}:){7}${HEX4}`,
-  `(?:${HEX4}:){1,7}:`,
-  ...[1, 2, 3, 4, 5, 6].map((n) => `(?:${HEX4}:){1,${7 - n}}(?::${HEX4}){1,${n}}`),
-  `:(?:(?::${HEX4}){1,7}|:)`,
-].join('|');
-// A label of a host name. `xn--` starts a punycode label, which must decode; the last label starts
-// with a letter, since one of digits (`a.09`) would be read as an IPv4 address.
-const LABEL = '(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-const LAST_LABEL = '(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-const HOST = `(?:(?:${LABEL}\\.)*${LAST_LABEL}\\.?|${OCTET}(?:\\.${OCTET}){3}|\\[(?:${IPV6})\\])`;
-const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?';
-const PCHAR = "(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})";
-const webhookUrlPattern = (schemes: string) => `^${schemes}://${HOST}${PORT}(?:/${PCHAR}*)*(?:\\?(?:${PCHAR}|[/?])*)?$`;
-/** The pattern of a webhook URL, by whether private addresses (and plain http) are allowed. */
-// A scheme is case-insensitive (RFC 3986 §3.1): `HTTPS://` is the same URL.
-export const WEBHOOK_URL_PATTERNS = { public: webhookUrlPattern('[Hh][Tt][Tt][Pp][Ss]'), private: webhookUrlPattern('[Hh][Tt][Tt][Pp][Ss]?') } as const;
+export { WEBHOOK_URL_PATTERNS } from './schemas-webhook-url.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest } from './types.js';
+import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type StoredPurchase } from './types.js';
 
 /**
  * A way the carrier's next answer can fail: an HTTP error status; a 429 with `Retry-After` (seconds);
@@ -25,7 +25,7 @@ export function describeFaultChecks(kit: {
   adapter: CarrierAdapter;
   failNext: (operation: CarrierOperation, match: string, fault: CarrierFault) => Promise<void>;
   newRequest: () => PurchaseRequest;
-  buyOne: () => Promise<{ request: PurchaseRequest; purchase: Purchase }>;
+  buyOne: () => Promise<{ request: PurchaseRequest; purchase: Purchase; stored: StoredPurchase }>;
 }): void {
   const { failNext, newRequest, buyOne } = kit;
   const ctx = { adapter: kit.adapter };
@@ -84,10 +84,10 @@ export function describeFaultChecks(kit: {
       }
       // A carrier's cancel names the label by our reference (Acme) or by its own number (SwiftPost):
       // the fault is set for both, and the one the cancel does not mention is never used.
-      const { purchase } = await buyOne();
+      const { purchase, stored } = await buyOne();
       await failNext('cancel', purchase.reference, { mode: 'error', status: 503 });
       await failNext('cancel', purchase.trackingNumber, { mode: 'error', status: 503 });
-      expect(await failure(ctx.adapter.cancel(purchase.reference))).toMatchObject({ kind: 'ambiguous', details: { status: 503 } });
+      expect(await failure(ctx.adapter.cancel(stored))).toMatchObject({ kind: 'ambiguous', details: { status: 503 } });
     });
 
     it("classifies another 4xx to a buy as definitive, with the carrier's message and error code", async () => {

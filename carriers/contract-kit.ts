@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../domain/index.js';
 import { describeFaultChecks, type CarrierFault, type CarrierOperation } from './contract-kit-faults.js';
 import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference } from './contract-kit-samples.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase } from './types.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase, type StoredPurchase } from './types.js';
 
 export type { CarrierFault, CarrierOperation } from './contract-kit-faults.js';
 
@@ -47,9 +47,13 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     /** The purchase part of a buy's answer: what findPurchase reports later. */
     const purchaseOf = ({ reference, trackingNumber, serviceCode, cancelled }: Purchase): Purchase => ({ reference, trackingNumber, serviceCode, cancelled });
 
+    /** The purchase as the platform stores it when it is bought: what a cancel is given. */
+    const storedOf = ({ reference, trackingNumber, carrierShipmentId }: Purchase): StoredPurchase => ({ reference, trackingNumber, carrierShipmentId: carrierShipmentId ?? null });
+
     async function buyOne() {
       const request = newRequest();
-      return { request, purchase: purchaseOf(await ctx.adapter.buy(request)) };
+      const bought = await ctx.adapter.buy(request);
+      return { request, purchase: purchaseOf(bought), stored: storedOf(bought) };
     }
 
     it('has a sane definition: codes, names, bounds, delivery days, rate limit', () => {
@@ -186,14 +190,14 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     });
 
     it('cancels a label, and cancelling again is harmless', async () => {
-      const { purchase } = await buyOne();
+      const { purchase, stored } = await buyOne();
       // A carrier whose void is a refund request cancels outright until the label is manifested.
       const done = definition.capabilities.void === 'cancel' ? ['cancelled'] : ['cancelled', 'refund_requested'];
-      const outcome = await ctx.adapter.cancel(purchase.reference);
+      const outcome = await ctx.adapter.cancel(stored);
       expect(done).toContain(outcome.kind);
-      expect(await ctx.adapter.findPurchase(purchase.reference)).toEqual({ ...purchase, cancelled: true });
-      expect(await ctx.adapter.cancel(purchase.reference)).toEqual(outcome);
-      expect((await ctx.adapter.findPurchase(purchase.reference))?.cancelled).toBe(true);
+      expect(purchaseOf((await ctx.adapter.findPurchase(purchase.reference, { stored }))!)).toEqual({ ...purchase, cancelled: true });
+      expect(await ctx.adapter.cancel(stored)).toEqual(outcome);
+      expect((await ctx.adapter.findPurchase(purchase.reference, { stored }))?.cancelled).toBe(true);
     });
 
     it('reports no scans for a label nobody has scanned', async () => {
@@ -220,12 +224,12 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
       });
 
       it('refuses to cancel a scanned label, as an outcome with its reason (spec §3 rule 2)', async () => {
-        const { purchase } = await buyOne();
+        const { purchase, stored } = await buyOne();
         await addScan(purchase.trackingNumber, 'in_transit');
-        const outcome = await ctx.adapter.cancel(purchase.reference);
+        const outcome = await ctx.adapter.cancel(stored);
         expect(outcome).toMatchObject({ kind: 'refused', reason: 'already_scanned', message: expect.any(String) });
         expect(outcome.kind === 'refused' && outcome.message.trim()).not.toBe('');
-        expect((await ctx.adapter.findPurchase(purchase.reference))?.cancelled).toBe(false);
+        expect((await ctx.adapter.findPurchase(purchase.reference, { stored }))?.cancelled).toBe(false);
       });
     }
   });

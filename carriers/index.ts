@@ -19,6 +19,7 @@ export type {
   LabelDocument,
   Purchase,
   PickupRequest,
+  PurchaseLookup,
   PurchaseRequest,
   Rate,
   RateRequest,
@@ -26,11 +27,15 @@ export type {
   ScanForm,
   ScanFormRequest,
   ServiceDefinition,
+  ShipmentTerms,
+  StoredPurchase,
 } from './types.js';
+export { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS, US_POSTAL_COUNTRIES } from './address-verification.js';
+export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';
 export { rateFromCards } from './rate-card-adapter.js';
 export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
 export type { CarrierRegistry } from './registry.js';
-export { addressLimits, carrierRates, quoteServices, shipmentHash } from './quote.js';
+export { addressLimits, carrierRates, carrierTakes, quoteServices, shipmentHash } from './quote.js';
 export type { CarrierQuote } from './quote.js';
 export { createPriceCache, priceCacheOf, PRICE_CACHE_TTL_MS } from './price-cache.js';
 export type { PriceCache } from './price-cache.js';

@@ -10,7 +10,7 @@ export function rateFromCards(definition: CarrierDefinition, request: RateReques
   const rates: Rate[] = [];
   for (const service of definition.services) {
     if (request.serviceCode !== undefined && service.code !== request.serviceCode) continue;
-    const net = serviceNet(service, request.parcel, request.from, request.to);
+    const net = serviceNet(service, request.parcel, request.from, request.to, request.options);
     if (net === null) continue;
     rates.push({ serviceCode: service.code, net, currency: request.currency ?? RATE_CARD_CURRENCY, estimatedDeliveryDays: service.estimatedDeliveryDays });
   }

@@ -1,4 +1,8 @@
-import type { Address, CarrierErrorReason, Minor, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { AddressVerification } from './address-verification.js';
+import type { Address, CarrierErrorReason, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
+
+export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -18,6 +22,11 @@ export interface ServiceDefinition {
    * never reaches the carrier, in the currency of the route it serves, or null where not offered.
    */
   sandboxRate?(parcel: Parcel, from: Address, to: Address): { net: Minor; currency: string } | null;
+  /**
+   * The options the service honours, with its rate card's surcharge for each (0 where the carrier's
+   * rating API prices them); a quote leaves the service out for any other, a purchase refuses it.
+   */
+  options?: OptionPrices;
 }
 
 /** The label files a carrier can make itself. */
@@ -35,6 +44,22 @@ export interface CarrierCapabilities {
   scanForms?: boolean;
   /** Whether the carrier books collections: `CarrierAdapter.schedulePickup` and `cancelPickup`. */
   pickups?: boolean;
+  /** The countries whose addresses the carrier checks: `CarrierAdapter.verifyAddress`. */
+  addressVerification?: readonly string[];
+  /**
+   * Whether it carries parcels across borders (a purchase then carries `customs`). Without it, quotes
+   * leave out its services on international routes, whatever their cards say.
+   */
+  international?: boolean;
+  /** Whether it makes return labels (`is_return`): without it, quotes of a return leave it out. */
+  returns?: boolean;
+  /**
+   * Where an international shipment's customs paperwork is: `platform_invoice`, a commercial invoice
+   * the platform draws (simulated carriers); `carrier_invoice`, the carrier's own document, given
+   * with the label (`BoughtLabel.documents`); `in_label`, the carrier prints its customs form as
+   * further pages of the label (USPS's CN22 or CN23), so there is no separate document.
+   */
+  customsPaperwork?: 'platform_invoice' | 'carrier_invoice' | 'in_label';
 }
 
 /** What a carrier is, independent of how we talk to it. Pure data and functions. */
@@ -54,7 +79,7 @@ export interface CarrierDefinition {
 }
 
 /** A request for prices: every service on the route, or one (`serviceCode`). */
-export interface RateRequest {
+export interface RateRequest extends Omit<ShipmentTerms, 'customs'> {
   from: Address;
   to: Address;
   parcel: Parcel;
@@ -75,19 +100,13 @@ export interface Rate {
   estimatedDeliveryDays: number | null;
 }
 
-/** An amount of money as a carrier states it: integer minor units and an ISO 4217 code. */
-export interface CarrierMoney {
-  amount: Minor;
-  currency: string;
-}
-
 /** A label file as the carrier made it. */
 export interface LabelDocument {
   format: CarrierLabelFormat;
   contentBase64: string;
 }
 
-export interface PurchaseRequest {
+export interface PurchaseRequest extends ShipmentTerms {
   /** Our shipment id: the carrier's reference for the purchase, the same on every retry. */
   reference: string;
   serviceCode: string;
@@ -99,6 +118,13 @@ export interface PurchaseRequest {
    * retried activity). A carrier without idempotency keys must then let it settle before buying again.
    */
   earlierAttempt?: boolean;
+  /** The account's currency, which the options' money (a declared value) is in; present when they carry money. */
+  currency?: string;
+  /**
+   * When the purchase was asked for (ISO 8601 instant), the same on every attempt: dates a carrier
+   * wants (USPS `mailingDate`) come from it, so a retried request is byte-identical.
+   */
+  at?: string;
 }
 
 export interface Purchase {
@@ -110,9 +136,42 @@ export interface Purchase {
    */
   serviceCode: string | null;
   cancelled: boolean;
+  /**
+   * The carrier's own id of the purchase where it has one apart from the tracking number (UPS's
+   * ShipmentIdentificationNumber, which its void takes); absent or null where it has none.
+   */
+  carrierShipmentId?: string | null;
 }
 
-/** What a buy answers: the purchase, and the carrier's label and bill where it gives them. */
+/**
+ * A purchase as we stored it when it was bought: what cancels its label or makes it again, without
+ * asking the carrier to find it (a carrier need not find an unscanned label by our reference).
+ */
+export interface StoredPurchase {
+  reference: string;
+  trackingNumber: string;
+  /** The carrier's own id of the purchase (`Purchase.carrierShipmentId`); null where it has none or it was not kept. */
+  carrierShipmentId: string | null;
+}
+
+/** What a caller knows when it asks a carrier for a purchase (`CarrierAdapter.findPurchase`). */
+export interface PurchaseLookup {
+  /** The purchase as stored when it was bought, when it was: the carrier is asked about that label, not by reference. */
+  stored?: StoredPurchase | null;
+  /**
+   * The purchase's own request, carried from its first attempt: a carrier with idempotency keys
+   * (USPS) settles a lost answer by sending it again, byte for byte, under the same key.
+   */
+  request?: PurchaseRequest;
+  /**
+   * A look for a label a failed purchase may have left, to cancel it (`final` on the settle
+   * window's last look). A carrier whose every look costs its small quota may skip the early looks
+   * (answering null) and, on the last, cancel whatever was bought under the reference, answering it
+   * cancelled.
+   */
+  stray?: { final: boolean };
+}
+
 /** A purchase whose service is known: what a buy answers, and what carriers that name it find. */
 export interface KnownPurchase extends Purchase {
   serviceCode: string;
@@ -123,6 +182,8 @@ export interface BoughtLabel extends KnownPurchase {
   label: LabelDocument | null;
   /** What the carrier says it bills for the label; null when it does not say. */
   billed: CarrierMoney | null;
+  /** Customs paperwork the carrier gave with the label (`customsPaperwork: 'carrier_invoice'`). */
+  documents?: ReadonlyArray<{ type: 'commercial_invoice'; format: 'pdf'; contentBase64: string }>;
 }
 
 /** How a cancellation ended. A refusal is an answer, not an error; faults are thrown CarrierErrors. */
@@ -157,43 +218,6 @@ export interface Scan {
   location: { city: string; postcode: string; country: string } | null;
 }
 
-/** Labels to put on one manifest: all bought by us, from one sender address. */
-export interface ScanFormRequest {
-  /** Our scan form id: the carrier's reference for the form, the same on every retry. */
-  reference: string;
-  from: Address;
-  labels: ReadonlyArray<{ reference: string; trackingNumber: string }>;
-}
-
-/** The carrier's form: its own number and the document to hand over with the parcels. */
-export interface ScanForm {
-  carrierFormId: string;
-  /** The form's file as the carrier made it (`pdf`, or an image our PDF page will carry). */
-  document: { format: 'pdf' | 'png' | 'jpg' | 'gif'; contentBase64: string };
-}
-
-export interface PickupRequest {
-  /** Our pickup id: the carrier's reference for the booking. */
-  reference: string;
-  address: Address;
-  /** When the parcels are ready and until when they can be collected (ISO 8601 instants). */
-  window: { start: string; end: string };
-  /** The parcels to collect: their count and total weight, and our services where known. */
-  parcels: { count: number; totalWeightG: number; serviceCodes: readonly string[]; destinationCountries?: readonly string[] };
-  instructions?: string;
-  /** An e-mail of the account's, for carriers that need a contact (USPS); absent when it has none. */
-  contactEmail?: string;
-  /** A phone number at the pickup address, for carriers that require one (UPS). */
-  phone?: string;
-}
-
-export interface BookedPickup {
-  /** The carrier's confirmation (UPS PRN, USPS confirmation number). */
-  confirmation: string;
-  /** The carrier's fee for the pickup; null when it charges none. */
-  fee: CarrierMoney | null;
-}
-
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter {
   readonly definition: CarrierDefinition;
@@ -201,15 +225,20 @@ export interface CarrierAdapter {
   rate(request: RateRequest): Promise<Rate[]>;
   /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
   checkAddress(from: Address, to: Address): AddressProblem[];
+  /** What a purchase needs beyond a quote (UPS: phones abroad), checked before anything starts; empty when none. */
+  purchaseProblems?(request: Omit<PurchaseRequest, 'reference'>): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;
-  /** The purchase made with our reference, or null when the carrier has none. */
-  findPurchase(reference: string): Promise<Purchase | null>;
   /**
-   * Cancels the label bought with our reference: cancelled, a refund requested, or refused with a
-   * reason. A reference the carrier does not know is a definitive `not_found` CarrierError.
+   * The purchase made with our reference, or null when the carrier has none. Without a stored
+   * purchase this settles a lost buy answer (the only use of a carrier's lookup by reference).
    */
-  cancel(reference: string): Promise<CancelOutcome>;
+  findPurchase(reference: string, lookup?: PurchaseLookup): Promise<Purchase | null>;
+  /**
+   * Cancels the label of the stored purchase: cancelled, a refund requested, or refused with a
+   * reason. A purchase the carrier does not know is a definitive `not_found` CarrierError.
+   */
+  cancel(purchase: StoredPurchase): Promise<CancelOutcome>;
   /** Every scan of a tracking number, oldest first. */
   scans(trackingNumber: string): Promise<Scan[]>;
   /** A manifest of purchased labels (carriers with `capabilities.scanForms`). */
@@ -218,47 +247,23 @@ export interface CarrierAdapter {
   schedulePickup?(request: PickupRequest): Promise<BookedPickup>;
   /** Cancels a booked collection by its confirmation; a refusal is a definitive CarrierError. */
   cancelPickup?(confirmation: string): Promise<void>;
+  /** Checks one address of a country in `capabilities.addressVerification`; a no-match is an answer, not an error. */
+  verifyAddress?(address: Address): Promise<AddressVerification>;
+  /**
+   * The collection booked with our reference, for a booking whose answer was lost: its confirmation,
+   * null when the carrier shows none, or `unknown` while the carrier cannot tell (UPS lists pending
+   * pickups of today and tomorrow only). Absent where the carrier cannot be asked by our reference.
+   */
+  findPickup?(reference: string, window: { start: string; end: string }, address: Address): Promise<{ confirmation: string } | null | 'unknown'>;
   /**
    * The label bought with our reference, made again by the carrier in another of its formats (UPS
    * label recovery, USPS label reprint): how the ZPL of a label bought as an image is had. Absent
    * where the carrier cannot make its label again.
    */
-  recoverLabel?(purchase: { reference: string; trackingNumber: string }, format: CarrierLabelFormat): Promise<LabelDocument>;
+  recoverLabel?(purchase: StoredPurchase, format: CarrierLabelFormat): Promise<LabelDocument>;
 }
 
-/**
- * How a carrier call failed:
- * - `retryable`: nothing happened at the carrier (refused connection, 409, 429, 5xx); try again.
- * - `definitive`: the carrier said no (other 4xx); retrying cannot help.
- * - `ambiguous`: the request may have been carried out (time-out or connection lost after sending);
- *   ask the carrier by reference before trying again.
- */
-export type CarrierErrorKind = 'retryable' | 'definitive' | 'ambiguous';
-
-/**
- * Why a definitive refusal happened, where the adapter can tell, so callers can answer precisely:
- * `already_scanned` (a cancel refused because the carrier has scanned the label, spec §3 rule 2),
- * `not_found` (no purchase or tracking number of that kind at the carrier).
- */
-export type { CarrierErrorReason };
-
-export class CarrierError extends Error {
-  constructor(
-    readonly kind: CarrierErrorKind,
-    message: string,
-    readonly details: {
-      status?: number;
-      retryAfterMs?: number;
-      carrierCode?: string;
-      /** The carrier's own machine-readable error code, as it sent it. */
-      carrierErrorCode?: string;
-      reason?: CarrierErrorReason;
-    } = {},
-  ) {
-    super(message);
-    this.name = 'CarrierError';
-  }
-}
+export { CarrierError, type CarrierErrorKind, type CarrierErrorReason } from './carrier-error.js';
 
 export interface HttpAdapterOptions {
   /** The carrier API's base address, e.g. the simulator's `http://127.0.0.1:4010/acme/v2`. */

@@ -29,12 +29,13 @@ export const REAL_CARRIER_SETTINGS = {
 /** Settings a real carrier may have beside those it needs: never required, never enabling it alone. */
 export const REAL_CARRIER_OPTIONAL_SETTINGS: Record<string, Record<string, boolean>> = {
   ups: { PICKUP_PHONE: false },
-  usps: { PICKUP_EMAIL: false },
+  usps: { PICKUP_EMAIL: false, CALLS_PER_HOUR: false },
 };
 
 const REAL_CARRIER_DESCRIPTIONS: Record<string, string> = {
   PICKUP_PHONE: "the phone number UPS is given for a pickup when the request names none (UPS requires one)",
   PICKUP_EMAIL: "the e-mail USPS is given for a pickup of an account without a portal user (USPS requires one)",
+  CALLS_PER_HOUR: "the USPS application's quota of calls an hour, tokens included (USPS's default 60; a whole number): no call is sent beyond it",
   CLIENT_ID: 'OAuth client id of the API application',
   CLIENT_SECRET: 'OAuth client secret of the API application',
   ACCOUNT_NUMBER: 'the account labels are billed to',

@@ -33,6 +33,12 @@ export interface BatchWorkflowResult {
   failed: number;
 }
 
+/** What the workflow that makes a batch's merged label file again (workflows/batch-label-file.ts) is started with. */
+export interface BatchLabelFileInput {
+  batchId: string;
+  queuePrefix: string;
+}
+
 /** How an item ended. */
 export type BatchItemOutcome = 'purchased' | 'failed';
 

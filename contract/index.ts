@@ -4,13 +4,13 @@
  * query, search attributes, typed failures). Workflows import it too, so it stays light: no
  * configuration, no TypeBox, no I/O.
  */
-export { BATCH_WORKFLOW, batchItemUpdateId, batchWorkflowId, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
+export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
-export { purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
+export { batchLabelStaleSignal, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';
 export type { LatestScan, PurchaseInput, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
 export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';
 export { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN } from './batch.js';
-export type { BatchItemOutcome, BatchPurchaseSettings, BatchWorkflowInput, BatchWorkflowResult } from './batch.js';
+export type { BatchItemOutcome, BatchLabelFileInput, BatchPurchaseSettings, BatchWorkflowInput, BatchWorkflowResult } from './batch.js';

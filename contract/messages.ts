@@ -25,3 +25,5 @@ export const voidUpdate = defineUpdate<VoidOutcome>('void');
 /** Scans pushed by a carrier webhook or the sandbox, handled without waiting for the next poll. */
 export const scansSignal = defineSignal<[Scan[]]>('scans');
 export const stateQuery = defineQuery<ShipmentState>('state');
+/** A batch's merged label file may hold a label voided since it was made: look again (workflows/batch-label-file.ts). */
+export const batchLabelStaleSignal = defineSignal('batchLabelStale');

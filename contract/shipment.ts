@@ -1,5 +1,5 @@
 import type { Scan } from '../carriers/index.js';
-import type { Address, FundingSource, Parcel, ShipmentStatus } from '../domain/workflow.js';
+import type { Address, Customs, FundingSource, Parcel, ShipmentOptions, ShipmentStatus } from '../domain/workflow.js';
 
 /** What a shipment's workflow (workflows/shipment.ts) is started with and ends with. */
 
@@ -16,6 +16,10 @@ export interface PurchaseInput {
   to: Address;
   parcel: Parcel;
   reference: string | null;
+  /** The shipment's terms, each absent when not asked for (and in runs started before they existed). */
+  customs?: Customs;
+  options?: ShipmentOptions;
+  isReturn?: boolean;
   queuePrefix: string;
   /** How long the purchase may keep trying an unreachable carrier before failing cleanly. */
   purchaseDeadlineMs: number;

@@ -4,6 +4,7 @@
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
 export const BATCH_WORKFLOW = 'batchWorkflow';
+export const BATCH_LABEL_WORKFLOW = 'batchLabelFileWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';
 export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
@@ -40,6 +41,8 @@ export const shipmentWorkflowId = (shipmentId: string) => `shipment/${shipmentId
 export const batchWorkflowId = (batchId: string) => `batch/${batchId}`;
 /** The purchase update id of a batch's item: deterministic, so every retry joins the one purchase. */
 export const batchItemUpdateId = (batchId: string, index: number) => `batch/${batchId}/item/${index}`;
+/** One per batch: a void of an item (or a read of a stale file) signals it, or starts it again once it has ended. */
+export const batchLabelWorkflowId = (batchId: string) => `batch-label/${batchId}`;
 export const webhookWorkflowId = (eventId: string, endpointId: string) => `webhook/${eventId}/${endpointId}`;
 
 /**

@@ -38,8 +38,10 @@ export {
 export { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
 export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
-export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl } from './queries/labels.js';
+export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase } from './queries/labels.js';
 export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
+export { findShipmentDocument, storeShipmentDocument } from './queries/documents.js';
+export type { StoredDocument } from './queries/documents.js';
 export {
   deleteWebhookEndpoint,
   endpointsSubscribedTo,
@@ -61,10 +63,6 @@ export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, sa
 export type { AddressRow } from './queries/addresses.js';
 export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
 export {
-  batchHasLabelFile,
-  batchItems,
-  batchLabelFile,
-  completeBatch,
   findBatch,
   findBatchItem,
   findOwnBatch,
@@ -72,6 +70,8 @@ export {
   listBatchItems,
   recordBatchRequest,
 } from './queries/batches.js';
+export { batchHasLabelFile, batchLabelFile, batchLabelState, completeBatch, labelledBatchItems, storeBatchLabelFile } from './queries/batch-files.js';
+export type { MadeBatchFile, MergedLabelFile } from './queries/batch-files.js';
 export { ShipmentMissingError } from './queries/purchase-rows.js';
 export {
   failUnstartedPurchase,
@@ -96,5 +96,5 @@ export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
 export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, markVoidingUnlessOnForm, scanFormOfShipment } from './queries/scan-forms.js';
-export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup } from './queries/pickups.js';
+export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup, unconfirmedPickups } from './queries/pickups.js';
 export { captureIn, holdIn } from './queries/ledger.js';

@@ -15,6 +15,12 @@ export const carrierLabels = pgTable('carrier_labels', {
   zpl: bytea('zpl'),
   billedAmount: bigint('billed_amount', { mode: 'number' }),
   billedCurrency: text('billed_currency'),
+  /**
+   * The purchase's ids as the carrier answered the buy, what a void and a label recovery take: its
+   * tracking number and its own shipment id (UPS's ShipmentIdentificationNumber; null where it has none).
+   */
+  trackingNumber: text('tracking_number'),
+  carrierShipmentId: text('carrier_shipment_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
@@ -29,4 +35,20 @@ export const labelFiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.format] })],
+);
+
+/**
+ * A shipment's customs paperwork (a commercial invoice), once per shipment and type: the carrier's
+ * own where it gives one, or the one the platform draws for the sandbox and the simulated carriers.
+ */
+export const shipmentDocuments = pgTable(
+  'shipment_documents',
+  {
+    shipmentId: text('shipment_id').notNull(),
+    type: text('type').notNull(),
+    format: text('format').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.type] })],
 );

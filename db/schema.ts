@@ -18,8 +18,9 @@ import {
 
 // Real carriers' labels as bought and carriers' quoted prices (files of their own, to keep this one
 // short); drizzle sees them here too.
-export { carrierLabels, labelFiles } from './schema-labels.js';
+export { carrierLabels, labelFiles, shipmentDocuments } from './schema-labels.js';
 export { quotes } from './schema-quotes.js';
+export { addresses } from './schema-addresses.js';
 
 const money = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -123,6 +124,11 @@ export const shipments = pgTable(
     /** The batch the shipment was bought in (null outside one), and its place there (item order). */
     batchId: text('batch_id'),
     batchIndex: integer('batch_index'),
+    /** A return label (`is_return`), its options and customs as the purchase gave them, and the shipment it returns. */
+    isReturn: boolean('is_return').notNull().default(false),
+    options: jsonb('options'),
+    customs: jsonb('customs'),
+    returnOf: text('return_of'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -153,6 +159,11 @@ export const batches = pgTable(
     total: integer('total').notNull(),
     labelContentType: text('label_content_type'),
     labelContent: bytea('label_content'),
+    /**
+     * The items whose labels the stored merged file was made from, in item order (null before it is
+     * made): the file is served only while these are exactly the items with a label now.
+     */
+    labelShipmentIds: text('label_shipment_ids').array(),
     createdAt: ts('created_at').notNull().defaultNow(),
     completedAt: ts('completed_at'),
   },
@@ -265,31 +276,3 @@ export const rateLimits = pgTable('rate_limits', {
   tat: timestamp('tat', { withTimezone: true, mode: 'date', precision: 6 }).notNull(),
   admitted: timestamp('admitted', { withTimezone: true, mode: 'date', precision: 6 }).array().notNull().default(sql`'{}'`),
 });
-
-export const addresses = pgTable(
-  'addresses',
-  {
-    id: text('id').primaryKey(),
-    accountId: text('account_id').notNull(),
-    livemode: boolean('livemode').notNull(),
-    name: text('name').notNull(),
-    line1: text('line1').notNull(),
-    line2: text('line2'),
-    city: text('city').notNull(),
-    /** ISO 3166-2 subdivision without the country prefix; null where the address has none. */
-    state: text('state'),
-    postcode: text('postcode').notNull(),
-    country: text('country').notNull(),
-    /** Hash of the normalised fields: the same address twice is one record. */
-    fingerprint: text('fingerprint').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-    deletedAt: ts('deleted_at'),
-  },
-  (t) => [
-    index('addresses_account_idx').on(t.accountId, t.livemode, t.id),
-    uniqueIndex('addresses_fingerprint_idx')
-      .on(t.accountId, t.livemode, t.fingerprint)
-      .where(sql`${t.deletedAt} is null`),
-  ],
-);

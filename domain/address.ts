@@ -11,14 +11,25 @@ export interface Address {
   state?: string;
   postcode: string;
   country: string;
+  /** The organisation at the address, where there is one. */
+  company?: string;
+  /** At most 20 characters: digits, spaces and `+ ( ) -` (contract: International → Addresses). */
+  phone?: string;
+  email?: string;
 }
 
 /**
- * The fields that make two addresses the same. `state` is last so an address without one has the
- * fingerprint of the other fields alone, as those already stored were made (db/queries/addresses.ts).
+ * The fields that make two addresses the same. The optional ones come last and an absent one is
+ * left out, so an address without them has the fingerprint of the other fields alone, as those
+ * already stored were made (db/queries/addresses.ts).
  */
-export const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'city', 'postcode', 'country', 'state'] as const;
+export const ADDRESS_FIELDS = ['name', 'line1', 'line2', 'city', 'postcode', 'country', 'state', 'company', 'phone', 'email'] as const;
+/** The fields that an address may leave out of its fingerprint when absent. */
+export const OPTIONAL_FINGERPRINT_FIELDS: ReadonlySet<string> = new Set(['state', 'company', 'phone', 'email']);
 export const MAX_ADDRESS_FIELD = 200;
+/** A phone number's bound and characters (contract: International, returns, address checks, options). */
+export const MAX_PHONE = 20;
+export const PHONE_PATTERN = '^[0-9 +()-]*[0-9][0-9 +()-]*$';
 
 /**
  * Trims every string and upper-cases the country and state; the schema has already checked types,
@@ -37,6 +48,10 @@ export function normalizeAddress(input: Address, path: string): { address: Addre
   if (line2) address.line2 = line2;
   const state = input.state?.trim().toUpperCase();
   if (state) address.state = state;
+  for (const field of ['company', 'phone', 'email'] as const) {
+    const value = input[field]?.trim();
+    if (value) address[field] = value;
+  }
   const errors: FieldError[] = [];
   if (!isCountryCode(address.country)) {
     errors.push({ path: `${path}.country`, message: 'must be an ISO 3166-1 alpha-2 country code' });

@@ -158,10 +158,20 @@ export const ERROR_TABLE = {
     when: 'The service code is unknown, or not offered for this parcel and route.',
     then: 'Quote the parcel (`POST /quotes`) and buy one of the services offered.',
   },
+  option_not_supported: {
+    status: 422, title: 'Option not supported', message: null, internal: false,
+    when: 'The service cannot honour an option of the purchase (a signature, a declared value, Saturday delivery); `errors[]` names the option and `detail` the service.',
+    then: 'Quote with the same options (`POST /quotes`) and buy one of the services offered, or leave the option out.',
+  },
   price_changed: {
     status: 422, title: 'Price changed', message: 'The quote expired and the carrier’s price is now higher; nothing was bought or charged. Quote again.', internal: false,
     when: 'The quote for this service, parcel and route expired, and the carrier now asks more than it quoted.',
     then: 'Quote again (`POST /quotes`) and buy at the new price; nothing was bought or charged.',
+  },
+  verification_not_available: {
+    status: 422, title: 'Verification not available', message: GENERIC_FAILURE_MESSAGE, internal: false,
+    when: 'An address check of an address in a country no enabled carrier checks (US and Puerto Rico addresses only, with USPS or UPS enabled), or of one that none of them can take as it is; `detail` says which.',
+    then: 'Nothing was checked; the address may still be used as it is.',
   },
   rate_limited: {
     status: 429, title: 'Rate limited', message: GENERIC_FAILURE_MESSAGE, internal: false,

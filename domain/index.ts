@@ -21,7 +21,21 @@ export {
 export type { ErrorCode, FieldError } from './errors.js';
 export { CARRIER_REASON, errorCodeOf } from './failures.js';
 export type { CarrierErrorReason } from './failures.js';
-export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, normalizeAddress } from './address.js';
+export { ADDRESS_FIELDS, MAX_ADDRESS_FIELD, MAX_PHONE, normalizeAddress, OPTIONAL_FINGERPRINT_FIELDS, PHONE_PATTERN } from './address.js';
+export {
+  CONTENTS_TYPES,
+  crossesBorder,
+  CUSTOMS_LIMITS,
+  customsProblems,
+  INCOTERMS,
+  NON_DELIVERY,
+  normalizeCustoms,
+  TAX_ID_OWNERS,
+  TAX_ID_TYPES,
+} from './customs.js';
+export type { ContentsType, Customs, CustomsInput, CustomsItem, TaxId } from './customs.js';
+export { optionProblems, optionsSurcharge, requestedOptions, SIGNATURE_OPTIONS, unsupportedOption } from './options.js';
+export type { OptionPrices, ShipmentOptions } from './options.js';
 export { STATE_REQUIRED } from './subdivisions.js';
 export type { Address } from './address.js';
 export { COUNTRY_CODES, isCountryCode } from './countries.js';
@@ -43,7 +57,7 @@ export type { EventType, FundingSource, ScanStatus, ShipmentStatus } from './sta
 export { isScope, SCOPES } from './scopes.js';
 export type { Scope } from './scopes.js';
 export { ipAllowed, isPublicAddress, isValidCidr } from './cidr.js';
-export { hasLabel, LABEL_FORMAT_LIST, shipmentToJson } from './shipment-view.js';
+export { hasLabel, LABEL_FORMAT_LIST, LABELLED_STATUSES, shipmentToJson } from './shipment-view.js';
 export { BATCH_MAX_ITEMS, BATCH_STATUSES, batchToJson, countItems } from './batch-view.js';
 export type { BatchCounts, BatchJson, BatchRecord } from './batch-view.js';
 export { priceService } from './pricing.js';

@@ -1,4 +1,8 @@
+import type { Address } from './address.js';
+import type { Customs } from './customs.js';
 import { formatAmount } from './money.js';
+import type { ShipmentOptions } from './options.js';
+import type { Parcel } from './parcel.js';
 
 /** The fields of a stored shipment that its public JSON is made from. */
 export interface ShipmentRecord {
@@ -20,13 +24,23 @@ export interface ShipmentRecord {
   failureMessage: string | null;
   /** The batch the shipment was bought in; absent or null outside one. */
   batchId?: string | null;
+  fromAddress: unknown;
+  toAddress: unknown;
+  parcel: unknown;
+  isReturn?: boolean;
+  options?: unknown;
+  customs?: unknown;
+  /** The shipment this one returns (POST /shipments/{shipment}/return); null otherwise. */
+  returnOf?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export const LABEL_FORMAT_LIST = ['pdf_6x4', 'pdf_a4', 'zpl'] as const;
 
-const LABELLED = new Set(['purchased', 'in_transit', 'exception', 'delivered', 'voiding']);
+/** The statuses whose shipment has a label: a batch's merged file holds exactly these items' labels. */
+export const LABELLED_STATUSES: readonly string[] = ['purchased', 'in_transit', 'exception', 'delivered', 'voiding'];
+const LABELLED = new Set(LABELLED_STATUSES);
 
 /** Whether a shipment in this status has a label (pending, failed and voided ones have none). */
 export const hasLabel = (status: string) => LABELLED.has(status);
@@ -50,6 +64,13 @@ export function shipmentToJson(s: ShipmentRecord) {
             currency: s.currency,
           },
     charged_to: s.chargedTo,
+    from: s.fromAddress as Address,
+    to: s.toAddress as Address,
+    parcel: s.parcel as Parcel,
+    is_return: s.isReturn ?? false,
+    options: (s.options ?? {}) as ShipmentOptions,
+    customs: (s.customs ?? null) as Customs | null,
+    return_of: s.returnOf ?? null,
     tracking: { number: s.trackingNumber, status: s.trackingStatus },
     label: hasLabel(s.status) ? { formats: [...LABEL_FORMAT_LIST], url: `/api/v1/shipments/${s.id}/label` } : null,
     ...(s.failureCode ? { failure: { code: s.failureCode, message: s.failureMessage ?? '' } } : {}),

@@ -15,3 +15,5 @@ export type { EventType, FundingSource, ShipmentStatus } from './status.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
 export type { Address } from './address.js';
 export type { Parcel } from './parcel.js';
+export type { Customs } from './customs.js';
+export type { ShipmentOptions } from './options.js';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createBatchActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { allLabelFiles } from '../labels/index.js';
@@ -23,7 +23,7 @@ export function shipmentQueueActivities(deps: {
   renders?: BackgroundRenders;
 }) {
   const { db, config, registry, client, metrics } = deps;
-  const onEventRecorded = client && createWebhookFanout({ db, temporal: client, queuePrefix: config.taskQueuePrefix });
+  const onEventRecorded = client && eventHooks({ db, client, queuePrefix: config.taskQueuePrefix });
   const store = createPostgresLabelStore(db);
   const carrierName = (code: string) => registry.carrier(code)?.name ?? code;
   const renders = deps.renders ?? new BackgroundRenders();
@@ -34,24 +34,42 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
-    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix }) : {}),
+    ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix, adapter: registry.adapter }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
     ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db) }),
+  };
+}
+
+/**
+ * What follows each stored event: its webhook deliveries, and for a batch item's void, its batch's
+ * merged label file made again without it.
+ */
+function eventHooks(deps: { db: Db; client: Client; queuePrefix: string }) {
+  const fanOut = createWebhookFanout({ db: deps.db, temporal: deps.client, queuePrefix: deps.queuePrefix });
+  const batchFileOnVoid = createBatchFileOnVoid(deps);
+  return async (event: Parameters<typeof fanOut>[0] & { shipmentId?: string | null }) => {
+    await fanOut(event);
+    await batchFileOnVoid(event);
   };
 }
 
 /** The carrier activities' store of real carriers' labels: PostgreSQL, keyed by shipment id. */
 export function carrierLabelSink(db: Db): CarrierLabelSink {
   return {
-    store: ({ shipmentId, carrier, label, billed }) =>
-      storeCarrierLabel(db, { shipmentId, carrier, format: label.format, content: Buffer.from(label.contentBase64, 'base64'), billed }),
+    store: ({ shipmentId, carrier, label, billed, trackingNumber, carrierShipmentId }) =>
+      storeCarrierLabel(db, { shipmentId, carrier, format: label.format, content: Buffer.from(label.contentBase64, 'base64'), billed, trackingNumber, carrierShipmentId }),
+    storedPurchase: (shipmentId) => storedCarrierPurchase(db, shipmentId),
     hasZpl: (shipmentId) => hasCarrierZpl(db, shipmentId),
     storeZpl: (shipmentId, zpl) => storeCarrierZpl(db, shipmentId, Buffer.from(zpl.contentBase64, 'base64')),
+    storeDocument: async (shipmentId, document) => {
+      await storeShipmentDocument(db, { shipmentId, type: document.type, format: document.format, content: Buffer.from(document.contentBase64, 'base64') });
+    },
   };
 }
 
-/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client. */
+/** The `batches` queue's activities: a batch's steps, which start its items' purchases with the client, and its merged file's. */
 export function batchQueueActivities(deps: { db: Db; registry: CarrierRegistry; client: Client }) {
   const carrierName = (code: string) => deps.registry.carrier(code)?.name ?? code;
-  return createBatchActivities({ db: deps.db, client: deps.client, store: createPostgresLabelStore(deps.db), carrierName });
+  const store = createPostgresLabelStore(deps.db);
+  return { ...createBatchActivities({ db: deps.db, client: deps.client, store, carrierName }), ...createBatchLabelActivities({ db: deps.db, store, carrierName }) };
 }

@@ -4,3 +4,4 @@ export { shipmentWorkflow } from './shipment.js';
 export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { orphanSweepWorkflow } from './sweep.js';
 export { batchWorkflow } from './batch.js';
+export { batchLabelFileWorkflow } from './batch-label-file.js';

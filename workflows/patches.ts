@@ -22,4 +22,11 @@ export interface PatchEntry {
   deprecateWhen: string;
 }
 
-export const PATCHES: readonly PatchEntry[] = [];
+export const PATCHES: readonly PatchEntry[] = [
+  {
+    id: 'sweep-unconfirmed-pickups',
+    date: '2026-11-29',
+    why: 'The orphan sweep gains a last step: pickups whose carrier answer was lost are settled (UPS by Pickup Pending Status) or left for an operator.',
+    deprecateWhen: 'no orphan sweep run started before the deploy is open (each ends within a minute of its start)',
+  },
+];

@@ -8,7 +8,7 @@ import {
   TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Purchase } from '../carriers/index.js';
+import type { Purchase, PurchaseRequest } from '../carriers/index.js';
 import { CODE, errorCodeOf, type ErrorCode } from '../domain/workflow.js';
 import { carrierActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
@@ -71,6 +71,14 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
     from: input.from,
     to: input.to,
     parcel: input.parcel,
+    // Absent when not asked for, so a purchase without them sends what it always sent.
+    ...(input.customs ? { customs: input.customs } : {}),
+    ...(input.options ? { options: input.options } : {}),
+    // The declared value's currency (the account's), only where the options carry money.
+    ...(input.options?.declared_value !== undefined ? { currency: input.currency } : {}),
+    ...(input.isReturn ? { isReturn: true } : {}),
+    // Fixed for the purchase: the carrier's dates come from it, so every attempt sends the same bytes.
+    at: workflowInfo().startTime.toISOString(),
   };
   const target = { carrier, livemode: input.livemode };
   // Each attempt may last no longer than the deadline leaves, so funds are never held past it.
@@ -102,7 +110,7 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
         // The carrier may have bought it: its record decides before we buy again.
         unsure.maybeBought = true;
         log.warn('carrier outcome ambiguous; looking our reference up', { attempt, message: lastError });
-        const found = await lookUp(input, carrier, deadline, lastError);
+        const found = await lookUp(input, carrier, deadline, lastError, request);
         if (found) return found;
       } else {
         retryAfterMs = retryAfterOf(err);
@@ -115,14 +123,17 @@ export async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure
   }
 }
 
-/** The purchase the carrier made under our reference, asked with retries until the deadline. */
-async function lookUp(input: PurchaseInput, carrier: string, deadline: number, lastError: string): Promise<Purchase | null> {
+/**
+ * The purchase the carrier made under our reference, asked with retries until the deadline. The
+ * request goes along: a carrier with idempotency keys (USPS) settles by sending it again under its key.
+ */
+async function lookUp(input: PurchaseInput, carrier: string, deadline: number, lastError: string, request: PurchaseRequest): Promise<Purchase | null> {
   setCurrentDetails(`asking carrier ${carrier} whether ${input.shipmentId} was bought (last error: ${lastError})`);
   try {
     const found = await carrierActivities(input, carrier, {
       summary: `ask carrier ${carrier} whether ${input.shipmentId} was bought`,
       withinMs: Math.max(deadline - Date.now(), 1000),
-    }).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId });
+    }).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId, request });
     return found && !found.cancelled ? found : null;
   } catch (err) {
     throw unreachable(carrier, err);

@@ -37,6 +37,8 @@ export async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResul
       vatRateBp: input.vatRateBp,
       currency: input.currency,
       hold: movesMoney,
+      ...(input.options ? { options: input.options } : {}),
+      ...(input.isReturn ? { isReturn: true } : {}),
     });
     if (!begun.ok) {
       // Failed before it began (the orphan sweep): nothing was held, its keys are already free.
@@ -144,14 +146,21 @@ export async function cancelStrayLabel(input: PurchaseInput, carrier: string): P
     const until = Date.now() + (input.strayLabelSettleMs ?? STRAY_LABEL_SETTLE_MS);
     for (let look = 1; ; look++) {
       setCurrentDetails(`failed; looking for a stray label of ${input.shipmentId} at ${carrier} (look ${look})`);
+      // The window's last look is marked: a carrier whose every call spends a small quota (USPS)
+      // answers the earlier ones without asking, and on the last cancels whatever its key bought.
+      const final = Date.now() >= until;
       // Keep asking until the carrier answers: a label left bought would be a label without a charge.
-      const found = await calls.findPurchase(target);
+      const found = await calls.findPurchase({ ...target, stray: { final } });
       if (found && !found.cancelled) {
         log.warn('a stray label turned up after the purchase failed; cancelling it', { look });
         await calls.cancelLabel(target);
         cancelled = found.trackingNumber;
+      } else if (found?.cancelled && final && !cancelled && found.trackingNumber) {
+        cancelled = found.trackingNumber;
       }
-      if (Date.now() >= until) return cancelled;
+      if (final) return cancelled;
+      // A look that ran past the window is not the last: the last is the one marked so.
+      if (Date.now() >= until) continue;
       await sleep(Math.min(STRAY_LABEL_CHECK_EVERY_MS, until - Date.now()), {
         summary: `look again for a stray label of ${input.shipmentId} at ${carrier}`,
       });

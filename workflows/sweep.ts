@@ -1,4 +1,4 @@
-import { log, proxyActivities } from '@temporalio/workflow';
+import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { SweepActivities } from '../activities/index.js';
 import type { OrphanSweepInput, OrphanSweepResult } from '../contract/index.js';
 
@@ -15,6 +15,10 @@ const sweepUnstartedPurchases = sweep('sweepUnstartedPurchases', 'fail pending s
 const startMissingDeliveries = sweep('startMissingDeliveries', 'start the webhook deliveries of stored events that have none');
 const settleStoppedShipments = sweep('settleStoppedShipments', 'settle the shipments whose run stopped mid-purchase or mid-void (a Terminate)');
 const settleStoppedBatches = sweep('settleStoppedBatches', 'fail the items a stopped batch run never reached, and complete the batch');
+const settleUnconfirmedPickups = sweep('settleUnconfirmedPickups', 'settle the pickups whose carrier answer was lost: cancel what the carrier booked, or leave them for an operator');
+
+/** The patch of the unconfirmed pickups' step (workflows/patches.ts). */
+const SWEEP_PICKUPS = 'sweep-unconfirmed-pickups';
 
 /** Run by the `sweep-unstarted-purchases` Schedule (workers/schedules.ts) every minute. */
 export async function orphanSweepWorkflow(input: OrphanSweepInput): Promise<OrphanSweepResult> {
@@ -29,6 +33,11 @@ export async function orphanSweepWorkflow(input: OrphanSweepInput): Promise<Orph
   const batches = await settleStoppedBatches(input);
   if (batches.settling.length) log.warn('settled batches whose run stopped before they completed', { batches: batches.settling });
   if (batches.unsettled.length) log.error('runs that completed a stopped batch closed without completing it: look at them', { batches: batches.unsettled });
+  if (patched(SWEEP_PICKUPS)) {
+    const pickups = await settleUnconfirmedPickups(input);
+    if (pickups.settled.length) log.warn('settled pickups whose carrier answer was lost', { pickups: pickups.settled });
+    if (pickups.left.length) log.error('pickups whose carrier answer was lost need an operator (npm run ops -- stuck)', { pickups: pickups.left });
+  }
   return {
     failed: swept.map((s) => s.shipment_id),
     deliveriesStarted: started.map((s) => `${s.event_id} → ${s.endpoint_id}`),

@@ -28,6 +28,9 @@ export function addressToJson(row: AddressRow) {
     state: row.state,
     postcode: row.postcode,
     country: row.country,
+    company: row.company,
+    phone: row.phone,
+    email: row.email,
     livemode: row.livemode,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -38,8 +41,8 @@ const AddressParams = Type.Object({ address: Type.String() }, { additionalProper
 type AddressParams = Static<typeof AddressParams>;
 
 /**
- * Any subset of the fields, each validated as on creation; `line2: null` (or "") removes the second
- * line and `state: null` (or "") the state, which a US or CA address refuses as on creation.
+ * Any subset of the fields, each validated as on creation; `null` (or "") removes an optional one
+ * (`line2`, `state`, `company`, `phone`, `email`); a US or CA address refuses losing its state.
  */
 const AddressPatchSchema = Type.Object(
   {
@@ -50,6 +53,9 @@ const AddressPatchSchema = Type.Object(
     state: Type.Optional(Type.Union([AddressSchema.properties.state, Type.Null()])),
     postcode: Type.Optional(AddressSchema.properties.postcode),
     country: Type.Optional(AddressSchema.properties.country),
+    company: Type.Optional(Type.Union([AddressSchema.properties.company, Type.Null()])),
+    phone: Type.Optional(Type.Union([AddressSchema.properties.phone, Type.Null()])),
+    email: Type.Optional(Type.Union([AddressSchema.properties.email, Type.Null()])),
   },
   { additionalProperties: false, allOf: stateRules(false) },
 );
@@ -133,8 +139,10 @@ export const addressRoutes =
         };
         const line2 = patch.line2 === undefined ? current.line2 : patch.line2;
         if (line2) merged.line2 = line2;
-        const state = patch.state === undefined ? current.state : patch.state;
-        if (state) merged.state = state;
+        for (const field of ['state', 'company', 'phone', 'email'] as const) {
+          const value = patch[field] === undefined ? current[field] : patch[field];
+          if (value) merged[field] = value;
+        }
         const outcome = await updateOwnAddress(ctx.db, caller.owner, current.id, normalized(merged), ctx.now());
         if (outcome.kind === 'missing') throw new ApiError(CODE.not_found, `No address ${current.id}.`);
         if (outcome.kind === 'duplicate') {

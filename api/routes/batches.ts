@@ -2,80 +2,29 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Client } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { batchHasLabelFile, batchLabelFile, findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
-import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type Address, type BatchRecord, type FundingSource } from '../../domain/index.js';
+import { findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
+import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type BatchRecord, type FundingSource } from '../../domain/index.js';
 import { BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
-import { normalizeAddresses, serviceOf } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { BATCH_LABEL_FILES, signedFileLink } from '../label-links.js';
+import { currentBatchLabelFile } from '../batch-label-file.js';
 import { SignedQuery, signedLinkCheck } from '../signed-files.js';
 import { RESPONSES } from '../response-schemas.js';
 import { purchaseSettings } from '../services/purchase.js';
-import { BatchParams, CreateBatchSchema, LabelFormatSchema, OPTIONAL_TEXT, pageQueryFor, type BuyRequest, type CreateBatch, type PageQuery } from '../schemas.js';
+import { BatchParams, LabelFormatSchema, pageQueryFor, type PageQuery } from '../schemas.js';
+import { CreateBatchSchema, type CreateBatch } from '../schemas-shipment.js';
+import { batchItemRow, type BatchBuyer } from '../services/batch-items.js';
 
 /**
  * A batch's body is up to 1,000 purchase bodies, far over the API's 64 KiB limit: this route alone
- * takes up to 2 MiB (1,000 items of about 1 KiB each, with room to spare).
+ * takes up to 2 MiB (1,000 items of about 2 KiB each: a domestic item is some 300 bytes, an
+ * international one with its addresses' contacts and a few customs lines 1 to 2 KiB).
  */
 export const BATCH_BODY_LIMIT = 2 * 1024 * 1024;
 
 type LabelFormat = Static<typeof LabelFormatSchema>;
-
-/**
- * An item's path in a 422 as the contract writes it, `shipments[3].parcel.weight_g`: validation and
- * the control-character check name array items by a dotted index, as they do everywhere else.
- */
-const itemPath = (path: string) => path.replace(/^shipments\.(\d+)(?=\.|$)/, 'shipments[$1]');
-
-async function withItemPaths(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 422 || typeof payload !== 'string') return payload;
-  const body = JSON.parse(payload) as { errors?: Array<{ path: string; message: string }> };
-  if (!Array.isArray(body.errors)) return payload;
-  body.errors = body.errors.map((e) => ({ ...e, path: itemPath(e.path) }));
-  return JSON.stringify(body);
-}
-
-/** Who a batch is bought for: an API key's caller, or a portal user's account in one mode. */
-export type BatchBuyer = Pick<Caller, 'account' | 'livemode'>;
-
-/** One item's row as the single purchase records it (api/services/purchase.ts), with its place in the batch. */
-function itemRow(ctx: AppContext, caller: BatchBuyer, batchId: string, index: number, req: BuyRequest, now: Date) {
-  const account = caller.account;
-  const service = serviceOf(ctx.catalog, req.service);
-  // Addresses are checked per item: one that cannot be normalised fails its item, not the batch.
-  let addresses: { from: Address; to: Address } | undefined;
-  let failure: { code: typeof CODE.validation_failed; message: string } | undefined;
-  try {
-    addresses = normalizeAddresses(req.from, req.to);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    const errors = (err.extra.errors as Array<{ path: string; message: string }> | undefined) ?? [];
-    failure = { code: CODE.validation_failed, message: errors.length ? errors.map((e) => `${e.path} ${e.message}`).join('; ') : err.message };
-  }
-  return {
-    id: makeId('shp', now.getTime(), randomBytes(16)),
-    accountId: account.id,
-    livemode: caller.livemode,
-    status: failure ? 'failed' : 'pending',
-    reference: req.reference?.trim() || null,
-    serviceCode: req.service,
-    carrier: service?.carrier ?? null,
-    serviceName: service?.name ?? null,
-    fromAddress: addresses?.from ?? req.from,
-    toAddress: addresses?.to ?? req.to,
-    parcel: req.parcel,
-    currency: account.currency,
-    chargedTo: account.fundingSource,
-    failureCode: failure?.code ?? null,
-    failureMessage: failure?.message ?? null,
-    batchId,
-    batchIndex: index,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
 
 /** The batch workflow's input: the account's terms and this API's purchase settings, as a single purchase's. */
 function workflowInput(ctx: AppContext, caller: BatchBuyer, batchId: string, total: number): BatchWorkflowInput {
@@ -116,25 +65,6 @@ async function ownBatch(db: Db, caller: Caller, id: string): Promise<BatchRecord
   return batch;
 }
 
-function assertCompleted(batch: BatchRecord) {
-  if (batch.status !== 'completed') {
-    throw new ApiError(CODE.batch_not_completed, 'The batch is still processing: its merged label file is made once every item has ended.');
-  }
-}
-
-/**
- * A completed batch with no merged file: some purchased label does not exist in the batch's format
- * (a carrier that did not give its ZPL). The contract's file holds every purchased label, so none is
- * served rather than one that silently lacks parcels; each shipment's own label is still there.
- */
-function noMergedFile(batch: BatchRecord): ApiError {
-  return new ApiError(
-    CODE.label_not_available,
-    `Not every purchased label of this batch exists as ${batch.labelFormat} (a carrier did not provide it), so there is no merged file: ` +
-      `download each purchased shipment's label instead (GET /api/v1/batches/${batch.id}/shipments lists them).`,
-  );
-}
-
 const FileParams = Type.Object({ batch: Type.String(), format: Type.String({ maxLength: 20 }) });
 
 /**
@@ -146,7 +76,7 @@ export async function requestBatch(ctx: AppContext, buyer: BatchBuyer, body: Cre
   const now = ctx.now();
   const labelFormat: LabelFormat = body.label_format ?? 'pdf_6x4';
   const batchId = makeId('bat', now.getTime(), randomBytes(16));
-  const items = body.shipments.map((req, i) => itemRow(ctx, buyer, batchId, i, req, now));
+  const items = body.shipments.map((item, i) => batchItemRow(ctx, buyer, batchId, i, item, now));
   const recorded = await recordBatchRequest(ctx.db, {
     batch: { id: batchId, accountId: buyer.account.id, livemode: buyer.livemode, status: 'processing', labelFormat, total: items.length, createdAt: now },
     items,
@@ -160,9 +90,7 @@ export const batchRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     async function sendFile(reply: FastifyReply, batch: BatchRecord) {
-      assertCompleted(batch);
-      const file = await batchLabelFile(ctx.db, batch.id);
-      if (!file) throw noMergedFile(batch);
+      const file = await currentBatchLabelFile(ctx, batch);
       const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
       return reply
         .type(file.contentType)
@@ -178,7 +106,6 @@ export const batchRoutes =
         // The key is claimed in the transaction that records the batch, and stays bound to it: a
         // repeated key answers that batch as it is now, never a second one.
         config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
-        onSend: withItemPaths,
         schema: { body: CreateBatchSchema, summary: 'Buy a batch of labels', operationId: 'createBatch', response: RESPONSES.createBatch },
       },
       async (request, reply) => {
@@ -240,8 +167,8 @@ export const batchRoutes =
       },
       async (request) => {
         const batch = await ownBatch(ctx.db, callerOf(request), request.params.batch);
-        assertCompleted(batch);
-        if (!(await batchHasLabelFile(ctx.db, batch.id))) throw noMergedFile(batch);
+        // Only a link to a file there is: the same refusals as the file's own route.
+        await currentBatchLabelFile(ctx, batch);
         const { url, expires_at } = signedFileLink(ctx, BATCH_LABEL_FILES, batch.id, batch.labelFormat);
         return { object: 'label_link', livemode: batch.livemode, url, format: batch.labelFormat, expires_at };
       },

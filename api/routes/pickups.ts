@@ -9,7 +9,7 @@ import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
 import { RESPONSES } from '../response-schemas.js';
 import { AddressSchema, INSTANT_FORMAT, INSTANT_PATTERN, OPTIONAL_TEXT, pageQueryFor, type PageQuery } from '../schemas.js';
-import { bookPickup, pickupKeepsKey, resumePickup } from '../services/pickup.js';
+import { bookPickup, pickupKeepsKey, pickupWindowErrors, resumePickup } from '../services/pickup.js';
 import { carrierFailure, liveAdapter } from '../services/carrier-ops.js';
 
 export const PICKUP_CARRIERS = ['ups', 'usps', 'acme'] as const;
@@ -20,7 +20,10 @@ export const CreatePickupSchema = Type.Object(
     carrier: Type.Union(PICKUP_CARRIERS.map((c) => Type.Literal(c))),
     address: AddressSchema,
     window: Type.Object(
-      { start: instant('When the parcels are ready (ISO 8601, in the future)'), end: instant('The latest the carrier may come; after start') },
+      {
+        start: instant('When the parcels are ready (ISO 8601): in the future, at most 365 days ahead'),
+        end: instant('The latest the carrier may come: after start, and at most 24 hours after it (a pickup is for one day)'),
+      },
       { additionalProperties: false },
     ),
     shipment_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 1_000, description: 'Purchased shipments of this carrier to collect' })),
@@ -77,8 +80,7 @@ export const pickupRoutes =
         errors.push(...addressErrors);
         const start = new Date(body.window.start);
         const end = new Date(body.window.end);
-        if (!(start.getTime() > now.getTime())) errors.push({ path: 'window.start', message: 'must be in the future' });
-        if (!(end.getTime() > start.getTime())) errors.push({ path: 'window.end', message: 'must be after window.start' });
+        errors.push(...pickupWindowErrors(body.carrier, { start, end }, now));
         const definition = ctx.catalog.definitions.find((d) => d.code === body.carrier);
         if (!definition?.capabilities.pickups) errors.push({ path: 'carrier', message: `${body.carrier} does not book pickups here` });
         const ids = body.shipment_ids ?? [];

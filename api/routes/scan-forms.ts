@@ -21,7 +21,7 @@ export const CreateScanFormSchema = Type.Object(
     shipment_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: MAX_FORM_SHIPMENTS, description: 'Purchased shipments of one carrier and sender address' })),
     batch_id: Type.Optional(Type.String({ maxLength: 64, description: 'bat_…: every purchased shipment of the batch' })),
   },
-  { additionalProperties: false, description: 'Either `shipment_ids` or `batch_id`' },
+  { additionalProperties: false, description: 'Either `shipment_ids` or `batch_id`', oneOf: [{ required: ['shipment_ids'] }, { required: ['batch_id'] }] },
 );
 export type CreateScanForm = Static<typeof CreateScanFormSchema>;
 const ScanFormParams = Type.Object({ id: Type.String() }, { additionalProperties: false });

@@ -1,13 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findOwnShipment, listShipments, type ShipmentRow } from '../../db/index.js';
 import { CODE, ApiError, GENERIC_FAILURE_MESSAGE, parseIsoInstant, shipmentToJson } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
-import { normalizeAddresses } from '../catalog.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { requestPurchase } from '../services/purchase.js';
+import { requestPurchase, type PurchaseOrder } from '../services/purchase.js';
 import { checkCarrierAddresses } from '../services/quote.js';
-import { BuyRequestSchema, ListShipmentsQuery, ShipmentParams, type BuyRequest } from '../schemas.js';
+import { checkOptions, shipmentTerms } from '../services/shipment-terms.js';
+import { returnOrder } from '../services/return.js';
+import { ListShipmentsQuery, ShipmentParams } from '../schemas.js';
+import { PurchaseRequestSchema, ReturnRequestSchema, type PurchaseRequest, type ReturnRequest } from '../schemas-shipment.js';
 import { RESPONSES } from '../response-schemas.js';
 
 /** A failed purchase answers its own error, naming the shipment that stays listed as failed. */
@@ -20,6 +22,23 @@ export function failureError(row: Pick<ShipmentRow, 'id' | 'failureCode' | 'fail
   });
 }
 
+/**
+ * A body that failed its schema: 422 with every bad field, except an unknown service code alone,
+ * which is `service_not_available` as the contract's table has it (the document lists the codes).
+ */
+function refuseInvalid(request: FastifyRequest): void {
+  const error = request.validationError as (FastifyError & { validation?: Array<{ instancePath: string; keyword: string }> }) | undefined;
+  if (!error) return;
+  const found = error.validation ?? [];
+  if (found.length && found.every((e) => e.instancePath === '/service' && e.keyword === 'enum')) {
+    const code = (request.body as { service?: unknown }).service;
+    throw new ApiError(CODE.service_not_available, `Service ${String(code)} is not a service of this API; quote the parcel and buy one of the services offered.`, {
+      errors: [{ path: 'service', message: 'must be one of the service codes this API sells' }],
+    });
+  }
+  throw error;
+}
+
 export async function ownShipment(ctx: AppContext, caller: Caller, id: string): Promise<ShipmentRow> {
   const row = await findOwnShipment(ctx.db, caller.owner, id);
   if (!row) throw new ApiError(CODE.not_found, `No shipment ${id}.`);
@@ -29,33 +48,66 @@ export async function ownShipment(ctx: AppContext, caller: Caller, id: string): 
 export const shipmentRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post<{ Body: BuyRequest }>(
+    /**
+     * Buys the order's label and answers as the contract's `POST /shipments` does: 201 purchased, 202
+     * still pending (the workflow finishes it), or the purchase's own error naming the failed shipment.
+     */
+    async function purchase(request: FastifyRequest, reply: FastifyReply, caller: Caller, order: PurchaseOrder) {
+      checkOptions(ctx.catalog, order.service, order.terms.options);
+      const { from, to, customs, options, isReturn } = order.terms;
+      checkCarrierAddresses(ctx.catalog, caller.livemode, order.service, from, to, { ...(options ? { options } : {}), isReturn }, {
+        parcel: order.parcel,
+        ...(customs ? { customs } : {}),
+        currency: caller.account.currency,
+      });
+      const answer = await requestPurchase(ctx, caller, order, { idempotency: request.idempotency, requestId: String(request.id), log: request.log });
+      if (answer.stored) return reply.code(answer.stored.status).send(answer.stored.body);
+      const row = answer.row;
+      // A failed purchase has already freed its keys, in the transaction that failed it: freeing
+      // here again could delete a newer claim by a retry (contract: Idempotency, rule 4).
+      if (row.status === 'failed') throw failureError(row);
+      if (row.status === 'pending') {
+        // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
+        return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
+      }
+      return reply.code(201).send(shipmentToJson(row));
+    }
+
+    app.post<{ Body: PurchaseRequest }>(
       '/shipments',
       {
         // A purchase claims its key in the transaction that inserts its pending row, and only the
         // transaction that fails the purchase frees it; a repeated key joins the same purchase.
         config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
-        schema: { body: BuyRequestSchema, summary: 'Buy a label', operationId: 'createShipment', response: RESPONSES.createShipment },
+        // The handler sees a failed validation: an unknown service code alone is service_not_available.
+        attachValidation: true,
+        schema: { body: PurchaseRequestSchema, summary: 'Buy a label', operationId: 'createShipment', response: RESPONSES.createShipment },
       },
       async (request, reply) => {
+        refuseInvalid(request);
         const caller = callerOf(request);
-        const addresses = normalizeAddresses(request.body.from, request.body.to);
-        checkCarrierAddresses(ctx.catalog, caller.livemode, request.body.service, addresses.from, addresses.to);
-        const answer = await requestPurchase(ctx, caller, request.body, addresses, {
-          idempotency: request.idempotency,
-          requestId: String(request.id),
-          log: request.log,
-        });
-        if (answer.stored) return reply.code(answer.stored.status).send(answer.stored.body);
-        const row = answer.row;
-        // A failed purchase has already freed its keys, in the transaction that failed it: freeing
-        // here again could delete a newer claim by a retry (contract: Idempotency, rule 4).
-        if (row.status === 'failed') throw failureError(row);
-        if (row.status === 'pending') {
-          // Still under way: the durable workflow finishes it; the result comes by GET or webhook.
-          return reply.code(202).header('location', `/api/v1/shipments/${row.id}`).send(shipmentToJson(row));
-        }
-        return reply.code(201).send(shipmentToJson(row));
+        const body = request.body;
+        const terms = shipmentTerms(body, caller.account.currency, 'purchase');
+        return purchase(request, reply, caller, { service: body.service, parcel: body.parcel, reference: body.reference, terms });
+      },
+    );
+
+    app.post<{ Params: { shipment: string }; Body: ReturnRequest }>(
+      '/shipments/:shipment/return',
+      {
+        config: { scope: 'shipments:write', idempotency: { joinsInHandler: true, claimsInHandler: true, releaseOn: () => false } },
+        // No body is the same request as {}: the original's service.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        attachValidation: true,
+        schema: { params: ShipmentParams, body: ReturnRequestSchema, summary: 'Buy the return label of a shipment', operationId: 'createReturn', response: RESPONSES.createReturn },
+      },
+      async (request, reply) => {
+        refuseInvalid(request);
+        const caller = callerOf(request);
+        const original = await ownShipment(ctx, caller, request.params.shipment);
+        return purchase(request, reply, caller, returnOrder(original, request.body.service));
       },
     );
 

@@ -1,21 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ownPurchaseRow, recordPurchaseRequest, type ShipmentRow } from '../../db/index.js';
-import { makeId, type Address, type FundingSource } from '../../domain/index.js';
+import { makeId, type FundingSource } from '../../domain/index.js';
 import type { ShipmentWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { serviceOf } from '../catalog.js';
 import { startPurchase } from '../purchases.js';
-import type { BuyRequest } from '../schemas.js';
+import type { ShipmentTermsOf } from './shipment-terms.js';
+
+/** What a purchase is made of, once its body is checked: the service, the parcel, its reference and terms. */
+export interface PurchaseOrder {
+  service: string;
+  parcel: ShipmentWorkflowInput['parcel'];
+  reference?: string;
+  terms: ShipmentTermsOf;
+  /** The shipment a return label returns (POST /shipments/{shipment}/return). */
+  returnOf?: string;
+}
 
 /** What a purchase request comes to: the stored first answer (a replay), or the shipment as it now is. */
 export type PurchaseAnswer = { stored: { status: number; body: unknown } } | { stored: null; row: ShipmentRow };
 
 /** The shipment workflow's input for a purchase, from the request, the account and the configuration. */
-function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req: BuyRequest, addresses: { from: Address; to: Address }, reference: string | null): ShipmentWorkflowInput {
+function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req: PurchaseOrder, reference: string | null): ShipmentWorkflowInput {
   const account = caller.account;
+  const { terms } = req;
   return {
     shipmentId,
     accountId: account.id,
@@ -24,10 +35,14 @@ function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req:
     currency: account.currency,
     vatRateBp: account.vatRateBp,
     serviceCode: req.service,
-    from: addresses.from,
-    to: addresses.to,
+    from: terms.from,
+    to: terms.to,
     parcel: req.parcel,
     reference,
+    // Each only when asked for: a purchase without them starts as it always has.
+    ...(terms.customs ? { customs: terms.customs } : {}),
+    ...(terms.options ? { options: terms.options } : {}),
+    ...(terms.isReturn ? { isReturn: true } : {}),
     ...purchaseSettings(ctx),
   };
 }
@@ -56,8 +71,7 @@ export function purchaseSettings(ctx: AppContext): Pick<ShipmentWorkflowInput, '
 export async function requestPurchase(
   ctx: AppContext,
   caller: Caller,
-  req: BuyRequest,
-  addresses: { from: Address; to: Address },
+  req: PurchaseOrder,
   o: { idempotency?: IdempotentRequest; requestId: string; log: FastifyBaseLogger },
 ): Promise<PurchaseAnswer> {
   const idem = o.idempotency;
@@ -80,9 +94,13 @@ export async function requestPurchase(
       serviceCode: req.service,
       carrier: service?.carrier ?? null,
       serviceName: service?.name ?? null,
-      fromAddress: addresses.from,
-      toAddress: addresses.to,
+      fromAddress: req.terms.from,
+      toAddress: req.terms.to,
       parcel: req.parcel,
+      isReturn: req.terms.isReturn,
+      options: req.terms.options ?? null,
+      customs: req.terms.customs ?? null,
+      returnOf: req.returnOf ?? null,
       currency: account.currency,
       chargedTo: account.fundingSource,
       createdAt: ctx.now(),
@@ -97,7 +115,7 @@ export async function requestPurchase(
   }
   o.log.info({ shipment_id: shipmentId, replayed: idem?.replayed ?? false }, 'purchase requested');
   // Waits up to PURCHASE_WAIT_MS; the shipment's status then decides the answer.
-  await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, addresses, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs, {
+  await startPurchase(ctx.temporal, workflowInput(ctx, caller, shipmentId, req, reference), idem?.key ?? o.requestId, ctx.config.purchaseWaitMs, {
     carrier: service?.carrier,
   });
   return { stored: null, row: (await ownPurchaseRow(ctx.db, caller.owner, shipmentId))! };

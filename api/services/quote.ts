@@ -1,7 +1,7 @@
 import { addressLimits, carrierRates, priceCacheOf, shipmentHash, type CarrierDefinition, type CarrierQuote } from '../../carriers/index.js';
 import { recordQuotes, type AccountRow, type NewQuote } from '../../db/index.js';
-import { ApiError, CODE, priceToJson, priceWithVat, type Address, type ErrorCode, type Parcel } from '../../domain/index.js';
-import { rateCardItems, type Catalog } from '../catalog.js';
+import { ApiError, CODE, priceToJson, priceWithVat, type Address, type Customs, type ErrorCode, type Parcel } from '../../domain/index.js';
+import { rateCardItems, type Catalog, type QuoteTerms } from '../catalog.js';
 import type { AppContext } from '../context.js';
 
 /** A quote item's life: until then a purchase of it charges exactly its price (contract: Carriers). */
@@ -29,15 +29,16 @@ export async function quoteShipment(
   parcel: Parcel,
   from: Address,
   to: Address,
-  o: { deadlineMs?: number } = {},
+  o: { deadlineMs?: number; terms?: QuoteTerms } = {},
 ) {
   const { account, livemode } = caller;
+  const terms = o.terms ?? {};
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + QUOTE_TTL_MS);
-  const items: Item[] = rateCardItems(ctx.catalog, account, parcel, from, to);
+  const items: Item[] = rateCardItems(ctx.catalog, account, parcel, from, to, terms);
   const unavailable: Unavailable[] = [];
   const recorded: NewQuote[] = [];
-  const hash = shipmentHash(parcel, from, to);
+  const hash = shipmentHash(parcel, from, to, terms);
 
   const carriers = ctx.catalog.adapter ? ctx.catalog.definitions.filter((d) => d.pricing === 'carrier') : [];
   const answers = await Promise.all(
@@ -45,7 +46,7 @@ export async function quoteShipment(
       try {
         const adapter = ctx.catalog.adapter!(definition.code, livemode);
         const deadlineMs = o.deadlineMs ?? CARRIER_QUOTE_DEADLINE_MS;
-        return { definition, answer: await carrierRates(adapter, priceCacheOf(ctx.catalog), { livemode, parcel, from, to, currency: account.currency, deadlineMs }) };
+        return { definition, answer: await carrierRates(adapter, priceCacheOf(ctx.catalog), { livemode, parcel, from, to, currency: account.currency, deadlineMs, ...terms }) };
       } catch {
         // An adapter that cannot be made (a setting gone bad) fails its carrier, never the quote.
         return { definition, answer: { ok: false, code: CODE.carrier_unavailable, message: `${definition.name} cannot be reached; try again shortly.` } };
@@ -79,14 +80,28 @@ export async function quoteShipment(
 
 /**
  * A purchase of a carrier-priced service whose addresses the carrier cannot take is refused before
- * anything starts (422 naming each field and the carrier's limit); a route the carrier does not
- * serve is left to the purchase, which answers service_not_available.
+ * anything starts (422 naming each field and the carrier's limit), and so is one missing what the
+ * carrier needs only to buy (`purchase`: a phone abroad at UPS); a route the carrier does not serve
+ * is left to the purchase, which answers service_not_available.
  */
-export function checkCarrierAddresses(catalog: Catalog, livemode: boolean, serviceCode: string, from: Address, to: Address): void {
+export function checkCarrierAddresses(
+  catalog: Catalog,
+  livemode: boolean,
+  serviceCode: string,
+  from: Address,
+  to: Address,
+  terms: QuoteTerms = {},
+  purchase?: { parcel: Parcel; customs?: Customs; currency: string },
+): void {
   const carrier: CarrierDefinition | undefined = catalog.definitions.find((d) => d.services.some((s) => s.code === serviceCode));
   if (!carrier || carrier.pricing !== 'carrier' || !catalog.adapter) return;
-  const { problems } = addressLimits(catalog.adapter(carrier.code, livemode), from, to);
+  const adapter = catalog.adapter(carrier.code, livemode);
+  const { serves, problems } = addressLimits(adapter, from, to, terms);
+  if (serves && purchase && adapter.purchaseProblems) {
+    const { parcel, customs, currency } = purchase;
+    problems.push(...adapter.purchaseProblems({ serviceCode, from, to, parcel, currency, ...terms, ...(customs ? { customs } : {}) }));
+  }
   if (problems.length) {
-    throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take these addresses; see errors.`, { errors: problems });
+    throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take this shipment as it is; see errors.`, { errors: problems });
   }
 }

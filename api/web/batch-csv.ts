@@ -1,6 +1,6 @@
 import { BATCH_MAX_ITEMS } from '../../domain/index.js';
 import { fieldErrors } from '../problem.js';
-import { CreateBatchSchema, type CreateBatch } from '../schemas.js';
+import { CreateBatchSchema, type CreateBatch } from '../schemas-shipment.js';
 import { createValidatorCompiler } from '../validation.js';
 import { readCsv } from './csv-records.js';
 

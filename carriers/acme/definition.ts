@@ -3,7 +3,8 @@ import { bandPrice, isInternational, type WeightBands } from '../rate-card.js';
 import { digitsFromSeed } from '../tracking-digits.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 
-// Rate cards in GBP minor units, by actual weight. International routes add a flat surcharge.
+// Rate cards in GBP minor units, by actual weight. International routes add a flat surcharge; the
+// options add theirs (a signature, per started 100.00 declared, Saturday delivery on Express only).
 const GROUND_BANDS: WeightBands = [
   [1_000, 495],
   [2_000, 595],
@@ -38,6 +39,7 @@ const services: ServiceDefinition[] = [
     bounds: { maxWeightG: 30_000, maxSideMm: 1_200 },
     estimatedDeliveryDays: 3,
     rate: rateWith(GROUND_BANDS, GROUND_INTERNATIONAL_SURCHARGE),
+    options: { signature_required: 150, signature_adult: 350, declared_value_per_100: 100 },
   },
   {
     code: 'acme_express',
@@ -45,6 +47,7 @@ const services: ServiceDefinition[] = [
     bounds: { maxWeightG: 20_000, maxSideMm: 1_000 },
     estimatedDeliveryDays: 1,
     rate: rateWith(EXPRESS_BANDS, EXPRESS_INTERNATIONAL_SURCHARGE),
+    options: { signature_required: 150, signature_adult: 350, declared_value_per_100: 100, saturday_delivery: 800 },
   },
 ];
 
@@ -57,7 +60,17 @@ export const acmeDefinition: CarrierDefinition = {
   services,
   // Acme answers scans when asked (pushes are accepted too); the platform draws its labels.
   pricing: 'rate_card',
-  capabilities: { void: 'cancel', labelFormats: [], tracking: 'poll', scanForms: true, pickups: true },
+  // It ships abroad with customs (the platform draws the commercial invoice) and makes return labels.
+  capabilities: {
+    void: 'cancel',
+    labelFormats: [],
+    tracking: 'poll',
+    scanForms: true,
+    pickups: true,
+    international: true,
+    returns: true,
+    customsPaperwork: 'platform_invoice',
+  },
   rateLimitPerSecond: 20,
   trackingNumberFor: (seed) => `ACM${digitsFromSeed(`acme:${seed}`, 12)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),

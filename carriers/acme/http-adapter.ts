@@ -54,6 +54,10 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
           from: request.from,
           to: request.to,
           parcel: request.parcel,
+          // Acme takes our terms as they are: customs on international labels, options, returns.
+          ...(request.customs ? { customs: request.customs } : {}),
+          ...(request.options ? { options: request.options } : {}),
+          ...(request.isReturn ? { is_return: true } : {}),
         },
         decode: decodeLabel,
       });
@@ -72,7 +76,7 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
       return labels.find((label) => label.reference === reference) ?? null;
     },
 
-    async cancel(reference) {
+    async cancel({ reference }) {
       try {
         await http.call({
           operation: 'cancel',

@@ -59,7 +59,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       const carried =
         definition.pricing === 'carrier'
           ? sandboxPrice(service, request.parcel, request.from, request.to) !== null
-          : serviceNet(service, request.parcel, request.from, request.to) !== null;
+          : serviceNet(service, request.parcel, request.from, request.to, request.options) !== null;
       if (!carried) {
         throw new CarrierError('definitive', `${service.name} does not carry this parcel on this route`, { carrierCode });
       }
@@ -79,7 +79,7 @@ export function createSandboxAdapter(definition: CarrierDefinition): CarrierAdap
       return purchase ? { ...purchase } : null;
     },
 
-    async cancel(reference) {
+    async cancel({ reference }) {
       // The map is per process: with several workers (or after a restart) the purchase may have been
       // made elsewhere. In sandbox mode the platform's own records are the truth, so accept it.
       const purchase = purchases.get(reference);

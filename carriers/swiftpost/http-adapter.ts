@@ -150,7 +150,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
       return first ? toPurchase(first) : null;
     },
 
-    async cancel(reference) {
+    async cancel({ reference }) {
       const consignments = await consignmentsFor(reference);
       if (consignments.length === 0) {
         throw new CarrierError('definitive', `no consignment with reference ${reference}`, {

@@ -1,20 +1,25 @@
-import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
+import { crossesBorder, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
 import { requiredCredentials } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
 import { upsDefinition } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './address.js';
-import { upsCarrierServiceCode } from './services.js';
+import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
+import { upsPurchaseProblems } from './international.js';
+import { upsDeclaredValueFits } from './options.js';
 import { upsPickupProblems } from './pickup.js';
+import { localDate, timeZoneOf } from '../local-time.js';
 
 /** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
 export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
 
-/** What this process bought under a reference: UPS's lookup by reference does not name the service. */
+/**
+ * What this process bought under a reference, only to name the service of a purchase found later
+ * (UPS's lookups do not name it): cancels and recoveries take the purchase stored in our database.
+ */
 interface Bought {
   trackingNumber: string;
   serviceCode: string;
-  carrierShipmentId: string;
 }
 
 /**
@@ -53,8 +58,12 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
   }
 
   /** Refuses, before any call, what UPS would refuse or cut: never truncated silently. */
-  function refuseProblems(request: Parameters<CarrierAdapter['rate']>[0]): void {
-    const problems = [...checkAddress(request.from, request.to), ...upsParcelProblems(request.parcel, request.from.country)];
+  function refuseProblems(request: Parameters<CarrierAdapter['rate']>[0], purchase?: Parameters<CarrierAdapter['buy']>[0]): void {
+    const problems = [
+      ...checkAddress(request.from, request.to),
+      ...upsParcelProblems(request.parcel, request.from.country),
+      ...(purchase ? upsPurchaseProblems(purchase) : []),
+    ];
     if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
   }
 
@@ -63,10 +72,21 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async rate(request) {
       if (request.serviceCode !== undefined && upsCarrierServiceCode(request.serviceCode) === undefined) return [];
+      // Options UPS cannot take on this shipment leave every service out, as the quote does for a service's own.
+      if (!upsDeclaredValueFits(request.options) || (request.isReturn && request.options?.signature)) return [];
       refuseProblems(request);
-      const rated = await client.rate({ from: request.from, to: request.to, parcel: request.parcel, service: request.serviceCode ?? 'all' });
+      const rated = await client.rate({
+        from: request.from,
+        to: request.to,
+        parcel: request.parcel,
+        service: request.serviceCode ?? 'all',
+        ...(request.options ? { options: request.options } : {}),
+        ...(request.currency ? { currency: request.currency } : {}),
+        ...(request.isReturn ? { isReturn: true } : {}),
+      });
       return rated
         .filter((r) => request.serviceCode === undefined || r.serviceCode === request.serviceCode)
+        .filter((r) => !crossesBorder(request.from, request.to) || UPS_INTERNATIONAL_SERVICES.includes(r.serviceCode))
         .map((r) => ({ serviceCode: r.serviceCode, net: r.net, currency: r.currency, estimatedDeliveryDays: r.estimatedDeliveryDays }));
     },
 
@@ -74,12 +94,15 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async buy(request) {
       if (upsCarrierServiceCode(request.serviceCode) === undefined) refuse(`UPS has no service ${request.serviceCode}`);
+      if (crossesBorder(request.from, request.to) && !UPS_INTERNATIONAL_SERVICES.includes(request.serviceCode as UpsServiceCode)) {
+        refuse(`UPS does not carry ${request.serviceCode} across borders`);
+      }
       const known = bought.get(request.reference);
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
-      refuseProblems(request);
+      refuseProblems(request, request);
       // A repeated buy is a retried step: the client then looks our reference up before shipping again.
       const label = await client.buy({ ...request, labelFormat: 'gif', earlierAttempt: request.earlierAttempt || known !== undefined });
-      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode, carrierShipmentId: label.carrierShipmentId });
+      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode });
       return {
         reference: request.reference,
         trackingNumber: label.trackingNumber,
@@ -87,13 +110,30 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
         cancelled: false,
         label: label.label,
         billed: label.billed,
+        carrierShipmentId: label.carrierShipmentId,
+        ...(label.documents ? { documents: label.documents } : {}),
       };
     },
 
-    async findPurchase(reference) {
+    purchaseProblems: (request) => upsPurchaseProblems(request),
+
+    async findPurchase(reference, lookup = {}) {
+      const known = bought.get(reference);
+      const stored = lookup.stored;
+      if (stored) {
+        // A purchase we stored is asked about by its tracking number: UPS need not find an unscanned
+        // label by reference, and a voided label shows the manifest-voided activity.
+        const scans = await client.track(stored.trackingNumber);
+        return {
+          reference,
+          trackingNumber: stored.trackingNumber,
+          serviceCode: known?.trackingNumber === stored.trackingNumber ? known.serviceCode : null,
+          cancelled: scans.some((s) => s.status === 'cancelled'),
+        };
+      }
+      // Nothing stored: a buy whose answer was lost, settled by our reference.
       const found = await client.find(reference);
       if (!found) return null;
-      const known = bought.get(reference);
       return {
         reference,
         trackingNumber: found.trackingNumber,
@@ -102,17 +142,10 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       };
     },
 
-    async cancel(reference) {
-      const found = await client.find(reference);
-      if (!found) {
-        throw new CarrierError('definitive', `UPS has no package with reference ${reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
-      }
-      // Voiding a voided label again is a refusal at UPS; the label is cancelled either way.
-      if (found.voided) return { kind: 'cancelled' };
-      const known = bought.get(reference);
-      // A single-package shipment's identification number is its tracking number.
-      const id = known?.trackingNumber === found.trackingNumber ? known.carrierShipmentId : found.trackingNumber;
-      return client.cancel(id);
+    async cancel(purchase) {
+      // The void takes the shipment's identification number as stored with the purchase; for a
+      // single-package shipment settled by lookup (none stored) it is the package's tracking number.
+      return client.cancel(purchase.carrierShipmentId ?? purchase.trackingNumber);
     },
 
     async recoverLabel(purchase, format) {
@@ -129,7 +162,7 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     async schedulePickup(request) {
       const phone = request.phone?.trim() || settings.pickupPhone?.trim() || '';
-      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window });
+      const problems = upsPickupProblems({ address: request.address, instructions: request.instructions, phone, window: request.window, totalWeightG: request.parcels.totalWeightG });
       if (problems.length) refuse(problems.join('; '));
       const booked = await client.schedulePickup({
         reference: request.reference,
@@ -148,6 +181,21 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
     },
+
+    async findPickup(reference, window, address) {
+      // Pickup Pending Status lists the account's pickups of the location's today and tomorrow,
+      // each with the reference we booked it with; outside those days it cannot tell.
+      const zone = timeZoneOf(address);
+      const day = (at: string | number) => (zone ? localDate(new Date(at), zone) : new Date(at).toISOString().slice(0, 10)).replace(/-/g, '');
+      const serviceDate = day(window.start);
+      const now = Date.now();
+      if (serviceDate !== day(now) && serviceDate !== day(now + 86_400_000)) return 'unknown';
+      const pending = await client.pendingPickups();
+      const found = pending.find((p) => p.reference === reference);
+      return found ? { confirmation: found.prn } : null;
+    },
+
+    verifyAddress: (address) => client.validateAddress(address),
   };
 }
 

@@ -4,6 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
 import { CarrierError } from '../types.js';
+import type { AddressVerification } from '../address-verification.js';
 import { classifyUpsError, readUpsError, type UpsOperation } from './errors.js';
 import { buildRateRequest, parseRateResponse, type RatedService } from './rating.js';
 import { TokenResponse } from './schemas.js';
@@ -18,7 +19,21 @@ import {
   type CancelOutcome,
   type UpsLabelRequestFormat,
 } from './shipping.js';
-import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, UPS_PICKUP_CANCEL_PATH, UPS_PICKUP_PATH, type UpsBookedPickup, type UpsPickupInput } from './pickup.js';
+import {
+  buildUpsPickupRequest,
+  parseUpsPendingPickups,
+  parseUpsPickupCancelResponse,
+  parseUpsPickupResponse,
+  UPS_PICKUP_CANCEL_PATH,
+  UPS_PICKUP_PATH,
+  UPS_PICKUP_PENDING_PATH,
+  type UpsBookedPickup,
+  type UpsPendingPickup,
+  type UpsPickupInput,
+} from './pickup.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
+import type { UpsTerms } from './international.js';
+import type { ShipmentOptions } from '../../domain/index.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
 
 /**
@@ -44,7 +59,7 @@ export interface UpsClientConfig {
   dispatcher?: Dispatcher;
 }
 
-export interface UpsBuyInput {
+export interface UpsBuyInput extends UpsTerms {
   /** Our shipment id: UPS's reference for the package, the same on every retry. */
   reference: string;
   serviceCode: string;
@@ -70,6 +85,8 @@ const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> =
   track: 'track',
   pickup: 'buy',
   pickup_cancel: 'cancel',
+  pickup_pending: 'lookup',
+  address: 'lookup',
 };
 
 export function createUpsClient(config: UpsClientConfig) {
@@ -184,7 +201,7 @@ export function createUpsClient(config: UpsClientConfig) {
     });
   }
 
-  async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string }): Promise<RatedService[]> {
+  async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string; options?: ShipmentOptions; currency?: string; isReturn?: boolean }): Promise<RatedService[]> {
     const { path, body } = buildRateRequest({ ...input, accountNumber: config.accountNumber });
     return call('rate', { method: 'POST', path, body, decode: parseRateResponse });
   }
@@ -257,7 +274,18 @@ export function createUpsClient(config: UpsClientConfig) {
     await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup };
+  /** The account's pending on-call pickups (today's and tomorrow's, as UPS keeps them). */
+  async function pendingPickups(): Promise<UpsPendingPickup[]> {
+    return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, extraHeaders: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
+  }
+
+  /** Street-level validation and classification of one US or Puerto Rico address; a no-match is an answer. */
+  async function validateAddress(address: Address): Promise<AddressVerification> {
+    const { path, query, body } = buildUpsAddressValidationRequest(address);
+    return call('address', { method: 'POST', path, query, body, decode: (answer) => parseUpsAddressValidationResponse(answer, address) });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups, validateAddress };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

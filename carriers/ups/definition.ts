@@ -3,6 +3,8 @@ import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
+import { US_POSTAL_COUNTRIES } from '../address-verification.js';
+import { UPS_SERVICE_OPTIONS } from './options.js';
 
 /** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
 const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {
@@ -40,6 +42,7 @@ const services: ServiceDefinition[] = UPS_SERVICES.map((s) => ({
   // No rate card: UPS prices through its Rating API (the adapter's `rate`).
   rate: () => null,
   sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
+  options: UPS_SERVICE_OPTIONS[s.code],
 }));
 
 /** `1Z`, the six-character shipper account, the two-digit service, seven digits and a check digit. */
@@ -51,7 +54,17 @@ export const upsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // Void cancels a label outright; UPS makes GIF (for the PDFs) and ZPL labels; scans are polled.
-  capabilities: { void: 'cancel', labelFormats: ['gif', 'zpl'], tracking: 'poll', pickups: true },
+  // Abroad (07, 08, 11, 65 across borders) with UPS's own commercial invoice, and return labels.
+  capabilities: {
+    void: 'cancel',
+    labelFormats: ['gif', 'zpl'],
+    tracking: 'poll',
+    pickups: true,
+    addressVerification: US_POSTAL_COUNTRIES,
+    international: true,
+    returns: true,
+    customsPaperwork: 'carrier_invoice',
+  },
   rateLimitPerSecond: 5,
   // The sandbox's numbers: a shipper account of zeros, so they can never be a real UPS label's.
   trackingNumberFor: (seed) => `1Z000000${digitsFromSeed(`ups:${seed}`, 10)}`,

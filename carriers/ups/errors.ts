@@ -3,7 +3,7 @@ import { isRecord } from '../decode.js';
 import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
 
 /** What a UPS call does; decides whether a lost or gateway-failed answer may have had an effect. */
-export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
+export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
 
 const WRITES: ReadonlySet<UpsOperation> = new Set(['ship', 'void', 'pickup', 'pickup_cancel']);
 

@@ -19,6 +19,7 @@ export {
   type UpsLabelRequestFormat,
 } from './shipping.js';
 export { parseTrackResponse, parseReferenceTrackResponse, UPS_STATUS_TYPES, type UpsScan, type UpsScanStatus, type UpsFoundPackage } from './tracking.js';
+export { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse, UPS_ADDRESS_VALIDATION_PATH } from './address-validation.js';
 export { classifyUpsError, readUpsError, isAlreadyScannedMessage, type UpsErrorClass, type UpsErrorInfo, type UpsOperation } from './errors.js';
 
 import { CARRIER_REASON } from '../../domain/index.js';

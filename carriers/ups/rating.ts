@@ -3,6 +3,9 @@ import { parseAmount, type Address, type Minor, type Parcel } from '../../domain
 import { addressState, upsAddressLines, upsPackageMeasures, upsPostalCode } from './address.js';
 import { RateResponse, type RateRequest } from './schemas.js';
 import { ourUpsServiceCode, upsCarrierServiceCode, type UpsServiceCode } from './services.js';
+import { upsResidential } from './international.js';
+import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './options.js';
+import type { ShipmentOptions } from '../../domain/index.js';
 
 /** The Rating version we speak (the document's current one; earlier ones are deprecated). */
 export const UPS_RATING_VERSION = 'v2409';
@@ -26,6 +29,11 @@ export interface UpsRateInput {
   service: string;
   /** The UPS account (`Shipper.ShipperNumber`), six characters. */
   accountNumber: string;
+  /** Options to price with their surcharges; the declared value is in `currency`. */
+  options?: ShipmentOptions;
+  currency?: string;
+  /** A return label, rated with UPS's return service (Rating `ShipmentServiceOptions.ReturnService`). */
+  isReturn?: boolean;
 }
 
 /** A UPS address block (`AddressLine` is an array per the schema, whatever UPS's examples show). */
@@ -54,7 +62,8 @@ export function buildRateRequest(input: UpsRateInput): { requestOption: 'Shop' |
       Shipment: {
         // The shipper is our account, shipping from the sender's address (so no separate ShipFrom).
         Shipper: { Name: input.from.name, ShipperNumber: input.accountNumber, Address: upsAddress(input.from) },
-        ShipTo: { Name: input.to.name, Address: upsAddress(input.to) },
+        // The recipient's residential flag prices the residential surcharge into the quote.
+        ShipTo: { Name: input.to.name, Address: { ...upsAddress(input.to), ...(upsResidential(input.to) ? { ResidentialAddressIndicator: '' } : {}) } },
         PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: input.accountNumber } }] },
         ...(carrierCode === undefined ? {} : { Service: { Code: carrierCode } }),
         Package: [
@@ -70,14 +79,21 @@ export function buildRateRequest(input: UpsRateInput): { requestOption: 'Shop' |
               UnitOfMeasurement: { Code: m.units.weight, Description: m.units.weight === 'LBS' ? 'Pounds' : 'Kilograms' },
               Weight: m.weight,
             },
+            ...upsPackageOptions(input.options, input.currency, 'rating'),
           },
         ],
+        ...shipmentServiceOptions(input),
         // The account's own rates are what a purchase bills; the quote must show the same price.
         ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
       },
     },
   };
   return { requestOption, path: `/rating/${UPS_RATING_VERSION}/${requestOption}`, body };
+}
+
+function shipmentServiceOptions(input: UpsRateInput) {
+  const options = { ...upsSaturday(input.options), ...(input.isReturn ? { ReturnService: { Code: UPS_PRINT_RETURN_LABEL } } : {}) };
+  return Object.keys(options).length ? { ShipmentServiceOptions: options } : {};
 }
 
 /** A UPS money block as integer minor units, or undefined when it is not a plain amount. */

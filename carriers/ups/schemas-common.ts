@@ -26,6 +26,17 @@ export const UPS_LIMITS = {
   maxLengthPlusGirth: { IN: 165, CM: 330 },
   /** Shipping `PackageWeight.Weight` is at most 5 characters. */
   weightChars: 5,
+  /** Shipping phones: digits only, at most 15. */
+  phone: 15,
+  email: 50,
+  /** Shipment `Description` (of goods), required abroad. */
+  description: 50,
+  productDescription: 35,
+  partNumber: 35,
+  invoiceNumber: 35,
+  reasonForExport: 20,
+  /** Rating's `DeclaredValue.MonetaryValue` is exactly 8 characters: `99999.99` at most. */
+  ratingDeclaredValue: 8,
 } as const;
 
 // ---------------------------------------------------------------- OAuth

@@ -4,8 +4,9 @@
  * (`DELETE /shipments/v2409/pickup/02` with the `Prn` header).
  *
  * Where the document's lengths contradict its own format, the format wins: `PickupDate` says
- * length 4 but is `yyyyMMdd`; `TotalWeight.Weight` says length 6 but its example is `5.5` (one
- * decimal digit allowed); the charges say length 8 but are amounts such as `12.50`.
+ * length 4 but is `yyyyMMdd`; the charges say length 8 but are amounts such as `12.50`.
+ * `TotalWeight.Weight` follows its schema, exactly six characters with one decimal digit (`0002.5`),
+ * as a server that checks the document requires (its example `10.9` is shorter).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { closed, str } from './schemas-common.js';
@@ -54,7 +55,7 @@ export const PickupCreationRequest = Type.Object(
           ),
           { minItems: 1 },
         ),
-        TotalWeight: Type.Optional(Type.Object({ Weight: str(1, 6, { pattern: '^\\d{1,4}(\\.\\d)?$' }), UnitOfMeasurement: Type.Union([Type.Literal('LBS'), Type.Literal('KGS')]) }, closed)),
+        TotalWeight: Type.Optional(Type.Object({ Weight: str(6, 6, { pattern: '^\\d{4}\\.\\d$' }), UnitOfMeasurement: Type.Union([Type.Literal('LBS'), Type.Literal('KGS')]) }, closed)),
         OverweightIndicator: Type.Optional(yn()),
         // 01 = pay by shipper account.
         PaymentMethod: Type.Union(['00', '01', '03', '04', '05', '06', '07'].map((c) => Type.Literal(c))),
@@ -94,3 +95,24 @@ export const PickupCancelResponse = Type.Object({
   }),
 });
 export type PickupCancelResponse = Static<typeof PickupCancelResponse>;
+
+/** Pickup Pending Status's answer: the account's on-call pickups of today and tomorrow. */
+export const PickupPendingStatusResponse = Type.Object({
+  PickupPendingStatusResponse: Type.Object({
+    Response: Type.Object({ ResponseStatus: Type.Object({ Code: Type.String(), Description: Type.Optional(Type.String()) }) }),
+    PendingStatus: Type.Array(
+      Type.Object({
+        PickupType: str(2, 2),
+        ServiceDate: str(8, 8),
+        PRN: str(11, 11),
+        PickupStatusMessage: str(1, 500),
+        GWNStatusCode: Type.Optional(str(2, 2)),
+        OnCallStatusCode: Type.Optional(str(3, 3)),
+        BillingCode: Type.Optional(str(2, 2)),
+        ContactName: Type.Optional(str(1, 22)),
+        ReferenceNumber: Type.Optional(str(1, 35)),
+      }),
+    ),
+  }),
+});
+export type PickupPendingStatusResponse = Static<typeof PickupPendingStatusResponse>;

@@ -1,6 +1,7 @@
 /** UPS Rating schemas (`POST /rating/v2409/{Rate|Shop}`): the rate request and its answer. */
 import { Type, type Static } from '@sinclair/typebox';
 import { AddressLines, closed, CodeDescription, indicator, Money, ResponseStatus, str, TransactionReference, UPS_LIMITS } from './schemas-common.js';
+import { RatePackageServiceOptions, RateShipmentServiceOptions } from './schemas-international.js';
 
 /** Rating: City optional, StateProvinceCode exactly 2 characters. */
 const RateAddress = Type.Object(
@@ -24,6 +25,7 @@ const RatePackage = Type.Object(
       ),
     ),
     PackageWeight: Type.Optional(Type.Object({ UnitOfMeasurement: CodeDescription(1, 3, true), Weight: str(1, 6) }, closed)),
+    PackageServiceOptions: Type.Optional(RatePackageServiceOptions),
   },
   closed,
 );
@@ -39,6 +41,15 @@ const RateShipper = Type.Object(
 );
 const RateParty = Type.Object(
   { Name: Type.Optional(str(1, UPS_LIMITS.name)), AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)), Address: RateAddress },
+  closed,
+);
+/** ShipTo's address also takes the residential flag (an empty tag): residential surcharges are priced. */
+const RateShipTo = Type.Object(
+  {
+    Name: Type.Optional(str(1, UPS_LIMITS.name)),
+    AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)),
+    Address: Type.Object({ ...RateAddress.properties, ResidentialAddressIndicator: Type.Optional(indicator()) }, closed),
+  },
   closed,
 );
 
@@ -58,7 +69,7 @@ export const RateRequest = Type.Object(
         Shipment: Type.Object(
           {
             Shipper: RateShipper,
-            ShipTo: RateParty,
+            ShipTo: RateShipTo,
             ShipFrom: Type.Optional(RateParty),
             PaymentDetails: Type.Optional(
               Type.Object(
@@ -74,6 +85,7 @@ export const RateRequest = Type.Object(
             // Listed values are two characters, whatever the length the schema states.
             Service: Type.Optional(Type.Object({ Code: str(2, 2, { pattern: '^[0-9A-Z]{2}$' }), Description: Type.Optional(str(1, 35)) }, closed)),
             Package: Type.Array(RatePackage, { minItems: 1 }),
+            ShipmentServiceOptions: Type.Optional(RateShipmentServiceOptions),
             ShipmentRatingOptions: Type.Optional(Type.Object({ NegotiatedRatesIndicator: Type.Optional(indicator()) }, closed)),
           },
           closed,

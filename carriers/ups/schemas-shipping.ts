@@ -1,6 +1,7 @@
 /** UPS Shipping schemas: ship (`POST /shipments/v2409/ship`), void and label recovery. */
 import { Type, type Static } from '@sinclair/typebox';
 import { AddressLines, closed, CodeDescription, indicator, Money, ResponseStatus, str, TransactionReference, UPS_LIMITS } from './schemas-common.js';
+import { GlobalTaxInformation, Phone, ReturnService, ShipPackageServiceOptions, ShipResponseForm, ShipShipmentServiceOptions } from './schemas-international.js';
 
 // ---------------------------------------------------------------- Shipping (POST /shipments/v2409/ship)
 
@@ -15,6 +16,18 @@ const ShipAddress = Type.Object(
   },
   closed,
 );
+
+/** ShipTo's address also takes the residential flag (an empty tag). */
+const ShipToAddress = Type.Object({ ...ShipAddress.properties, ResidentialAddressIndicator: Type.Optional(indicator()) }, closed);
+
+/** A party: its name (the company where there is one), the contact, phone and e-mail. */
+const party = <A extends typeof ShipAddress | typeof ShipToAddress>(address: A) => ({
+  Name: str(1, UPS_LIMITS.name),
+  AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)),
+  Phone: Type.Optional(Phone),
+  EMailAddress: Type.Optional(str(1, UPS_LIMITS.email)),
+  Address: address,
+});
 
 const ShipReference = Type.Object({ Code: Type.Optional(str(1, 2)), Value: str(1, UPS_LIMITS.referenceValue) }, closed);
 
@@ -32,30 +45,22 @@ export const ShipRequest = Type.Object(
         ),
         Shipment: Type.Object(
           {
-            Description: Type.Optional(str(1, 50)),
-            Shipper: Type.Object(
-              {
-                Name: str(1, UPS_LIMITS.name),
-                AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)),
-                ShipperNumber: str(6, 6),
-                Address: ShipAddress,
-              },
-              closed,
-            ),
-            ShipTo: Type.Object(
-              { Name: str(1, UPS_LIMITS.name), AttentionName: Type.Optional(str(1, UPS_LIMITS.attentionName)), Address: ShipAddress },
-              closed,
-            ),
-            ShipFrom: Type.Optional(Type.Object({ Name: str(1, UPS_LIMITS.name), Address: ShipAddress }, closed)),
+            Description: Type.Optional(str(1, UPS_LIMITS.description)),
+            ReturnService: Type.Optional(ReturnService),
+            Shipper: Type.Object({ ...party(ShipAddress), ShipperNumber: str(6, 6) }, closed),
+            ShipTo: Type.Object(party(ShipToAddress), closed),
+            ShipFrom: Type.Optional(Type.Object(party(ShipAddress), closed)),
             PaymentInformation: Type.Object(
               {
                 ShipmentCharge: Type.Array(
-                  Type.Object({ Type: str(2, 2), BillShipper: Type.Object({ AccountNumber: str(6, 6) }, closed) }, closed),
-                  { minItems: 1 },
+                  Type.Object({ Type: Type.Union([Type.Literal('01'), Type.Literal('02')]), BillShipper: Type.Object({ AccountNumber: str(6, 6) }, closed) }, closed),
+                  { minItems: 1, maxItems: 3 },
                 ),
               },
               closed,
             ),
+            GlobalTaxInformation: Type.Optional(GlobalTaxInformation),
+            ShipmentServiceOptions: Type.Optional(ShipShipmentServiceOptions),
             ShipmentRatingOptions: Type.Optional(Type.Object({ NegotiatedRatesIndicator: Type.Optional(indicator()) }, closed)),
             // Shipment-level references are valid only off US/US and PR/PR routes; there they go on the package.
             ReferenceNumber: Type.Optional(Type.Array(ShipReference, { maxItems: 2 })),
@@ -79,6 +84,7 @@ export const ShipRequest = Type.Object(
                   PackageWeight: Type.Optional(
                     Type.Object({ UnitOfMeasurement: CodeDescription(1, 3, false), Weight: str(1, UPS_LIMITS.weightChars) }, closed),
                   ),
+                  PackageServiceOptions: Type.Optional(ShipPackageServiceOptions),
                   ReferenceNumber: Type.Optional(Type.Array(ShipReference, { maxItems: 2 })),
                 },
                 closed,
@@ -117,6 +123,8 @@ export const ShipResponse = Type.Object({
         Weight: Type.String(),
       }),
       ShipmentIdentificationNumber: Type.Optional(str(18, 18)),
+      // The international forms (the commercial invoice) as one PDF, when they were asked for.
+      Form: Type.Optional(ShipResponseForm),
       PackageResults: Type.Optional(
         Type.Array(
           Type.Object({

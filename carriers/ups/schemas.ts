@@ -21,4 +21,5 @@ export { TokenRequest, TokenResponse, UPS_LIMITS, UpsErrorBody } from './schemas
 export { RateRequest, RateResponse } from './schemas-rating.js';
 export { LabelRecoveryRequest, LabelRecoveryResponse, ShipRequest, ShipResponse, VoidResponse } from './schemas-shipping.js';
 export { TrackActivity, TrackResponse } from './schemas-tracking.js';
-export { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse } from './schemas-pickup.js';
+export { XAVRequestWrapper, XAVResponseWrapper } from './schemas-address-validation.js';
+export { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse, PickupPendingStatusResponse } from './schemas-pickup.js';

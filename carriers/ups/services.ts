@@ -21,3 +21,6 @@ export function upsCarrierServiceCode(serviceCode: string): string | undefined {
 export function ourUpsServiceCode(carrierCode: string): UpsServiceCode | undefined {
   return UPS_SERVICES.find((service) => service.carrierCode === carrierCode)?.code;
 }
+
+/** UPS's services across borders (contract: Carriers): 07, 08, 11 and 65. */
+export const UPS_INTERNATIONAL_SERVICES: readonly UpsServiceCode[] = ['ups_express', 'ups_expedited', 'ups_standard', 'ups_saver'];

@@ -1,5 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
-import type { Address, Minor, Parcel } from '../../domain/index.js';
+import { crossesBorder, type Address, type Minor, type Parcel } from '../../domain/index.js';
+import { upsGoodsDescription, upsInternationalForms, upsParty, upsResidential, upsTaxInformation, type UpsTerms } from './international.js';
+import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './options.js';
 import { upsPackageMeasures } from './address.js';
 import { upsAddress, upsMoney, UPS_SUBVERSION } from './rating.js';
 import { LabelRecoveryResponse, ShipResponse, VoidResponse, type LabelRecoveryRequest, type ShipRequest } from './schemas.js';
@@ -18,6 +20,8 @@ export interface BoughtLabel {
   billed: { amount: Minor; currency: string } | null;
   /** UPS's shipment identification number (the void path's key). */
   carrierShipmentId: string;
+  /** The commercial invoice UPS drew (its `Form`), on shipments abroad. */
+  documents?: Array<{ type: 'commercial_invoice'; format: 'pdf'; contentBase64: string }>;
 }
 
 export type CancelOutcome =
@@ -25,7 +29,7 @@ export type CancelOutcome =
   | { kind: 'refund_requested' }
   | { kind: 'refused'; reason: 'already_scanned' | 'not_cancellable'; message: string };
 
-export interface UpsPurchaseInput {
+export interface UpsPurchaseInput extends UpsTerms {
   /** Our shipment id: the reference on the package, by which UPS tracking finds the purchase. */
   reference: string;
   serviceCode: string;
@@ -53,14 +57,31 @@ export function buildShipRequest(input: UpsPurchaseInput): { path: string; body:
   const m = upsPackageMeasures(input.parcel, input.from.country);
   const reference = [{ Value: input.reference }];
   const onPackage = referenceOnPackage(input.from, input.to);
+  const abroad = crossesBorder(input.from, input.to);
+  const customs = abroad ? input.customs : undefined;
+  const bill = (type: '01' | '02') => ({ Type: type, BillShipper: { AccountNumber: input.accountNumber } });
+  const shipTo = { ...upsParty(input.to, abroad), Address: { ...upsAddress(input.to), ...(upsResidential(input.to) ? { ResidentialAddressIndicator: '' } : {}) } };
+  const serviceOptions = {
+    ...upsSaturday(input.options),
+    ...(customs ? { InternationalForms: upsInternationalForms({ reference: input.reference, to: input.to, customs, isReturn: input.isReturn === true, ...(input.at ? { at: input.at } : {}) }) } : {}),
+  };
+  const taxes = upsTaxInformation(customs?.tax_ids);
   const body: ShipRequest = {
     ShipmentRequest: {
       // `validate`: UPS checks city, state and postcode together, so a bad address fails here, not at delivery.
       Request: { RequestOption: 'validate', SubVersion: UPS_SUBVERSION },
       Shipment: {
-        Shipper: { Name: input.from.name, ShipperNumber: input.accountNumber, Address: upsAddress(input.from) },
-        ShipTo: { Name: input.to.name, Address: upsAddress(input.to) },
-        PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: input.accountNumber } }] },
+        // Required abroad ("Description of Goods"): the declaration's lines.
+        ...(customs ? { Description: upsGoodsDescription(customs) } : {}),
+        // A return is billed to our account and goes back to `to`, its shipper; `from` (the customer) is where it leaves.
+        ...(input.isReturn ? { ReturnService: { Code: UPS_PRINT_RETURN_LABEL } } : {}),
+        Shipper: { ...upsParty(input.isReturn ? input.to : input.from, abroad), ShipperNumber: input.accountNumber, Address: upsAddress(input.isReturn ? input.to : input.from) },
+        ShipTo: shipTo,
+        ...(input.isReturn ? { ShipFrom: { ...upsParty(input.from, abroad), Address: upsAddress(input.from) } } : {}),
+        // DDP: the duties and taxes are billed to our account too (ShipmentCharge type 02).
+        PaymentInformation: { ShipmentCharge: customs?.incoterm === 'DDP' ? [bill('01'), bill('02')] : [bill('01')] },
+        ...(taxes ? { GlobalTaxInformation: taxes } : {}),
+        ...(Object.keys(serviceOptions).length ? { ShipmentServiceOptions: serviceOptions } : {}),
         ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
         ...(onPackage ? {} : { ReferenceNumber: reference }),
         Service: { Code: serviceCode },
@@ -74,6 +95,7 @@ export function buildShipRequest(input: UpsPurchaseInput): { path: string; body:
               Height: String(m.height),
             },
             PackageWeight: { UnitOfMeasurement: { Code: m.units.weight, Description: m.units.weight === 'LBS' ? 'Pounds' : 'Kilograms' }, Weight: m.weight },
+            ...upsPackageOptions(input.options, input.currency, 'shipping'),
             ...(onPackage ? { ReferenceNumber: reference } : {}),
           },
         ],
@@ -104,11 +126,14 @@ export function parseShipResponse(body: unknown): BoughtLabel | undefined {
   if (!pkg || !image || !format || image.GraphicImage === '') return undefined;
   // The account's negotiated total is what UPS invoices when it is given; the published total otherwise.
   const billed = upsMoney(results.NegotiatedRateCharges?.TotalCharge) ?? upsMoney(results.ShipmentCharges?.TotalCharges) ?? null;
+  const form = results.Form?.Image;
+  const invoice = form && form.ImageFormat.Code.toUpperCase() === 'PDF' && form.GraphicImage !== '' ? form.GraphicImage : undefined;
   return {
     trackingNumber: pkg.TrackingNumber,
     label: { format, contentBase64: image.GraphicImage },
     billed,
     carrierShipmentId: results.ShipmentIdentificationNumber ?? pkg.TrackingNumber,
+    ...(invoice ? { documents: [{ type: 'commercial_invoice' as const, format: 'pdf' as const, contentBase64: invoice }] } : {}),
   };
 }
 

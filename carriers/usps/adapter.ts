@@ -1,22 +1,24 @@
 import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
-import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
+import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { uspsAddressProblems } from './address.js';
+import { localDate, usTimeZone } from '../local-time.js';
 import { requiredCredentials } from '../credentials.js';
-import { createUspsClient, type UspsClient, type UspsClientConfig } from './client.js';
+import { createUspsClient, type UspsClient, type UspsClientConfig, type UspsPurchase } from './client.js';
 import { uspsDefinition } from './definition.js';
 import { uspsServiceByCode } from './services.js';
 
 /** The settings the USPS adapter needs beside its URL (CARRIER_USPS_<suffix>). */
 export const USPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'CRID', 'MID', 'MANIFEST_MID', 'ACCOUNT_NUMBER'] as const;
 
-/** The Labels API's refusal to reprint a label that was cancelled. */
-const CANCELLED_LABEL = /cancel+ed labels? (?:are|is) not eligible/i;
-
-/** What this process bought and cancelled: USPS's lookups name neither the service nor a cancellation. */
+/** What this process bought, only to name the service of a purchase found later (USPS's lookups do not). */
 interface Bought {
   trackingNumber: string;
   serviceCode: string;
-  cancelled?: CancelOutcome;
+}
+
+/** A purchase request as the client sends it: its mailing date derived from the request's fixed instant. */
+function uspsPurchase(request: PurchaseRequest): UspsPurchase {
+  return { shipmentId: request.reference, serviceCode: request.serviceCode, from: request.from, to: request.to, parcel: request.parcel, ...(request.at ? { at: request.at } : {}) };
 }
 
 /**
@@ -44,13 +46,22 @@ export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig 
     // (contract: Carriers), and its ZPL is a reprint (recoverLabel), as no purchase gives both.
     labelFormat: 'png',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...callsPerHour(options.credentials?.CALLS_PER_HOUR),
   };
+}
+
+/** CARRIER_USPS_CALLS_PER_HOUR, when it is a whole number of calls; USPS's default quota otherwise. */
+function callsPerHour(value: string | undefined): { callsPerHour?: number } {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? { callsPerHour: n } : {};
 }
 
 export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: string } = {}): CarrierAdapter {
   const definition = uspsDefinition;
   const carrierCode = definition.code;
   const bought = new Map<string, Bought>();
+  /** Labels this process cancelled, by tracking number: a repeated cancel answers as the first did. */
+  const cancelledHere = new Map<string, CancelOutcome>();
 
   function refuse(message: string): never {
     throw new CarrierError('definitive', message, { carrierCode });
@@ -74,7 +85,7 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
       const known = bought.get(request.reference);
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
       // The idempotency key is our reference, so a repeated buy answers the label bought first.
-      const label = await client.buy({ shipmentId: request.reference, serviceCode: request.serviceCode, from: request.from, to: request.to, parcel: request.parcel });
+      const label = await client.buy(uspsPurchase(request));
       bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode });
       return {
         reference: request.reference,
@@ -83,56 +94,60 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
         cancelled: false,
         label: label.label,
         billed: label.billed,
+        carrierShipmentId: null,
       };
     },
 
-    async findPurchase(reference) {
+    async findPurchase(reference, lookup = {}) {
+      if (lookup.stored) {
+        // A label we stored exists; USPS tells a cancellation only to the cancel itself (below).
+        const done = cancelledHere.get(lookup.stored.trackingNumber);
+        return { reference, trackingNumber: lookup.stored.trackingNumber, serviceCode: bought.get(reference)?.serviceCode ?? null, cancelled: done !== undefined };
+      }
+      if (lookup.request) {
+        // The document's settlement of a lost answer: the same request under the same key answers
+        // the label made first, without a second label or a second charge (or makes the one asked for).
+        const label = await client.buy(uspsPurchase(lookup.request));
+        bought.set(reference, { trackingNumber: label.trackingNumber, serviceCode: lookup.request.serviceCode });
+        return { reference, trackingNumber: label.trackingNumber, serviceCode: lookup.request.serviceCode, cancelled: false, label: label.label, billed: label.billed, carrierShipmentId: null };
+      }
+      if (lookup.stray) {
+        // Every call spends the small quota, and a reprint (three a label, none once cancelled) would
+        // spend a label's too: the early looks ask nothing; the last cancels by the purchase's key.
+        if (!lookup.stray.final) return null;
+        const cancelled = await client.cancelByShipment(reference).catch((error: unknown) => {
+          if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return null;
+          throw error;
+        });
+        if (!cancelled) return null;
+        return { reference, trackingNumber: cancelled.trackingNumber ?? '', serviceCode: null, cancelled: cancelled.kind !== 'refused' };
+      }
+      // Neither the label nor its request: a reprint by the key is USPS's only read (three a label).
+      const reprinted = await client.reprintByKey(reference, 'png');
+      if (!reprinted) return null;
       const known = bought.get(reference);
-      let found;
-      try {
-        found = await client.find(reference);
-      } catch (error) {
-        // USPS refuses to reprint a cancelled label, which is its way of saying it is cancelled.
-        if (known && error instanceof CarrierError && error.kind === 'definitive' && CANCELLED_LABEL.test(error.message)) {
-          return { reference, trackingNumber: known.trackingNumber, serviceCode: known.serviceCode, cancelled: true };
-        }
-        throw error;
-      }
-      if (found) {
-        const same = known?.trackingNumber === found.trackingNumber;
-        return { reference, trackingNumber: found.trackingNumber, serviceCode: same ? known.serviceCode : null, cancelled: same && known.cancelled !== undefined };
-      }
-      // USPS no longer reprints a label once it is cancelled: this process's record says what happened.
-      if (known?.cancelled) return { reference, trackingNumber: known.trackingNumber, serviceCode: known.serviceCode, cancelled: true };
-      return null;
+      return { reference, trackingNumber: reprinted.trackingNumber, serviceCode: known?.trackingNumber === reprinted.trackingNumber ? known.serviceCode : null, cancelled: cancelledHere.has(reprinted.trackingNumber) };
     },
 
-    async cancel(reference) {
-      const known = bought.get(reference);
+    async cancel(purchase) {
+      const done = cancelledHere.get(purchase.trackingNumber);
       // Cancelled or a refund requested already: asking again would only be refused.
-      if (known?.cancelled) return known.cancelled;
+      if (done) return done;
       let outcome: CancelOutcome;
       try {
-        outcome = known ? await client.cancel(known.trackingNumber) : await client.cancelByShipment(reference);
+        outcome = await client.cancel(purchase.trackingNumber);
       } catch (error) {
-        if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound && !known) {
-          throw new CarrierError('definitive', `USPS has no label with reference ${reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
-        }
+        // USPS answers a label it cancelled as not found; this one we bought and stored, so it was.
+        if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return { kind: 'cancelled' };
         throw error;
       }
-      if (known && outcome.kind !== 'refused') known.cancelled = outcome;
+      if (outcome.kind !== 'refused') cancelledHere.set(purchase.trackingNumber, outcome);
       return outcome;
     },
 
     async recoverLabel(purchase, format) {
-      // A reprint by the purchase's idempotency key, in another image type; USPS allows three per label.
-      const reprinted = await client.find(purchase.reference, format);
-      if (!reprinted) {
-        throw new CarrierError('definitive', `USPS has no label with reference ${purchase.reference}`, { carrierCode, reason: CARRIER_REASON.notFound });
-      }
-      if (reprinted.trackingNumber !== purchase.trackingNumber) {
-        refuse(`USPS reprinted ${reprinted.trackingNumber} for reference ${purchase.reference}, not ${purchase.trackingNumber}`);
-      }
+      // A reprint by its tracking number, in another image type; USPS allows three per label.
+      const reprinted = await client.reprint(purchase.trackingNumber, format);
       return reprinted.label;
     },
 
@@ -156,7 +171,8 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
       const confirmation = await client.schedulePickup({
         address: request.address,
-        pickupDate: request.window.start.slice(0, 10),
+        // The pickup location's own date: USPS books days, and its day is not UTC's.
+        pickupDate: localDate(request.window.start, usTimeZone(request.address)),
         count: request.parcels.count,
         totalWeightG: request.parcels.totalWeightG,
         serviceCodes: request.parcels.serviceCodes,
@@ -170,6 +186,8 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
     async cancelPickup(confirmation) {
       await client.cancelPickup(confirmation);
     },
+
+    verifyAddress: (address) => client.verifyAddress(address),
   };
 }
 

@@ -18,7 +18,7 @@ export interface UspsCallKit {
   authorized(options: UspsSendOptions): Promise<UspsAnswer>;
   fail(answer: UspsAnswer, write: boolean): never;
   unreadable(what: string, write: boolean, status: number): never;
-  mailingDate(): string;
+  mailingDate(from: Address): string;
   refuseBadAddresses(from: Address, to: Address): void;
 }
 
@@ -27,7 +27,7 @@ export function uspsFormCalls(kit: UspsCallKit): UspsFormCalls {
   return {
     async scanForm(from, trackingNumbers) {
       kit.refuseBadAddresses(from, from);
-      const body = buildUspsScanFormRequest(from, trackingNumbers, kit.mailingDate());
+      const body = buildUspsScanFormRequest(from, trackingNumbers, kit.mailingDate(from));
       // The vendor media type answers one JSON object with the form in base64, not multipart.
       const answer = await authorized({ method: 'POST', path: '/scan-forms/v3/scan-form', headers: { accept: 'application/vnd.usps.labels+json' }, body, write: true });
       if (answer.status !== 200) fail(answer, true);

@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
 import {
@@ -25,61 +24,14 @@ import {
   type UspsScan,
 } from './mapping.js';
 import { isUs, refuseBadAddresses } from './address.js';
+import { localDate, usTimeZone } from '../local-time.js';
+import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
-import { uspsFormCalls, type UspsFormCalls } from './client-forms.js';
+import { uspsFormCalls } from './client-forms.js';
+import { uspsAddressCalls } from './addresses-client.js';
+import type { UspsClient, UspsClientConfig } from './client-types.js';
 
-/**
- * Settings of the USPS connection, read by the config module from CARRIER_USPS_URL,
- * CARRIER_USPS_CLIENT_ID, CARRIER_USPS_CLIENT_SECRET, CARRIER_USPS_CRID, CARRIER_USPS_MID,
- * CARRIER_USPS_MANIFEST_MID and CARRIER_USPS_ACCOUNT_NUMBER.
- */
-export interface UspsClientConfig {
-  /**
-   * Where every API sits: `https://apis.usps.com` or `https://apis-tem.usps.com`. A path after the
-   * origin is kept in front of each API's own (a gateway's prefix, the simulator's `/usps`).
-   */
-  url: string;
-  clientId: string;
-  clientSecret: string;
-  crid: string;
-  mid: string;
-  manifestMid: string;
-  /** The EPS account postage is paid from; also asks the price search for its contract prices. */
-  accountNumber: string;
-  /** The label image asked for (default `pdf`). */
-  labelFormat?: LabelFormat;
-  /** Deadline of every HTTP call (default 10 s: label generation is slow at USPS). */
-  timeoutMs?: number;
-  /** Milliseconds since the epoch; tests pass a clock they move. */
-  now?: () => number;
-  /** How the client waits out a short `Retry-After`; tests pass one that moves their clock. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The longest `Retry-After` waited in place before retrying once (default 2 s); longer ones are thrown. */
-  maxRetryAfterWaitMs?: number;
-  dispatcher?: Dispatcher;
-}
-
-export interface UspsPurchase {
-  /** Our shipment id: its UUID form is the `X-Idempotency-Key`. */
-  shipmentId: string;
-  serviceCode: string;
-  from: Address;
-  to: Address;
-  parcel: Parcel;
-}
-
-export interface UspsClient extends UspsFormCalls {
-  /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
-  rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
-  buy(purchase: UspsPurchase): Promise<BoughtLabel>;
-  /** The label bought, reprinted by its idempotency key in `imageFormat` (three reprints a label); null when none. */
-  find(shipmentId: string, imageFormat?: LabelFormat): Promise<BoughtLabel | null>;
-  /** Cancels (or, once manifested, asks a refund for) the label with this tracking number. */
-  cancel(trackingNumber: string): Promise<CancelOutcome>;
-  /** The same, by the purchase's idempotency key: for a purchase whose answer was lost. */
-  cancelByShipment(shipmentId: string): Promise<CancelOutcome>;
-  track(trackingNumber: string): Promise<UspsScan[]>;
-}
+export type { UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase } from './client-types.js';
 
 /** A token is renewed this long before USPS says it expires, so none expires on the way. */
 const TOKEN_EXPIRY_MARGIN_MS = 60_000;
@@ -99,6 +51,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
   const maxWait = config.maxRetryAfterWaitMs ?? 2_000;
   const format = config.labelFormat ?? 'pdf';
   const secrets = [config.clientSecret];
+  const budget = createUspsBudget({ callsPerHour: config.callsPerHour ?? USPS_DEFAULT_CALLS_PER_HOUR, now });
 
   let accessToken: Cached | undefined;
   let tokenInFlight: Promise<string> | undefined;
@@ -117,6 +70,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         }
         await sleep(wait);
       }
+      budget.spend(`${options.method} ${options.path.split('?')[0]}`);
       const answer = await sendToUsps(baseUrl, options, timeoutMs, config.dispatcher);
       if (answer.status !== 429) return answer;
       const error = uspsAnswerError(answer, options.write, now());
@@ -209,16 +163,21 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
   }
 
   /**
-   * The mailing date sent with prices and labels: today in UTC. US local dates are never ahead of
-   * UTC and at most one day behind, inside the document's "today plus 0 to 7 days".
+   * The mailing date sent with prices, labels and SCAN forms: the sender's own date (its state's or
+   * ZIP's zone), at `at` or now. Guam's and the other Pacific islands' day is ahead of UTC's.
    */
-  const mailingDate = () => new Date(now()).toISOString().slice(0, 10);
+  const mailingDate = (from: Address, at?: string) => localDate(at ?? new Date(now()), usTimeZone(from));
 
-  async function cancelWith(options: UspsSendOptions): Promise<CancelOutcome> {
+  /** A cancellation's outcome, and the tracking number its answer names (absent in a refusal). */
+  async function cancelWith(options: UspsSendOptions): Promise<{ outcome: CancelOutcome; trackingNumber?: string }> {
     const answer = await paid(options);
-    if (answer.status === 200) return parseUspsCancelResponse(answer.body) ?? unreadable('cancel', true, answer.status);
+    if (answer.status === 200) {
+      const outcome = parseUspsCancelResponse(answer.body) ?? unreadable('cancel', true, answer.status);
+      const trackingNumber = (answer.body as { trackingNumber?: unknown }).trackingNumber;
+      return typeof trackingNumber === 'string' ? { outcome, trackingNumber } : { outcome };
+    }
     const refusal = parseUspsCancelRefusal(answer.status, answer.body);
-    if (refusal) return refusal;
+    if (refusal) return { outcome: refusal };
     return fail(answer, true);
   }
 
@@ -227,22 +186,32 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       // USPS domestic prices are for US routes only: elsewhere it has nothing to quote.
       if (!isUs(from) || !isUs(to)) return [];
       refuseBadAddresses(from, to);
-      const requests = buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(), { accountNumber: config.accountNumber });
+      const requests = buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(from), { accountNumber: config.accountNumber });
+      const refusals: CarrierError[] = [];
       const rated = await Promise.all(
         requests.map(async ({ service, body }) => {
           const answer = await authorized({ method: 'POST', path: '/prices/v3/base-rates/search', body, write: false });
           // A 400 for one mail class is USPS saying it does not carry this parcel on this route that way.
-          if (answer.status === 400) return null;
+          if (answer.status === 400) {
+            refusals.push(redact(uspsAnswerError(answer, false, now())));
+            return null;
+          }
           if (answer.status !== 200) fail(answer, false);
           return parseUspsRateResponse(service, answer.body) ?? unreadable('price search', false, answer.status);
         }),
       );
-      return rated.filter((r): r is RatedService => r !== null);
+      const prices = rated.filter((r): r is RatedService => r !== null);
+      // Refused for every mail class asked: the quote says so with USPS's reason, never an empty answer.
+      if (prices.length === 0 && refusals.length > 0) {
+        const first = refusals[0];
+        throw new CarrierError('definitive', `USPS priced none of the services asked: ${[...new Set(refusals.map((r) => r.message))].join('; ')}`, first.details);
+      }
+      return prices;
     },
 
     async buy(purchase) {
       refuseBadAddresses(purchase.from, purchase.to);
-      const { idempotencyKey, body } = buildUspsLabelRequest({ ...purchase, format, mailingDate: mailingDate() });
+      const { idempotencyKey, body } = buildUspsLabelRequest({ ...purchase, format, mailingDate: mailingDate(purchase.from, purchase.at) });
       const answer = await paid({
         method: 'POST',
         path: '/labels/v3/label',
@@ -255,7 +224,20 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return labelOf(answer) ?? unreadable('label', true, answer.status);
     },
 
-    async find(shipmentId, imageFormat = format) {
+    async reprint(trackingNumber, imageFormat) {
+      budget.reprint(trackingNumber);
+      const answer = await paid({
+        method: 'POST',
+        path: `/labels/v3/label-reprint/${encodeURIComponent(trackingNumber)}`,
+        headers: { accept: 'application/vnd.usps.labels+json' },
+        body: buildUspsReprintRequest(imageFormat),
+        write: false,
+      });
+      if (answer.status !== 200) fail(answer, false);
+      return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
+    },
+
+    async reprintByKey(shipmentId, imageFormat) {
       const answer = await paid({
         method: 'POST',
         path: '/labels/v3/label-reprint',
@@ -263,21 +245,29 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         body: buildUspsReprintRequest(imageFormat),
         write: false,
       });
-      if (answer.status === 200) return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
+      if (answer.status === 200) {
+        const label = parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
+        budget.reprint(label.trackingNumber);
+        return label;
+      }
       const error = uspsAnswerError(answer, false, now());
       if (error.details.reason === CARRIER_REASON.notFound) return null;
       throw redact(error);
     },
 
     async cancel(trackingNumber) {
-      return cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true });
+      return (await cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true })).outcome;
     },
 
     async cancelByShipment(shipmentId) {
-      return cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      const { outcome, trackingNumber } = await cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      return trackingNumber === undefined ? outcome : { ...outcome, trackingNumber };
     },
 
+    quotaSpent: () => budget.spent(),
+
     ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
+    ...uspsAddressCalls({ authorized, fail, unreadable }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });

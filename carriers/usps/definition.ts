@@ -2,6 +2,7 @@ import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { USPS_SERVICES } from './services.js';
+import { US_POSTAL_COUNTRIES } from '../address-verification.js';
 
 /** Days by the mail class's own service standard (the label states the exact commitment). */
 const DELIVERY_DAYS: Record<(typeof USPS_SERVICES)[number]['code'], number> = {
@@ -39,7 +40,7 @@ export const uspsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // A cancel after the label is manifested is a refund request; USPS makes all four label files.
-  capabilities: { void: 'refund_request', labelFormats: ['pdf', 'gif', 'png', 'zpl'], tracking: 'poll', scanForms: true, pickups: true },
+  capabilities: { void: 'refund_request', labelFormats: ['pdf', 'gif', 'png', 'zpl'], tracking: 'poll', scanForms: true, pickups: true, addressVerification: US_POSTAL_COUNTRIES },
   // USPS's default quota is 60 calls an hour: the queue's limit cannot go below one a second, so the
   // adapter's own Retry-After handling (client.ts) does the rest.
   rateLimitPerSecond: 1,

@@ -4,7 +4,7 @@
  * - `services.ts`: the service table and the unit conversions;
  * - `address.ts`: the address limits and the label address;
  * - `rating.ts`: price searches; `labels.ts`: purchase, reprint, cancel; `tracking.ts`: scans;
- * - `errors.ts`: error classification and the cancel refusals;
+ * - `errors.ts`: error classification and the cancel refusals; `addresses.ts`: the address check;
  * - this file: the OAuth token and the payment authorization.
  */
 import { isRecord } from '../decode.js';
@@ -16,6 +16,7 @@ export * from './rating.js';
 export * from './labels.js';
 export * from './tracking.js';
 export * from './errors.js';
+export * from './addresses.js';
 
 /** The client-credentials grant, as a JSON body (the getting-started guide accepts JSON or a form). */
 export function buildUspsTokenRequest(clientId: string, clientSecret: string): UspsTokenRequest {

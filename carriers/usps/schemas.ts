@@ -26,6 +26,7 @@ import { UspsBaseRateOption, UspsBaseRatesQuery } from './schemas-rating.js';
 import { UspsTrackingDetails } from './schemas-tracking.js';
 import { UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
 import { UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
+import { UspsAddressQuery, UspsAddressResponse } from './schemas-addresses.js';
 
 export { USPS_MAIL_CLASSES, USPS_STATE_CODES, UspsErrorMessage } from './schemas-common.js';
 export {
@@ -52,6 +53,7 @@ export {
 } from './schemas-labels.js';
 export { UspsTrackingDetails, UspsTrackingEvent } from './schemas-tracking.js';
 export { USPS_ENTRY_FACILITY_TYPES, USPS_SCAN_FORM_IMAGE_TYPES, UspsScanFormAddress, UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
+export { UspsAddressAdditionalInfo, UspsAddressQuery, UspsAddressResponse, UspsDomesticAddress } from './schemas-addresses.js';
 export { USPS_PACKAGE_LOCATIONS, USPS_PICKUP_PACKAGE_TYPES, UspsPickupAddress, UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 
 /** Every schema by name, for a validator that compiles them once (tests, the simulator). */
@@ -75,4 +77,6 @@ export const USPS_SCHEMAS: Record<string, TSchema> = {
   UspsScanFormVendorResponse,
   UspsSchedulePickupRequest,
   UspsPickupConfirmation,
+  UspsAddressQuery,
+  UspsAddressResponse,
 };

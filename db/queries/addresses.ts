@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import { ADDRESS_FIELDS, type Address } from '../../domain/index.js';
+import { ADDRESS_FIELDS, OPTIONAL_FINGERPRINT_FIELDS, type Address } from '../../domain/index.js';
 import { isUniqueViolation, type Db } from '../connection.js';
 import { addresses } from '../schema.js';
 
@@ -9,11 +9,11 @@ type Owner = { accountId: string; livemode: boolean };
 
 /**
  * The normalised fields, hashed: two saves of one address share it (and the unique index). An
- * absent state is left out rather than hashed as '', so addresses saved without one keep their
- * fingerprint; the same address with another state is another record.
+ * absent state, company, phone or e-mail is left out rather than hashed as '', so addresses saved
+ * without them keep their fingerprint; the same address with another of them is another record.
  */
 export function addressFingerprint(a: Address): string {
-  const fields = ADDRESS_FIELDS.filter((f) => f !== 'state' || a.state !== undefined).map((f) => a[f] ?? '');
+  const fields = ADDRESS_FIELDS.filter((f) => !OPTIONAL_FINGERPRINT_FIELDS.has(f) || a[f] !== undefined).map((f) => a[f] ?? '');
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -28,6 +28,9 @@ const columns = (a: Address) => ({
   state: a.state ?? null,
   postcode: a.postcode,
   country: a.country,
+  company: a.company ?? null,
+  phone: a.phone ?? null,
+  email: a.email ?? null,
   fingerprint: addressFingerprint(a),
 });
 

@@ -85,6 +85,7 @@ const batchColumns = {
   total: batches.total,
   labelContentType: batches.labelContentType,
   labelContent: sql<Buffer | null>`null`,
+  labelShipmentIds: sql<string[] | null>`null`,
   createdAt: batches.createdAt,
   completedAt: batches.completedAt,
 };
@@ -145,38 +146,4 @@ export async function findBatchItem(db: Db, batchId: string, index: number): Pro
     .from(shipments)
     .where(and(eq(shipments.batchId, batchId), eq(shipments.batchIndex, index)));
   return row;
-}
-
-/** Every item of a batch in item order (for its merged label file). */
-export async function batchItems(db: Db, batchId: string): Promise<ShipmentRow[]> {
-  return db.select().from(shipments).where(eq(shipments.batchId, batchId)).orderBy(asc(shipments.batchIndex));
-}
-
-/**
- * Stores the merged file and marks the batch completed, once: false when it already was. `file` is
- * null when some purchased label does not exist in the batch's format (activities/batch.ts): the
- * batch is completed with no merged file.
- */
-export async function completeBatch(db: Db, id: string, file: { contentType: string; content: Buffer } | null, now: Date): Promise<boolean> {
-  const done = await db
-    .update(batches)
-    .set({ status: 'completed', labelContentType: file?.contentType ?? null, labelContent: file?.content ?? null, completedAt: now })
-    .where(and(eq(batches.id, id), eq(batches.status, 'processing')))
-    .returning({ id: batches.id });
-  return done.length > 0;
-}
-
-/** Whether a batch has its merged label file stored (without reading it). */
-export async function batchHasLabelFile(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ contentType: batches.labelContentType }).from(batches).where(eq(batches.id, id));
-  return Boolean(row?.contentType);
-}
-
-/** A completed batch's merged label file. */
-export async function batchLabelFile(db: Db, id: string): Promise<{ contentType: string; content: Buffer } | undefined> {
-  const [row] = await db
-    .select({ contentType: batches.labelContentType, content: batches.labelContent })
-    .from(batches)
-    .where(eq(batches.id, id));
-  return row?.contentType && row.content ? { contentType: row.contentType, content: row.content } : undefined;
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
-import { carrierLabels, labelFiles } from '../schema.js';
+import { carrierLabels, labelFiles, shipments } from '../schema.js';
 
 /** A real carrier's label as bought: its document (format and bytes) and its ZPL when that is apart. */
 export interface StoredCarrierLabel {
@@ -116,7 +116,15 @@ export async function carrierLabelOf(db: Db, shipmentId: string): Promise<Stored
  */
 export async function storeCarrierLabel(
   db: Db,
-  p: { shipmentId: string; carrier: string; format: string; content: Buffer; billed: { amount: number; currency: string } | null },
+  p: {
+    shipmentId: string;
+    carrier: string;
+    format: string;
+    content: Buffer;
+    billed: { amount: number; currency: string } | null;
+    trackingNumber?: string;
+    carrierShipmentId?: string | null;
+  },
 ): Promise<void> {
   await db
     .insert(carrierLabels)
@@ -127,10 +135,15 @@ export async function storeCarrierLabel(
       content: p.content,
       billedAmount: p.billed?.amount ?? null,
       billedCurrency: p.billed?.currency ?? null,
+      trackingNumber: p.trackingNumber ?? null,
+      carrierShipmentId: p.carrierShipmentId ?? null,
     })
     .onConflictDoUpdate({
       target: carrierLabels.shipmentId,
       set: {
+        // Ids kept from the first answer that gave them (a row stored before they were kept has none).
+        trackingNumber: sql`coalesce(${carrierLabels.trackingNumber}, excluded.tracking_number)`,
+        carrierShipmentId: sql`coalesce(${carrierLabels.carrierShipmentId}, excluded.carrier_shipment_id)`,
         // Amount and currency move together: both from the first answer that gave them.
         billedAmount: sql`coalesce(${carrierLabels.billedAmount}, excluded.billed_amount)`,
         billedCurrency: sql`case when ${carrierLabels.billedAmount} is null then excluded.billed_currency else ${carrierLabels.billedCurrency} end`,
@@ -162,4 +175,18 @@ export async function carrierBilledOf(db: Db, shipmentId: string): Promise<{ amo
     .from(carrierLabels)
     .where(eq(carrierLabels.shipmentId, shipmentId));
   return row?.amount == null || row.currency == null ? undefined : { amount: row.amount, currency: row.currency };
+}
+
+/**
+ * A purchase as stored when it was bought: the ids its label's row kept, else the shipment's tracking
+ * number (labels we draw, rows stored before the ids were kept). Null when neither is stored.
+ */
+export async function storedCarrierPurchase(db: Db, shipmentId: string): Promise<{ trackingNumber: string; carrierShipmentId: string | null } | null> {
+  const [label] = await db
+    .select({ trackingNumber: carrierLabels.trackingNumber, carrierShipmentId: carrierLabels.carrierShipmentId })
+    .from(carrierLabels)
+    .where(eq(carrierLabels.shipmentId, shipmentId));
+  if (label?.trackingNumber) return { trackingNumber: label.trackingNumber, carrierShipmentId: label.carrierShipmentId };
+  const [shipment] = await db.select({ trackingNumber: shipments.trackingNumber }).from(shipments).where(eq(shipments.id, shipmentId));
+  return shipment?.trackingNumber ? { trackingNumber: shipment.trackingNumber, carrierShipmentId: null } : null;
 }

@@ -99,3 +99,16 @@ export async function accountContactEmail(db: Db, accountId: string): Promise<st
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.accountId, accountId)).orderBy(asc(users.createdAt)).limit(1);
   return row?.email;
 }
+
+/**
+ * Bookings whose carrier answer was lost (`unconfirmed`), or abandoned while `requested`, recorded
+ * before `before`: for the orphan sweep to settle, and for operators (`ops stuck`) when it cannot.
+ */
+export async function unconfirmedPickups(db: Db, before: Date, accountId?: string): Promise<PickupRow[]> {
+  return db
+    .select()
+    .from(pickups)
+    .where(and(inArray(pickups.status, ['requested', 'unconfirmed']), lt(pickups.createdAt, before), ...(accountId ? [eq(pickups.accountId, accountId)] : [])))
+    .orderBy(asc(pickups.createdAt))
+    .limit(100);
+}

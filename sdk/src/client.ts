@@ -1,32 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ParcelShippingConnectionError, ParcelShippingError, type ErrorCode, type Problem } from './errors.js';
+import { addressResource } from './addresses.js';
 import { batchResource, pickupResource, scanFormResource, type Transport } from './forms.js';
 import { assertSendable, backoffMs, defaultRetryable, joinRetryable, refusedBeforeRetryable, retryAfterSeconds, sleep } from './retry.js';
 import type {
-  Address,
-  AddressCreateParams,
-  AddressUpdateParams,
-  Balance,
-  DeletedAddress,
-  DeletedWebhookEndpoint,
-  Event,
-  EventListParams,
-  LabelFormat,
-  LabelLink,
-  Page,
-  PageParams,
-  QuoteCreateParams,
-  QuoteItem,
-  SandboxScan,
-  SandboxScanParams,
-  Shipment,
-  ShipmentCreateParams,
-  ShipmentListParams,
-  Tracking,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEndpointCreateParams,
-  WebhookEndpointWithSecret,
+  Balance, DeletedWebhookEndpoint, Event, EventListParams, LabelFormat, LabelLink, Page, PageParams, QuoteCreateParams, QuoteItem, ReturnCreateParams,
+  SandboxScan, SandboxScanParams, Shipment, ShipmentCreateParams, ShipmentDocument, ShipmentListParams, Tracking, WebhookDelivery, WebhookEndpoint,
+  WebhookEndpointCreateParams, WebhookEndpointWithSecret,
 } from './types.js';
 
 export interface ClientOptions {
@@ -149,6 +129,20 @@ export class ParcelShipping {
       }
       return answer.body;
     },
+    /**
+     * Buys the return label of a purchased, in-transit or delivered shipment: the same service unless
+     * `params.service` names another, the addresses swapped. Followed like `create`.
+     */
+    createReturn: async (id: string, params: ReturnCreateParams = {}, options: FollowOptions = {}): Promise<Shipment> => {
+      const path = `/shipments/${enc(id)}/return`;
+      const idempotencyKey = options.idempotencyKey ?? randomUUID();
+      const answer = await this.#request<Shipment>('POST', path, { body: params, idempotencyKey });
+      if (answer.status !== 202 || options.wait === false) return answer.body;
+      return this.#follow(answer.body, ['pending'], async () => (await this.#request<Shipment>('POST', path, { body: params, idempotencyKey })).body);
+    },
+    /** An international shipment's customs paperwork (a commercial invoice), as short-lived signed URLs. */
+    documents: async (id: string): Promise<ShipmentDocument[]> =>
+      (await this.#request<{ data: ShipmentDocument[] }>('GET', `/shipments/${enc(id)}/documents`)).body.data,
     /** A short-lived signed URL to the label file, usable without the key. */
     labelUrl: async (id: string, format: LabelFormat = 'pdf_6x4'): Promise<LabelLink> =>
       (await this.#request<LabelLink>('GET', `/shipments/${enc(id)}/label/${enc(format)}`)).body,
@@ -159,18 +153,9 @@ export class ParcelShipping {
       (await this.#request<Tracking>('GET', `/tracking/${enc(trackingNumber)}`)).body,
   };
 
-  readonly addresses = {
-    /** Saves an address; saving the same one again returns the saved record. */
-    create: async (body: AddressCreateParams, options: IdempotentOptions = {}): Promise<Address> =>
-      (await this.#request<Address>('POST', '/addresses', { body, idempotencyKey: options.idempotencyKey })).body,
-    retrieve: async (id: string): Promise<Address> => (await this.#request<Address>('GET', `/addresses/${enc(id)}`)).body,
-    update: async (id: string, body: AddressUpdateParams): Promise<Address> =>
-      (await this.#request<Address>('PATCH', `/addresses/${enc(id)}`, { body })).body,
-    delete: async (id: string): Promise<DeletedAddress> => (await this.#request<DeletedAddress>('DELETE', `/addresses/${enc(id)}`)).body,
-    list: (params: PageParams = {}): AsyncIterable<Address> => this.#paginate<Address>('/addresses', params),
-  };
 
   readonly #transport: Transport = { request: (m, p, o) => this.#request(m, p, o), paginate: (p, q) => this.#paginate(p, q) };
+  readonly addresses = addressResource(this.#transport);
   readonly batches = batchResource(this.#transport);
   readonly scanForms = scanFormResource(this.#transport);
   readonly pickups = pickupResource(this.#transport);

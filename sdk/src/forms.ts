@@ -1,4 +1,14 @@
-import type { Batch, BatchCreateParams, LabelLink, Pickup, PickupCreateParams, PageParams, ScanForm, ScanFormCreateParams, Shipment } from './types.js';
+import type {
+  Batch,
+  BatchCreateParams,
+  LabelLink,
+  Pickup,
+  PickupCreateParams,
+  PageParams,
+  ScanForm,
+  ScanFormCreateParams,
+  Shipment,
+} from './types.js';
 
 /** How a resource reaches the API: the client's own request (with its retries) and pagination. */
 export interface Transport {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trimBodyText } from '../../api/hardening.js';
 import { fingerprintOf } from '../../api/idempotency.js';
 import { cursorId, encodeCursor } from '../../api/pagination.js';
-import { AddressSchema, CURSOR_PATTERNS, CURSOR_PREFIXES, INSTANT_PATTERN, QuoteRequestSchema, WEBHOOK_URL_PATTERNS, cursorLength } from '../../api/schemas.js';
+import { AddressSchema, CURSOR_PATTERNS, CURSOR_PREFIXES, INSTANT_PATTERN, WEBHOOK_URL_PATTERNS, cursorLength } from '../../api/schemas.js';
+import { QuoteRequestSchema } from '../../api/schemas-shipment.js';
 import { checkWebhookUrl, COUNTRY_CODES, makeId, parseIsoInstant } from '../../domain/index.js';
 import { address, call, createAccount, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 

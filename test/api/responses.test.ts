@@ -69,6 +69,7 @@ describe('every answer matches the served OpenAPI document', () => {
       'POST /api/v1/pickups/{id}/cancel',
       'POST /api/v1/scan_forms',
       'POST /api/v1/shipments',
+      'POST /api/v1/shipments/{shipment}/return',
       'POST /api/v1/shipments/{shipment}/void',
       'POST /api/v1/webhook_endpoints',
     ]);
@@ -111,6 +112,20 @@ describe('every answer matches the served OpenAPI document', () => {
     expect((await api('POST', '/shipments', { body: buyBody(service), headers: { 'idempotency-key': 'k-1' } })).status).toBe(201);
     expect((await api('POST', '/shipments', { body: buyBody(service, 'other'), headers: { 'idempotency-key': 'k-1' } })).status).toBe(422);
     expect((await api('POST', '/shipments', { body: buyBody('no_such_service') })).status).toBe(422);
+    // Abroad with customs: its commercial invoice behind a signed link, and its return label.
+    const france = { name: 'Rémi', line1: '3 Rue Haute', city: 'Paris', postcode: '75001', country: 'FR', phone: '+33 1 23 45 67 89' };
+    const items = [{ description: 'Cotton T-shirt', quantity: 2, value: '30.00', weight_g: 400, origin_country: 'PT' }];
+    const abroad = await api('POST', '/shipments', { body: { ...buyBody('acme_express'), to: france, customs: { contents_type: 'gift', signer: 'Ann', items } } });
+    expect(abroad.status, abroad.text).toBe(201);
+    const docs = await api('GET', `/shipments/${abroad.body.id}/documents`);
+    expect(docs.body.data).toHaveLength(1);
+    const invoice = new URL(docs.body.data[0].url);
+    const viaLink = await call(stack, 'GET', `${invoice.pathname}${invoice.search}`);
+    expect(viaLink.status).toBe(200);
+    conf.check('GET', invoice.pathname, viaLink);
+    const back = await api('POST', `/shipments/${abroad.body.id}/return`, { body: {}, headers: { 'idempotency-key': 'r-1' } });
+    expect(back.status, back.text).toBe(201);
+    expect((await api('POST', `/shipments/shp_nope/return`, { body: {} })).status).toBe(404);
     // Live, with nothing in the wallet: the problem names the failed shipment.
     const poor = await createAccount(stack);
     const broke = await api('POST', '/shipments', { key: poor.liveKey, body: buyBody(service) });
@@ -195,6 +210,12 @@ describe('every answer matches the served OpenAPI document', () => {
     expect((await api('DELETE', `/addresses/${b.body.id}`)).status).toBe(200);
     expect((await api('GET', `/addresses/${b.body.id}`)).status).toBe(404);
     expect((await api('DELETE', `/addresses/${b.body.id}`)).status).toBe(404);
+    const us = { name: 'Nick Fury', line1: '2700 S Jefferson Ave', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' };
+    expect((await api('POST', '/addresses/verify', { body: us })).body.verified).toBe(true);
+    const live = await api('POST', '/addresses/verify', { key: acct.liveKey, body: us });
+    expect(live.body).toMatchObject({ verified: true, carrier: 'usps', livemode: true });
+    expect((await api('POST', '/addresses/verify', { key: acct.liveKey, body: { ...us, line1: '1 Undeliverable Way' } })).body.verified).toBe(false);
+    expect((await api('POST', '/addresses/verify', { body: address() })).body.code).toBe('verification_not_available');
   });
 
   it('events, webhook endpoints and their deliveries', async () => {

@@ -108,9 +108,9 @@ describe('http client: classifying carrier answers', () => {
 
   it('a time-out on cancel is ambiguous', async () => {
     const request = purchaseRequest('acme_ground');
-    await acme.buy(request);
+    const bought = await acme.buy(request);
     await addFault(sim.url, { carrier: 'acme', operation: 'cancel', mode: 'timeout', match: request.reference });
-    expect(await failure(acme.cancel(request.reference))).toMatchObject({ kind: 'ambiguous' });
+    expect(await failure(acme.cancel({ reference: request.reference, trackingNumber: bought.trackingNumber, carrierShipmentId: null }))).toMatchObject({ kind: 'ambiguous' });
   });
 
   it('a lost answer is ambiguous for a buy, though the carrier made the purchase', async () => {

@@ -140,13 +140,12 @@ describe('USPS in the shared simulator', () => {
     expect(Buffer.from(zpl.label.contentBase64, 'base64').toString('utf8')).toMatch(/^\^XA[\s\S]*\^XZ$/);
   });
 
-  it('settles a purchase whose answer the control API lost by reprinting it with the idempotency key', async () => {
+  it('settles a purchase whose answer the control API lost by sending it again under the same idempotency key', async () => {
     const client = usps();
     const id = shipmentId();
     await addFault(sim.url, { carrier: 'usps', operation: 'buy', mode: 'lost_answer', match: id });
     expect((await carrierError(client.buy(purchase(id)))).kind).toBe('ambiguous');
     const [bought] = await simPurchases(sim.url, id);
-    expect((await client.find(id))?.trackingNumber).toBe(bought.tracking_number);
     expect((await client.buy(purchase(id))).trackingNumber).toBe(bought.tracking_number);
     expect(await simPurchases(sim.url, id)).toHaveLength(1);
   });

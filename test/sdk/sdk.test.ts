@@ -296,6 +296,20 @@ describe('parcel-shipping-sdk', () => {
     expect((await ps.addresses.delete(a.id)).deleted).toBe(true);
   });
 
+  it('checks an address with the carrier, live and in the sandbox; another country is verification_not_available', async () => {
+    const us = { name: 'Nick Fury', line1: '2700 S Jefferson Ave', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' } as const;
+    const live = new ParcelShipping({ apiKey: acct.liveKey, baseUrl: stack.url });
+    const checked = await live.addresses.verify(us);
+    expect(checked).toMatchObject({ object: 'address_verification', livemode: true, verified: true, carrier: 'usps', residential: true });
+    expect(checked.address.postcode).toMatch(/^63104-\d{4}$/);
+    expect(await ps.addresses.verify({ ...us, line1: '1 Undeliverable Way' })).toMatchObject({ livemode: false, verified: false, messages: [{ code: 'address_not_found' }] });
+    const refused = await ps.addresses.verify(sdkAddress()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isApiError(refused) && refused.code).toBe('verification_not_available');
+  });
+
   it('buys a batch, follows it to completed, pages its shipments in item order and links its merged file, and puts it on a SCAN form', async () => {
     const item = (reference: string) => ({ service: 'acme_ground', ...route, parcel: parcel(), reference });
     const batch = await ps.batches.create({ shipments: [item('sdk-b-1'), item('sdk-b-2')] }, { idempotencyKey: `sdk-batch-${Date.now()}` });

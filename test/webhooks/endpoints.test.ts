@@ -131,7 +131,7 @@ describe('POST /webhook_endpoints', () => {
     const acct = await createAccount(stack);
     const unknown = await create(acct.testKey, { url: PUBLIC_URL, events: ['shipment.purchased', 'shipment.teleported'] });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors).toEqual([{ path: 'events.1', message: 'is not one of the allowed values' }]);
+    expect(unknown.body.errors).toEqual([{ path: 'events[1]', message: 'is not one of the allowed values' }]);
     for (const body of [
       { url: PUBLIC_URL, events: [] },
       { url: PUBLIC_URL, events: ['tracking.updated', 'tracking.updated'] },

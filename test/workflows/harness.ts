@@ -119,6 +119,7 @@ function defaults(shipmentId: string): Required<Mocks> {
     startMissingDeliveries: async () => [],
     settleStoppedShipments: async () => ({ settling: [], unsettled: [] }),
     settleStoppedBatches: async () => ({ settling: [], unsettled: [] }),
+    settleUnconfirmedPickups: async () => ({ settled: [], left: [] }),
     buyLabel: async () => purchase,
     findPurchase: async () => null,
     cancelLabel: async () => undefined,

@@ -52,7 +52,9 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       const [buy] = mocks.of('buyLabel');
       expect(buy.taskQueue).toBe(taskQueues(input.queuePrefix).carrier(CARRIER));
       expect(buy.local).toBe(false);
-      expect(buy.arg).toEqual({ carrier: CARRIER, livemode: true, request: { reference: input.shipmentId, serviceCode: 'acme_ground', from: input.from, to: input.to, parcel: input.parcel } });
+      // `at`, the workflow's start, dates what the carrier needs dated: the same on every attempt.
+      const at = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(buy.arg).toEqual({ carrier: CARRIER, livemode: true, request: { reference: input.shipmentId, serviceCode: 'acme_ground', from: input.from, to: input.to, parcel: input.parcel, at } });
       const [complete] = mocks.of('completePurchase');
       expect(complete.local).toBe(true);
       expect(complete.arg).toMatchObject({ shipmentId: input.shipmentId, capture: true, livemode: true, trackingNumber: TRACKING_NUMBER });
@@ -327,6 +329,8 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       // tells the carrier an earlier attempt may still be committing.
       expect(buys[0].arg.request.earlierAttempt).toBeUndefined();
       for (const b of buys.slice(1)) expect(b.arg.request.earlierAttempt).toBe(true);
+      // Every attempt carries the same instant: the carrier's dates, and so its bytes, do not move.
+      for (const b of buys) expect(b.arg.request.at).toBe(buys[0].arg.request.at);
       const names = mocks.names();
       const failAt = names.indexOf('failPurchase');
       expect(names.slice(0, failAt).filter((n) => n !== 'beginPurchase')).toEqual(buys.flatMap(() => ['buyLabel', 'findPurchase']));
@@ -340,6 +344,11 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       expect(mocks.of('cancelLabel')[0].arg).toEqual({ carrier: CARRIER, livemode: true, reference: input.shipmentId });
       const looks = mocks.of('findPurchase').filter((c) => c.at >= mocks.of('failPurchase')[0].at);
       expect(looks.at(-1)!.at - looks[0].at).toBeGreaterThanOrEqual(input.strayLabelSettleMs! - 1000);
+      // Each look says whether it is the window's last (a carrier with a small quota acts on that one
+      // alone), and the look-ups while buying carry the request, sent again by carriers with keys.
+      expect(looks.map((l) => l.arg.stray)).toEqual([...looks.slice(1).map(() => ({ final: false })), { final: true }]);
+      const buyingLooks = mocks.of('findPurchase').filter((c) => c.at < mocks.of('failPurchase')[0].at);
+      for (const l of buyingLooks) expect(l.arg.request).toMatchObject({ reference: input.shipmentId, serviceCode: 'acme_ground', at: buys[0].arg.request.at });
       expect(mocks.of('completePurchase')).toHaveLength(0);
       // Once it is over, the details say the failure and the label cancelled, not "look N" (operator audit).
       expect(await currentDetails(handle)).toMatch(new RegExp(`^failed: carrier_unavailable: .*; a stray label ${TRACKING_NUMBER} turned up at ${CARRIER} and was cancelled$`));

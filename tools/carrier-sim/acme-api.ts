@@ -4,6 +4,7 @@ import { eligibleService } from './carrier-rules.js';
 import { SimHttpError, type SimApi, type SimReply, type SimRequest } from './sim-types.js';
 import type { SimPurchase, SimState } from './state.js';
 import { manifestPdf } from './form-files.js';
+import { checkCustoms, checkOptions, isReturnOf } from './acme-terms.js';
 import { canonicalJson, countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from './validate.js';
 
 const CODE = 'acme';
@@ -41,7 +42,7 @@ function quote(req: SimRequest): SimReply {
   const from = address(body, 'from');
   const to = address(body, 'to');
   const parcel = parcelOf(body);
-  const data = quoteServices([acmeDefinition], parcel, from, to).map((q) => ({
+  const data = quoteServices([acmeDefinition], parcel, from, to, { isReturn: isReturnOf(body) }).map((q) => ({
     service: q.service.code,
     amount: q.net,
     currency: 'GBP',
@@ -72,8 +73,11 @@ function buy(state: SimState, req: SimRequest): SimReply {
     unknown: 'unknown_service',
     unavailable: 'service_unavailable',
   });
+  checkCustoms(body, from, to, parcel);
+  checkOptions(body, service);
+  const isReturn = isReturnOf(body);
   const purchase = state.addPurchase(
-    { carrier: CODE, reference, service: service.code, from, to, parcel, idempotencyKey: key, fingerprint },
+    { carrier: CODE, reference, service: service.code, from, to, parcel, idempotencyKey: key, fingerprint, isReturn },
     acmeDefinition,
   );
   return { status: 201, body: label(state, purchase) };
@@ -122,6 +126,7 @@ function label(state: SimState, p: SimPurchase) {
     service: p.service,
     tracking_number: p.trackingNumber,
     status: p.cancelled ? 'voided' : 'created',
+    is_return: p.isReturn === true,
     scanned: state.scansOf(p.trackingNumber).length > 0,
     created_at: p.createdAt,
   };

@@ -54,6 +54,8 @@ export function simulatorCarrierEnv(simUrl: string, inherited: Readonly<Record<s
       CARRIER_USPS_MANIFEST_MID: usps.manifestMid,
       CARRIER_USPS_ACCOUNT_NUMBER: usps.accountNumber,
       CARRIER_USPS_PICKUP_EMAIL: usps.pickupEmail,
+      // The simulator keeps no quota unless a test gives it one: the client's own budget stays out of the way.
+      CARRIER_USPS_CALLS_PER_HOUR: '1000000',
     });
   }
   return env;

@@ -17,6 +17,8 @@ export interface SimPurchase {
   /** Acme's Idempotency-Key and the canonical request it came with, for replays. */
   idempotencyKey?: string;
   fingerprint?: string;
+  /** An Acme return label. */
+  isReturn?: boolean;
 }
 
 export interface SimScan {

@@ -22,6 +22,7 @@ const ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; path: string; o
   { method: 'POST', path: '/pickup/v3/carrier-pickup', operation: 'pickup', fault: 'pickup' },
   { method: 'GET', path: '/pickup/v3/carrier-pickup/[^/]+', operation: 'pickup_read', fault: 'pickup_lookup' },
   { method: 'DELETE', path: '/pickup/v3/carrier-pickup/[^/]+', operation: 'pickup_cancel', fault: 'pickup_cancel' },
+  { method: 'GET', path: '/addresses/v3/address', operation: 'address', fault: 'address' },
 ];
 
 /** A `/_sim/scans` status as a USPS event (codes of Publication 199, as our mapping reads them). */

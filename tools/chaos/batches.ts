@@ -4,30 +4,23 @@ import { request } from 'undici';
 import { parseAmount } from '../../domain/index.js';
 import type { Check } from './checks.js';
 import type { createClients } from './clients.js';
+import { US_SERVICES, type ChaosCurrency } from './routes.js';
+import { batchItemPlan, type TermsPools } from './terms.js';
 
 /**
  * The batch phase of the chaos run: batches bought through the same faults as the single purchases
  * (worker SIGKILLs, the Temporal and PostgreSQL restarts, carrier faults), one per currency so that
  * every carrier is in it: GB routes in GBP (acme, swiftpost, ups_standard) and US routes in USD
- * (ups_ground, USPS). A careful client posts each with an Idempotency-Key, retrying as for a
+ * (ups_ground, USPS), with items abroad carrying customs and return labels among them
+ * (tools/chaos/terms.ts). A careful client posts each with an Idempotency-Key, retrying as for a
  * purchase, and follows it until `completed`.
  */
 type Clients = ReturnType<typeof createClients>;
 
-export const GB_ROUTE = {
-  from: { name: 'Chaos Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' },
-  to: (name: string) => ({ name, line1: '2 Low Road', city: 'Leeds', postcode: 'LS1 1AA', country: 'GB' }),
-};
-export const US_ROUTE = {
-  from: { name: 'Chaos Sender', line1: '2311 York Rd', city: 'Timonium', state: 'MD', postcode: '21093', country: 'US' },
-  to: (name: string) => ({ name, line1: '123 Main St', city: 'Alpharetta', state: 'GA', postcode: '30005', country: 'US' }),
-};
-export const GB_SERVICES = ['acme_ground', 'acme_express', 'swiftpost_standard', 'swiftpost_nextday'];
-export const US_SERVICES = ['ups_ground', 'usps_ground_advantage', 'usps_priority_mail'];
-const BATCH_PLANS = [
-  { currency: 'GBP', route: GB_ROUTE, services: ['acme_ground', 'swiftpost_standard', 'ups_standard'] },
-  { currency: 'USD', route: US_ROUTE, services: US_SERVICES },
-] as const;
+const BATCH_PLANS: Array<{ currency: ChaosCurrency; services: readonly string[] }> = [
+  { currency: 'GBP', services: ['acme_ground', 'swiftpost_standard', 'ups_standard'] },
+  { currency: 'USD', services: US_SERVICES },
+];
 
 export interface BatchRun {
   accountId: string;
@@ -46,14 +39,15 @@ export function batchPlans(items: number) {
   return BATCH_PLANS.map((plan, i) => ({ ...plan, items: i === 0 ? Math.ceil(items / 2) : Math.floor(items / 2) }));
 }
 
-export async function runBatch(clients: Clients, run: BatchRun, plan: ReturnType<typeof batchPlans>[number], seed: number, giveUpMs: number): Promise<void> {
-  const shipments = Array.from({ length: plan.items }, (_, i) => ({
-    service: plan.services[i % plan.services.length],
-    from: plan.route.from,
-    to: plan.route.to(`Batch recipient ${i}`),
-    parcel: { weight_g: 1_000 + (i % 5) * 500, length_mm: 300, width_mm: 200, height_mm: 100 },
-    reference: `chaos-${seed}-batch-${plan.currency}-${i}`,
-  }));
+export async function runBatch(
+  clients: Clients,
+  run: BatchRun,
+  plan: ReturnType<typeof batchPlans>[number],
+  pools: TermsPools,
+  seed: number,
+  giveUpMs: number,
+): Promise<void> {
+  const shipments = Array.from({ length: plan.items }, (_, i) => batchItemPlan(i, plan.currency, pools, plan.services, `chaos-${seed}-batch-${plan.currency}-${i}`));
   const a = await clients.careful('POST', '/api/v1/batches', run.key, { shipments }, run.idempotencyKey);
   if (a?.status !== 202 || typeof a.body?.id !== 'string') return;
   run.id = a.body.id;

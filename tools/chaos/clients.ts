@@ -112,11 +112,12 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
     return null;
   }
 
-  async function purchase(key: string, idempotencyKey: string, body: unknown): Promise<KeyOutcome & { shipment: any | null }> {
+  /** A purchase, or (`path`) a return label bought from a shipment, which answers as a purchase does. */
+  async function purchase(key: string, idempotencyKey: string, body: unknown, path = '/api/v1/shipments'): Promise<KeyOutcome & { shipment: any | null }> {
     const out: KeyOutcome & { shipment: any | null } = {
       key: idempotencyKey, kind: 'purchase', outcome: 'unfinished', shipmentIds: new Set(), lastStatus: null, problemCode: null, shipment: null,
     };
-    const a = await careful('POST', '/api/v1/shipments', key, body, idempotencyKey);
+    const a = await careful('POST', path, key, body, idempotencyKey);
     if (!a) return out;
     out.lastStatus = a.status;
     const id = a.body?.id ?? a.body?.shipment_id;

@@ -11,8 +11,11 @@ import { explainUndelivered } from './explain.js';
 import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
 import type { ChaosOptions } from './options.js';
 import { seededRandom } from './random.js';
-import { batchChecks, batchPlans, GB_ROUTE, GB_SERVICES, runBatch, US_ROUTE, US_SERVICES, type BatchRun } from './batches.js';
+import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
+import { runPurchases } from './purchases.js';
+import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
+import type { ChaosCurrency } from './routes.js';
 
 export interface ChaosResult {
   ok: boolean;
@@ -20,6 +23,8 @@ export interface ChaosResult {
   table: string;
   /** What actually happened, by kind: worker kills, API kills, Temporal and PostgreSQL restarts, carrier faults. */
   faults: Record<string, number>;
+  /** Labels bought abroad, return labels, and of those the returns bought from a shipment. */
+  bought: TermsTally;
   crashes: string[];
   dir: string;
 }
@@ -83,7 +88,7 @@ async function exercise(
   // GBP (acme and swiftpost on GB routes) and three in USD (UPS and USPS on US routes).
   const database = openDatabase(fleet.databaseUrl, { max: 2 });
   const admin = adminCommands(database.db);
-  const accounts: Array<{ id: string; key: string; currency: 'GBP' | 'USD' }> = [];
+  const accounts: Array<{ id: string; key: string; currency: ChaosCurrency }> = [];
   for (let i = 0; i < 9; i++) {
     const funding = FUNDING[i % FUNDING.length];
     const currency = i < 6 ? 'GBP' : 'USD';
@@ -111,6 +116,10 @@ async function exercise(
     const res = await clients.careful('POST', '/api/v1/webhook_endpoints', a.key, { url: receiver.url });
     if (res?.status !== 201) throw new Error(`webhook endpoint not created: ${res?.status} ${JSON.stringify(res?.body)}`);
   }
+
+  // Which services go abroad and make returns: asked of the carriers through quotes, before any fault.
+  o.log('services abroad and for returns, from quotes:');
+  const pools = await discoverTerms(clients, { GBP: accounts.find((a) => a.currency === 'GBP')!.key, USD: accounts.find((a) => a.currency === 'USD')!.key }, o.log);
 
   // Carrier faults for the whole window.
   for (const f of carrier) {
@@ -177,46 +186,11 @@ async function exercise(
   const batchesDone = (async () => {
     await sleep(Math.max(0, o.durationMs * 0.1 - now()));
     o.log(`  t+${(now() / 1000).toFixed(1)}s batches: ${batchRuns.map((r) => `${r.total} items in ${r.currency}`).join(', ')}`);
-    await Promise.all(batchRuns.map((r) => runBatch(clients, r, plans.find((p) => p.currency === r.currency)!, o.seed, giveUpMs)));
+    await Promise.all(batchRuns.map((r) => runBatch(clients, r, plans.find((p) => p.currency === r.currency)!, pools, o.seed, giveUpMs)));
     o.log(`batches completed at t+${Math.round(now() / 1000)} s`);
   })();
 
-  // Purchases spread over the window, at most `concurrency` at once; about one in ten voided.
-  const outcomes: KeyOutcome[] = [];
-  let running = 0;
-  const jobs: Promise<void>[] = [];
-  for (let i = 0; i < o.purchases; i++) {
-    await sleep(Math.max(0, (i * o.durationMs * 0.85) / o.purchases - now()));
-    while (running >= o.concurrency) await sleep(50);
-    const account = accounts[random.int(0, accounts.length - 1)];
-    const us = account.currency === 'USD';
-    const service = random.pick(us ? US_SERVICES : GB_SERVICES);
-    const route = us ? US_ROUTE : GB_ROUTE;
-    const voidIt = random.chance(0.1);
-    const key = `chaos-${o.seed}-${i}`;
-    running++;
-    jobs.push(
-      (async () => {
-        try {
-          const body = {
-            service,
-            from: route.from,
-            to: route.to(`Recipient ${i}`),
-            parcel: { weight_g: 1_000 + (i % 5) * 500, length_mm: 300, width_mm: 200, height_mm: 100 },
-            reference: key,
-          };
-          const bought = await clients.purchase(account.key, key, body);
-          outcomes.push(bought);
-          if (voidIt && bought.outcome === 'purchased' && bought.shipment) {
-            outcomes.push(await clients.voidLabel(account.key, `void-${key}`, bought.shipment.id));
-          }
-        } finally {
-          running--;
-        }
-      })(),
-    );
-  }
-  await Promise.all(jobs);
+  const outcomes = await runPurchases({ o, clients, accounts, pools, random, now });
   await batchesDone;
   o.log(`clients done at t+${Math.round(now() / 1000)} s`);
   await faultsDone;
@@ -245,11 +219,14 @@ async function exercise(
   if (batchRuns.length) {
     checks.push(...(await batchChecks({ databaseUrl: fleet.databaseUrl, simUrl: fleet.simUrl, apiUrl: fleet.apiUrls[0], clients, runs: batchRuns, acked: receiver.acked })));
   }
+  const terms = await termsChecks(fleet.databaseUrl, ids);
+  checks.push(...terms.checks);
   return {
     ok: checks.every((c) => c.ok),
     checks,
     table: formatTable(checks),
     faults: { ...done, 'carrier fault kinds': carrier.length },
+    bought: terms.tally,
     crashes,
     dir,
   };

@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shipments/{shipment}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy the return label of a shipment */
+        post: operations["createReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shipments/{shipment}": {
         parameters: {
             query?: never;
@@ -257,6 +274,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shipments/{shipment}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shipment's customs paperwork, as signed URLs */
+        get: operations["listDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/document-files/{shipment}/{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customs document behind a signed link (no key: the signature is the credential) */
+        get: operations["downloadSignedDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tracking/{trackingNumber}": {
         parameters: {
             query?: never;
@@ -326,6 +377,23 @@ export interface paths {
         head?: never;
         /** Edit a saved address */
         patch: operations["updateAddress"];
+        trace?: never;
+    };
+    "/api/v1/addresses/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check an address with the carrier (US and Puerto Rico) */
+        post: operations["verifyAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/scan_forms": {
@@ -631,6 +699,80 @@ export interface components {
             /** @description ISO 4217 */
             currency: string;
         };
+        ShipmentAddress: {
+            name: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            /** @description ISO 3166-2 subdivision code without the country prefix */
+            state?: string;
+            postcode: string;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country: string;
+            company?: string;
+            phone?: string;
+            email?: string;
+        };
+        Parcel: {
+            weight_g: number;
+            length_mm: number;
+            width_mm: number;
+            height_mm: number;
+        };
+        /** @description As the purchase gave it, with the defaults filled */
+        Customs: {
+            contents_type: "merchandise" | "gift" | "documents" | "sample" | "returned_goods" | "other";
+            contents_explanation: string | null;
+            non_delivery: "return" | "abandon";
+            incoterm: "DDU" | "DDP";
+            signer: string;
+            eel_pfc?: string;
+            tax_ids?: {
+                type: "eori" | "vat" | "ioss" | "ein" | "other";
+                number: string;
+                owner: "sender" | "recipient";
+            }[];
+            invoice_number?: string;
+            /** @description ISO 4217: the items' values' currency */
+            currency: string;
+            items: {
+                description: string;
+                quantity: number;
+                /** @description The line's total value */
+                value: string;
+                weight_g: number;
+                hs_tariff_number?: string;
+                origin_country: string;
+                sku?: string;
+            }[];
+        };
+        /** @description The options asked for; empty when none */
+        ShipmentOptions: {
+            signature?: "required" | "adult";
+            /** @description In the account's currency */
+            declared_value?: string;
+            saturday_delivery?: boolean;
+        };
+        ShipmentDocument: {
+            /** @enum {string} */
+            object: "shipment_document";
+            /** @description false for sandbox objects */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "commercial_invoice";
+            /** @enum {string} */
+            format: "pdf";
+            /**
+             * Format: uri
+             * @description Signed URL; works without the key until expires_at
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the URL stops working
+             */
+            expires_at: string;
+        };
         Shipment: {
             /** @description shp_… */
             id: string;
@@ -647,6 +789,14 @@ export interface components {
             };
             price: components["schemas"]["Price"] | null;
             charged_to: "wallet" | "credit_line" | "card";
+            from: components["schemas"]["ShipmentAddress"];
+            to: components["schemas"]["ShipmentAddress"];
+            parcel: components["schemas"]["Parcel"];
+            /** @description A return label: from sends the parcel back to to */
+            is_return: boolean;
+            options: components["schemas"]["ShipmentOptions"];
+            customs: components["schemas"]["Customs"] | null;
+            return_of: string | null;
             tracking: {
                 number: string | null;
                 status: ("label_created" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled") | null;
@@ -705,7 +855,8 @@ export interface components {
             /** @description false for sandbox objects */
             livemode: boolean;
             service: {
-                code: string;
+                /** @enum {string} */
+                code: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express";
                 carrier: string;
                 name: string;
             };
@@ -815,6 +966,9 @@ export interface components {
             postcode: string;
             /** @description ISO 3166-1 alpha-2, upper case */
             country: string;
+            company: string | null;
+            phone: string | null;
+            email: string | null;
             /** @description false for sandbox objects */
             livemode: boolean;
             /**
@@ -827,6 +981,34 @@ export interface components {
              * @description When it last changed
              */
             updated_at: string;
+        };
+        AddressVerification: {
+            /** @enum {string} */
+            object: "address_verification";
+            /** @description false for sandbox objects */
+            livemode: boolean;
+            /** @description The carrier matched the address to one address it delivers to */
+            verified: boolean;
+            /** @description The carrier's standardised address when it gave one; otherwise the address as sent */
+            address: {
+                name: string;
+                line1: string;
+                line2: string | null;
+                city: string;
+                state: string | null;
+                /** @description With ZIP+4 (12345-6789) when the carrier matched a US address */
+                postcode: string;
+                /** @description ISO 3166-1 alpha-2, upper case */
+                country: string;
+            };
+            residential: boolean | null;
+            /** @description The carrier that checked it: USPS, or UPS when USPS is not enabled or did not answer */
+            carrier: "usps" | "ups";
+            /** @description What the carrier said of the address: a stable code, and the carrier's words where it gave some */
+            messages: {
+                code: "address_not_found" | "multiple_matches" | "secondary_missing" | "secondary_not_confirmed" | "address_corrected" | "commercial_mail_receiving_agency" | "vacant" | "carrier_notice";
+                message: string;
+            }[];
         };
         Balance: {
             /** @enum {string} */
@@ -938,7 +1120,7 @@ export interface components {
             title: string;
             status: number;
             /** @description The stable, machine-readable error */
-            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "batch_not_completed" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "price_changed" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
+            code: "bad_request" | "invalid_json" | "unauthorized" | "insufficient_funds" | "card_declined" | "insufficient_scope" | "ip_not_allowed" | "link_expired" | "invalid_signature" | "not_found" | "method_not_allowed" | "label_already_scanned" | "shipment_not_voidable" | "idempotency_key_in_use" | "label_not_available" | "address_already_exists" | "batch_not_completed" | "webhook_endpoint_exists" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "limit_exceeded" | "service_not_available" | "option_not_supported" | "price_changed" | "verification_not_available" | "rate_limited" | "header_fields_too_large" | "internal_error" | "carrier_error" | "carrier_unavailable" | "service_unavailable";
             detail: string;
             /** @description req_… */
             request_id: string;
@@ -1138,6 +1320,15 @@ export interface operations {
                          * @enum {string}
                          */
                         country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                        /** @description Company or organisation */
+                        company?: string;
+                        /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                        phone?: string;
+                        /**
+                         * Format: email
+                         * @description E-mail address
+                         */
+                        email?: string;
                     } & (unknown & unknown);
                     to: {
                         /** @description Contact name */
@@ -1161,6 +1352,15 @@ export interface operations {
                          * @enum {string}
                          */
                         country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                        /** @description Company or organisation */
+                        company?: string;
+                        /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                        phone?: string;
+                        /**
+                         * Format: email
+                         * @description E-mail address
+                         */
+                        email?: string;
                     } & (unknown & unknown);
                     parcel: {
                         /** @description Weight in grams */
@@ -1171,6 +1371,65 @@ export interface operations {
                         width_mm: number;
                         /** @description Height in millimetres */
                         height_mm: number;
+                    };
+                    /** @description Required when from.country and to.country differ, refused when they are the same */
+                    customs?: {
+                        /** @description What the parcel holds */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "returned_goods" | "other";
+                        /** @description Required when contents_type is other; at most 25 characters */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does with an undeliverable parcel (default return) */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties: DDU the recipient (default), DDP the sender */
+                        incoterm?: "DDU" | "DDP";
+                        /** @description Who certifies the declaration */
+                        signer: string;
+                        /** @description US export exemption (NOEEI 30.37(a)) or AES ITN */
+                        eel_pfc?: string;
+                        tax_ids?: {
+                            /** @description eori, vat, ioss, ein or other */
+                            type: "eori" | "vat" | "ioss" | "ein" | "other";
+                            /** @description The number as issued */
+                            number: string;
+                            /** @description Whose number it is */
+                            owner: "sender" | "recipient";
+                        }[];
+                        /** @description Your invoice number */
+                        invoice_number?: string;
+                        /** @description ISO 4217 currency of the items' values; the account's when left out */
+                        currency?: string;
+                        /** @description 1 to 30 lines */
+                        items: {
+                            /** @description What the line is, in plain words */
+                            description: string;
+                            /** @description How many pieces */
+                            quantity: number;
+                            /** @description The line's total value in the declaration's currency, more than zero ("30.00") */
+                            value: string;
+                            /** @description The line's total weight in grams; the lines together weigh at most the parcel's weight_g */
+                            weight_g: number;
+                            /** @description Harmonized System tariff number, 6 to 10 digits */
+                            hs_tariff_number?: string;
+                            /**
+                             * Format: iso-3166-1-alpha-2
+                             * @description Where the goods were made: ISO 3166-1 alpha-2, folded to capitals
+                             * @enum {string}
+                             */
+                            origin_country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                            /** @description Your stock-keeping unit */
+                            sku?: string;
+                        }[];
+                    } & unknown;
+                    /** @description A return label: from is the customer sending the parcel back, to where it returns */
+                    is_return?: boolean;
+                    /** @description A service that cannot honour one is left out of a quote and refused by a purchase (option_not_supported) */
+                    options?: {
+                        /** @description A signature on delivery: anyone’s (required) or an adult’s */
+                        signature?: "required" | "adult";
+                        /** @description The parcel's declared value in the account's currency */
+                        declared_value?: string;
+                        /** @description Deliver on a Saturday */
+                        saturday_delivery?: boolean;
                     };
                 };
             };
@@ -1412,8 +1671,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A service code from a quote */
-                    service: string;
+                    /**
+                     * @description A service code from a quote
+                     * @enum {string}
+                     */
+                    service: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express";
                     from: {
                         /** @description Contact name */
                         name: string;
@@ -1436,6 +1698,15 @@ export interface operations {
                          * @enum {string}
                          */
                         country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                        /** @description Company or organisation */
+                        company?: string;
+                        /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                        phone?: string;
+                        /**
+                         * Format: email
+                         * @description E-mail address
+                         */
+                        email?: string;
                     } & (unknown & unknown);
                     to: {
                         /** @description Contact name */
@@ -1459,6 +1730,15 @@ export interface operations {
                          * @enum {string}
                          */
                         country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                        /** @description Company or organisation */
+                        company?: string;
+                        /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                        phone?: string;
+                        /**
+                         * Format: email
+                         * @description E-mail address
+                         */
+                        email?: string;
                     } & (unknown & unknown);
                     parcel: {
                         /** @description Weight in grams */
@@ -1472,6 +1752,65 @@ export interface operations {
                     };
                     /** @description Your own order reference */
                     reference?: string;
+                    /** @description Required when from.country and to.country differ, refused when they are the same */
+                    customs?: {
+                        /** @description What the parcel holds */
+                        contents_type: "merchandise" | "gift" | "documents" | "sample" | "returned_goods" | "other";
+                        /** @description Required when contents_type is other; at most 25 characters */
+                        contents_explanation?: string | null;
+                        /** @description What the carrier does with an undeliverable parcel (default return) */
+                        non_delivery?: "return" | "abandon";
+                        /** @description Who pays duties: DDU the recipient (default), DDP the sender */
+                        incoterm?: "DDU" | "DDP";
+                        /** @description Who certifies the declaration */
+                        signer: string;
+                        /** @description US export exemption (NOEEI 30.37(a)) or AES ITN */
+                        eel_pfc?: string;
+                        tax_ids?: {
+                            /** @description eori, vat, ioss, ein or other */
+                            type: "eori" | "vat" | "ioss" | "ein" | "other";
+                            /** @description The number as issued */
+                            number: string;
+                            /** @description Whose number it is */
+                            owner: "sender" | "recipient";
+                        }[];
+                        /** @description Your invoice number */
+                        invoice_number?: string;
+                        /** @description ISO 4217 currency of the items' values; the account's when left out */
+                        currency?: string;
+                        /** @description 1 to 30 lines */
+                        items: {
+                            /** @description What the line is, in plain words */
+                            description: string;
+                            /** @description How many pieces */
+                            quantity: number;
+                            /** @description The line's total value in the declaration's currency, more than zero ("30.00") */
+                            value: string;
+                            /** @description The line's total weight in grams; the lines together weigh at most the parcel's weight_g */
+                            weight_g: number;
+                            /** @description Harmonized System tariff number, 6 to 10 digits */
+                            hs_tariff_number?: string;
+                            /**
+                             * Format: iso-3166-1-alpha-2
+                             * @description Where the goods were made: ISO 3166-1 alpha-2, folded to capitals
+                             * @enum {string}
+                             */
+                            origin_country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                            /** @description Your stock-keeping unit */
+                            sku?: string;
+                        }[];
+                    } & unknown;
+                    /** @description A return label: from is the customer sending the parcel back, to where it returns */
+                    is_return?: boolean;
+                    /** @description A service that cannot honour one is left out of a quote and refused by a purchase (option_not_supported) */
+                    options?: {
+                        /** @description A signature on delivery: anyone’s (required) or an adult’s */
+                        signature?: "required" | "adult";
+                        /** @description The parcel's declared value in the account's currency */
+                        declared_value?: string;
+                        /** @description Deliver on a Saturday */
+                        saturday_delivery?: boolean;
+                    };
                 };
             };
         };
@@ -1566,7 +1905,186 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `validation_failed`, `idempotency_key_reused`, `service_not_available`, `price_changed` */
+            /** @description `validation_failed`, `idempotency_key_reused`, `service_not_available`, `option_not_supported`, `price_changed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `header_fields_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `carrier_error` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `carrier_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters, unique per operation (a UUID will do). The same key with the same request answers the first answer again (`Idempotency-Replayed: true`), never doing it twice; kept 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                shipment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A service code; the original shipment's when left out
+                     * @enum {string}
+                     */
+                    service?: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express";
+                };
+            };
+        };
+        responses: {
+            /** @description The return label, purchased */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description Still under way (status pending); see the Location header */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shipment"];
+                };
+            };
+            /** @description `bad_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `insufficient_funds`, `card_declined` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `insufficient_scope`, `ip_not_allowed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `label_not_available`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed`, `idempotency_key_reused`, `service_not_available`, `option_not_supported`, `price_changed` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,6 +3526,220 @@ export interface operations {
             };
         };
     };
+    listDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipment's customs paperwork; empty where there is none or the carrier prints it with the label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["ShipmentDocument"][];
+                    };
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `insufficient_scope`, `ip_not_allowed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `header_fields_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSignedDocument: {
+        parameters: {
+            query?: {
+                expires?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                shipment: string;
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `link_expired`, `invalid_signature` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `label_not_available` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `header_fields_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     retrieveTracking: {
         parameters: {
             query?: never;
@@ -3393,6 +4125,15 @@ export interface operations {
                      * @enum {string}
                      */
                     country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                    /** @description Company or organisation */
+                    company?: string;
+                    /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                    phone?: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address
+                     */
+                    email?: string;
                 } & (unknown & unknown);
             };
         };
@@ -3786,6 +4527,9 @@ export interface operations {
                      * @enum {string}
                      */
                     country?: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                    company?: string | null;
+                    phone?: string | null;
+                    email?: string | null;
                 } & (unknown & unknown);
             };
         };
@@ -3918,6 +4662,169 @@ export interface operations {
             };
         };
     };
+    verifyAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Contact name */
+                    name: string;
+                    /** @description First address line */
+                    line1: string;
+                    /** @description Second line */
+                    line2?: string;
+                    /** @description City */
+                    city: string;
+                    /**
+                     * Format: iso-3166-2-subdivision
+                     * @description ISO 3166-2 subdivision code without the country prefix (`NY`, `ON`), 1 to 3 letters or digits; upper-cased. Required for US and CA addresses, where it must be one of that country's states, territories or provinces
+                     */
+                    state?: string;
+                    /** @description Postcode */
+                    postcode: string;
+                    /**
+                     * Format: iso-3166-1-alpha-2
+                     * @description ISO 3166-1 alpha-2 country code, an assigned one; sent in either case, it is folded to capitals
+                     * @enum {string}
+                     */
+                    country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                    /** @description Company or organisation */
+                    company?: string;
+                    /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                    phone?: string;
+                    /**
+                     * Format: email
+                     * @description E-mail address
+                     */
+                    email?: string;
+                } & (unknown & unknown);
+            };
+        };
+        responses: {
+            /** @description The check: verified or not, the standardised address and what the carrier said */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressVerification"];
+                };
+            };
+            /** @description `bad_request`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `insufficient_scope`, `ip_not_allowed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `validation_failed`, `verification_not_available` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `header_fields_too_large` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `carrier_error` */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`, `carrier_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listScanForms: {
         parameters: {
             query?: {
@@ -4038,7 +4945,7 @@ export interface operations {
                     shipment_ids?: string[];
                     /** @description bat_…: every purchased shipment of the batch */
                     batch_id?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -4715,16 +5622,25 @@ export interface operations {
                          * @enum {string}
                          */
                         country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                        /** @description Company or organisation */
+                        company?: string;
+                        /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                        phone?: string;
+                        /**
+                         * Format: email
+                         * @description E-mail address
+                         */
+                        email?: string;
                     } & (unknown & unknown);
                     window: {
                         /**
                          * Format: iso-8601-instant
-                         * @description When the parcels are ready (ISO 8601, in the future)
+                         * @description When the parcels are ready (ISO 8601): in the future, at most 365 days ahead
                          */
                         start: string;
                         /**
                          * Format: iso-8601-instant
-                         * @description The latest the carrier may come; after start
+                         * @description The latest the carrier may come: after start, and at most 24 hours after it (a pickup is for one day)
                          */
                         end: string;
                     };
@@ -5270,6 +6186,15 @@ export interface operations {
                              * @enum {string}
                              */
                             country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                            /** @description Company or organisation */
+                            company?: string;
+                            /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                            phone?: string;
+                            /**
+                             * Format: email
+                             * @description E-mail address
+                             */
+                            email?: string;
                         } & (unknown & unknown);
                         to: {
                             /** @description Contact name */
@@ -5293,6 +6218,15 @@ export interface operations {
                              * @enum {string}
                              */
                             country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                            /** @description Company or organisation */
+                            company?: string;
+                            /** @description At most 20 characters: digits, spaces and + ( ) -; some carriers need it (UPS abroad) */
+                            phone?: string;
+                            /**
+                             * Format: email
+                             * @description E-mail address
+                             */
+                            email?: string;
                         } & (unknown & unknown);
                         parcel: {
                             /** @description Weight in grams */
@@ -5306,6 +6240,65 @@ export interface operations {
                         };
                         /** @description Your own order reference */
                         reference?: string;
+                        /** @description Required when from.country and to.country differ, refused when they are the same */
+                        customs?: {
+                            /** @description What the parcel holds */
+                            contents_type: "merchandise" | "gift" | "documents" | "sample" | "returned_goods" | "other";
+                            /** @description Required when contents_type is other; at most 25 characters */
+                            contents_explanation?: string | null;
+                            /** @description What the carrier does with an undeliverable parcel (default return) */
+                            non_delivery?: "return" | "abandon";
+                            /** @description Who pays duties: DDU the recipient (default), DDP the sender */
+                            incoterm?: "DDU" | "DDP";
+                            /** @description Who certifies the declaration */
+                            signer: string;
+                            /** @description US export exemption (NOEEI 30.37(a)) or AES ITN */
+                            eel_pfc?: string;
+                            tax_ids?: {
+                                /** @description eori, vat, ioss, ein or other */
+                                type: "eori" | "vat" | "ioss" | "ein" | "other";
+                                /** @description The number as issued */
+                                number: string;
+                                /** @description Whose number it is */
+                                owner: "sender" | "recipient";
+                            }[];
+                            /** @description Your invoice number */
+                            invoice_number?: string;
+                            /** @description ISO 4217 currency of the items' values; the account's when left out */
+                            currency?: string;
+                            /** @description 1 to 30 lines */
+                            items: {
+                                /** @description What the line is, in plain words */
+                                description: string;
+                                /** @description How many pieces */
+                                quantity: number;
+                                /** @description The line's total value in the declaration's currency, more than zero ("30.00") */
+                                value: string;
+                                /** @description The line's total weight in grams; the lines together weigh at most the parcel's weight_g */
+                                weight_g: number;
+                                /** @description Harmonized System tariff number, 6 to 10 digits */
+                                hs_tariff_number?: string;
+                                /**
+                                 * Format: iso-3166-1-alpha-2
+                                 * @description Where the goods were made: ISO 3166-1 alpha-2, folded to capitals
+                                 * @enum {string}
+                                 */
+                                origin_country: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+                                /** @description Your stock-keeping unit */
+                                sku?: string;
+                            }[];
+                        } & unknown;
+                        /** @description A return label: from is the customer sending the parcel back, to where it returns */
+                        is_return?: boolean;
+                        /** @description A service that cannot honour one is left out of a quote and refused by a purchase (option_not_supported) */
+                        options?: {
+                            /** @description A signature on delivery: anyone’s (required) or an adult’s */
+                            signature?: "required" | "adult";
+                            /** @description The parcel's declared value in the account's currency */
+                            declared_value?: string;
+                            /** @description Deliver on a Saturday */
+                            saturday_delivery?: boolean;
+                        };
                     }[];
                     /** @description The format of the merged label file (default pdf_6x4) */
                     label_format?: "pdf_6x4" | "pdf_a4" | "zpl";

@@ -38,7 +38,7 @@ export function createToyAdapter(): { adapter: CarrierAdapter; scan(trackingNumb
       const found = bookings.get(reference);
       return found ? { ...found } : null;
     },
-    async cancel(reference) {
+    async cancel({ reference }) {
       const found = bookings.get(reference);
       if (!found) throw new CarrierError('definitive', `no booking ${reference}`, { carrierCode, reason: 'not_found' });
       if ((scans.get(found.trackingNumber) ?? []).length > 0) {

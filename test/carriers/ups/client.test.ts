@@ -16,6 +16,8 @@ import {
   PickupCancelResponse,
   PickupCreationRequest,
   PickupCreationResponse,
+  PickupPendingStatusResponse,
+  XAVResponseWrapper,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-sim/ups/index.js';
@@ -33,6 +35,8 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   reference: TrackResponse,
   pickup: PickupCreationResponse,
   pickup_cancel: PickupCancelResponse,
+  pickup_pending: PickupPendingStatusResponse,
+  address: XAVResponseWrapper,
   error: UpsErrorBody,
 };
 
@@ -95,7 +99,8 @@ describe('UPS client against the simulator', () => {
     const issued = server.sim.tokensIssued();
     const services = await ups.rate({ from: US_FROM, to: US_TO, parcel: PARCEL, service: 'all' });
     expect(services.map((s) => s.serviceCode)).toEqual(['ups_ground', 'ups_next_day_air', 'ups_2nd_day_air', 'ups_3_day_select']);
-    expect(services[0]).toEqual({ serviceCode: 'ups_ground', carrierServiceCode: '03', net: 1328, currency: 'USD', estimatedDeliveryDays: null });
+    // US_TO has no company: a residential address, its 4.50 surcharge priced in (negotiated at 90 %).
+    expect(services[0]).toEqual({ serviceCode: 'ups_ground', carrierServiceCode: '03', net: 1733, currency: 'USD', estimatedDeliveryDays: null });
     const one = await ups.rate({ from: US_FROM, to: US_TO, parcel: PARCEL, service: 'ups_ground' });
     expect(one).toEqual([services[0]]);
     expect(server.sim.tokensIssued() - issued).toBe(1);
@@ -150,7 +155,7 @@ describe('UPS client against the simulator', () => {
     const bought = await ups.buy(buyInput(reference));
     expect(bought.trackingNumber).toMatch(/^1ZA1B2C303\d{8}$/);
     expect(bought.carrierShipmentId).toBe(bought.trackingNumber);
-    expect(bought.billed).toEqual({ amount: 1328, currency: 'USD' });
+    expect(bought.billed).toEqual({ amount: 1733, currency: 'USD' });
     expect(Buffer.from(bought.label.contentBase64, 'base64').toString()).toMatch(/^\^XA[\s\S]*\^XZ$/);
     const gif = await ups.recoverLabel({ trackingNumber: bought.trackingNumber, reference, labelFormat: 'gif' });
     expect(gif.format).toBe('gif');

@@ -84,7 +84,8 @@ describe('UPS rating', () => {
         Request: { RequestOption: 'Shop', SubVersion: '2409' },
         Shipment: {
           Shipper: { Name: 'Acme Widgets', ShipperNumber: 'A1B2C3', Address: US_FROM_UPS },
-          ShipTo: { Name: 'Happy Dog Pet Supply', Address: US_TO_UPS },
+          // No company: a person's address, flagged residential so its surcharge is priced.
+          ShipTo: { Name: 'Happy Dog Pet Supply', Address: { ...US_TO_UPS, ResidentialAddressIndicator: '' } },
           PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: 'A1B2C3' } }] },
           Package: [{ PackagingType: { Code: '02', Description: 'Package' }, ...US_PACKAGE_MEASURES }],
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
@@ -99,7 +100,7 @@ describe('UPS rating', () => {
     expect(path).toBe('/rating/v2409/Rate');
     expect(body.RateRequest.Request.RequestOption).toBe('Rate');
     expect(body.RateRequest.Shipment.Service).toEqual({ Code: '11' });
-    expect(body.RateRequest.Shipment.ShipTo.Address).toEqual({ AddressLine: ['5 Deansgate'], City: 'Manchester', PostalCode: 'M32BW', CountryCode: 'GB' });
+    expect(body.RateRequest.Shipment.ShipTo.Address).toEqual({ AddressLine: ['5 Deansgate'], City: 'Manchester', PostalCode: 'M32BW', CountryCode: 'GB', ResidentialAddressIndicator: '' });
     expect(body.RateRequest.Shipment.Package[0]).toEqual({
       PackagingType: { Code: '02', Description: 'Package' },
       Dimensions: { UnitOfMeasurement: { Code: 'CM', Description: 'Centimeters' }, Length: '30', Width: '20', Height: '15' },
@@ -155,7 +156,8 @@ describe('UPS shipping', () => {
         Request: { RequestOption: 'validate', SubVersion: '2409' },
         Shipment: {
           Shipper: { Name: 'Acme Widgets', ShipperNumber: 'A1B2C3', Address: US_FROM_UPS },
-          ShipTo: { Name: 'Happy Dog Pet Supply', Address: US_TO_UPS },
+          // No company: a person's address, flagged residential so its surcharge is priced.
+          ShipTo: { Name: 'Happy Dog Pet Supply', Address: { ...US_TO_UPS, ResidentialAddressIndicator: '' } },
           PaymentInformation: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: 'A1B2C3' } }] },
           ShipmentRatingOptions: { NegotiatedRatesIndicator: '' },
           Service: { Code: '03' },

@@ -47,7 +47,8 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
         Request: { TransactionReference: { CustomerContext: 'pck_01j0000000000000000000000a' } },
         RatePickupIndicator: 'Y',
         Shipper: { Account: { AccountNumber: ACCOUNT, AccountCountryCode: 'US' } },
-        PickupDateInfo: { ReadyTime: '1300', CloseTime: '2130', PickupDate: '20260713' },
+        // Timonium, Maryland keeps Eastern daylight time in July: 13:00Z is 09:00 there.
+        PickupDateInfo: { ReadyTime: '0900', CloseTime: '1730', PickupDate: '20260713' },
         PickupAddress: {
           CompanyName: 'Acme Widgets',
           ContactName: 'Acme Widgets',
@@ -64,7 +65,7 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
           { ServiceCode: '003', Quantity: '2', DestinationCountryCode: 'US', ContainerCode: '01' },
           { ServiceCode: '001', Quantity: '1', DestinationCountryCode: 'US', ContainerCode: '01' },
         ],
-        TotalWeight: { Weight: '8.9', UnitOfMeasurement: 'LBS' },
+        TotalWeight: { Weight: '0008.9', UnitOfMeasurement: 'LBS' },
         OverweightIndicator: 'N',
         PaymentMethod: '01',
         SpecialInstruction: 'Rear dock',
@@ -88,6 +89,38 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
     const unrated = { PickupCreationResponse: { ...answer.PickupCreationResponse, RateStatus: { Code: '04' }, RateResult: undefined } };
     expect(parseUpsPickupResponse(JSON.parse(JSON.stringify(unrated)))).toEqual({ prn: '2929602E9CP', fee: null });
     expect(parseUpsPickupCancelResponse({ PickupCancelResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, PickupType: '01' } })).toBe(true);
+  });
+
+  it("sends the pickup location's local times and date, and the total weight in the schema's six characters", () => {
+    const input = {
+      reference: 'pck_01j0000000000000000000000b',
+      count: 1,
+      totalWeightG: 20,
+      serviceCodes: ['ups_ground'],
+      destinationCountries: [],
+      phone: '2125551234',
+      accountNumber: ACCOUNT,
+    };
+    const newYork = { name: 'Gotham Goods', line1: '350 5th Ave', city: 'New York', state: 'NY', postcode: '10118', country: 'US' };
+    // 10:00 to 16:00 in New York in January (EST, UTC-5): never the UTC 1500 and 2100.
+    const winter = buildUpsPickupRequest({ ...input, address: newYork, window: { start: '2027-01-12T15:00:00.000Z', end: '2027-01-12T21:00:00.000Z' } }).PickupCreationRequest;
+    expect(winter.PickupDateInfo).toEqual({ ReadyTime: '1000', CloseTime: '1600', PickupDate: '20270112' });
+    expect(winter.TotalWeight).toEqual({ Weight: '0000.1', UnitOfMeasurement: 'LBS' });
+    expect(schemaErrors(PickupCreationRequest, { PickupCreationRequest: winter })).toEqual([]);
+    // Honolulu's afternoon is the next day in UTC: the local date is the one sent.
+    const honolulu = { name: 'Aloha Supply', line1: '1450 Ala Moana Blvd', city: 'Honolulu', state: 'HI', postcode: '96814', country: 'US' };
+    const late = buildUpsPickupRequest({ ...input, address: honolulu, window: { start: '2026-07-14T01:00:00.000Z', end: '2026-07-14T03:00:00.000Z' } }).PickupCreationRequest;
+    expect(late.PickupDateInfo).toEqual({ ReadyTime: '1500', CloseTime: '1700', PickupDate: '20260713' });
+    // London in summer is UTC+1, and its weight is in kilograms.
+    const london = { name: 'Tower Books', line1: '1 Tower Bridge Rd', city: 'London', postcode: 'SE1 2UP', country: 'GB' };
+    const gb = buildUpsPickupRequest({ ...input, totalWeightG: 12_345, address: london, window: { start: '2026-07-13T08:00:00.000Z', end: '2026-07-13T16:00:00.000Z' } }).PickupCreationRequest;
+    expect(gb.PickupDateInfo).toEqual({ ReadyTime: '0900', CloseTime: '1700', PickupDate: '20260713' });
+    expect(gb.TotalWeight).toEqual({ Weight: '0012.4', UnitOfMeasurement: 'KGS' });
+    // A window across the location's midnight, and a weight beyond 9999.9, are refused, not cut.
+    expect(upsPickupProblems({ address: newYork, phone: '2125551234', window: { start: '2027-01-12T22:00:00.000Z', end: '2027-01-13T06:00:00.000Z' } })).toEqual([
+      'window must start and end on the same local day (America/New_York) for a UPS pickup',
+    ]);
+    expect(upsPickupProblems({ address: newYork, phone: '2125551234', totalWeightG: 5_000_000 })).toEqual(['the parcels\' total weight must be at most 9999.9 LBS for a UPS pickup']);
   });
 
   it('refuses what UPS cannot take rather than cutting it', () => {

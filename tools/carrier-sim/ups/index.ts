@@ -4,18 +4,20 @@ import { UPS_ERROR, rate } from './rating.js';
 import { recover, ship, voidShipment, type UpsBooks } from './shipping.js';
 import { DEFAULT_SCAN_SCHEDULE, type SimExtraScan, type SimPackage, type SimScanStep } from './state.js';
 import { reference, track } from './tracking.js';
-import { cancelPickup, createPickup, type SimPickup } from './pickup.js';
+import { cancelPickup, createPickup, pendingPickups, type SimPickup } from './pickup.js';
+import { validateAddress } from './address-validation.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
- * Rating (Rate, Shop), Shipping (ship, void, label recovery) and Tracking (details, reference).
+ * Rating (Rate, Shop), Shipping (ship, void, label recovery), Tracking (details, reference), Pickup
+ * and Address Validation (street level).
  * Same paths, field names and error bodies; tokens expire, 429s carry no `Retry-After`, packages
  * walk through their scans as the clock moves, and a void after a scan is refused. The core answers
  * requests; `./server.ts` serves it on a port of its own with its own faults (tests), and the shared
  * carrier simulator mounts it under `/ups` with the control API's faults.
  */
 
-export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
+export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
 
 export type UpsSimFault = { operation: UpsSimOperation | 'any'; times?: number } & (
   | { kind: 'error'; status: number; code?: string; message?: string }
@@ -68,6 +70,8 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'GET', pattern: /^\/api\/track\/v1\/reference\/details\/([^/]+)$/, operation: 'reference' },
   { method: 'POST', pattern: /^\/api\/pickupcreation\/v2409\/pickup$/, operation: 'pickup' },
   { method: 'DELETE', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_cancel' },
+  { method: 'GET', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_pending' },
+  { method: 'POST', pattern: /^\/api\/addressvalidation\/v2\/([^/]+)$/, operation: 'address' },
 ];
 
 /** The error UPS sends for a token it does not accept. */
@@ -164,6 +168,12 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
         return reference(books, param ?? '', req.query.get('shipperNum'));
       case 'pickup':
         return createPickup({ pickups, clock, nextSerial: () => ++serial }, body);
+      case 'pickup_pending': {
+        const account = req.headers.accountnumber;
+        return pendingPickups({ pickups, clock, nextSerial: () => ++serial }, books.account, param ?? '', typeof account === 'string' ? account : undefined);
+      }
+      case 'address':
+        return validateAddress(param ?? '', req.query, body);
       case 'pickup_cancel': {
         const prn = req.headers.prn;
         return cancelPickup({ pickups, clock, nextSerial: () => ++serial }, param ?? '', typeof prn === 'string' ? prn : undefined);

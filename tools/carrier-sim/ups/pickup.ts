@@ -1,3 +1,4 @@
+import { localDate, timeZoneOf } from '../../../carriers/local-time.js';
 import { PickupCreationRequest } from '../../../carriers/ups/schemas.js';
 import { requestProblems } from '../schema-check.js';
 import { UPS_ERROR } from './rating.js';
@@ -12,6 +13,10 @@ export interface SimPickup {
   prn: string;
   reference: string | undefined;
   cancelled: boolean;
+  /** The local pickup date as booked, `yyyyMMdd`, and the location's zone (its today and tomorrow). */
+  serviceDate: string;
+  zone: string;
+  contactName: string;
 }
 
 /** The on-call charge in cents: a base and a per-piece amount. */
@@ -33,7 +38,9 @@ export function createPickup(books: PickupBooks, body: unknown): [number, unknow
   const today = new Date(books.clock()).toISOString().slice(0, 10).replace(/-/g, '');
   if (d.PickupDate < today) return [400, UPS_ERROR('9510121', 'The pickup date is in the past.')];
   const prn = `2929${String(books.nextSerial()).padStart(7, '0')}`;
-  books.pickups.set(prn, { prn, reference: r.ReferenceNumber, cancelled: false });
+  const a = r.PickupAddress;
+  const zone = timeZoneOf({ name: a.ContactName, line1: a.AddressLine[0] ?? '', city: a.City, postcode: a.PostalCode ?? '', country: a.CountryCode, ...(a.StateProvince ? { state: a.StateProvince } : {}) }) ?? 'UTC';
+  books.pickups.set(prn, { prn, reference: r.ReferenceNumber, cancelled: false, serviceDate: d.PickupDate, contactName: a.ContactName, zone });
   const pieces = r.PickupPiece.reduce((n, p) => n + Number(p.Quantity), 0);
   const total = ((BASE_CENTS + PER_PIECE_CENTS * pieces) / 100).toFixed(2);
   const currency = r.PickupAddress.CountryCode === 'US' ? 'USD' : r.PickupAddress.CountryCode === 'CA' ? 'CAD' : r.PickupAddress.CountryCode === 'GB' ? 'GBP' : 'EUR';
@@ -67,4 +74,35 @@ export function cancelPickup(books: PickupBooks, cancelBy: string, prn: string |
   if (pickup.cancelled) return [400, UPS_ERROR('9510122', 'The pickup has already been cancelled.')];
   pickup.cancelled = true;
   return [200, { PickupCancelResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, PickupType: '01' } }];
+}
+
+/**
+ * Pickup Pending Status (`GET /shipments/v2409/pickup/{pickuptype}`, the account in the
+ * `AccountNumber` header): the account's on-call pickups not cancelled, for today and tomorrow only,
+ * as the document says, each with its PRN and the reference the booking was given.
+ */
+export function pendingPickups(books: PickupBooks, account: string, pickupType: string, accountHeader: string | undefined): [number, unknown] {
+  if (!['oncall', 'smart', 'both'].includes(pickupType)) return [400, UPS_ERROR('9500002', 'Invalid pickup type.')];
+  if (accountHeader !== account) return [400, UPS_ERROR('9510100', 'The AccountNumber is missing or invalid.')];
+  // Today and tomorrow at each pickup's own location.
+  const day = (zone: string, offset: number) => localDate(new Date(books.clock() + offset * 86_400_000), zone).replace(/-/g, '');
+  const pending = pickupType === 'smart' ? [] : [...books.pickups.values()].filter((p) => !p.cancelled && (p.serviceDate === day(p.zone, 0) || p.serviceDate === day(p.zone, 1)));
+  return [
+    200,
+    {
+      PickupPendingStatusResponse: {
+        Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+        PendingStatus: pending.map((p) => ({
+          PickupType: '01',
+          ServiceDate: p.serviceDate,
+          PRN: p.prn,
+          OnCallStatusCode: '002',
+          PickupStatusMessage: 'Received',
+          BillingCode: '01',
+          ContactName: p.contactName,
+          ...(p.reference ? { ReferenceNumber: p.reference } : {}),
+        })),
+      },
+    },
+  ];
 }

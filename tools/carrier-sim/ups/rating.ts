@@ -1,4 +1,5 @@
 import { money } from './state.js';
+import { optionCharges, optionRefusal } from './abroad.js';
 
 /** The UPS simulator's rate card and its Rating answers (Rate and Shop). */
 
@@ -25,15 +26,17 @@ export function price(serviceCode: string, shipment: any) {
   const unit: 'LBS' | 'KGS' = pkg.PackageWeight?.UnitOfMeasurement?.Code === 'KGS' ? 'KGS' : 'LBS';
   const billed = Math.max(1, Math.ceil(Number(pkg.PackageWeight?.Weight ?? '1')));
   const [baseCents, perUnit] = PRICES[serviceCode];
-  const published = baseCents + perUnit * billed * (unit === 'KGS' ? 2 : 1);
+  const options = optionCharges(shipment);
+  const published = baseCents + perUnit * billed * (unit === 'KGS' ? 2 : 1) + options;
   const negotiated = shipment.ShipmentRatingOptions?.NegotiatedRatesIndicator !== undefined ? Math.round(published * 0.9) : null;
   const currency = CURRENCY[shipment.Shipper.Address.CountryCode] ?? 'EUR';
-  return { unit, billed, published, negotiated, currency } as const;
+  return { unit, billed, published, negotiated, currency, options } as const;
 }
 
 export function offered(shipment: any): string[] {
-  const from = shipment.Shipper.Address.CountryCode;
-  return from === 'US' && shipment.ShipTo.Address.CountryCode === 'US' ? US_SERVICES : INTL_SERVICES;
+  // A return leaves from ShipFrom (the customer); every other shipment from the shipper.
+  const origin = (shipment.ShipFrom ?? shipment.Shipper).Address.CountryCode;
+  return origin === 'US' && shipment.ShipTo.Address.CountryCode === 'US' ? US_SERVICES : INTL_SERVICES;
 }
 
 export const charges = (currency: string, cents: number) => ({ CurrencyCode: currency, MonetaryValue: money(cents) });
@@ -48,15 +51,18 @@ export const UNAVAILABLE = UPS_ERROR('111210', 'The requested service is unavail
 export function rate(option: 'Rate' | 'Shop', body: any): [number, unknown] {
   const shipment = body.RateRequest.Shipment;
   if (body.RateRequest.Request.RequestOption !== option) return [400, UPS_ERROR('9310100', 'RequestOption does not match the request path')];
-  const services: string[] = option === 'Shop' ? offered(shipment) : [shipment.Service?.Code];
+  // Shop leaves out the services that cannot honour the options; Rate refuses them.
+  const services: string[] = option === 'Shop' ? offered(shipment).filter((code) => optionRefusal(code, shipment) === null) : [shipment.Service?.Code];
   if (option === 'Rate' && !offered(shipment).includes(services[0])) return [400, UNAVAILABLE];
+  const refusal = option === 'Rate' ? optionRefusal(services[0], shipment) : null;
+  if (refusal) return [400, UPS_ERROR('9110054', refusal)];
   const rated = services.map((code) => {
     const p = price(code, shipment);
     return {
       Service: { Code: code, Description: '' },
       BillingWeight: billingWeight(p.unit, p.billed),
       TransportationCharges: charges(p.currency, p.published),
-      ServiceOptionsCharges: charges(p.currency, 0),
+      ServiceOptionsCharges: charges(p.currency, p.options),
       TotalCharges: charges(p.currency, p.published),
       ...(p.negotiated === null ? {} : { NegotiatedRateCharges: { TotalCharge: charges(p.currency, p.negotiated) } }),
       ...(TRANSIT_DAYS[code] ? { GuaranteedDelivery: { BusinessDaysInTransit: TRANSIT_DAYS[code] } } : {}),

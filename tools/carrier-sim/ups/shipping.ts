@@ -1,5 +1,6 @@
 import type { LabelArt } from '../label-art.js';
 import { labelFile } from '../label-files.js';
+import { invoicePdf, optionRefusal, shipRefusal } from './abroad.js';
 import { SERVICE_NAMES, UNAVAILABLE, UPS_ERROR, billingWeight, charges, offered, price } from './rating.js';
 import { isScanned, money, trackingNumber, type SimExtraScan, type SimPackage, type SimScanStep } from './state.js';
 
@@ -38,6 +39,8 @@ export async function ship(books: UpsBooks, body: any): Promise<[number, unknown
   const service = shipment.Service.Code;
   if (!offered(shipment).includes(service)) return [400, UNAVAILABLE];
   if (shipment.Shipper.ShipperNumber !== books.account) return [400, UPS_ERROR('120100', 'Missing or invalid shipper number')];
+  const refusal = shipRefusal(shipment) ?? optionRefusal(service, shipment);
+  if (refusal) return [400, UPS_ERROR('120218', refusal)];
   const p = price(service, shipment);
   const number = trackingNumber(books.account, service, books.nextSerial());
   const references: string[] = [...(shipment.ReferenceNumber ?? []), ...(shipment.Package[0].ReferenceNumber ?? [])].map((r: { Value: string }) => r.Value);
@@ -64,6 +67,8 @@ export async function ship(books: UpsBooks, body: any): Promise<[number, unknown
   books.packages.set(number, pkg);
   books.onPurchase?.(pkg);
   const label = await shippingLabel(art, request.LabelSpecification.LabelImageFormat.Code);
+  const forms = shipment.ShipmentServiceOptions?.InternationalForms;
+  const form = forms ? { Form: { Code: '01', Description: 'All Requested International Forms', Image: { ImageFormat: { Code: 'PDF', Description: 'PDF' }, GraphicImage: await invoicePdf(shipment, number) } } } : {};
   return [
     200,
     {
@@ -72,13 +77,14 @@ export async function ship(books: UpsBooks, body: any): Promise<[number, unknown
         ShipmentResults: {
           ShipmentCharges: {
             TransportationCharges: charges(p.currency, p.published),
-            ServiceOptionsCharges: charges(p.currency, 0),
+            ServiceOptionsCharges: charges(p.currency, p.options),
             TotalCharges: charges(p.currency, p.published),
           },
           ...(p.negotiated === null ? {} : { NegotiatedRateCharges: { TotalCharge: charges(p.currency, p.negotiated) } }),
           // The document gives the billing weight as exactly 8 characters.
           BillingWeight: { ...billingWeight(p.unit, p.billed), Weight: `${p.billed}.0`.padStart(8, ' ') },
           ShipmentIdentificationNumber: number,
+          ...form,
           PackageResults: [{ TrackingNumber: number, ServiceOptionsCharges: charges(p.currency, 0), ShippingLabel: label }],
         },
       },

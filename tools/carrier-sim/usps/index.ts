@@ -4,17 +4,19 @@ import { parseBody } from './http-io.js';
 import { cancel, label, reprint } from './labels.js';
 import { cancelPickup, readPickup, scanForm, schedulePickup } from './forms-pickups.js';
 import { rate, track } from './queries.js';
+import { standardizeAddress } from './addresses.js';
 import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
 
 /**
  * A simulator of the USPS v3 APIs we use, answering as the documents say: the OAuth token endpoint,
  * payment authorization, base-rates search, label purchase (JSON with `application/vnd.usps.labels+json`,
- * multipart otherwise), reprint and cancel by tracking number or by idempotency key, and tracking.
+ * multipart otherwise), reprint and cancel by tracking number or by idempotency key, tracking, SCAN
+ * forms, carrier pickups and address standardization.
  * The core answers requests; `./server.ts` serves it on a port of its own with its own faults
  * (tests), and the shared carrier simulator mounts it under `/usps` with the control API's faults.
  */
 
-export type UspsSimOperation = 'token' | 'payment' | 'rate' | 'label' | 'reprint' | 'cancel' | 'track' | 'scanform' | 'pickup' | 'pickup_read' | 'pickup_cancel';
+export type UspsSimOperation = 'token' | 'payment' | 'rate' | 'label' | 'reprint' | 'cancel' | 'track' | 'scanform' | 'pickup' | 'pickup_read' | 'pickup_cancel' | 'address';
 
 /**
  * A fault for the next call of an operation (stand-alone server):
@@ -83,7 +85,7 @@ export interface UspsDesk {
   problems(operation: UspsSimOperation, schema: string, value: unknown): string[];
 }
 
-export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/labels/v3/', '/tracking/v3/', '/scan-forms/v3/', '/pickup/v3/'];
+export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/labels/v3/', '/tracking/v3/', '/scan-forms/v3/', '/pickup/v3/', '/addresses/v3/'];
 const PICKUP_PATH = '/pickup/v3/carrier-pickup/';
 
 export function uspsOperationOf(method: string, path: string): UspsSimOperation | undefined {
@@ -91,13 +93,14 @@ export function uspsOperationOf(method: string, path: string): UspsSimOperation 
   if (method === 'POST' && path === '/payments/v3/payment-authorization') return 'payment';
   if (method === 'POST' && path === '/prices/v3/base-rates/search') return 'rate';
   if (method === 'POST' && path === '/labels/v3/label') return 'label';
-  if (method === 'POST' && path === '/labels/v3/label-reprint') return 'reprint';
+  if (method === 'POST' && (path === '/labels/v3/label-reprint' || path.startsWith('/labels/v3/label-reprint/'))) return 'reprint';
   if (method === 'DELETE' && (path === '/labels/v3/label' || path.startsWith('/labels/v3/label/'))) return 'cancel';
   if (method === 'GET' && path.startsWith('/tracking/v3/tracking/')) return 'track';
   if (method === 'POST' && path === '/scan-forms/v3/scan-form') return 'scanform';
   if (method === 'POST' && path === '/pickup/v3/carrier-pickup') return 'pickup';
   if (method === 'GET' && path.startsWith(PICKUP_PATH) && path.length > PICKUP_PATH.length) return 'pickup_read';
   if (method === 'DELETE' && path.startsWith(PICKUP_PATH) && path.length > PICKUP_PATH.length) return 'pickup_cancel';
+  if (method === 'GET' && path === '/addresses/v3/address') return 'address';
   return undefined;
 }
 
@@ -112,7 +115,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
   const now = options.now ?? Date.now;
   const lifetime = options.tokenLifetimeSeconds ?? 8 * 3600;
   const tokens = new Map<string, number>();
-  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, label: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0 };
+  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, label: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0, address: 0 };
   const requestProblems: string[] = [];
   let window = { start: 0, count: 0 };
 
@@ -165,13 +168,14 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
     if (operation === 'pickup') return schedulePickup(desk, body);
     if (operation === 'pickup_read') return readPickup(desk, decodeURIComponent(req.path.slice(PICKUP_PATH.length)));
     if (operation === 'pickup_cancel') return cancelPickup(desk, req.headers, decodeURIComponent(req.path.slice(PICKUP_PATH.length)));
+    if (operation === 'address') return standardizeAddress(desk, req.query);
     const paymentToken = req.headers['x-payment-authorization-token'];
     if (typeof paymentToken !== 'string' || !desk.paymentTokens.has(paymentToken)) {
       desk.problems(operation, 'UspsLabelHeaders', {});
       return desk.error(400, 'X-Payment-Authorization-Token is invalid or expired', 'X-Payment-Authorization-Token');
     }
     if (operation === 'label') return label(desk, req.headers, body);
-    if (operation === 'reprint') return reprint(desk, req.headers, body);
+    if (operation === 'reprint') return reprint(desk, req.headers, body, req.path);
     return cancel(desk, req.headers, req.path);
   }
 
@@ -186,7 +190,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
     const value = randomBytes(24).toString('base64url');
     tokens.set(value, now() + lifetime * 1000);
     const expires = options.expiresInAsString === false ? lifetime : String(lifetime);
-    return reply(200, { access_token: value, token_type: 'Bearer', expires_in: expires, scope: 'payments prices labels tracking' }, 'UspsTokenResponse');
+    return reply(200, { access_token: value, token_type: 'Bearer', expires_in: expires, scope: 'payments prices labels tracking addresses' }, 'UspsTokenResponse');
   }
 
   function payment(body: unknown): UspsReply {

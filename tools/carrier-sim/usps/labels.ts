@@ -113,11 +113,13 @@ async function labelReply(desk: UspsDesk, headers: IncomingHttpHeaders, l: SimLa
   return { status: 200, raw: parts.join(''), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown): Promise<UspsReply> {
+/** A reprint by the label's tracking number (`/label-reprint/{trackingNumber}`) or by its idempotency key. */
+export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown, path: string): Promise<UspsReply> {
   const key = header(headers, 'x-idempotency-key');
   if (desk.problems('reprint', 'UspsLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
-  const l = key ? desk.books.byKey(key) : undefined;
-  if (!l) return desk.error(400, 'Label not found', 'X-Idempotency-Key');
+  const byTracking = path.startsWith('/labels/v3/label-reprint/') ? decodeURIComponent(path.slice('/labels/v3/label-reprint/'.length)) : undefined;
+  const l = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
+  if (!l) return desk.error(400, 'Label not found', byTracking !== undefined ? 'trackingNumber' : 'X-Idempotency-Key');
   if (l.status !== 'active') return desk.error(400, 'Canceled labels are not eligible for reprint', 'X-Idempotency-Key');
   if (l.reprints >= 3) return desk.error(400, 'Labels can only be reprinted up to 3 times', 'X-Idempotency-Key');
   l.reprints++;
