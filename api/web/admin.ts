@@ -4,7 +4,7 @@ import { balanceToJson, formatAmount, formatDuration, reviewStatus } from '../..
 import { AdminError, adminCommands, findStuckShipments, parseAge } from '../../admin/index.js';
 import type { AppContext } from '../context.js';
 import { field, type Form } from './forms.js';
-import { requireUser } from './guard.js';
+import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, noticeOf, sendPage } from './layout.js';
 
@@ -23,7 +23,7 @@ export const adminPages =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const admin = adminCommands(ctx.db, ctx.now);
-    app.addHook('preHandler', requireUser(ctx, 'admin'));
+    guardPages(app, ctx, 'admin');
 
     // ---------- access requests (spec §1: enabled after review, aimed at one working day) ----------
     app.get('/admin', async (request: Req, reply) => {

@@ -2,7 +2,7 @@ import { BATCH_MAX_ITEMS } from '../../domain/index.js';
 import { fieldErrors } from '../problem.js';
 import { CreateBatchSchema, type CreateBatch } from '../schemas-shipment.js';
 import { createValidatorCompiler } from '../validation.js';
-import { CsvError, parseCsv } from './csv.js';
+import { readCsv } from './csv-records.js';
 
 /** The portal's order file, one order a line, in this order (contract: Batches, "Portal CSV columns"). */
 export const CSV_COLUMNS = [
@@ -74,14 +74,11 @@ function columnOf(field: string): string {
  * Reads an order file into a `POST /batches` body, checked by the API's own schema: the batch
  * starts only when every line is right, and every line that is not is named with its column.
  */
-export function ordersFromCsv(text: string, labelFormat: string): OrdersFile {
-  let records;
-  try {
-    records = parseCsv(text);
-  } catch (err) {
-    if (err instanceof CsvError) return { ok: false, problems: [{ line: err.line, message: err.message.replace(/^Line \d+: /, '') }] };
-    throw err;
-  }
+export function ordersFromCsv(file: Buffer | string, labelFormat: string): OrdersFile {
+  // The header, the most orders a batch holds and one more, to say the file has too many.
+  const read = readCsv(typeof file === 'string' ? Buffer.from(file) : file, { maxRecords: BATCH_MAX_ITEMS + 2, maxFields: 100 });
+  if (!read.ok) return { ok: false, problems: [read.problem] };
+  const records = read.records;
   const [header, ...rows] = records;
   const expected = CSV_COLUMNS.join(',');
   const given = header?.fields.map((f) => f.trim()).join(',');

@@ -6,7 +6,9 @@ import type { Form } from './forms.js';
 import { html, type Html } from './html.js';
 import { modeName, type Mode } from './layout.js';
 
-export type Req = FastifyRequest<{ Body: Form; Querystring: Record<string, string>; Params: Record<string, string> }>;
+/** What a page's request holds: its form, its query and its path parameters, as text. */
+export type PageRoute = { Body: Form; Querystring: Record<string, string>; Params: Record<string, string> };
+export type Req = FastifyRequest<PageRoute>;
 
 export const sessionOf = (request: FastifyRequest): WebSession => request.webSession!;
 export const ownerOf = (s: WebSession, mode: Mode) => ({ accountId: s.account.id, livemode: mode === 'live' });

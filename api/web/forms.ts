@@ -1,4 +1,8 @@
-/** Form bodies (application/x-www-form-urlencoded) as the pages read them. */
+/**
+ * Form bodies as the pages read them: a field sent once is a string, a repeated one (checkboxes) an
+ * array. `@fastify/formbody` (fast-querystring) reads urlencoded forms this way in one pass, and the
+ * upload form's text fields are gathered the same way (api/web/uploads.ts).
+ */
 export type Form = Record<string, string | string[] | undefined>;
 /** One value of a form field (the first, if it was sent several times). */
 export const field = (form: Form | undefined, name: string): string => {
@@ -10,12 +14,3 @@ export const fields = (form: Form | undefined, name: string): string[] => {
   const v = form?.[name];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 };
-
-export function parseForm(text: string): Form {
-  const out: Form = {};
-  for (const [k, v] of new URLSearchParams(text)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}

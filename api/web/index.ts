@@ -3,6 +3,7 @@
  * the API process, calling the same domain and database code as the API and the admin command.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
 import { ApiError } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { FAVICON, SCRIPT, STYLESHEET } from './assets.js';
@@ -12,7 +13,9 @@ import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
 import { portalBatchPages } from './portal-batches.js';
-import { field, parseForm, type Form } from './forms.js';
+import { field, type Form } from './forms.js';
+import { settleUnreadBody } from './guard.js';
+import { formRefusal } from './uploads.js';
 import { endSession, loadSession, LOGIN_WINDOW_MS, loginCsrf, loginCsrfMatches, sameToken, signIn, startSession } from './session.js';
 
 // Pages load only our own script and stylesheet, post forms only to us, and are never framed.
@@ -33,6 +36,7 @@ export const isPagePath = (url: string) => /^\/(portal|admin)(\/|\?|$)/.test(url
 /** The 404 of a mistyped page address (the API's own paths keep their JSON problem). */
 export function pageNotFound(reply: FastifyReply): FastifyReply {
   pageHeaders(reply);
+  settleUnreadBody(reply.request, reply);
   return sendPage(reply, { title: 'Not found', error: 'There is no such page.', body: html`<p><a href="/portal">Back to the start</a></p>` }, 404);
 }
 
@@ -43,10 +47,9 @@ export const webRoutes =
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true };
     });
-    // Forms post urlencoded bodies; the parser lives in this plugin only, so the API still answers 415.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      done(null, parseForm(body as string));
-    });
+    // Forms post urlencoded bodies, read in one pass (fast-querystring); registered in this plugin
+    // only, so the API still answers 415 to a form.
+    await app.register(formbody);
     app.addHook('onSend', async (_request, reply) => pageHeaders(reply));
     app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
       // A form the framework could not read (too large, wrong type) keeps its 4xx status; nothing
@@ -56,12 +59,14 @@ export const webRoutes =
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       const retryAfter = error instanceof ApiError ? error.extra.headers?.['retry-after'] : undefined;
       if (retryAfter) reply.header('retry-after', retryAfter);
+      // Refused before its body was read whole (too large, too many fields): the rest is not parsed.
+      settleUnreadBody(request, reply);
       const message =
         status >= 500
           ? `Something went wrong on our side (request ${request.id}).`
           : status === 429
             ? `Too many requests. Wait ${retryAfter ?? 'a few'} seconds and try again.`
-            : 'The request could not be read. Go back and try again.';
+            : (formRefusal(error, request.routeOptions.bodyLimit) ?? 'The request could not be read. Go back and try again.');
       return sendPage(reply, { title: 'Error', error: message, body: html`<p><a href="/portal">Back to the start</a></p>` }, status);
     });
 
@@ -107,6 +112,13 @@ function loginPage(request: FastifyRequest, reply: FastifyReply, ctx: AppContext
   );
 }
 
+/**
+ * Signing in and out are the forms anyone may post, without a session, so what they may make the
+ * parser read is kept small: a token, an email (at most 254 characters) and a password (at most
+ * 200), under 3 KiB even with every character percent-encoded as UTF-8.
+ */
+const SIGN_IN_BODY_LIMIT = 8 * 1024;
+
 function registerSignIn(app: FastifyInstance, ctx: AppContext) {
   app.get('/portal/login', async (request, reply) => {
     const session = await loadSession(ctx, request);
@@ -114,7 +126,7 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
     return loginPage(request, reply, ctx, {});
   });
 
-  app.post<{ Body: Form }>('/portal/login', async (request, reply) => {
+  app.post<{ Body: Form }>('/portal/login', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
     const email = field(request.body, 'email');
     if (!loginCsrfMatches(request, field(request.body, '_csrf'))) {
       return loginPage(request, reply, ctx, { email, error: 'The sign-in form expired. Please sign in again.' }, 403);
@@ -133,7 +145,7 @@ function registerSignIn(app: FastifyInstance, ctx: AppContext) {
     return reply.redirect(result.user.isAdmin ? '/admin' : '/portal', 303);
   });
 
-  app.post<{ Body: Form }>('/portal/logout', async (request, reply) => {
+  app.post<{ Body: Form }>('/portal/logout', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
     const session = await loadSession(ctx, request);
     if (session && sameToken(session.csrfToken, field(request.body, '_csrf'))) {
       await endSession(ctx, request, reply);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { batchHasLabelFile, batchLabelFile, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
 import { ApiError, BATCH_MAX_ITEMS, LABEL_FORMAT_LIST, type BatchRecord } from '../../domain/index.js';
@@ -5,19 +6,12 @@ import type { AppContext } from '../context.js';
 import { BATCH_BODY_LIMIT, requestBatch } from '../routes/batches.js';
 import { createScanForm } from '../routes/scan-forms.js';
 import { CSV_COLUMNS, CSV_STATE_COLUMNS, ordersFromCsv, type CsvProblem } from './batch-csv.js';
-import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
+import { messageOf, modeSwitch, ownerOf, sessionOf, type PageRoute, type Req } from './common.js';
 import { field } from './forms.js';
-import { requireUser } from './guard.js';
+import { guardPages } from './guard.js';
 import { html, when, type Html } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
-import { boundaryOf, MultipartError, parseMultipart, type UploadedFile } from './multipart.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The files of a `multipart/form-data` form, kept apart from its text fields (api/web/multipart.ts). */
-    webUploads?: Record<string, UploadedFile>;
-  }
-}
+import { readUpload, registerUploads, uploadLength } from './uploads.js';
 
 /** While a batch runs, the page asks for itself again this often (api/web/assets.ts). */
 const REFRESH_MS = 2000;
@@ -39,20 +33,9 @@ const batchPath = (id: string, mode: Mode) => `/portal/batches/${encodeURICompon
 export const portalBatchPages =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    // The upload form posts a file: its parser lives in this plugin only, like the pages' urlencoded one.
-    app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: BATCH_BODY_LIMIT }, (request, body, done) => {
-      const boundary = boundaryOf(request.headers['content-type']);
-      try {
-        if (!boundary) throw new MultipartError('no boundary');
-        const { fields, files } = parseMultipart(body as Buffer, boundary);
-        request.webUploads = files;
-        done(null, fields);
-      } catch (err) {
-        if (!(err instanceof MultipartError)) return done(err as Error);
-        done(Object.assign(new Error(`form not readable: ${err.message}`), { statusCode: 400 }));
-      }
-    });
-    app.addHook('preHandler', requireUser(ctx, 'customer'));
+    // The upload form posts a file: its reader lives in this plugin only, like the pages' urlencoded one.
+    await registerUploads(app, BATCH_BODY_LIMIT);
+    guardPages(app, ctx, 'customer');
 
     /** Buying and forms wait for API access, as keys and webhook endpoints do: an administrator's review. */
     const mayBuy = (request: Req) => sessionOf(request).account.apiEnabled;
@@ -94,19 +77,16 @@ ${rows.map(
 
     app.get('/portal/batches', (request: Req, reply) => batchesPage(request, reply));
 
-    app.post('/portal/batches', { bodyLimit: BATCH_BODY_LIMIT }, async (request: Req, reply) => {
+    // The session is checked before the body is read (guardPages), then the body's length, then the
+    // form is read, and only then its CSRF token checked.
+    app.post<PageRoute>('/portal/batches', { onRequest: uploadLength(BATCH_BODY_LIMIT), preValidation: readUpload(BATCH_BODY_LIMIT) }, async (request: Req, reply) => {
       const s = sessionOf(request);
       const mode = modeOf(request.query.mode);
       if (!mayBuy(request)) return batchesPage(request, reply, { error: 'Batches can be bought once an administrator has enabled API access.', status: 403 });
       const file = request.webUploads?.csv;
       if (!file || file.content.length === 0) return batchesPage(request, reply, { error: 'Choose a CSV file of orders to upload.', status: 422 });
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(file.content);
-      } catch {
-        return batchesPage(request, reply, { error: UNREADABLE, status: 422 });
-      }
-      const orders = ordersFromCsv(text, field(request.body, 'label_format') || 'pdf_6x4');
+      if (!isUtf8(file.content)) return batchesPage(request, reply, { error: UNREADABLE, status: 422 });
+      const orders = ordersFromCsv(file.content, field(request.body, 'label_format') || 'pdf_6x4');
       if (!orders.ok) {
         const n = orders.problems.length;
         request.log.info({ action: 'batch_upload_refused', problems: n }, 'portal: order file refused');

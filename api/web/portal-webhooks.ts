@@ -8,7 +8,7 @@ import { createWebhookEndpoint, createEndpointSchema, type CreateEndpoint } from
 import { createValidatorCompiler } from '../validation.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field, fields } from './forms.js';
-import { requireUser } from './guard.js';
+import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
 
@@ -18,7 +18,7 @@ export const portalWebhookPages =
   async (app) => {
     const validateEndpoint = createValidatorCompiler()({
       schema: createEndpointSchema(ctx.config.webhookAllowPrivate), method: 'POST', url: '/webhook_endpoints', httpPart: 'body' });
-    app.addHook('preHandler', requireUser(ctx, 'customer'));
+    guardPages(app, ctx, 'customer');
 
     // ---------- webhook endpoints ----------
     async function webhooksPage(

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { LABEL_FILES, signedFileLink } from '../label-links.js';
 import { messageOf, modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
 import { field, fields, type Form } from './forms.js';
-import { requireUser } from './guard.js';
+import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
 
@@ -15,7 +15,7 @@ export const portalPages =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const admin = adminCommands(ctx.db, ctx.now);
-    app.addHook('preHandler', requireUser(ctx, 'customer'));
+    guardPages(app, ctx, 'customer');
 
     // ---------- overview: API access, balance and threshold, recent shipments ----------
     async function overview(request: Req, reply: FastifyReply, o: { error?: string | null; status?: number } = {}) {

@@ -135,4 +135,29 @@ describe('the portal batches in a browser', () => {
     // The one error is the browser's note of the refused file's 422, which the page answered on purpose.
     expect(browser.errors).toEqual([expect.stringMatching(/\/portal\/batches\?mode=test: Failed to load resource: the server responded with a status of 422/)]);
   });
+
+  // Without a session the upload is refused before its body is read, while the browser may still be
+  // sending it: the browser must show the sign-in page, not a connection error (api/web/guard.ts).
+  it('shows the sign-in page when the session ended before a large file was uploaded', async () => {
+    const account = await createAccount(stack, { name: 'Late Shop Ltd', topUp: '10.00' });
+    const customer = { email: `late-${account.id.slice(-8)}@example.com`, password: 'the session runs out' };
+    await stack.admin.createUser(account.id, customer);
+    // Just under the upload's 2 MiB, as a browser sends it.
+    const line = order(1, 'acme_ground');
+    const lines = [CSV_COLUMNS.join(','), ...Array.from({ length: 15_000 }, () => line)];
+    const page = await browser.page();
+    for (let round = 0; round < 2; round++) {
+      await page.goto(`${stack.url}/portal/login`, { waitUntil: 'load' });
+      await page.type('#email', customer.email);
+      await page.type('#password', customer.password);
+      await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.keyboard.press('Enter')]);
+      await page.goto(`${stack.url}/portal/batches`, { waitUntil: 'load' });
+      await upload(page, 'large.csv', lines);
+      // The session ends while the page is open (as when it expires).
+      await stack.database.db.execute(`delete from web_sessions where user_id in (select id from users where account_id = '${account.id}')`);
+      await submit(page, 'form[enctype="multipart/form-data"] button[type="submit"]');
+      expect(new URL(page.url()).pathname, `round ${round}`).toBe('/portal/login');
+      expect(await page.$('input#password')).not.toBeNull();
+    }
+  });
 });

@@ -1,7 +1,10 @@
 // The portal's batch pages over plain HTTP: who may see and buy, CSRF on the upload and the form
-// button, a bad order line named with its line and column (and nothing bought), and a good file
-// becoming a batch the API sees, in the mode the page shows. The browser walk, with workers buying
-// the labels, is in portal-batches-browser.test.ts.
+// button, the upload's limits, a bad order line named with its line and column (and nothing
+// bought), a file with quoted values over several lines read with every line numbered, and a good
+// file becoming a batch the API sees, in the mode the page shows. The browser walk, with workers
+// buying the labels, is in portal-batches-browser.test.ts.
+import { Readable } from 'node:stream';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../api/web/batch-csv.js';
 import { listBatches, listBatchItems } from '../../db/index.js';
@@ -74,6 +77,33 @@ describe('the portal batch pages', () => {
     expect(await batchesOf(m.id)).toEqual([]);
   });
 
+  it('refuse an upload over 2 MiB, or without its length, before reading it, with a page saying so', async () => {
+    const m = await merchant();
+    const boundary = 'limitBoundary';
+    const form = (fileBytes: number) =>
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${m.csrf}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="csv"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\n${`${header}\r\n`.padEnd(fileBytes, ' ')}\r\n--${boundary}--\r\n`,
+      );
+    const headers = { cookie: m.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const over = await request(`${stack.url}/portal/batches?mode=test`, { method: 'POST', headers, body: form(2 * 1024 * 1024) });
+    expect(over.statusCode).toBe(413);
+    expect(over.headers.connection).toBe('close');
+    expect(await over.body.text()).toContain('The form is over 2 MiB.');
+    // Sent in chunks, with no Content-Length: its length is unknown until it is read, so it is refused.
+    const chunked = await request(`${stack.url}/portal/batches?mode=test`, { method: 'POST', headers, body: Readable.from([form(1000)]) });
+    expect(chunked.statusCode).toBe(411);
+    expect(await chunked.body.text()).toContain('without its length');
+    // A text field is a token or a code: one past 1 KiB is refused, as is a second file.
+    const long = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'x'.repeat(2000) }, file: { name: 'a.csv', text: header } });
+    expect(long.status).toBe(413);
+    expect(long.html).toContain('A field of the form is too long.');
+    // Its text is checked as every form's is: no control characters.
+    const control = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'zpl\u0000' }, file: { name: 'a.csv', text: header } });
+    expect(control.status).toBe(422);
+    expect(await batchesOf(m.id)).toEqual([]);
+  });
+
   it('name the line and column of a bad order, and start nothing', async () => {
     const m = await merchant();
     const text = [header, order('ok-1'), order('bad-2', { weight: 'heavy' }), order('ok-3'), order('bad-4', { service: '' })].join('\r\n');
@@ -93,6 +123,33 @@ describe('the portal batch pages', () => {
     expect(empty.status).toBe(422);
     expect(empty.html).toContain('Choose a CSV file of orders to upload.');
     expect(await batchesOf(m.id)).toEqual([]);
+  });
+
+  it('take a file with repeated lines, quoted fields and quoted values over several lines, and name later lines right', async () => {
+    const m = await merchant();
+    // A cell ending in a line break (as a spreadsheet writes a cell whose text ends with one) spans
+    // lines of the file and is trimmed like every cell; the lines after it keep their numbers.
+    const overLines = (ref: string, toLine2: string) =>
+      `${ref},acme_ground,"Ada Lovelace\r\n",1 Main Street,,London,N1 9GU,GB,"Babbage, Charles",2 Side Road,${toLine2},Leeds,LS1 4AP,GB,1200,300,200,100`;
+    const repeated = Array.from({ length: 40 }, () => order('same-order'));
+    const text = [header, ...repeated, overLines('multi-1', '"Flat ""B""\n"'), order('last')].join('\r\n');
+    const res = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf, label_format: 'pdf_6x4' }, file: { name: 'orders.csv', text } });
+    expect(res.status, res.html).toBe(303);
+    const [batch] = await batchesOf(m.id);
+    expect(batch.counts.total).toBe(42);
+    const stored = (await listBatchItems(stack.database.db, { batchId: batch.id, limit: 100 })).rows;
+    expect(stored.map((s) => s.reference)).toEqual([...repeated.map(() => 'same-order'), 'multi-1', 'last']);
+    expect(stored[40].fromAddress).toMatchObject({ name: 'Ada Lovelace' });
+    expect(stored[40].toAddress).toMatchObject({ name: 'Babbage, Charles', line2: 'Flat "B"' });
+
+    // A line break inside a value is refused by the API's rules, named by the line its order starts
+    // on; a bad order after it is named by its own line, counted past the three lines of that one.
+    const refused = [header, order('ok-1'), overLines('multi-2', '"Flat\nB"'), order('bad-6', { weight: 'heavy' })].join('\n');
+    const page = await web('POST', '/portal/batches?mode=test', { cookie: m.cookie, form: { _csrf: m.csrf }, file: { name: 'refused.csv', text: refused } });
+    expect(page.status).toBe(422);
+    expect(page.html).toMatch(/<li>Line 3, to_line2: [^<]+<\/li>/);
+    expect(page.html).toContain('<li>Line 6, weight_g: must be integer</li>');
+    expect((await batchesOf(m.id)).length).toBe(1);
   });
 
   it('turn a good file into a batch of the page mode, seen by the API, shown to its own account only', async () => {

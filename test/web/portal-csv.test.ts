@@ -1,83 +1,72 @@
-// The portal's order file readers: CSV as spreadsheets write it, a browser's multipart form, and the
-// file's lines turned into a POST /batches body checked by the API's own schema, each problem named
-// by its line and column.
+// The portal's order file readers: CSV as spreadsheets write it (csv-parse), and the file's lines
+// turned into a POST /batches body checked by the API's own schema, each problem named by its line
+// and column. The browser's multipart form is read over HTTP in portal-batches-http.test.ts.
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, CSV_STATE_COLUMNS, ordersFromCsv } from '../../api/web/batch-csv.js';
-import { CsvError, parseCsv } from '../../api/web/csv.js';
-import { boundaryOf, MultipartError, parseMultipart } from '../../api/web/multipart.js';
+import { readCsv } from '../../api/web/csv-records.js';
 
-describe('parseCsv', () => {
-  it('reads plain fields, empty fields and both line endings, skipping blank lines', () => {
-    expect(parseCsv('a,b,c\r\n1,,3\n\n4,5,\r\n')).toEqual([
+const LIMITS = { maxRecords: 1000, maxFields: 100 };
+const records = (text: string) => {
+  const read = readCsv(Buffer.from(text), LIMITS);
+  if (!read.ok) throw new Error(`Line ${read.problem.line}: ${read.problem.message}`);
+  return read.records;
+};
+const problem = (text: string) => {
+  const read = readCsv(Buffer.from(text), LIMITS);
+  return read.ok ? undefined : read.problem;
+};
+
+describe('readCsv', () => {
+  it('reads plain fields, empty fields and every line ending, mixed, skipping blank lines', () => {
+    expect(records('a,b,c\r\n1,,3\n\n4,5,\r\n')).toEqual([
       { line: 1, fields: ['a', 'b', 'c'] },
       { line: 2, fields: ['1', '', '3'] },
       { line: 4, fields: ['4', '5', ''] },
     ]);
-    expect(parseCsv('x\ry')).toEqual([
+    expect(records('x\ry')).toEqual([
       { line: 1, fields: ['x'] },
       { line: 2, fields: ['y'] },
     ]);
-    expect(parseCsv('')).toEqual([]);
-    expect(parseCsv(',')).toEqual([{ line: 1, fields: ['', ''] }]);
+    expect(records('a\r\r\nb')).toEqual([
+      { line: 1, fields: ['a'] },
+      { line: 3, fields: ['b'] },
+    ]);
+    expect(records('')).toEqual([]);
+    expect(records(',')).toEqual([{ line: 1, fields: ['', ''] }]);
   });
 
   it('reads quoted fields holding commas, doubled quotes and line breaks, and counts their lines', () => {
-    const records = parseCsv('\ufeffref,"Flat 2, ""The Old Mill""",""\r\n"two\r\nlines",x\nlast,"a\nb"');
-    expect(records).toEqual([
+    expect(records('\ufeffref,"Flat 2, ""The Old Mill""",""\r\n"two\r\nlines",x\nlast,"a\nb"')).toEqual([
       { line: 1, fields: ['ref', 'Flat 2, "The Old Mill"', ''] },
       { line: 2, fields: ['two\r\nlines', 'x'] },
       { line: 4, fields: ['last', 'a\nb'] },
     ]);
+    // Blank lines before a record, and a byte order mark before blank lines, are not counted as its line.
+    expect(records('\ufeff\n\na\n\n\n"b\r\nc",d\n\ne')).toEqual([
+      { line: 3, fields: ['a'] },
+      { line: 6, fields: ['b\r\nc', 'd'] },
+      { line: 9, fields: ['e'] },
+    ]);
+    // UTF-8 text is read as text, and the lines after it keep their numbers.
+    expect(records('Zoë,“quoted”\nnext')).toEqual([
+      { line: 1, fields: ['Zoë', '“quoted”'] },
+      { line: 2, fields: ['next'] },
+    ]);
   });
 
-  it('names the line of a broken quote', () => {
-    const unclosed = (() => {
-      try {
-        parseCsv('a,b\n1,2\n3,"open\nstill open');
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(unclosed).toBeInstanceOf(CsvError);
-    expect(unclosed).toMatchObject({ line: 3, message: expect.stringMatching(/^Line 3: a quoted field is not closed/) });
-    expect(() => parseCsv('a\n"x"y,b')).toThrow(/^Line 2: text follows a closing quote/);
-    expect(() => parseCsv('a\nx"y')).toThrow(/^Line 2: a quote inside an unquoted field/);
-  });
-});
-
-describe('parseMultipart', () => {
-  const body = (boundary: string) =>
-    Buffer.from(
-      [
-        `--${boundary}`,
-        'Content-Disposition: form-data; name="_csrf"',
-        '',
-        'token-1',
-        `--${boundary}`,
-        'Content-Disposition: form-data; name="csv"; filename="orders \\"May\\".csv"',
-        'Content-Type: text/csv',
-        '',
-        'a,b\r\n1,2\r\n',
-        `--${boundary}--`,
-        '',
-      ].join('\r\n'),
-    );
-
-  it('reads text fields into the form and files apart, content byte for byte', () => {
-    const type = 'multipart/form-data; boundary=----WebKitFormBoundaryX1';
-    const boundary = boundaryOf(type)!;
-    expect(boundary).toBe('----WebKitFormBoundaryX1');
-    expect(boundaryOf('multipart/form-data; boundary="quoted b"')).toBe('quoted b');
-    expect(boundaryOf('application/x-www-form-urlencoded')).toBeUndefined();
-    const parsed = parseMultipart(body(boundary), boundary);
-    expect(parsed.fields).toEqual({ _csrf: 'token-1' });
-    expect(parsed.files.csv).toMatchObject({ filename: 'orders "May".csv', contentType: 'text/csv' });
-    expect(parsed.files.csv.content.toString()).toBe('a,b\r\n1,2\r\n');
+  it('names the line of a broken quote: the line its record starts on', () => {
+    expect(problem('a,b\n1,2\n3,"open\nstill open')).toEqual({ line: 3, message: 'a quoted field is not closed (a " is missing)' });
+    expect(problem('a,b\r\n"x\r\ny",2\r\n\r\n3,"open\nstill open')).toMatchObject({ line: 5, message: expect.stringMatching(/^a quoted field is not closed/) });
+    expect(problem('a\n"x"y,b')).toEqual({ line: 2, message: expect.stringMatching(/^text follows a closing quote/) });
+    expect(problem('a\nx"y')).toEqual({ line: 2, message: expect.stringMatching(/^a quote inside an unquoted field/) });
   });
 
-  it('refuses a body that is not one', () => {
-    expect(() => parseMultipart(Buffer.from('nothing here'), 'b')).toThrow(MultipartError);
-    expect(() => parseMultipart(Buffer.from('--b\r\nContent-Disposition: form-data; name="x"\r\n\r\nnever closed'), 'b')).toThrow(MultipartError);
+  it('stops at the most records asked for, and at a record of too many fields, whatever follows', () => {
+    const many = Buffer.from('a\n'.repeat(1_000_000));
+    const read = readCsv(many, { maxRecords: 3, maxFields: 100 });
+    expect(read).toEqual({ ok: true, records: [1, 2, 3].map((line) => ({ line, fields: ['a'] })) });
+    expect(problem(`a,b\n1,2\n${','.repeat(2_000_000)}`)).toEqual({ line: 3, message: "has more than 100 fields; every line has the header's" });
+    expect(problem(`a\n${','.repeat(99)}\n`)).toBeUndefined();
   });
 });
 
@@ -180,5 +169,10 @@ describe('ordersFromCsv', () => {
     expect(ordersFromCsv(`${header}\n${line()}`, 'gif')).toMatchObject({ ok: false, problems: [{ line: 0, column: 'label_format' }] });
     const many = [header, ...Array.from({ length: 1001 }, () => line())].join('\n');
     expect(ordersFromCsv(many, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1002, message: expect.stringContaining('at most 1,000') }] });
+    // A file of a million lines is refused at its 1,001st order, read no further.
+    const started = performance.now();
+    const million = `${header}\n${'x\n'.repeat(1_000_000)}`;
+    expect(ordersFromCsv(million, 'pdf_6x4')).toMatchObject({ ok: false, problems: [{ line: 1002, message: expect.stringContaining('at most 1,000') }] });
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
