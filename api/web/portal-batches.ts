@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { batchHasLabelFile, batchLabelFile, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
+import { batchLabelState, findOwnBatch, findOwnScanForm, formsOfShipments, listBatches, listBatchItems, type ShipmentRow } from '../../db/index.js';
 import { ApiError, BATCH_MAX_ITEMS, LABEL_FORMAT_LIST, type BatchRecord } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { BATCH_BODY_LIMIT, requestBatch } from '../routes/batches.js';
@@ -12,6 +12,14 @@ import { guardPages } from './guard.js';
 import { html, when, type Html } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
 import { readUpload, registerUploads, uploadLength } from './uploads.js';
+import { currentBatchLabelFile } from '../batch-label-file.js';
+
+/**
+ * Whether a completed batch has a merged file to download: a current one, or one being made again
+ * without labels voided since (the download waits for it). None when no label is left.
+ */
+const mergedFileToOffer = (state: Awaited<ReturnType<typeof batchLabelState>>) =>
+  Boolean(state && (state.current ? state.file : state.labelled > 0));
 
 /** While a batch runs, the page asks for itself again this often (api/web/assets.ts). */
 const REFRESH_MS = 2000;
@@ -129,13 +137,16 @@ ${rows.map(
       const running = batch.status !== 'completed';
       const c = batch.counts;
       const carrierName = (code: string) => ctx.catalog.definitions.find((d) => d.code === code)?.name ?? code;
+      const fileState = running || c.purchased === 0 ? undefined : await batchLabelState(ctx.db, batch.id);
       const labels = running
         ? html`<p class="muted">The merged label file is made once every order has been bought or has failed.</p>`
         : c.purchased === 0
           ? html`<p class="muted">No labels: no order of this batch was bought.</p>`
-          : (await batchHasLabelFile(ctx.db, batch.id))
+          : mergedFileToOffer(fileState)
             ? html`<p><a id="merged-labels" href="/portal/batches/${batch.id}/label?mode=${mode}" download>Download the merged labels (${LABEL_FORMAT_NAMES[batch.labelFormat] ?? batch.labelFormat})</a></p>`
-            : html`<p class="muted" id="no-merged-labels">${NO_MERGED_FILE(batch.labelFormat)}</p>`;
+            : fileState?.labelled === 0
+              ? html`<p class="muted" id="no-merged-labels">No merged label file: every label this batch bought has been voided.</p>`
+              : html`<p class="muted" id="no-merged-labels">${NO_MERGED_FILE(batch.labelFormat)}</p>`;
       const formButtons: Html[] = mayBuy(request)
         ? [...candidates].map(
             ([carrier, ids]) => html`<form class="inline" method="post" action="/portal/batches/${batch.id}/scan-forms?mode=${mode}">${csrfField(s)}
@@ -185,15 +196,13 @@ ${failed.map(
     app.get('/portal/batches/:id/label', async (request: Req, reply) => {
       const batch = await ownBatch(request);
       if (!batch) return notFound(request, reply, 'batch');
-      const file = batch.status === 'completed' ? await batchLabelFile(ctx.db, batch.id) : undefined;
-      if (!file) {
-        const error =
-          batch.status !== 'completed'
-            ? 'The batch is still running: its merged label file is made once every order has ended.'
-            : batch.counts.purchased > 0
-              ? NO_MERGED_FILE(batch.labelFormat)
-              : 'This batch has no labels: no order was bought.';
-        return batchPage(request, reply, batch, { error, status: 409 });
+      // The API's own rules: never a file that still holds a voided label; one made again is waited for.
+      let file;
+      try {
+        file = await currentBatchLabelFile(ctx, batch);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 409) throw err;
+        return batchPage(request, reply, batch, { error: err.message, status: 409 });
       }
       const extension = batch.labelFormat === 'zpl' ? 'zpl' : 'pdf';
       return reply
