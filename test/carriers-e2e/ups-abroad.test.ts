@@ -147,8 +147,15 @@ describe('UPS return labels (contract: Returns)', () => {
     const out = await post(acct, '/api/v1/shipments', { service: 'ups_express', from, to: US_TO, parcel: PARCEL, customs: CUSTOMS });
     expect(out.status, out.text).toBe(201);
 
+    // The return is quoted from the customer abroad in the account's currency, and charged as quoted.
+    const q = await post(acct, '/api/v1/quotes', { from: out.body.to, to: out.body.from, parcel: PARCEL, is_return: true });
+    expect(q.status, q.text).toBe(200);
+    const item = quoteItem(q, 'ups_express');
+    expect(item).toMatchObject({ livemode: true, price: { currency: 'GBP' } });
+
     const back = await post(acct, `/api/v1/shipments/${out.body.id}/return`, {});
     expect(back.status, back.text).toBe(201);
+    expect(back.body.price).toEqual(item.price);
     expect(back.body).toMatchObject({
       status: 'purchased',
       is_return: true,
