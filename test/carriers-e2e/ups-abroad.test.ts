@@ -210,7 +210,7 @@ describe('UPS options (contract: Options)', () => {
 });
 
 describe('UPS refusals with nothing charged (contract: International, Options)', () => {
-  it('customs missing, a phone missing abroad, and an option the service cannot honour', async () => {
+  it('customs missing, a phone missing abroad, and options the service cannot honour (Saturday on Standard, a signature on a return)', async () => {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const shipped = () => ups.sim.log.filter((l) => l.operation === 'ship').length;
     const before = shipped();
@@ -242,6 +242,17 @@ describe('UPS refusals with nothing charged (contract: International, Options)',
     expect(saturday.body.code).toBe('option_not_supported');
     expect(paths(saturday)).toEqual(['options.saturday_delivery']);
     expect(saturday.body.detail).toContain('ups_standard');
+
+    // A signature is for UPS's forward shipments only: a return quote leaves UPS out, and its purchase is refused.
+    const returning = { from: { ...GB_TO, name: unique('Customer') }, to: from, parcel: PARCEL, is_return: true, options: { signature: 'required' } };
+    const rq = await post(acct, '/api/v1/quotes', returning);
+    expect(rq.status, rq.text).toBe(200);
+    expect(rq.body.data.filter((i: any) => i.service.carrier === 'ups')).toEqual([]);
+    const signed = await post(acct, '/api/v1/shipments', { service: 'ups_standard', ...returning });
+    expect(signed.status, signed.text).toBe(422);
+    expect(signed.body.code).toBe('option_not_supported');
+    expect(paths(signed)).toEqual(['options.signature']);
+    expect(signed.body.detail).toContain('ups_standard');
 
     expect(await balance(acct)).toMatchObject({ available: '100.00', pending: '0.00' });
     expect(shipped()).toBe(before);

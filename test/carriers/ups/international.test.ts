@@ -247,6 +247,14 @@ describe('UPS abroad: the answer and the refusals', () => {
     expect(upsDefinition.capabilities).toMatchObject({ international: true, returns: true, customsPaperwork: 'carrier_invoice' });
   });
 
+  it('declares that a return label takes no signature (DeliveryConfirmation is for forward shipments only)', () => {
+    for (const service of upsDefinition.services) {
+      expect(unsupportedOption(service.returnOptions, { signature: 'required' }), service.code).toBe('options.signature');
+      expect(unsupportedOption(service.returnOptions, { declared_value: '10.00' }), service.code).toBeNull();
+      expect(unsupportedOption(service.returnOptions, { saturday_delivery: true })).toBe(unsupportedOption(service.options, { saturday_delivery: true }));
+    }
+  });
+
   it('divides a line value into its unit value exactly where it can', () => {
     expect(unitValue('30.00', 2)).toBe('15.00');
     expect(unitValue('10.00', 3)).toBe('3.333333');
