@@ -144,8 +144,14 @@ describe('UPS return labels (contract: Returns)', () => {
   it('buys the return of a UPS shipment abroad through /return: addresses swapped, return_of set, returned goods', async () => {
     const acct = await createAccount(stack, { topUp: '400.00' });
     const from = GB_FROM();
-    const out = await post(acct, '/api/v1/shipments', { service: 'ups_express', from, to: US_TO, parcel: PARCEL, customs: CUSTOMS });
+    // Duties paid by the sender, with its EORI: billed to our account, as UPS's DDP terms.
+    const ddp = { ...CUSTOMS, incoterm: 'DDP', tax_ids: [{ type: 'eori', number: 'GB123456789000', owner: 'sender' }] };
+    const out = await post(acct, '/api/v1/shipments', { service: 'ups_express', from, to: US_TO, parcel: PARCEL, customs: ddp });
     expect(out.status, out.text).toBe(201);
+    const [outSent] = shipRequestsFor(out.body.id);
+    expect(outSent.PaymentInformation.ShipmentCharge.map((c: { Type: string }) => c.Type)).toEqual(['01', '02']);
+    expect(outSent.ShipmentServiceOptions.InternationalForms.TermsOfShipment).toBe('DDP');
+    expect(outSent.GlobalTaxInformation.AgentTaxIdentificationNumber[0]).toMatchObject({ AgentRole: '20' });
 
     // The return is quoted from the customer abroad in the account's currency, and charged as quoted.
     const q = await post(acct, '/api/v1/quotes', { from: out.body.to, to: out.body.from, parcel: PARCEL, is_return: true });
