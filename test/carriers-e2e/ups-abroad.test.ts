@@ -180,7 +180,11 @@ describe('UPS return labels (contract: Returns)', () => {
     const docs = await call(stack, 'GET', `/api/v1/shipments/${back.body.id}/documents`, { key: acct.liveKey });
     expect(docs.status, docs.text).toBe(200);
     expect(docs.body.data.map((d: any) => d.type)).toEqual(['commercial_invoice']);
-    const spent = Number(out.body.price.gross) + Number(back.body.price.gross);
+    // Another service, never quoted: UPS is asked at purchase, in the account's currency too.
+    const saver = await post(acct, `/api/v1/shipments/${out.body.id}/return`, { service: 'ups_saver' });
+    expect(saver.status, saver.text).toBe(201);
+    expect(saver.body).toMatchObject({ service: { code: 'ups_saver' }, return_of: out.body.id, price: { currency: 'GBP' } });
+    const spent = Number(out.body.price.gross) + Number(back.body.price.gross) + Number(saver.body.price.gross);
     expect(Number((await balance(acct)).available)).toBeCloseTo(400 - spent, 2);
     expect(ups.sim.violations).toEqual([]);
     await expectLedgerConsistent(stack, acct.id);
