@@ -110,7 +110,7 @@ export async function carrierRates(
     const request = { parcel: p.parcel, from: p.from, to: p.to, currency: p.currency, ...terms, hash: shipmentHash(p.parcel, p.from, p.to, terms) };
     const rates = await ratesWithin(cache, adapter, p.livemode, request, p.deadlineMs);
     // A service that cannot honour an option is left out, whatever the carrier answered for it.
-    const sold = new Set(definition.services.filter((s) => !unsupportedOption(s.options, p.options)).map((s) => s.code));
+    const sold = new Set(definition.services.filter((s) => !unsupportedOption(p.isReturn ? (s.returnOptions ?? s.options) : s.options, p.options)).map((s) => s.code));
     return { ok: true, rates: rates.filter((r) => r.currency === p.currency && sold.has(r.serviceCode)) };
   } catch (err) {
     if (err instanceof CarrierError && err.kind === 'definitive' && (err.details.status === 401 || err.details.status === 403)) {

@@ -27,6 +27,8 @@ export interface ServiceDefinition {
    * rating API prices them); a quote leaves the service out for any other, a purchase refuses it.
    */
   options?: OptionPrices;
+  /** The options it honours on a return label, where fewer than `options`. */
+  returnOptions?: OptionPrices;
 }
 
 /** The label files a carrier can make itself. */

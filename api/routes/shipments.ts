@@ -53,7 +53,7 @@ export const shipmentRoutes =
      * still pending (the workflow finishes it), or the purchase's own error naming the failed shipment.
      */
     async function purchase(request: FastifyRequest, reply: FastifyReply, caller: Caller, order: PurchaseOrder) {
-      checkOptions(ctx.catalog, order.service, order.terms.options);
+      checkOptions(ctx.catalog, order.service, order.terms.options, order.terms.isReturn);
       const { from, to, customs, options, isReturn } = order.terms;
       checkCarrierAddresses(ctx.catalog, caller.livemode, order.service, from, to, { ...(options ? { options } : {}), isReturn }, {
         parcel: order.parcel,

@@ -36,7 +36,7 @@ function refusalOf(err: unknown): Refusal {
 function itemTerms(ctx: AppContext, buyer: BatchBuyer, item: BatchItem): { terms: ShipmentTermsOf; failure?: undefined } | { terms?: undefined; failure: Refusal } {
   try {
     const terms = shipmentTerms(item, buyer.account.currency, 'purchase');
-    checkOptions(ctx.catalog, item.service, terms.options);
+    checkOptions(ctx.catalog, item.service, terms.options, terms.isReturn);
     checkCarrierAddresses(ctx.catalog, buyer.livemode, item.service, terms.from, terms.to, terms);
     return { terms };
   } catch (err) {

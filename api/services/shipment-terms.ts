@@ -67,13 +67,14 @@ export function shipmentTerms(body: TermsBody, accountCurrency: string, kind: 'p
  * (contract: Options): 422 `option_not_supported`, naming the option and the service. An unknown
  * service is left to the purchase, which answers service_not_available.
  */
-export function checkOptions(catalog: Catalog, serviceCode: string, options: ShipmentOptions | undefined): void {
+export function checkOptions(catalog: Catalog, serviceCode: string, options: ShipmentOptions | undefined, isReturn = false): void {
   for (const carrier of catalog.definitions) {
     const service = carrier.services.find((s) => s.code === serviceCode);
     if (!service) continue;
-    const option = unsupportedOption(service.options, options);
+    const option = unsupportedOption(isReturn ? (service.returnOptions ?? service.options) : service.options, options);
     if (option) {
-      throw new ApiError(CODE.option_not_supported, `${service.name} (${service.code}) cannot honour ${option}; nothing was bought or charged.`, {
+      const label = isReturn ? ' on a return label' : '';
+      throw new ApiError(CODE.option_not_supported, `${service.name} (${service.code}) cannot honour ${option}${label}; nothing was bought or charged.`, {
         errors: [{ path: option, message: `is not offered by ${service.code}` }],
       });
     }

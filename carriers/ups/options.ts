@@ -9,6 +9,14 @@ const EVERY_SERVICE: OptionPrices = { signature_required: 0, signature_adult: 0,
 /** Saturday delivery is an option of UPS's air and express services; Ground, 3 Day Select, Standard and Expedited deliver on weekdays. */
 const WITH_SATURDAY: OptionPrices = { ...EVERY_SERVICE, saturday_delivery: 0 };
 
+/**
+ * A return label takes no signature: Shipping's DeliveryConfirmation is "Valid for forward shipments
+ * only", so a return is refused option_not_supported rather than by UPS.
+ */
+export function upsReturnOptions({ signature_required: _required, signature_adult: _adult, ...rest }: OptionPrices): OptionPrices {
+  return rest;
+}
+
 export const UPS_SERVICE_OPTIONS: Record<string, OptionPrices> = {
   ups_ground: EVERY_SERVICE,
   ups_next_day_air: WITH_SATURDAY,

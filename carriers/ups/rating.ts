@@ -56,12 +56,16 @@ export function buildRateRequest(input: UpsRateInput): { requestOption: 'Shop' |
   if (!shop && carrierCode === undefined) throw new Error(`not a UPS service: ${input.service}`);
   const requestOption = shop ? 'Shop' : 'Rate';
   const m = upsPackageMeasures(input.parcel, input.from.country);
+  const shipper = input.isReturn ? input.to : input.from;
   const body: RateRequest = {
     RateRequest: {
       Request: { RequestOption: requestOption, SubVersion: UPS_SUBVERSION },
       Shipment: {
-        // The shipper is our account, shipping from the sender's address (so no separate ShipFrom).
-        Shipper: { Name: input.from.name, ShipperNumber: input.accountNumber, Address: upsAddress(input.from) },
+        // The shipper is our account, shipping from the sender's address (so no separate ShipFrom). A
+        // return is rated as Shipping buys it: billed to the shipper it returns to, leaving from the
+        // customer's ShipFrom, so the quote's currency and price are the purchase's.
+        Shipper: { Name: shipper.name, ShipperNumber: input.accountNumber, Address: upsAddress(shipper) },
+        ...(input.isReturn ? { ShipFrom: { Name: input.from.name, Address: upsAddress(input.from) } } : {}),
         // The recipient's residential flag prices the residential surcharge into the quote.
         ShipTo: { Name: input.to.name, Address: { ...upsAddress(input.to), ...(upsResidential(input.to) ? { ResidentialAddressIndicator: '' } : {}) } },
         PaymentDetails: { ShipmentCharge: [{ Type: '01', BillShipper: { AccountNumber: input.accountNumber } }] },

@@ -83,8 +83,8 @@ describe('validation (contract: International, returns, address checks, options)
     const { customs: _none, service: _s, ...quote } = abroad();
     const answer = await post(acct, '/api/v1/quotes', quote);
     expect(answer.status, answer.text).toBe(200);
-    // Acme ships abroad; SwiftPost is domestic.
-    expect(answer.body.data.map((q: any) => q.service.code)).toEqual(['acme_ground', 'acme_express']);
+    // Acme and UPS (its international services) ship abroad; SwiftPost is domestic, USPS leaves from the US only.
+    expect(answer.body.data.map((q: any) => q.service.code).sort()).toEqual(['acme_express', 'acme_ground', 'ups_expedited', 'ups_express', 'ups_saver', 'ups_standard']);
     const domestic = await post(acct, '/api/v1/quotes', { ...quote, to: address({ name: 'B' }), customs: customs() });
     expect(domestic.status).toBe(422);
     expect(paths(domestic)).toEqual(['customs']);
@@ -107,7 +107,8 @@ describe('options', () => {
     const plain = await post(acct, '/api/v1/quotes', base);
     const saturday = await post(acct, '/api/v1/quotes', { ...base, options: { saturday_delivery: true, signature: 'adult', declared_value: '250.00' } });
     expect(saturday.status, saturday.text).toBe(200);
-    expect(saturday.body.data.map((q: any) => q.service.code)).toEqual(['acme_express']);
+    // Saturday delivery: acme's express, and UPS's air and express services on this route.
+    expect(saturday.body.data.map((q: any) => q.service.code).sort()).toEqual(['acme_express', 'ups_express', 'ups_saver']);
     const net = (a: any, code: string) => Number(a.body.data.find((q: any) => q.service.code === code).price.net);
     // Saturday 8.00, an adult's signature 3.50, 250.00 declared is three started hundreds at 1.00.
     expect(net(saturday, 'acme_express') - net(plain, 'acme_express')).toBeCloseTo(8 + 3.5 + 3, 2);
@@ -120,7 +121,7 @@ describe('options', () => {
 
     const bought = await post(acct, '/api/v1/shipments', { ...base, service: 'acme_express', options: { saturday_delivery: true, signature: 'adult', declared_value: '250.00' } });
     expect(bought.status, bought.text).toBe(201);
-    expect(bought.body.price.gross).toBe(saturday.body.data[0].price.gross);
+    expect(bought.body.price.gross).toBe(saturday.body.data.find((q: any) => q.service.code === 'acme_express').price.gross);
     expect(bought.body.options).toEqual({ saturday_delivery: true, signature: 'adult', declared_value: '250.00' });
     expect((await call(stack, 'GET', '/api/v1/account/balance', { key: acct.liveKey })).body.available).toBe((100 - Number(bought.body.price.gross)).toFixed(2));
     await expectLedgerConsistent(stack, acct.id);
@@ -184,8 +185,8 @@ describe('returns', () => {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const body = { service: 'acme_ground', from: address({ name: 'Customer' }), to: address({ name: 'Shop', city: 'Leeds', postcode: 'LS1 4AP' }), parcel: parcel(), is_return: true };
     const quote = await post(acct, '/api/v1/quotes', { from: body.from, to: body.to, parcel: body.parcel, is_return: true });
-    // SwiftPost makes no return labels.
-    expect(quote.body.data.map((q: any) => q.service.carrier)).toEqual(['acme', 'acme']);
+    // Acme and UPS make return labels; SwiftPost makes none.
+    expect(quote.body.data.map((q: any) => q.service.code).sort()).toEqual(['acme_express', 'acme_ground', 'ups_expedited', 'ups_express', 'ups_saver', 'ups_standard']);
     const bought = await post(acct, '/api/v1/shipments', body);
     expect(bought.status, bought.text).toBe(201);
     expect(bought.body).toMatchObject({ is_return: true, return_of: null, customs: null });

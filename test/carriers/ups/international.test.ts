@@ -198,6 +198,25 @@ describe('UPS abroad: rating', () => {
     expect(shipment.ShipmentServiceOptions).toEqual({ SaturdayDeliveryIndicator: '', ReturnService: { Code: '9' } });
     expect(schemaErrors(RateRequest, body)).toEqual([]);
   });
+
+  it('rates a return as Shipping buys it: our account as shipper at `to`, leaving from the customer at `from`', () => {
+    // The customer in New York sends back to the shop in London: UPS bills the shop's account, in its currency.
+    const { body } = buildRateRequest({ from: TO, to: FROM, parcel: PARCEL, service: 'ups_express', accountNumber: ACCOUNT, isReturn: true });
+    const rated = body.RateRequest.Shipment;
+    const { body: shipBody } = buildShipRequest({ reference: SHIPMENT_ID, serviceCode: 'ups_express', from: TO, to: FROM, parcel: PARCEL, labelFormat: 'gif', accountNumber: ACCOUNT, customs: { ...CUSTOMS, contents_type: 'returned_goods' as const }, isReturn: true, at: AT });
+    const shipped = shipBody.ShipmentRequest.Shipment;
+    expect(rated.Shipper).toMatchObject({ ShipperNumber: ACCOUNT, Address: shipped.Shipper.Address });
+    expect(rated.Shipper.Address).toMatchObject({ City: 'London', CountryCode: 'GB' });
+    expect(rated.ShipFrom).toEqual({ Name: 'Bob Buyer', Address: shipped.ShipFrom!.Address });
+    expect(rated.ShipTo.Address.CountryCode).toBe('GB');
+    expect(schemaErrors(RateRequest, body)).toEqual([]);
+  });
+
+  it('rates a forward shipment from the shipper alone, with no ShipFrom', () => {
+    const { body } = buildRateRequest({ from: FROM, to: TO, parcel: PARCEL, service: 'ups_express', accountNumber: ACCOUNT });
+    expect(body.RateRequest.Shipment.Shipper.Address.CountryCode).toBe('GB');
+    expect(body.RateRequest.Shipment).not.toHaveProperty('ShipFrom');
+  });
 });
 
 describe('UPS abroad: the answer and the refusals', () => {
@@ -226,6 +245,14 @@ describe('UPS abroad: the answer and the refusals', () => {
     expect(unsupportedOption(service('ups_ground').options, { saturday_delivery: true })).toBe('options.saturday_delivery');
     expect(unsupportedOption(service('ups_express').options, { saturday_delivery: true, signature: 'adult', declared_value: '10.00' })).toBeNull();
     expect(upsDefinition.capabilities).toMatchObject({ international: true, returns: true, customsPaperwork: 'carrier_invoice' });
+  });
+
+  it('declares that a return label takes no signature (DeliveryConfirmation is for forward shipments only)', () => {
+    for (const service of upsDefinition.services) {
+      expect(unsupportedOption(service.returnOptions, { signature: 'required' }), service.code).toBe('options.signature');
+      expect(unsupportedOption(service.returnOptions, { declared_value: '10.00' }), service.code).toBeNull();
+      expect(unsupportedOption(service.returnOptions, { saturday_delivery: true })).toBe(unsupportedOption(service.options, { saturday_delivery: true }));
+    }
   });
 
   it('divides a line value into its unit value exactly where it can', () => {
