@@ -77,10 +77,15 @@ describe('a carrier priced by its rating API', () => {
   const ask = (adapter: CarrierAdapter, over: Partial<Parameters<typeof carrierRates>[2]> = {}) =>
     carrierRates(adapter, cache(), { livemode: true, parcel: PARCEL, from: FROM, to: TO, currency: 'USD', deadlineMs: 200, ...over });
 
-  it('offers only its rates in the account currency, of services we sell, on domestic routes', async () => {
+  it('offers only its rates in the account currency, of services we sell, and abroad only where it ships abroad', async () => {
     const adapter = countingAdapter(async () => [usd('ups_ground', 1_000), { ...usd('ups_2nd_day_air', 2_000), currency: 'CAD' }, usd('ups_next_day_air_saver', 3_000)]);
     expect(await ask(adapter)).toEqual({ ok: true, rates: [usd('ups_ground', 1_000)] });
-    expect(await ask(adapter, { to: { ...TO, country: 'CA', state: 'ON', postcode: 'K1A 0B1' } })).toEqual({ ok: true, rates: [] });
+    const toCanada = { to: { ...TO, country: 'CA', state: 'ON', postcode: 'K1A 0B1' } };
+    const domestic = countingAdapter(async () => [usd('ups_standard', 1_000)]);
+    const homeOnly = { ...domestic, definition: { ...domestic.definition, capabilities: { ...domestic.definition.capabilities, international: false } } };
+    expect(await ask(homeOnly, toCanada)).toEqual({ ok: true, rates: [] });
+    expect(domestic.calls).toBe(0);
+    expect(await ask(domestic, toCanada)).toEqual({ ok: true, rates: [usd('ups_standard', 1_000)] });
     expect(adapter.calls).toBe(1);
   });
 
