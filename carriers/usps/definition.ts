@@ -22,18 +22,6 @@ const SANDBOX_CARD: Record<(typeof USPS_SERVICES)[number]['code'], Parameters<ty
   usps_priority_mail_express: { base: 2_995, perKg: 350, currencies: { US: 'USD' } },
 };
 
-// 70 lb for every class we sell (the DMM's mailable limit); length plus girth by class.
-const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
-  code: s.code,
-  name: s.name,
-  bounds: { maxWeightG: 31_751, maxSideMm: 2_000, maxLengthPlusGirthMm: Math.floor(s.maxLengthPlusGirthIn * MM_PER_INCH) },
-  estimatedDeliveryDays: DELIVERY_DAYS[s.code],
-  // No rate card: USPS prices through its Domestic Prices API (the adapter's `rate`).
-  rate: () => null,
-  sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
-  options: DOMESTIC_OPTIONS[s.code],
-}));
-
 /**
  * The options each service honours (extras.ts): USPS's price searches price them, so 0 here. Every
  * domestic class sells signature confirmation, adult signature and insurance; Saturday delivery is
@@ -46,6 +34,18 @@ const DOMESTIC_OPTIONS: Record<(typeof USPS_SERVICES)[number]['code'], OptionPri
   usps_priority_mail: SIGNATURE_AND_INSURANCE,
   usps_priority_mail_express: { ...SIGNATURE_AND_INSURANCE, saturday_delivery: 0 },
 };
+
+// 70 lb for every class we sell (the DMM's mailable limit); length plus girth by class.
+const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
+  code: s.code,
+  name: s.name,
+  bounds: { maxWeightG: 31_751, maxSideMm: 2_000, maxLengthPlusGirthMm: Math.floor(s.maxLengthPlusGirthIn * MM_PER_INCH) },
+  estimatedDeliveryDays: DELIVERY_DAYS[s.code],
+  // No rate card: USPS prices through its Domestic Prices API (the adapter's `rate`).
+  rate: () => null,
+  sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
+  options: DOMESTIC_OPTIONS[s.code],
+}));
 
 /** Days by the IMM's service standards: Express 3 to 5, Priority 6 to 10, First-Class Package varies. */
 const INTERNATIONAL_DAYS: Record<(typeof USPS_INTERNATIONAL_SERVICES)[number]['code'], number> = {
