@@ -123,7 +123,9 @@ export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body
   const key = header(headers, 'x-idempotency-key');
   if (desk.problems('reprint', 'UspsLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
   const byTracking = path.startsWith('/labels/v3/label-reprint/') ? decodeURIComponent(path.slice('/labels/v3/label-reprint/'.length)) : undefined;
-  const l = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
+  const found = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
+  // Domestic-labels reprints its own labels; an international label is reprinted by international-labels.
+  const l = found && (found.api ?? 'labels') === 'labels' ? found : undefined;
   if (!l) return desk.error(400, 'Label not found', byTracking !== undefined ? 'trackingNumber' : 'X-Idempotency-Key');
   if (l.status !== 'active') return desk.error(400, 'Canceled labels are not eligible for reprint', 'X-Idempotency-Key');
   if (l.reprints >= 3) return desk.error(400, 'Labels can only be reprinted up to 3 times', 'X-Idempotency-Key');
