@@ -96,6 +96,27 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
       return { trackingNumber: label.trackingNumber, label: { format: 'pdf', contentBase64: label.labelBase64 }, billed: label.billedCents === null ? null : { amount: label.billedCents, currency: 'USD' }, carrierShipmentId: label.trackingNumber };
     },
 
+    /**
+     * An international label again, through international-labels' reprint (three a label): its PDF,
+     * or its ZPL, which holds the label and the customs form's pages as further ZPL formats.
+     */
+    async reprintInternational(trackingNumber: string, format: LabelFormat): Promise<BoughtLabel> {
+      if (format !== 'pdf' && format !== 'zpl') throw new CarrierError('definitive', `USPS reprints international labels as PDF or ZPL, not ${format}`, { carrierCode: 'usps' });
+      const answer = await kit.paid({
+        method: 'POST',
+        path: `/international-labels/v3/international-label-reprint/${encodeURIComponent(trackingNumber)}`,
+        headers: { accept: 'application/vnd.usps.labels+json' },
+        body: { imageInfo: { imageType: format === 'zpl' ? 'ZPL203DPI' : 'PDF', labelType: '4X6LABEL' } },
+        write: false,
+      });
+      if (answer.status !== 200) kit.fail(answer, false);
+      const body = answer.body as { labelMetadata?: { internationalTrackingNumber?: unknown }; labelImage?: unknown } | undefined;
+      const tracking = body?.labelMetadata?.internationalTrackingNumber;
+      const image = typeof body?.labelImage === 'string' ? body.labelImage.replace(/\s+/g, '') : '';
+      if (typeof tracking !== 'string' || image === '') kit.unreadable('international label reprint', false, answer.status);
+      return { trackingNumber: tracking as string, label: { format, contentBase64: image }, billed: null, carrierShipmentId: tracking as string };
+    },
+
     /** A domestic return label: `from` mails it back to `to`. */
     async buyReturn(purchase: UspsPurchase): Promise<BoughtLabel> {
       const body = buildUspsReturnLabelRequest({ serviceCode: purchase.serviceCode, reference: purchase.shipmentId, from: purchase.from, to: purchase.to, parcel: purchase.parcel, ...(purchase.options ? { options: purchase.options } : {}), format: kit.format });

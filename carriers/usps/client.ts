@@ -235,6 +235,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
 
     async reprint(trackingNumber, imageFormat) {
       budget.reprint(trackingNumber);
+      if (USPS_S10.test(trackingNumber)) return abroad.reprintInternational(trackingNumber, imageFormat);
       const answer = await paid({
         method: 'POST',
         path: `/labels/v3/label-reprint/${encodeURIComponent(trackingNumber)}`,

@@ -197,6 +197,23 @@ export const UspsIntlLabelVendorResponse = Type.Object(
 );
 export type UspsIntlLabelVendorResponse = Static<typeof UspsIntlLabelVendorResponse>;
 
+/** International `LabelReprintRequest`: the image types we take again, the label PDF or its ZPL. */
+export const UspsIntlLabelReprintRequest = Type.Object(
+  { imageInfo: Type.Object({ imageType: Type.Union([Type.Literal('PDF'), Type.Literal('ZPL203DPI')]), labelType: Type.Literal('4X6LABEL') }, closed) },
+  closed,
+);
+export type UspsIntlLabelReprintRequest = Static<typeof UspsIntlLabelReprintRequest>;
+
+/** `LabelReprintInternationalResponse` (closed in the document; its metadata open). */
+export const UspsIntlLabelReprintResponse = Type.Object(
+  {
+    labelMetadata: Type.Object({ internationalTrackingNumber: Type.String({ minLength: 13, maxLength: 13 }) }, open),
+    labelImage: Type.String({ minLength: 1 }),
+    reprintInfo: Type.Optional(Type.Object({ reprintNumber: Type.Optional(Type.Integer()), reprintLimit: Type.Optional(Type.Integer()) }, closed)),
+  },
+  closed,
+);
+
 /** The return mail classes (domestic-prices `MailClass`, domestic-labels returns `mailClass`). */
 export const USPS_RETURN_MAIL_CLASSES = ['USPS_GROUND_ADVANTAGE_RETURN_SERVICE', 'PRIORITY_MAIL_RETURN_SERVICE', 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE'] as const;
 const ReturnMailClass = Type.Union(USPS_RETURN_MAIL_CLASSES.map((c) => Type.Literal(c)));

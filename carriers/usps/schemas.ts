@@ -33,6 +33,8 @@ import {
   UspsIntlBaseRatesQuery,
   UspsIntlExtraServiceRateDetails,
   UspsIntlExtraServiceRateQuery,
+  UspsIntlLabelReprintRequest,
+  UspsIntlLabelReprintResponse,
   UspsIntlLabelRequest,
   UspsIntlLabelVendorResponse,
   UspsReturnLabelRequest,
@@ -98,6 +100,8 @@ export const USPS_SCHEMAS: Record<string, TSchema> = {
   UspsIntlExtraServiceRateDetails,
   UspsIntlLabelRequest,
   UspsIntlLabelVendorResponse,
+  UspsIntlLabelReprintRequest,
+  UspsIntlLabelReprintResponse,
   UspsReturnLabelRequest,
   UspsReturnLabelVendorResponse,
 };

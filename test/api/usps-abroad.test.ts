@@ -57,6 +57,10 @@ describe('USPS with a live key (issue 42, item 3)', () => {
     // The label page and the customs form's page, in both PDF formats.
     expect(await pdfPages(acct, bought.body, 'pdf_6x4')).toBe(2);
     expect(await pdfPages(acct, bought.body, 'pdf_a4')).toBe(2);
+    // The ZPL, reprinted by international-labels: the label's format and the CN23's.
+    const zpl = await download(`${stack.url}${bought.body.label.url}?format=zpl`, { authorization: `Bearer ${acct.liveKey}` });
+    expect(zpl.status, zpl.body.toString('utf8').slice(0, 300)).toBe(200);
+    expect(zpl.body.toString('utf8').match(/\^XA/g)).toHaveLength(2);
     const documents = await call(stack, 'GET', `/api/v1/shipments/${bought.body.id}/documents`, { key: acct.liveKey });
     expect(documents.status, documents.text).toBe(200);
     expect(documents.body.data).toEqual([]);

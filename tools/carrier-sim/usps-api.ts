@@ -25,6 +25,7 @@ const ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; path: string; o
   { method: 'POST', path: '/labels/v3/return-label', operation: 'return_label', fault: 'buy' },
   { method: 'POST', path: '/international-labels/v3/international-label', operation: 'intl_label', fault: 'buy' },
   { method: 'POST', path: '/labels/v3/label-reprint', operation: 'reprint', fault: 'lookup' },
+  { method: 'POST', path: '/international-labels/v3/international-label-reprint/[^/]+', operation: 'intl_reprint', fault: 'lookup' },
   { method: 'DELETE', path: '/labels/v3/label(?:/[^/]+)?', operation: 'cancel', fault: 'cancel' },
   { method: 'DELETE', path: '/international-labels/v3/international-label(?:/[^/]+)?', operation: 'cancel', fault: 'cancel' },
   { method: 'GET', path: '/tracking/v3/tracking/[^/]+', operation: 'track', fault: 'track' },

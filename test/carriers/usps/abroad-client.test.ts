@@ -58,6 +58,13 @@ describe('USPS client against the simulator: abroad, returns, extra services', (
     const bought = await client.buy({ shipmentId: 'shp_01j0000000abroad0000000002', serviceCode: 'usps_priority_mail_express_international', from: FROM_US, to: TO_CA, parcel: PARCEL_US, customs });
     expect(bought.trackingNumber).toMatch(/^EA\d{9}US$/);
     expect(await pages(bought.label.contentBase64)).toHaveLength(3);
+    // Its ZPL, through international-labels' reprint: the label's format, then one per customs page.
+    const zpl = await client.reprint(bought.trackingNumber, 'zpl');
+    expect(zpl.label.format).toBe('zpl');
+    const text = Buffer.from(zpl.label.contentBase64, 'base64').toString('utf8');
+    expect(text.match(/\^XA/g)).toHaveLength(3);
+    expect(text).toContain('CN23 (PS FORM 2976-A)  2/2');
+    await expect(client.reprint(bought.trackingNumber, 'png')).rejects.toMatchObject({ kind: 'definitive' });
   });
 
   it('leaves First-Class Package International out of a quote with insurance (USPS sells none there)', async () => {

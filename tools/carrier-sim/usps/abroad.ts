@@ -4,7 +4,7 @@ import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, header, round2 } from './http-io.js';
 import type { UspsDesk, UspsReply } from './index.js';
 import { simExtraName, simLabelExtras } from './extras.js';
-import { simInternationalPdf, type SimCustomsForm } from './customs-pdf.js';
+import { simInternationalPdf, simInternationalZpl, type SimCustomsForm } from './customs-pdf.js';
 import { simPrice, simZone, type SimLabel } from './state.js';
 
 /**
@@ -114,6 +114,23 @@ export async function intlLabel(desk: UspsDesk, headers: IncomingHttpHeaders, bo
     fees: [],
     labelImage: image,
   }, 'UspsIntlLabelVendorResponse');
+}
+
+const REPRINT_PATH = '/international-labels/v3/international-label-reprint/';
+
+/** `POST /international-labels/v3/international-label-reprint/{trackingNumber}`: PDF or ZPL, three times a label. */
+export async function intlReprint(desk: UspsDesk, body: unknown, path: string): Promise<UspsReply> {
+  if (desk.problems('intl_reprint', 'UspsIntlLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
+  const found = desk.books.byTracking(decodeURIComponent(path.slice(REPRINT_PATH.length)));
+  const l = found?.api === 'international-labels' ? found : undefined;
+  const form = l ? customsForms.get(l) : undefined;
+  if (!l || !form) return desk.error(400, 'Label not found', 'trackingNumber');
+  if (l.status !== 'active') return desk.error(400, 'Canceled labels are not eligible for reprint', 'trackingNumber');
+  if (l.reprints >= 3) return desk.error(400, 'Labels can only be reprinted up to 3 times', 'trackingNumber');
+  l.reprints++;
+  const zpl = (body as { imageInfo: { imageType: string } }).imageInfo.imageType.startsWith('ZPL');
+  const image = zpl ? simInternationalZpl(l.art, l.mailClass, form) : await simInternationalPdf(l.art, l.mailClass, form);
+  return desk.reply(200, { labelMetadata: { internationalTrackingNumber: l.trackingNumber, postage: l.postage, mailingDate: l.mailingDate }, labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } }, 'UspsIntlLabelReprintResponse');
 }
 
 const RETURN_FILES: Record<string, LabelFileType> = { PDF: 'PDF', PNG: 'PNG', GIF: 'GIF', ZPL203DPI: 'ZPL' };

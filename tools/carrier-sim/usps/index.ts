@@ -4,7 +4,7 @@ import { parseBody } from './http-io.js';
 import { cancel, label, reprint } from './labels.js';
 import { cancelPickup, readPickup, scanForm, schedulePickup } from './forms-pickups.js';
 import { rate, track } from './queries.js';
-import { intlLabel, intlRate, returnLabel } from './abroad.js';
+import { intlLabel, intlRate, intlReprint, returnLabel } from './abroad.js';
 import { extraRates } from './extras.js';
 import { standardizeAddress } from './addresses.js';
 import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
@@ -29,6 +29,7 @@ export type UspsSimOperation =
   | 'label'
   | 'return_label'
   | 'intl_label'
+  | 'intl_reprint'
   | 'reprint'
   | 'cancel'
   | 'track'
@@ -118,6 +119,7 @@ export function uspsOperationOf(method: string, path: string): UspsSimOperation 
   if (method === 'POST' && path === '/labels/v3/label') return 'label';
   if (method === 'POST' && path === '/labels/v3/return-label') return 'return_label';
   if (method === 'POST' && path === '/international-labels/v3/international-label') return 'intl_label';
+  if (method === 'POST' && path.startsWith('/international-labels/v3/international-label-reprint/')) return 'intl_reprint';
   if (method === 'DELETE' && (path === '/international-labels/v3/international-label' || path.startsWith('/international-labels/v3/international-label/'))) return 'cancel';
   if (method === 'POST' && (path === '/labels/v3/label-reprint' || path.startsWith('/labels/v3/label-reprint/'))) return 'reprint';
   if (method === 'DELETE' && (path === '/labels/v3/label' || path.startsWith('/labels/v3/label/'))) return 'cancel';
@@ -141,7 +143,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
   const now = options.now ?? Date.now;
   const lifetime = options.tokenLifetimeSeconds ?? 8 * 3600;
   const tokens = new Map<string, number>();
-  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, extra_rate: 0, intl_rate: 0, intl_extra_rate: 0, label: 0, return_label: 0, intl_label: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0, address: 0 };
+  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, extra_rate: 0, intl_rate: 0, intl_extra_rate: 0, label: 0, return_label: 0, intl_label: 0, intl_reprint: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0, address: 0 };
   const requestProblems: string[] = [];
   let window = { start: 0, count: 0 };
 
@@ -205,6 +207,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
     if (operation === 'label') return label(desk, req.headers, body);
     if (operation === 'return_label') return returnLabel(desk, req.headers, body);
     if (operation === 'intl_label') return intlLabel(desk, req.headers, body);
+    if (operation === 'intl_reprint') return intlReprint(desk, body, req.path);
     if (operation === 'reprint') return reprint(desk, req.headers, body, req.path);
     return cancel(desk, req.headers, req.path);
   }
