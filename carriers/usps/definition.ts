@@ -72,7 +72,8 @@ for (const s of USPS_INTERNATIONAL_SERVICES) {
       from.country.toUpperCase() === 'US' && to.country.toUpperCase() !== 'US' && parcel.weight_g <= 30_000
         ? { net: card.base + card.perKg * Math.max(1, Math.ceil(parcel.weight_g / 1_000)), currency: 'USD' }
         : null,
-    options: { declared_value_per_100: 0 },
+    // Abroad USPS sells insurance only, and none on First-Class Package International (IMM 320).
+    options: s.code === 'usps_first_class_package_international' ? {} : { declared_value_per_100: 0 },
   });
 }
 

@@ -100,7 +100,12 @@ describe('USPS with a live key (issue 42, item 3)', () => {
     expect(signature.status, signature.text).toBe(422);
     expect(signature.body.code).toBe('option_not_supported');
     expect(paths(signature)).toEqual(['options.signature']);
-    // A quote with a signature abroad leaves the USPS international services out.
+    // First-Class Package International sells no insurance.
+    const insured = await post(acct, '/api/v1/shipments', { service: 'usps_first_class_package_international', from: US_FROM, to: CANADA, parcel: PARCEL, customs: CUSTOMS, options: { declared_value: '50.00' } });
+    expect(insured.status, insured.text).toBe(422);
+    expect(insured.body.code).toBe('option_not_supported');
+    expect(paths(insured)).toEqual(['options.declared_value']);
+        // A quote with a signature abroad leaves the USPS international services out.
     const q = await post(acct, '/api/v1/quotes', { from: US_FROM, to: CANADA, parcel: PARCEL, options: { signature: 'required' } });
     expect(q.status, q.text).toBe(200);
     expect(quoted(q, 'usps_priority_mail_international')).toBeUndefined();
