@@ -1,5 +1,5 @@
 import type { AddressVerification } from './address-verification.js';
-import type { Address, CarrierErrorReason, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { Address, CarrierErrorReason, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
 
 export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
@@ -224,6 +224,8 @@ export interface CarrierAdapter {
   rate(request: RateRequest): Promise<Rate[]>;
   /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
   checkAddress(from: Address, to: Address): AddressProblem[];
+  /** What in a declaration the carrier's customs form cannot take (paths under `customs`); empty when it takes it. */
+  checkCustoms?(from: Address, to: Address, customs: Customs): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;
   /**

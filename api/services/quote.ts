@@ -1,6 +1,6 @@
 import { addressLimits, carrierRates, priceCacheOf, shipmentHash, type CarrierDefinition, type CarrierQuote } from '../../carriers/index.js';
 import { recordQuotes, type AccountRow, type NewQuote } from '../../db/index.js';
-import { ApiError, CODE, priceToJson, priceWithVat, type Address, type ErrorCode, type Parcel } from '../../domain/index.js';
+import { ApiError, CODE, priceToJson, priceWithVat, type Address, type Customs, type ErrorCode, type Parcel } from '../../domain/index.js';
 import { rateCardItems, type Catalog, type QuoteTerms } from '../catalog.js';
 import type { AppContext } from '../context.js';
 
@@ -79,15 +79,21 @@ export async function quoteShipment(
 }
 
 /**
- * A purchase of a carrier-priced service whose addresses the carrier cannot take is refused before
- * anything starts (422 naming each field and the carrier's limit); a route the carrier does not
+ * A purchase of a carrier-priced service whose addresses or customs declaration the carrier cannot
+ * take is refused before anything starts (422 naming each field and the carrier's limit); a route the carrier does not
  * serve is left to the purchase, which answers service_not_available.
  */
-export function checkCarrierAddresses(catalog: Catalog, livemode: boolean, serviceCode: string, from: Address, to: Address, terms: QuoteTerms = {}): void {
+export function checkCarrierAddresses(catalog: Catalog, livemode: boolean, serviceCode: string, from: Address, to: Address, terms: QuoteTerms & { customs?: Customs | null } = {}): void {
   const carrier: CarrierDefinition | undefined = catalog.definitions.find((d) => d.services.some((s) => s.code === serviceCode));
   if (!carrier || carrier.pricing !== 'carrier' || !catalog.adapter) return;
-  const { problems } = addressLimits(catalog.adapter(carrier.code, livemode), from, to, terms);
+  const adapter = catalog.adapter(carrier.code, livemode);
+  const { serves, problems } = addressLimits(adapter, from, to, terms);
   if (problems.length) {
     throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take these addresses; see errors.`, { errors: problems });
+  }
+  // The carrier's own limits on a declaration, before anything is bought (a form it would refuse).
+  const customsProblems = serves && terms.customs && adapter.checkCustoms ? adapter.checkCustoms(from, to, terms.customs) : [];
+  if (customsProblems.length) {
+    throw new ApiError(CODE.validation_failed, `${carrier.name} cannot take this customs declaration; see errors.`, { errors: customsProblems });
   }
 }

@@ -97,6 +97,8 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
       to.country.trim().toUpperCase() === 'US' || from.country.trim().toUpperCase() !== 'US'
         ? [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')]
         : uspsIntlProblems(from, to, undefined).filter((p) => p.path !== 'customs'),
+    checkCustoms: (from, to, customs) =>
+      to.country.trim().toUpperCase() === 'US' ? [] : uspsIntlProblems(from, to, customs).filter((p) => p.path.startsWith('customs')),
 
     async buy(request) {
       if (!sells(request.serviceCode)) refuse(`USPS has no service ${request.serviceCode}`);

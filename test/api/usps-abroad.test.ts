@@ -100,7 +100,17 @@ describe('USPS with a live key (issue 42, item 3)', () => {
     expect(signature.status, signature.text).toBe(422);
     expect(signature.body.code).toBe('option_not_supported');
     expect(paths(signature)).toEqual(['options.signature']);
-    // First-Class Package International sells no insurance.
+    // USPS's own limits on the declaration, checked before anything is bought: values in USD, and the
+    // AES ITN for a line above the low-value exemption.
+    const gbp = await post(acct, '/api/v1/shipments', { service: 'usps_priority_mail_international', from: US_FROM, to: CANADA, parcel: PARCEL, customs: { ...CUSTOMS, currency: 'GBP' } });
+    expect(gbp.status, gbp.text).toBe(422);
+    expect(gbp.body.code).toBe('validation_failed');
+    expect(paths(gbp)).toEqual(['customs.currency']);
+    const dear = { ...CUSTOMS, items: [{ ...CUSTOMS.items[0], value: '2600.00' }] };
+    const exemption = await post(acct, '/api/v1/shipments', { service: 'usps_priority_mail_international', from: US_FROM, to: CANADA, parcel: PARCEL, customs: dear });
+    expect(exemption.status, exemption.text).toBe(422);
+    expect(paths(exemption)).toEqual(['customs.eel_pfc']);
+        // First-Class Package International sells no insurance.
     const insured = await post(acct, '/api/v1/shipments', { service: 'usps_first_class_package_international', from: US_FROM, to: CANADA, parcel: PARCEL, customs: CUSTOMS, options: { declared_value: '50.00' } });
     expect(insured.status, insured.text).toBe(422);
     expect(insured.body.code).toBe('option_not_supported');
