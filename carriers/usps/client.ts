@@ -27,6 +27,7 @@ import { isUs, refuseBadAddresses } from './address.js';
 import { localDate, usTimeZone } from '../local-time.js';
 import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
+import { rejectsPaymentToken } from './errors.js';
 import { uspsFormCalls } from './client-forms.js';
 import { uspsAddressCalls } from './addresses-client.js';
 import type { UspsClient, UspsClientConfig } from './client-types.js';
@@ -272,7 +273,12 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     },
 
     async cancelByShipment(shipmentId) {
-      const { outcome, trackingNumber } = await cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      const byKey = (path: string) => cancelWith({ method: 'DELETE', path, headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      // The key's label is domestic or, when domestic-labels knows none, international: each API cancels its own.
+      const { outcome, trackingNumber } = await byKey('/labels/v3/label').catch((error: unknown) => {
+        if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return byKey('/international-labels/v3/international-label');
+        throw error;
+      });
       return trackingNumber === undefined ? outcome : { ...outcome, trackingNumber };
     },
 
@@ -287,11 +293,4 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
     },
   };
-}
-
-/** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */
-function rejectsPaymentToken(answer: UspsAnswer): boolean {
-  if (answer.status !== 400 && answer.status !== 401 && answer.status !== 403) return false;
-  const text = answer.text;
-  return /payment[\s-]*authori[sz]ation/i.test(text) && /expired|invalid/i.test(text);
 }

@@ -67,7 +67,16 @@ describe('USPS client against the simulator: abroad, returns, extra services', (
     await expect(client.reprint(bought.trackingNumber, 'png')).rejects.toMatchObject({ kind: 'definitive' });
   });
 
-  it('leaves First-Class Package International out of a quote with insurance (USPS sells none there)', async () => {
+  it('cancels an international label by the purchase key (its answer lost) through international-labels', async () => {
+    const { client } = await harness();
+    const shipmentId = 'shp_01j0000000abroad0000000005';
+    const bought = await client.buy({ shipmentId, serviceCode: 'usps_priority_mail_international', from: FROM_US, to: TO_CA, parcel: PARCEL_US, customs: CUSTOMS });
+    expect(await client.cancelByShipment(shipmentId)).toEqual({ kind: 'cancelled', trackingNumber: bought.trackingNumber });
+    // A key neither API knows stays not found.
+    await expect(client.cancelByShipment('shp_01j0000000abroad0000000099')).rejects.toMatchObject({ kind: 'definitive' });
+  });
+
+    it('leaves First-Class Package International out of a quote with insurance (USPS sells none there)', async () => {
     const { client } = await harness();
     const light = { ...PARCEL_US, weight_g: 900 };
     const all = await client.rate(FROM_US, TO_CA, light, 'all', {});
