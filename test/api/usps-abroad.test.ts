@@ -1,4 +1,4 @@
-// Issue 42, item 3: USPS abroad (customs pages in the label file), return labels and extra
+// USPS abroad (customs pages in the label file), return labels and extra
 // services, through the API with a live key against the shared carrier simulator, which checks
 // every USPS request against our schemas of the documents.
 import { randomUUID } from 'node:crypto';
@@ -37,7 +37,7 @@ async function pdfPages(acct: TestAccount, shipment: { label: { url: string } },
   return (await PDFDocument.load(file.body)).getPageCount();
 }
 
-describe('USPS with a live key (issue 42, item 3)', () => {
+describe('USPS with a live key (contract: International, returns, address checks, options)', () => {
   let acct: TestAccount;
   beforeAll(async () => {
     acct = await createAccount(stack, { currency: 'USD', topUp: '500.00' });

@@ -106,7 +106,7 @@ export async function intlLabel(desk: UspsDesk, headers: IncomingHttpHeaders, bo
   return desk.reply(201, {
     internationalTrackingNumber: l.trackingNumber,
     constructCode: 'C01',
-    SKU: `IP${l.mailClass.slice(0, 3)}XXXXX`,
+    SKU: `IP${l.mailClass.slice(0, 3)}00000`,
     postage: l.postage,
     extraServices: (l.extras ?? []).map((e) => ({ serviceID: String(e.code), serviceName: simExtraName(e.code), price: e.price })),
     internationalPriceGroup: l.zone,

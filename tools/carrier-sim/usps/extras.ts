@@ -65,7 +65,7 @@ export function extraRates(desk: UspsDesk, body: unknown, international: boolean
   const lines = q.extraServices.flatMap((code) => {
     const price = simExtraPrice(code, q.mailClass, value);
     if (price === undefined) return [];
-    const sku = `DX${international ? 'I' : 'D'}${code}XXXXX`;
+    const sku = `DX${international ? 'I' : 'D'}${code}00000`;
     return [international ? { extraService: code, SKU: sku, priceType: q.priceType, price } : { extraService: String(code), name: simExtraName(code), SKU: sku, priceType: q.priceType, price }];
   });
   return international
