@@ -1,5 +1,5 @@
 import type { AddressVerification } from './address-verification.js';
-import type { Address, CarrierErrorReason, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { Address, CarrierErrorReason, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
 
 export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
@@ -227,7 +227,7 @@ export interface CarrierAdapter {
   rate(request: RateRequest): Promise<Rate[]>;
   /** What in these addresses the carrier cannot take as they are; empty when it takes them. */
   checkAddress(from: Address, to: Address): AddressProblem[];
-  /** What a purchase needs beyond a quote (UPS: phones abroad), checked before anything starts; empty when none. */
+  /** What a purchase needs beyond a quote (UPS: phones abroad; USPS: what its customs form takes), checked before anything starts; empty when none. */
   purchaseProblems?(request: Omit<PurchaseRequest, 'reference'>): AddressProblem[];
   /** Buys a label; idempotent by `reference` where the carrier supports it. */
   buy(request: PurchaseRequest): Promise<BoughtLabel>;

@@ -1,7 +1,7 @@
 import { degrees, PDFDocument, type PDFEmbeddedPage, type PDFImage, type PDFPage } from 'pdf-lib';
 
 /**
- * Puts a carrier's label (an image, or the first page of its PDF) on a page of ours: turned
+ * Puts a carrier's label (an image, or each page of its PDF) on a page of ours: turned
  * upright when it is landscape, and fitted into a 4 × 6 inch box, on a page of that size or
  * centred on an A4 page at print size.
  */
@@ -22,19 +22,21 @@ export type Drawable =
 export type Turn = 0 | 90 | 180 | 270;
 
 /**
- * A new PDF with one page holding the label. Metadata stays unset so that the same carrier
- * document always gives the same bytes; without object streams the file reads in the oldest
- * print servers too.
+ * A new PDF with a page per drawable: the label, then any further pages the carrier's document
+ * holds (an international label's customs form), each placed as the label is. Metadata stays
+ * unset so that the same carrier document always gives the same bytes; without object streams
+ * the file reads in the oldest print servers too.
  */
-export async function labelPdf(size: PageSize, embed: (doc: PDFDocument) => Promise<Drawable>): Promise<Buffer> {
+export async function labelPdf(size: PageSize, embed: (doc: PDFDocument) => Promise<Drawable[]>): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const sheet = size === 'a4' ? A4_PAGE : LABEL_BOX;
-  const page = doc.addPage([sheet.width, sheet.height]);
-  const drawable = await embed(doc);
-  draw(page, drawable, {
-    x: (sheet.width - LABEL_BOX.width) / 2,
-    y: (sheet.height - LABEL_BOX.height) / 2,
-  });
+  for (const drawable of await embed(doc)) {
+    const page = doc.addPage([sheet.width, sheet.height]);
+    draw(page, drawable, {
+      x: (sheet.width - LABEL_BOX.width) / 2,
+      y: (sheet.height - LABEL_BOX.height) / 2,
+    });
+  }
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 

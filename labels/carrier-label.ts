@@ -4,8 +4,9 @@ import { contentTypeFor, type LabelFormat } from './render/index.js';
 
 /**
  * A real carrier's label files, made from the label document the carrier gave at purchase (stored
- * once, as it came): `pdf_6x4` and `pdf_a4` draw its image or first PDF page at 4 × 6 inches,
- * `zpl` serves the carrier's own ZPL. Our renderer never draws a real carrier's label: only the
+ * once, as it came): `pdf_6x4` and `pdf_a4` draw its image or each of its PDF's pages at 4 × 6
+ * inches (the pages after the first are the customs form USPS prints with an international
+ * label), `zpl` serves the carrier's own ZPL. Our renderer never draws a real carrier's label: only the
  * carrier's document is valid for its network.
  */
 
@@ -61,7 +62,7 @@ export class UnsupportedCarrierDocumentError extends Error {
  * and with UnsupportedCarrierDocumentError when a document cannot be read.
  */
 export function carrierLabelFiles(label: CarrierDocument, zpl?: CarrierDocument | null): (format: LabelFormat) => Promise<CarrierLabelFile> {
-  let picture: ((doc: PDFDocument) => Promise<Drawable>) | undefined;
+  let picture: ((doc: PDFDocument) => Promise<Drawable[]>) | undefined;
   return async (format) => {
     if (format === 'zpl') return { contentType: contentTypeFor(format), content: zplOf(format, label, zpl ?? undefined) };
     if (format !== 'pdf_6x4' && format !== 'pdf_a4') throw new RangeError(`unknown label format ${JSON.stringify(format satisfies never)}`);
@@ -86,8 +87,8 @@ function zplOf(format: LabelFormat, label: CarrierDocument, zpl: CarrierDocument
   return bytes;
 }
 
-/** What draws the label on a new PDF: the carrier's image or the first page of its PDF. */
-function pictureOf(format: LabelFormat, label: CarrierDocument): (doc: PDFDocument) => Promise<Drawable> {
+/** What draws the label on a new PDF: the carrier's image, or every page of its PDF in order. */
+function pictureOf(format: LabelFormat, label: CarrierDocument): (doc: PDFDocument) => Promise<Drawable[]> {
   knownFormat(label);
   if (label.format === 'zpl') throw new CarrierDocumentMissingError(format, 'image');
   const bytes = bytesOf(label);
@@ -95,17 +96,20 @@ function pictureOf(format: LabelFormat, label: CarrierDocument): (doc: PDFDocume
     let source: Promise<PDFDocument> | undefined;
     return async (doc) => {
       source ??= loadPdf(bytes);
-      const first = (await source).getPage(0);
-      const { x, y, width, height } = first.getCropBox();
-      // The crop box is what a viewer shows of the page, so it is what is embedded.
-      const page = await doc.embedPage(first, { left: x, bottom: y, right: x + width, top: y + height });
-      return { kind: 'page', page, width, height, turn: turnOf(first.getRotation().angle) };
+      const drawables: Drawable[] = [];
+      for (const each of (await source).getPages()) {
+        const { x, y, width, height } = each.getCropBox();
+        // The crop box is what a viewer shows of the page, so it is what is embedded.
+        const page = await doc.embedPage(each, { left: x, bottom: y, right: x + width, top: y + height });
+        drawables.push({ kind: 'page', page, width, height, turn: turnOf(each.getRotation().angle) });
+      }
+      return drawables;
     };
   }
   let converted: Promise<Buffer> | undefined;
   return async (doc) => {
     const image = await embedRaster(doc, bytes, () => (converted ??= toPng(bytes)));
-    return { kind: 'image', image, width: image.width, height: image.height, turn: 0 };
+    return [{ kind: 'image', image, width: image.width, height: image.height, turn: 0 }];
   };
 }
 

@@ -37,7 +37,11 @@ function itemTerms(ctx: AppContext, buyer: BatchBuyer, item: BatchItem): { terms
   try {
     const terms = shipmentTerms(item, buyer.account.currency, 'purchase');
     checkOptions(ctx.catalog, item.service, terms.options, terms.isReturn);
-    checkCarrierAddresses(ctx.catalog, buyer.livemode, item.service, terms.from, terms.to, terms);
+    checkCarrierAddresses(ctx.catalog, buyer.livemode, item.service, terms.from, terms.to, terms, {
+      parcel: item.parcel,
+      ...(terms.customs ? { customs: terms.customs } : {}),
+      currency: buyer.account.currency,
+    });
     return { terms };
   } catch (err) {
     return { failure: refusalOf(err) };

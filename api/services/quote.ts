@@ -81,7 +81,7 @@ export async function quoteShipment(
 /**
  * A purchase of a carrier-priced service whose addresses the carrier cannot take is refused before
  * anything starts (422 naming each field and the carrier's limit), and so is one missing what the
- * carrier needs only to buy (`purchase`: a phone abroad at UPS); a route the carrier does not serve
+ * carrier needs only to buy (`purchase`: a phone abroad at UPS, a customs declaration USPS's form cannot take); a route the carrier does not serve
  * is left to the purchase, which answers service_not_available.
  */
 export function checkCarrierAddresses(

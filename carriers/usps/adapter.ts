@@ -6,6 +6,9 @@ import { requiredCredentials } from '../credentials.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig, type UspsPurchase } from './client.js';
 import { uspsDefinition } from './definition.js';
 import { uspsServiceByCode } from './services.js';
+import { uspsIntlProblems, uspsIntlServiceByCode } from './international.js';
+
+const sells = (code: string) => uspsServiceByCode(code) !== undefined || uspsIntlServiceByCode(code) !== undefined;
 
 /** The settings the USPS adapter needs beside its URL (CARRIER_USPS_<suffix>). */
 export const USPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'CRID', 'MID', 'MANIFEST_MID', 'ACCOUNT_NUMBER'] as const;
@@ -18,7 +21,17 @@ interface Bought {
 
 /** A purchase request as the client sends it: its mailing date derived from the request's fixed instant. */
 function uspsPurchase(request: PurchaseRequest): UspsPurchase {
-  return { shipmentId: request.reference, serviceCode: request.serviceCode, from: request.from, to: request.to, parcel: request.parcel, ...(request.at ? { at: request.at } : {}) };
+  return {
+    shipmentId: request.reference,
+    serviceCode: request.serviceCode,
+    from: request.from,
+    to: request.to,
+    parcel: request.parcel,
+    ...(request.at ? { at: request.at } : {}),
+    ...(request.customs ? { customs: request.customs } : {}),
+    ...(request.options && Object.keys(request.options).length ? { options: request.options } : {}),
+    ...(request.isReturn ? { isReturn: true } : {}),
+  };
 }
 
 /**
@@ -71,17 +84,28 @@ export function uspsAdapterOn(client: UspsClient, settings: { pickupEmail?: stri
     definition,
 
     async rate(request) {
-      if (request.serviceCode !== undefined && !uspsServiceByCode(request.serviceCode)) return [];
-      const rated = await client.rate(request.from, request.to, request.parcel, request.serviceCode ?? 'all');
+      if (request.serviceCode !== undefined && !sells(request.serviceCode)) return [];
+      const terms = { ...(request.options ? { options: request.options } : {}), ...(request.isReturn ? { isReturn: true } : {}) };
+      const rated = await client.rate(request.from, request.to, request.parcel, request.serviceCode ?? 'all', terms);
       return rated
         .filter((r) => request.serviceCode === undefined || r.serviceCode === request.serviceCode)
         .map((r) => ({ serviceCode: r.serviceCode, net: r.net, currency: r.currency, estimatedDeliveryDays: r.estimatedDeliveryDays }));
     },
 
-    checkAddress: (from, to) => [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')],
+    // Abroad, the recipient's address is checked against the international label's limits instead.
+    checkAddress: (from, to) =>
+      to.country.trim().toUpperCase() === 'US' || from.country.trim().toUpperCase() !== 'US'
+        ? [...uspsAddressProblems(from, 'from'), ...uspsAddressProblems(to, 'to')]
+        : uspsIntlProblems(from, to, undefined).filter((p) => p.path !== 'customs'),
+    // The carrier's own limits on a declaration, before anything is bought (a form it would refuse).
+    purchaseProblems: ({ from, to, customs }) =>
+      to.country.trim().toUpperCase() === 'US' || !customs ? [] : uspsIntlProblems(from, to, customs).filter((p) => p.path.startsWith('customs')),
 
     async buy(request) {
-      if (!uspsServiceByCode(request.serviceCode)) refuse(`USPS has no service ${request.serviceCode}`);
+      if (!sells(request.serviceCode)) refuse(`USPS has no service ${request.serviceCode}`);
+      if ((uspsIntlServiceByCode(request.serviceCode) !== undefined) !== (request.to.country.trim().toUpperCase() !== 'US')) {
+        refuse(`${request.serviceCode} does not carry parcels from ${request.from.country} to ${request.to.country}`);
+      }
       const known = bought.get(request.reference);
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
       // The idempotency key is our reference, so a repeated buy answers the label bought first.

@@ -1,6 +1,6 @@
 /** The USPS client's settings and operations (client.ts makes it). */
 import type { Dispatcher } from 'undici';
-import type { Address, Parcel } from '../../domain/index.js';
+import type { Address, Customs, Parcel, ShipmentOptions } from '../../domain/index.js';
 import type { UspsFormCalls } from './client-forms.js';
 import type { UspsAddressCalls } from './addresses-client.js';
 import type { BoughtLabel, CancelOutcome, LabelFormat, RatedService, UspsScan } from './mapping.js';
@@ -50,6 +50,17 @@ export interface UspsPurchase {
    * sender's local date at it, so the request sent again to settle a lost answer is byte-identical.
    */
   at?: string;
+  /** Required across a border: the customs form of the international label. */
+  customs?: Customs;
+  options?: ShipmentOptions;
+  /** A return label (`POST /labels/v3/return-label`). */
+  isReturn?: boolean;
+}
+
+/** A price search's terms beyond the route and parcel. */
+export interface UspsRateTerms {
+  options?: ShipmentOptions;
+  isReturn?: boolean;
 }
 
 /** A cancellation by the purchase's key, with the tracking number USPS names in its answer. */
@@ -57,7 +68,7 @@ export type UspsKeyCancel = CancelOutcome & { trackingNumber?: string };
 
 export interface UspsClient extends UspsFormCalls, UspsAddressCalls {
   /** Prices per service (`all` or one of ours); a service USPS refuses for this parcel and route is left out. */
-  rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all'): Promise<RatedService[]>;
+  rate(from: Address, to: Address, parcel: Parcel, serviceCode: string | 'all', terms?: UspsRateTerms): Promise<RatedService[]>;
   /** Buys the label under the purchase's idempotency key: sent again, the same request answers the same label. */
   buy(purchase: UspsPurchase): Promise<BoughtLabel>;
   /** The label with this tracking number, reprinted in `imageFormat` (three reprints a label, counted). */

@@ -27,9 +27,13 @@ import { isUs, refuseBadAddresses } from './address.js';
 import { localDate, usTimeZone } from '../local-time.js';
 import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
+import { rejectsPaymentToken } from './errors.js';
 import { uspsFormCalls } from './client-forms.js';
 import { uspsAddressCalls } from './addresses-client.js';
 import type { UspsClient, UspsClientConfig } from './client-types.js';
+import { uspsAbroadCalls } from './client-abroad.js';
+import { USPS_RETURN_MAIL_CLASS } from './returns.js';
+import { USPS_S10 } from './international.js';
 
 export type { UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase } from './client-types.js';
 
@@ -168,6 +172,17 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
    */
   const mailingDate = (from: Address, at?: string) => localDate(at ?? new Date(now()), usTimeZone(from));
 
+  const abroad = uspsAbroadCalls({
+    authorized,
+    paid,
+    fail,
+    unreadable,
+    refusal: (answer) => redact(uspsAnswerError(answer, false, now())),
+    mailingDate,
+    accountNumber: config.accountNumber,
+    format,
+  });
+
   /** A cancellation's outcome, and the tracking number its answer names (absent in a refusal). */
   async function cancelWith(options: UspsSendOptions): Promise<{ outcome: CancelOutcome; trackingNumber?: string }> {
     const answer = await paid(options);
@@ -182,35 +197,30 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
   }
 
   return {
-    async rate(from, to, parcel, serviceCode) {
-      // USPS domestic prices are for US routes only: elsewhere it has nothing to quote.
-      if (!isUs(from) || !isUs(to)) return [];
-      refuseBadAddresses(from, to);
-      const requests = buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(from), { accountNumber: config.accountNumber });
-      const refusals: CarrierError[] = [];
-      const rated = await Promise.all(
-        requests.map(async ({ service, body }) => {
-          const answer = await authorized({ method: 'POST', path: '/prices/v3/base-rates/search', body, write: false });
-          // A 400 for one mail class is USPS saying it does not carry this parcel on this route that way.
-          if (answer.status === 400) {
-            refusals.push(redact(uspsAnswerError(answer, false, now())));
-            return null;
-          }
-          if (answer.status !== 200) fail(answer, false);
-          return parseUspsRateResponse(service, answer.body) ?? unreadable('price search', false, answer.status);
-        }),
-      );
-      const prices = rated.filter((r): r is RatedService => r !== null);
+    async rate(from, to, parcel, serviceCode, terms = {}) {
+      // USPS sells labels mailed from the US (and its territories); abroad, no returns.
+      if (!isUs(from) || (!isUs(to) && terms.isReturn)) return [];
+      refuseBadAddresses(from, isUs(to) ? to : from);
+      const priced = isUs(to)
+        ? await Promise.all(
+            buildUspsRateRequests(from, to, parcel, serviceCode, mailingDate(from), { accountNumber: config.accountNumber }).map(({ service, body }) =>
+              abroad.domesticPrice(service, body, terms.options, terms.isReturn ? USPS_RETURN_MAIL_CLASS[service.code] : service.mailClass),
+            ),
+          )
+        : await abroad.rateInternational(from, to, parcel, serviceCode, terms.options);
+      const prices = priced.filter((r): r is RatedService => !(r instanceof CarrierError));
+      const refusals = priced.filter((r): r is CarrierError => r instanceof CarrierError);
       // Refused for every mail class asked: the quote says so with USPS's reason, never an empty answer.
       if (prices.length === 0 && refusals.length > 0) {
-        const first = refusals[0];
-        throw new CarrierError('definitive', `USPS priced none of the services asked: ${[...new Set(refusals.map((r) => r.message))].join('; ')}`, first.details);
+        throw new CarrierError('definitive', `USPS priced none of the services asked: ${[...new Set(refusals.map((r) => r.message))].join('; ')}`, refusals[0].details);
       }
       return prices;
     },
 
     async buy(purchase) {
+      if (!isUs(purchase.to)) return abroad.buyInternational(purchase);
       refuseBadAddresses(purchase.from, purchase.to);
+      if (purchase.isReturn) return abroad.buyReturn(purchase);
       const { idempotencyKey, body } = buildUspsLabelRequest({ ...purchase, format, mailingDate: mailingDate(purchase.from, purchase.at) });
       const answer = await paid({
         method: 'POST',
@@ -226,6 +236,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
 
     async reprint(trackingNumber, imageFormat) {
       budget.reprint(trackingNumber);
+      if (USPS_S10.test(trackingNumber)) return abroad.reprintInternational(trackingNumber, imageFormat);
       const answer = await paid({
         method: 'POST',
         path: `/labels/v3/label-reprint/${encodeURIComponent(trackingNumber)}`,
@@ -256,11 +267,18 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     },
 
     async cancel(trackingNumber) {
-      return (await cancelWith({ method: 'DELETE', path: `/labels/v3/label/${encodeURIComponent(trackingNumber)}`, write: true })).outcome;
+      // International labels (S10 numbers) are cancelled through the international labels API.
+      const api = USPS_S10.test(trackingNumber) ? '/international-labels/v3/international-label' : '/labels/v3/label';
+      return (await cancelWith({ method: 'DELETE', path: `${api}/${encodeURIComponent(trackingNumber)}`, write: true })).outcome;
     },
 
     async cancelByShipment(shipmentId) {
-      const { outcome, trackingNumber } = await cancelWith({ method: 'DELETE', path: '/labels/v3/label', headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      const byKey = (path: string) => cancelWith({ method: 'DELETE', path, headers: { 'x-idempotency-key': uspsIdempotencyKey(shipmentId) }, write: true });
+      // The key's label is domestic or, when domestic-labels knows none, international: each API cancels its own.
+      const { outcome, trackingNumber } = await byKey('/labels/v3/label').catch((error: unknown) => {
+        if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return byKey('/international-labels/v3/international-label');
+        throw error;
+      });
       return trackingNumber === undefined ? outcome : { ...outcome, trackingNumber };
     },
 
@@ -275,11 +293,4 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
     },
   };
-}
-
-/** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */
-function rejectsPaymentToken(answer: UspsAnswer): boolean {
-  if (answer.status !== 400 && answer.status !== 401 && answer.status !== 403) return false;
-  const text = answer.text;
-  return /payment[\s-]*authori[sz]ation/i.test(text) && /expired|invalid/i.test(text);
 }

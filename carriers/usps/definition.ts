@@ -3,6 +3,8 @@ import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { USPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
+import { USPS_INTERNATIONAL_SERVICES, USPS_S10 } from './international.js';
+import type { OptionPrices } from '../../domain/index.js';
 
 /** Days by the mail class's own service standard (the label states the exact commitment). */
 const DELIVERY_DAYS: Record<(typeof USPS_SERVICES)[number]['code'], number> = {
@@ -20,6 +22,19 @@ const SANDBOX_CARD: Record<(typeof USPS_SERVICES)[number]['code'], Parameters<ty
   usps_priority_mail_express: { base: 2_995, perKg: 350, currencies: { US: 'USD' } },
 };
 
+/**
+ * The options each service honours (extras.ts): USPS's price searches price them, so 0 here. Every
+ * domestic class sells signature confirmation, adult signature and insurance; Saturday delivery is
+ * Priority Mail Express's alone (it delivers every day; the documents sell no Saturday service).
+ * International mail sells insurance only.
+ */
+const SIGNATURE_AND_INSURANCE: OptionPrices = { signature_required: 0, signature_adult: 0, declared_value_per_100: 0 };
+const DOMESTIC_OPTIONS: Record<(typeof USPS_SERVICES)[number]['code'], OptionPrices> = {
+  usps_ground_advantage: SIGNATURE_AND_INSURANCE,
+  usps_priority_mail: SIGNATURE_AND_INSURANCE,
+  usps_priority_mail_express: { ...SIGNATURE_AND_INSURANCE, saturday_delivery: 0 },
+};
+
 // 70 lb for every class we sell (the DMM's mailable limit); length plus girth by class.
 const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
   code: s.code,
@@ -29,9 +44,40 @@ const services: ServiceDefinition[] = USPS_SERVICES.map((s) => ({
   // No rate card: USPS prices through its Domestic Prices API (the adapter's `rate`).
   rate: () => null,
   sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
+  options: DOMESTIC_OPTIONS[s.code],
 }));
 
-/** IMpb tracking numbers: 20 to 22 digits, starting 9 for the parcels we buy. */
+/** Days by the IMM's service standards: Express 3 to 5, Priority 6 to 10, First-Class Package varies. */
+const INTERNATIONAL_DAYS: Record<(typeof USPS_INTERNATIONAL_SERVICES)[number]['code'], number> = {
+  usps_priority_mail_international: 8,
+  usps_priority_mail_express_international: 4,
+  usps_first_class_package_international: 12,
+};
+const INTERNATIONAL_SANDBOX: Record<(typeof USPS_INTERNATIONAL_SERVICES)[number]['code'], { base: number; perKg: number }> = {
+  usps_priority_mail_international: { base: 4_995, perKg: 900 },
+  usps_priority_mail_express_international: { base: 6_995, perKg: 1_200 },
+  usps_first_class_package_international: { base: 1_795, perKg: 1_500 },
+};
+
+for (const s of USPS_INTERNATIONAL_SERVICES) {
+  const card = INTERNATIONAL_SANDBOX[s.code];
+  services.push({
+    code: s.code,
+    name: s.name,
+    bounds: { maxWeightG: Math.floor(s.maxWeightLb * 453.59237), maxSideMm: 1_524, maxLengthPlusGirthMm: Math.floor(s.maxLengthPlusGirthIn * MM_PER_INCH) },
+    estimatedDeliveryDays: INTERNATIONAL_DAYS[s.code],
+    rate: () => null,
+    // Sandbox prices from the US to another country, in US dollars.
+    sandboxRate: (parcel, from, to) =>
+      from.country.toUpperCase() === 'US' && to.country.toUpperCase() !== 'US' && parcel.weight_g <= 30_000
+        ? { net: card.base + card.perKg * Math.max(1, Math.ceil(parcel.weight_g / 1_000)), currency: 'USD' }
+        : null,
+    // Abroad USPS sells insurance only, and none on First-Class Package International (IMM 320).
+    options: s.code === 'usps_first_class_package_international' ? {} : { declared_value_per_100: 0 },
+  });
+}
+
+/** IMpb tracking numbers: 20 to 22 digits, starting 9 for the parcels we buy (S10 abroad). */
 const TRACKING_NUMBER = /^9\d{19,21}$/;
 
 export const uspsDefinition: CarrierDefinition = {
@@ -40,11 +86,22 @@ export const uspsDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // A cancel after the label is manifested is a refund request; USPS makes all four label files.
-  capabilities: { void: 'refund_request', labelFormats: ['pdf', 'gif', 'png', 'zpl'], tracking: 'poll', scanForms: true, pickups: true, addressVerification: US_POSTAL_COUNTRIES },
+  // International labels carry their CN22 or CN23 as further pages of the label (a PDF).
+  capabilities: {
+    void: 'refund_request',
+    labelFormats: ['pdf', 'gif', 'png', 'zpl'],
+    tracking: 'poll',
+    scanForms: true,
+    pickups: true,
+    addressVerification: US_POSTAL_COUNTRIES,
+    international: true,
+    returns: true,
+    customsPaperwork: 'in_label',
+  },
   // USPS's default quota is 60 calls an hour: the queue's limit cannot go below one a second, so the
   // adapter's own Retry-After handling (client.ts) does the rest.
   rateLimitPerSecond: 1,
   // The sandbox's numbers: an IMpb shape under a service type of zeros, never a real label's.
   trackingNumberFor: (seed) => `9000${digitsFromSeed(`usps:${seed}`, 18)}`,
-  isTrackingNumber: (value) => TRACKING_NUMBER.test(value),
+  isTrackingNumber: (value) => TRACKING_NUMBER.test(value) || USPS_S10.test(value),
 };

@@ -99,3 +99,10 @@ export function parseUspsCancelRefusal(status: number, body: unknown): CancelOut
   if (match.outcome === 'refund_requested') return { kind: 'refund_requested' };
   return { kind: 'refused', reason: match.outcome, message };
 }
+
+/** Whether a labels answer refuses the payment authorization token itself (it lasts eight hours). */
+export function rejectsPaymentToken(answer: { status: number; text: string }): boolean {
+  if (answer.status !== 400 && answer.status !== 401 && answer.status !== 403) return false;
+  const text = answer.text;
+  return /payment[\s-]*authori[sz]ation/i.test(text) && /expired|invalid/i.test(text);
+}

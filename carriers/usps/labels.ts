@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Address, Parcel } from '../../domain/index.js';
+import type { Address, Parcel, ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { toUspsLabelAddress } from './address.js';
 import { dollarsToCents } from './rating.js';
+import { uspsExtras } from './extras.js';
 import type { UspsLabelReprintRequest, UspsLabelRequest } from './schemas.js';
 import { processingCategory, uspsDimensions, uspsIneligibility, uspsServiceByCode } from './services.js';
 
@@ -58,6 +59,8 @@ export interface UspsPurchaseInput {
   format: LabelFormat;
   /** The day the parcel is mailed, `YYYY-MM-DD` (required by the document; today plus 0 to 7 days). */
   mailingDate: string;
+  /** Signature and insurance, sent as extra services (extras.ts). */
+  options?: ShipmentOptions;
 }
 
 export interface UspsPurchaseRequest {
@@ -94,8 +97,24 @@ export function buildUspsLabelRequest(input: UspsPurchaseInput): UspsPurchaseReq
         destinationEntryFacilityType: 'NONE',
         mailingDate: input.mailingDate,
         ...(reference ? { customerReference: reference } : {}),
+        ...domesticExtras(input.options, service.mailClass),
       },
     },
+  };
+}
+
+/**
+ * The extra services of a domestic label: their codes, the insured `packageValue` ("required when
+ * 930 is provided"), and `physicalSignatureRequired`, which the document requires with a signature
+ * service or insurance above $500.
+ */
+export function domesticExtras(options: ShipmentOptions | undefined, mailClass: string): { extraServices?: Array<921 | 922 | 930 | 931 | 981>; packageOptions?: { packageValue: number }; physicalSignatureRequired?: boolean } {
+  const extras = uspsExtras(options, mailClass);
+  if (extras.codes.length === 0) return {};
+  return {
+    extraServices: extras.codes,
+    ...(extras.insuredDollars === undefined ? {} : { packageOptions: { packageValue: extras.insuredDollars } }),
+    ...(extras.signature || extras.codes.includes(931) ? { physicalSignatureRequired: true } : {}),
   };
 }
 

@@ -17,6 +17,9 @@ export * from './labels.js';
 export * from './tracking.js';
 export * from './errors.js';
 export * from './addresses.js';
+export * from './extras.js';
+export * from './international.js';
+export * from './returns.js';
 
 /** The client-credentials grant, as a JSON body (the getting-started guide accepts JSON or a form). */
 export function buildUspsTokenRequest(clientId: string, clientSecret: string): UspsTokenRequest {

@@ -14,7 +14,8 @@ import {
 
 /** One rated service, in our terms. */
 export interface RatedService {
-  serviceCode: UspsServiceCode;
+  /** A domestic or an international service of ours. */
+  serviceCode: UspsServiceCode | (string & {});
   carrierServiceCode: string;
   /** Integer minor units (cents). */
   net: number;

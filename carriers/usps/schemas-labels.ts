@@ -46,6 +46,10 @@ export const UspsPackageDescription = Type.Object(
         { minItems: 0, maxItems: 4 },
       ),
     ),
+    // 921 signature, 922 adult signature, 981 Priority Mail Express signature, 930/931 insurance.
+    extraServices: Type.Optional(Type.Array(Type.Union([921, 922, 930, 931, 981].map((c) => Type.Literal(c))), { minItems: 1, maxItems: 5 })),
+    packageOptions: Type.Optional(Type.Object({ packageValue: Type.Number({ minimum: 0 }) }, closed)),
+    physicalSignatureRequired: Type.Optional(Type.Boolean()),
   },
   closed,
 );

@@ -11,7 +11,8 @@ export const UspsBaseRatesQuery = Type.Object(
     length: Positive('inches, the longest side'),
     width: Positive('inches, the second longest side'),
     height: Positive('inches'),
-    mailClass: MailClass,
+    // The return classes too: a return label is priced under its return mail class.
+    mailClass: Type.Union([MailClass, ...['USPS_GROUND_ADVANTAGE_RETURN_SERVICE', 'PRIORITY_MAIL_RETURN_SERVICE', 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE'].map((c) => Type.Literal(c))]),
     processingCategory: ProcessingCategory,
     rateIndicator: RateIndicator,
     destinationEntryFacilityType: Type.Literal('NONE'),

@@ -27,6 +27,19 @@ import { UspsTrackingDetails } from './schemas-tracking.js';
 import { UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
 import { UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 import { UspsAddressQuery, UspsAddressResponse } from './schemas-addresses.js';
+import {
+  UspsExtraServiceRateDetails,
+  UspsExtraServiceRateQuery,
+  UspsIntlBaseRatesQuery,
+  UspsIntlExtraServiceRateDetails,
+  UspsIntlExtraServiceRateQuery,
+  UspsIntlLabelReprintRequest,
+  UspsIntlLabelReprintResponse,
+  UspsIntlLabelRequest,
+  UspsIntlLabelVendorResponse,
+  UspsReturnLabelRequest,
+  UspsReturnLabelVendorResponse,
+} from './schemas-international.js';
 
 export { USPS_MAIL_CLASSES, USPS_STATE_CODES, UspsErrorMessage } from './schemas-common.js';
 export {
@@ -54,6 +67,7 @@ export {
 export { UspsTrackingDetails, UspsTrackingEvent } from './schemas-tracking.js';
 export { USPS_ENTRY_FACILITY_TYPES, USPS_SCAN_FORM_IMAGE_TYPES, UspsScanFormAddress, UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
 export { UspsAddressAdditionalInfo, UspsAddressQuery, UspsAddressResponse, UspsDomesticAddress } from './schemas-addresses.js';
+export * from './schemas-international.js';
 export { USPS_PACKAGE_LOCATIONS, USPS_PICKUP_PACKAGE_TYPES, UspsPickupAddress, UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
 
 /** Every schema by name, for a validator that compiles them once (tests, the simulator). */
@@ -79,4 +93,15 @@ export const USPS_SCHEMAS: Record<string, TSchema> = {
   UspsPickupConfirmation,
   UspsAddressQuery,
   UspsAddressResponse,
+  UspsIntlBaseRatesQuery,
+  UspsExtraServiceRateQuery,
+  UspsExtraServiceRateDetails,
+  UspsIntlExtraServiceRateQuery,
+  UspsIntlExtraServiceRateDetails,
+  UspsIntlLabelRequest,
+  UspsIntlLabelVendorResponse,
+  UspsIntlLabelReprintRequest,
+  UspsIntlLabelReprintResponse,
+  UspsReturnLabelRequest,
+  UspsReturnLabelVendorResponse,
 };

@@ -203,15 +203,35 @@ describe('carrier label images', () => {
   });
 });
 
-/** A carrier PDF of one page (plus a receipt page, as USPS may add) with a black band along its top. */
-async function carrierPdf(width: number, height: number, options: { rotate?: number; crop?: [number, number, number, number] } = {}): Promise<Uint8Array> {
+/**
+ * A carrier PDF: a label page with a black band along its top, then `customsPages` pages of a
+ * customs form, as USPS prints with an international label.
+ */
+async function carrierPdf(width: number, height: number, options: { rotate?: number; crop?: [number, number, number, number]; customsPages?: number } = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([width, height]);
   page.drawRectangle({ x: 0, y: height - 20, width, height: 20, color: rgb(0, 0, 0) });
   if (options.rotate !== undefined) page.setRotation(degrees(options.rotate));
   if (options.crop !== undefined) page.setCropBox(...options.crop);
-  pdf.addPage([612, 792]).drawText('Receipt');
+  for (let n = 1; n <= (options.customsPages ?? 0); n++) pdf.addPage([288, 432]).drawText(`CN23 page ${n}`, { x: 20, y: 400 });
   return pdf.save();
+}
+
+/** Each page's size and text, in order, as a viewer reads them. */
+async function pagesOf(bytes: Uint8Array): Promise<Array<{ width: number; height: number; text: string }>> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  try {
+    const pages = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const [x0, y0, x1, y1] = page.view;
+      const text = (await page.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ').trim();
+      pages.push({ width: Math.round(x1 - x0), height: Math.round(y1 - y0), text });
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
 }
 
 describe('carrier label PDFs', () => {
@@ -242,6 +262,22 @@ describe('carrier label PDFs', () => {
     const label = await onlyDrawn((await carrierLabelFiles(doc('pdf', await carrierPdf(432, 288, { rotate: 90 })))('pdf_6x4')).content, LABEL);
     expectRect(cover(label), { x: 0, y: 0, width: 288, height: 432 });
     expectRect(label.at(0, 1), { x: 288, y: 432 });
+  });
+
+  it('carries the pages after the label (the customs form) into pdf_6x4 and pdf_a4 as further pages, in order', async () => {
+    const files = carrierLabelFiles(doc('pdf', await carrierPdf(288, 432, { customsPages: 2 })));
+    const label = await pagesOf((await files('pdf_6x4')).content);
+    expect(label).toEqual([
+      { width: 288, height: 432, text: '' },
+      { width: 288, height: 432, text: 'CN23 page 1' },
+      { width: 288, height: 432, text: 'CN23 page 2' },
+    ]);
+    const a4 = await pagesOf((await files('pdf_a4')).content);
+    expect(a4.map((p) => [p.width, p.height, p.text])).toEqual([
+      [595, 842, ''],
+      [595, 842, 'CN23 page 1'],
+      [595, 842, 'CN23 page 2'],
+    ]);
   });
 
   it('only the crop box, the part a viewer shows, is embedded', async () => {

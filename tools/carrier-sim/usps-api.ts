@@ -1,4 +1,8 @@
 import { uspsServiceByMailClass } from '../../carriers/usps/services.js';
+import { USPS_INTERNATIONAL_SERVICES } from '../../carriers/usps/international.js';
+import { USPS_RETURN_MAIL_CLASS } from '../../carriers/usps/returns.js';
+import { USPS_SCHEMAS } from '../../carriers/usps/schemas.js';
+import { requestProblems } from './schema-check.js';
 import type { ScanStatus } from '../../domain/index.js';
 import { SIMULATOR_CREDENTIALS } from './credentials.js';
 import { warmUpLabelFiles } from './label-files.js';
@@ -14,9 +18,16 @@ const ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; path: string; o
   { method: 'POST', path: '/oauth2/v3/token', operation: 'token', fault: 'token' },
   { method: 'POST', path: '/payments/v3/payment-authorization', operation: 'payment', fault: 'payment' },
   { method: 'POST', path: '/prices/v3/base-rates/search', operation: 'rate', fault: 'quote' },
+  { method: 'POST', path: '/prices/v3/extra-service-rates/search', operation: 'extra_rate', fault: 'quote' },
+  { method: 'POST', path: '/international-prices/v3/base-rates/search', operation: 'intl_rate', fault: 'quote' },
+  { method: 'POST', path: '/international-prices/v3/extra-service-rates/search', operation: 'intl_extra_rate', fault: 'quote' },
   { method: 'POST', path: '/labels/v3/label', operation: 'label', fault: 'buy' },
+  { method: 'POST', path: '/labels/v3/return-label', operation: 'return_label', fault: 'buy' },
+  { method: 'POST', path: '/international-labels/v3/international-label', operation: 'intl_label', fault: 'buy' },
   { method: 'POST', path: '/labels/v3/label-reprint', operation: 'reprint', fault: 'lookup' },
+  { method: 'POST', path: '/international-labels/v3/international-label-reprint/[^/]+', operation: 'intl_reprint', fault: 'lookup' },
   { method: 'DELETE', path: '/labels/v3/label(?:/[^/]+)?', operation: 'cancel', fault: 'cancel' },
+  { method: 'DELETE', path: '/international-labels/v3/international-label(?:/[^/]+)?', operation: 'cancel', fault: 'cancel' },
   { method: 'GET', path: '/tracking/v3/tracking/[^/]+', operation: 'track', fault: 'track' },
   { method: 'POST', path: '/scan-forms/v3/scan-form', operation: 'scanform', fault: 'scan_form' },
   { method: 'POST', path: '/pickup/v3/carrier-pickup', operation: 'pickup', fault: 'pickup' },
@@ -33,11 +44,22 @@ const SCAN_EVENTS: Record<ScanStatus, { code: string; type: string }> = {
   exception: { code: '55', type: 'Delivery Attempted - No Secure Location Available' },
 };
 
+/** Our service code of a domestic, return or international mail class. */
+function serviceOf(mailClass: string): string {
+  const returned = Object.entries(USPS_RETURN_MAIL_CLASS).find(([, c]) => c === mailClass)?.[0];
+  return uspsServiceByMailClass(mailClass)?.code ?? returned ?? USPS_INTERNATIONAL_SERVICES.find((s) => s.mailClass === mailClass)?.code ?? mailClass;
+}
+
 /** The USPS simulator mounted in the shared one: its purchases, cancellations and scans are the control API's too. */
 export function createUspsApi(state: SimState): SimApi {
   const usps = createUspsSimulator({
     clientId: SIMULATOR_CREDENTIALS.usps.clientId,
     clientSecret: SIMULATOR_CREDENTIALS.usps.clientSecret,
+    // A request that breaks its document's schema is refused with a 400, as a checking server would.
+    validateRequest: (name, value) => {
+      const schema = USPS_SCHEMAS[name];
+      return schema ? requestProblems(schema, value) : [`no schema named ${name}`];
+    },
     extraEvents: (trackingNumber) =>
       state.scansOf(trackingNumber).map((s) => ({
         at: Date.parse(s.occurredAt),
@@ -52,7 +74,7 @@ export function createUspsApi(state: SimState): SimApi {
         carrier: 'usps',
         reference: label.art.reference,
         trackingNumber: label.trackingNumber,
-        service: uspsServiceByMailClass(label.mailClass)?.code ?? label.mailClass,
+        service: serviceOf(label.mailClass),
         cancelled: false,
         createdAt: new Date(label.createdAt).toISOString(),
       }),
@@ -74,7 +96,7 @@ export function createUspsApi(state: SimState): SimApi {
   return {
     code: 'usps',
     isCarrier: true,
-    operations: ROUTES.map((r) => r.fault),
+    operations: [...new Set(ROUTES.map((r) => r.fault))],
     routes,
     errorBody: (code, message, status) => ({
       apiVersion: 'v3',

@@ -85,9 +85,9 @@ describe('USPS client against the simulator', () => {
     expect(sim.labels().map((l) => l.trackingNumber)).toEqual([label.trackingNumber]);
   });
 
-  it('quotes nothing abroad and refuses an address USPS cannot take before any call', async () => {
+  it('quotes no return from abroad and refuses an address USPS cannot take before any call', async () => {
     const { client, sim } = await harness();
-    expect(await client.rate(FROM_US, { ...TO_US, country: 'FR', postcode: '75001' }, PARCEL_US, 'all')).toEqual([]);
+    expect(await client.rate(FROM_US, { ...TO_US, country: 'FR', postcode: '75001' }, PARCEL_US, 'all', { isReturn: true })).toEqual([]);
     const error = await carrierError(client.buy({ ...purchase(), to: { ...TO_US, city: 'C'.repeat(29) } }));
     expect(error).toMatchObject({ kind: 'definitive', message: 'to.city must be at most 28 characters for USPS' });
     expect(sim.calls).toMatchObject({ token: 0, rate: 0, label: 0 });

@@ -4,19 +4,40 @@ import { parseBody } from './http-io.js';
 import { cancel, label, reprint } from './labels.js';
 import { cancelPickup, readPickup, scanForm, schedulePickup } from './forms-pickups.js';
 import { rate, track } from './queries.js';
+import { intlLabel, intlRate, intlReprint, returnLabel } from './abroad.js';
+import { extraRates } from './extras.js';
 import { standardizeAddress } from './addresses.js';
 import { createSimBooks, type SimExtraEvent, type SimLabel } from './state.js';
 
 /**
  * A simulator of the USPS v3 APIs we use, answering as the documents say: the OAuth token endpoint,
- * payment authorization, base-rates search, label purchase (JSON with `application/vnd.usps.labels+json`,
+ * payment authorization, base-rates and extra-service price searches (domestic and international),
+ * international labels with their customs pages, return labels, label purchase (JSON with `application/vnd.usps.labels+json`,
  * multipart otherwise), reprint and cancel by tracking number or by idempotency key, tracking, SCAN
  * forms, carrier pickups and address standardization.
  * The core answers requests; `./server.ts` serves it on a port of its own with its own faults
  * (tests), and the shared carrier simulator mounts it under `/usps` with the control API's faults.
  */
 
-export type UspsSimOperation = 'token' | 'payment' | 'rate' | 'label' | 'reprint' | 'cancel' | 'track' | 'scanform' | 'pickup' | 'pickup_read' | 'pickup_cancel' | 'address';
+export type UspsSimOperation =
+  | 'token'
+  | 'payment'
+  | 'rate'
+  | 'extra_rate'
+  | 'intl_rate'
+  | 'intl_extra_rate'
+  | 'label'
+  | 'return_label'
+  | 'intl_label'
+  | 'intl_reprint'
+  | 'reprint'
+  | 'cancel'
+  | 'track'
+  | 'scanform'
+  | 'pickup'
+  | 'pickup_read'
+  | 'pickup_cancel'
+  | 'address';
 
 /**
  * A fault for the next call of an operation (stand-alone server):
@@ -85,14 +106,21 @@ export interface UspsDesk {
   problems(operation: UspsSimOperation, schema: string, value: unknown): string[];
 }
 
-export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/labels/v3/', '/tracking/v3/', '/scan-forms/v3/', '/pickup/v3/', '/addresses/v3/'];
+export const USPS_PREFIXES = ['/oauth2/v3/', '/payments/v3/', '/prices/v3/', '/international-prices/v3/', '/labels/v3/', '/international-labels/v3/', '/tracking/v3/', '/scan-forms/v3/', '/pickup/v3/', '/addresses/v3/'];
 const PICKUP_PATH = '/pickup/v3/carrier-pickup/';
 
 export function uspsOperationOf(method: string, path: string): UspsSimOperation | undefined {
   if (method === 'POST' && path === '/oauth2/v3/token') return 'token';
   if (method === 'POST' && path === '/payments/v3/payment-authorization') return 'payment';
   if (method === 'POST' && path === '/prices/v3/base-rates/search') return 'rate';
+  if (method === 'POST' && path === '/prices/v3/extra-service-rates/search') return 'extra_rate';
+  if (method === 'POST' && path === '/international-prices/v3/base-rates/search') return 'intl_rate';
+  if (method === 'POST' && path === '/international-prices/v3/extra-service-rates/search') return 'intl_extra_rate';
   if (method === 'POST' && path === '/labels/v3/label') return 'label';
+  if (method === 'POST' && path === '/labels/v3/return-label') return 'return_label';
+  if (method === 'POST' && path === '/international-labels/v3/international-label') return 'intl_label';
+  if (method === 'POST' && path.startsWith('/international-labels/v3/international-label-reprint/')) return 'intl_reprint';
+  if (method === 'DELETE' && (path === '/international-labels/v3/international-label' || path.startsWith('/international-labels/v3/international-label/'))) return 'cancel';
   if (method === 'POST' && (path === '/labels/v3/label-reprint' || path.startsWith('/labels/v3/label-reprint/'))) return 'reprint';
   if (method === 'DELETE' && (path === '/labels/v3/label' || path.startsWith('/labels/v3/label/'))) return 'cancel';
   if (method === 'GET' && path.startsWith('/tracking/v3/tracking/')) return 'track';
@@ -115,7 +143,7 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
   const now = options.now ?? Date.now;
   const lifetime = options.tokenLifetimeSeconds ?? 8 * 3600;
   const tokens = new Map<string, number>();
-  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, label: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0, address: 0 };
+  const calls: Record<UspsSimOperation, number> = { token: 0, payment: 0, rate: 0, extra_rate: 0, intl_rate: 0, intl_extra_rate: 0, label: 0, return_label: 0, intl_label: 0, intl_reprint: 0, reprint: 0, cancel: 0, track: 0, scanform: 0, pickup: 0, pickup_read: 0, pickup_cancel: 0, address: 0 };
   const requestProblems: string[] = [];
   let window = { start: 0, count: 0 };
 
@@ -162,6 +190,8 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
     if (expiresAt === undefined || now() >= expiresAt) return desk.error(401, 'Unauthorized', undefined, { 'www-authenticate': 'Bearer realm="https://api.usps.com"' });
     if (operation === 'payment') return payment(body);
     if (operation === 'rate') return rate(desk, body);
+    if (operation === 'extra_rate' || operation === 'intl_extra_rate') return extraRates(desk, body, operation === 'intl_extra_rate');
+    if (operation === 'intl_rate') return intlRate(desk, body);
     if (operation === 'track') return track(desk, decodeURIComponent(req.path.slice('/tracking/v3/tracking/'.length)), req.query.get('expand'));
     // SCAN forms and pickups take the OAuth token alone (their documents name no payment token).
     if (operation === 'scanform') return scanForm(desk, req.headers, body);
@@ -175,6 +205,9 @@ export function createUspsSimulator(options: UspsSimulatorOptions) {
       return desk.error(400, 'X-Payment-Authorization-Token is invalid or expired', 'X-Payment-Authorization-Token');
     }
     if (operation === 'label') return label(desk, req.headers, body);
+    if (operation === 'return_label') return returnLabel(desk, req.headers, body);
+    if (operation === 'intl_label') return intlLabel(desk, req.headers, body);
+    if (operation === 'intl_reprint') return intlReprint(desk, body, req.path);
     if (operation === 'reprint') return reprint(desk, req.headers, body, req.path);
     return cancel(desk, req.headers, req.path);
   }

@@ -4,6 +4,7 @@ import type { LabelArt } from '../label-art.js';
 import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, disputeId, header, round2 } from './http-io.js';
 import type { UspsDesk, UspsReply } from './index.js';
+import { simExtraName, simLabelExtras } from './extras.js';
 import { SIM_ACCEPTED_AFTER_MS, simPrice, simZone, type MailClass, type SimLabel } from './state.js';
 
 /** The USPS simulator's Domestic Labels answers: purchase, reprint and cancel, with the label files. */
@@ -51,6 +52,8 @@ export async function label(desk: UspsDesk, headers: IncomingHttpHeaders, body: 
   const p = b.packageDescription;
   const zone = simZone(b.fromAddress.ZIPCode, b.toAddress.ZIPCode);
   const { price, fee } = simPrice(p.mailClass as MailClass, zone, p.weight, p.processingCategory === 'NONSTANDARD');
+  const priced = simLabelExtras(p.extraServices, p.mailClass, p.packageOptions?.packageValue);
+  if ('refused' in priced) return desk.error(400, `Extra service ${priced.refused} is not available for ${p.mailClass}`, 'extraServices');
   const trackingNumber = desk.books.nextTrackingNumber();
   const art: LabelArt = {
     carrier: 'USPS',
@@ -66,6 +69,8 @@ export async function label(desk: UspsDesk, headers: IncomingHttpHeaders, body: 
     idempotencyKey: key,
     requestText: canonical(body),
     mailClass: p.mailClass as MailClass,
+    extras: priced.extras,
+    api: 'labels',
     imageType: b.imageInfo?.imageType ?? 'PDF',
     postage: round2(price + fee),
     zone: String(zone).padStart(2, '0'),
@@ -88,7 +93,7 @@ function metadata(l: SimLabel) {
     trackingNumber: l.trackingNumber,
     constructCode: 'C01',
     postage: l.postage,
-    extraServices: [{ name: 'USPS Tracking', price: 0 }],
+    extraServices: [{ name: 'USPS Tracking', price: 0 }, ...(l.extras ?? []).map((e) => ({ name: simExtraName(e.code), SKU: `DX${e.code}`, price: e.price }))],
     zone: l.zone,
     mailingDate: `${l.mailingDate}T22:00:00Z`,
     commitment: { name: l.mailClass === 'USPS_GROUND_ADVANTAGE' ? '3-Day' : l.mailClass === 'PRIORITY_MAIL' ? '2-Day' : '1-Day' },
@@ -118,7 +123,9 @@ export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body
   const key = header(headers, 'x-idempotency-key');
   if (desk.problems('reprint', 'UspsLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
   const byTracking = path.startsWith('/labels/v3/label-reprint/') ? decodeURIComponent(path.slice('/labels/v3/label-reprint/'.length)) : undefined;
-  const l = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
+  const found = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
+  // Domestic-labels reprints its own labels; an international label is reprinted by international-labels.
+  const l = found && (found.api ?? 'labels') === 'labels' ? found : undefined;
   if (!l) return desk.error(400, 'Label not found', byTracking !== undefined ? 'trackingNumber' : 'X-Idempotency-Key');
   if (l.status !== 'active') return desk.error(400, 'Canceled labels are not eligible for reprint', 'X-Idempotency-Key');
   if (l.reprints >= 3) return desk.error(400, 'Labels can only be reprinted up to 3 times', 'X-Idempotency-Key');
@@ -128,9 +135,16 @@ export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body
   return desk.reply(200, { labelMetadata: metadata(l), labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } }, 'UspsLabelReprintResponse');
 }
 
+/**
+ * A cancel by tracking number or by idempotency key, through domestic-labels (`/labels/v3/label`)
+ * or international-labels (`/international-labels/v3/international-label`): each serves its own labels.
+ */
 export function cancel(desk: UspsDesk, headers: IncomingHttpHeaders, path: string): UspsReply {
   const key = header(headers, 'x-idempotency-key');
-  const l = path === '/labels/v3/label' ? (key ? desk.books.byKey(key) : undefined) : desk.books.byTracking(decodeURIComponent(path.slice('/labels/v3/label/'.length)));
+  const api = path.startsWith('/international-labels/') ? 'international-labels' : 'labels';
+  const base = api === 'labels' ? '/labels/v3/label' : '/international-labels/v3/international-label';
+  const found = path === base ? (key ? desk.books.byKey(key) : undefined) : desk.books.byTracking(decodeURIComponent(path.slice(base.length + 1)));
+  const l = found && (found.api ?? 'labels') === api ? found : undefined;
   const t = desk.now();
   if (!l || l.status === 'canceled') return desk.error(400, 'Order not found', 'trackingNumber');
   const today = new Date(t).toISOString().slice(0, 10);

@@ -5,13 +5,24 @@
 import type { LabelArt } from '../label-art.js';
 
 export type MailClass = 'USPS_GROUND_ADVANTAGE' | 'PRIORITY_MAIL' | 'PRIORITY_MAIL_EXPRESS';
+/** A return class is priced as the class it returns by. */
+const RETURN_OF: Record<string, MailClass> = {
+  USPS_GROUND_ADVANTAGE_RETURN_SERVICE: 'USPS_GROUND_ADVANTAGE',
+  PRIORITY_MAIL_RETURN_SERVICE: 'PRIORITY_MAIL',
+  PRIORITY_MAIL_EXPRESS_RETURN_SERVICE: 'PRIORITY_MAIL_EXPRESS',
+};
 
 export interface SimLabel {
   trackingNumber: string;
   idempotencyKey: string | undefined;
   /** The request body as received, to tell a retry from a different request under the same key. */
   requestText: string;
-  mailClass: MailClass;
+  /** A domestic, return or international mail class, as the purchase named it. */
+  mailClass: string;
+  /** Extra services bought with the label, with their prices in dollars. */
+  extras?: Array<{ code: number; price: number }>;
+  /** Which document's cancel and reprint serve it. */
+  api?: 'labels' | 'international-labels';
   imageType: string;
   postage: number;
   zone: string;
@@ -69,8 +80,8 @@ export function simZone(originZIP: string, destinationZIP: string): number {
  * The simulated rate card: one formula for the price search and the label, so a label charges what
  * its quote said. Billed weight is whole pounds, rounded up; a nonstandard parcel pays a fee.
  */
-export function simPrice(mailClass: MailClass, zone: number, weightLb: number, nonstandard: boolean): { price: number; fee: number } {
-  const b = BASE[mailClass];
+export function simPrice(mailClass: string, zone: number, weightLb: number, nonstandard: boolean): { price: number; fee: number } {
+  const b = BASE[RETURN_OF[mailClass] ?? (mailClass as MailClass)];
   const pounds = Math.max(1, Math.ceil(weightLb - 1e-9));
   const price = Math.round((b.first + b.perPound * (pounds - 1) + b.perZone * (zone - 1)) * 100) / 100;
   return { price, fee: nonstandard ? 4 : 0 };
