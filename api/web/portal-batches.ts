@@ -197,6 +197,9 @@ ${failed.map(
       const batch = await ownBatch(request);
       if (!batch) return notFound(request, reply, 'batch');
       // The API's own rules: never a file that still holds a voided label; one made again is waited for.
+      if (batch.status !== 'completed') {
+        return batchPage(request, reply, batch, { error: 'The batch is still running: its merged label file is made once every order has ended.', status: 409 });
+      }
       let file;
       try {
         file = await currentBatchLabelFile(ctx, batch);
