@@ -16,17 +16,26 @@ export function refuseUndeclaredMethod(
   notFound: (request: FastifyRequest) => ApiError | undefined,
 ): (request: FastifyRequest) => Promise<void> {
   const routes: Array<{ path: RegExp; methods: string[] }> = [];
+  // Paths without parameters, with their methods: `/addresses/verify` beside `/addresses/:address`.
+  const fixedPaths = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat().map((m) => m.toUpperCase());
-    routes.push({ path: routePattern(route.url ?? route.path), methods });
+    const url = route.url ?? route.path;
+    routes.push({ path: routePattern(url), methods });
+    if (!/[:*]/.test(url)) fixedPaths.set(url, new Set([...(fixedPaths.get(url) ?? []), ...methods]));
   });
   return async function undeclaredMethod(request: FastifyRequest): Promise<void> {
-    if (!request.is404) return;
+    const path = request.url.split('?')[0];
+    // A path of its own keeps its own methods: the router would hand another method of
+    // `/addresses/verify` to `/addresses/:address` (a 404 for an address named "verify"), where the
+    // document says the path has no such method.
+    const fixed = fixedPaths.get(path);
+    const fixedRefuses = fixed !== undefined && !fixed.has(request.method) && !(request.method === 'HEAD' && fixed.has('GET'));
+    if (!request.is404 && !fixedRefuses) return;
     // The portal's and the console's paths keep their 404 page, whatever the method.
     const notFoundError = notFound(request);
     if (!notFoundError) return;
-    const path = request.url.split('?')[0];
-    const allowed = new Set(routes.filter((r) => r.path.test(path)).flatMap((r) => r.methods));
+    const allowed = new Set(fixedRefuses ? fixed : routes.filter((r) => r.path.test(path)).flatMap((r) => r.methods));
     if (!allowed.size) throw notFoundError;
     // Fastify answers HEAD on every GET route.
     if (allowed.has('GET')) allowed.add('HEAD');

@@ -1,5 +1,5 @@
 import type { FieldError } from './errors.js';
-import { parseAmount } from './money.js';
+import { canonicalAmount, parseAmount } from './money.js';
 import type { Parcel } from './parcel.js';
 
 /** The contract's customs declaration (International, returns, address checks, options → Customs). */
@@ -74,7 +74,7 @@ export function normalizeCustoms(input: CustomsInput, accountCurrency: string): 
     currency: (input.currency?.trim() || accountCurrency).toUpperCase(),
     items: input.items.map((item) => {
       const line: CustomsItem = trimmed(item);
-      return { ...line, origin_country: line.origin_country.toUpperCase() };
+      return { ...line, value: canonicalAmount(line.value), origin_country: line.origin_country.toUpperCase() };
     }),
   };
   if (input.eel_pfc?.trim()) customs.eel_pfc = input.eel_pfc.trim();

@@ -3,7 +3,7 @@
  * transitions, pricing, the error table and the failure vocabulary, webhooks' rules). No I/O, no
  * configuration, no Temporal SDK. Workflow code and the contract use the lighter door, workflow.ts.
  */
-export { formatAmount, parseAmount, priceToJson, priceWithVat } from './money.js';
+export { canonicalAmount, formatAmount, parseAmount, priceToJson, priceWithVat } from './money.js';
 export type { Minor, Price } from './money.js';
 export { parseIsoInstant } from './iso-time.js';
 export { firstIdAt, idRandomPart, isId, makeId } from './ids.js';

@@ -44,3 +44,9 @@ export function priceToJson(price: Price) {
     currency: price.currency,
   };
 }
+
+/** A money string as the contract writes it, exactly two places ("30" → "30.00"); text that is not an amount is kept trimmed. */
+export function canonicalAmount(text: string): string {
+  const minor = parseAmount(text);
+  return minor === null ? text.trim() : formatAmount(minor);
+}

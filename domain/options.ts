@@ -1,5 +1,5 @@
 import type { FieldError } from './errors.js';
-import { parseAmount, type Minor } from './money.js';
+import { canonicalAmount, parseAmount, type Minor } from './money.js';
 
 /** A purchase's and a quote's options (contract: International, returns, address checks, options → Options). */
 export const SIGNATURE_OPTIONS = ['required', 'adult'] as const;
@@ -28,7 +28,7 @@ export interface OptionPrices {
 export function requestedOptions(options: ShipmentOptions | undefined): ShipmentOptions {
   const out: ShipmentOptions = {};
   if (options?.signature) out.signature = options.signature;
-  if (options?.declared_value !== undefined) out.declared_value = options.declared_value.trim();
+  if (options?.declared_value !== undefined) out.declared_value = canonicalAmount(options.declared_value);
   if (options?.saturday_delivery) out.saturday_delivery = true;
   return out;
 }

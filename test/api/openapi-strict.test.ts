@@ -196,6 +196,10 @@ describe('a method a path does not have', () => {
       ['DELETE', '/api/v1/shipments', 'GET, HEAD, POST', acct.testKey],
       ['PUT', '/api/v1/quotes', 'POST', undefined],
       ['TRACE', '/healthz', 'GET, HEAD', undefined],
+      // A path of its own beside a parameter's (`/addresses/:address`) has only its own methods.
+      ['OPTIONS', '/api/v1/addresses/verify', 'POST', acct.testKey],
+      ['GET', '/api/v1/addresses/verify', 'POST', acct.testKey],
+      ['DELETE', '/api/v1/addresses/verify', 'POST', acct.testKey],
     ] as const) {
       const res = await call(stack, method, path, { key });
       expectProblem(res, 405, 'method_not_allowed');
