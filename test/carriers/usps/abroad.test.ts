@@ -71,7 +71,7 @@ describe('USPS international prices', () => {
   });
 
   it('reads the document example answer as the net price', () => {
-    const example = { rates: [{ mailClass: 'PRIORITY_MAIL_INTERNATIONAL', priceType: 'COMMERCIAL_BASE', zone: '01', rateIndicator: 'SP', processingCategory: 'MACHINABLE', SKU: 'IPXX0XXXXB01040', price: 50.6 }], totalBasePrice: 50.6 };
+    const example = { rates: [{ mailClass: 'PRIORITY_MAIL_INTERNATIONAL', priceType: 'COMMERCIAL_BASE', zone: '01', rateIndicator: 'SP', processingCategory: 'MACHINABLE', price: 50.6 }], totalBasePrice: 50.6 };
     expect(parseUspsRateResponse(PMI as never, example)?.net).toBe(5060);
   });
 
@@ -81,7 +81,7 @@ describe('USPS international prices', () => {
     expect(schemaProblems(UspsIntlExtraServiceRateQuery, query)).toEqual([]);
     expect(buildUspsIntlExtraQuery(PMI, TO_CA, PARCEL_US, { declared_value: '500.01' }, MAILING_DATE)?.extraServices).toEqual([931]);
     expect(buildUspsIntlExtraQuery(PMI, TO_CA, PARCEL_US, {}, MAILING_DATE)).toBeNull();
-    const answer = { extraServices: [{ SKU: 'IXIE0XXXXCX0400', priceType: 'COMMERCIAL', price: 15.0, extraService: 930, name: 'Insurance <= $500' }] };
+    const answer = { extraServices: [{ priceType: 'COMMERCIAL', price: 15.0, extraService: 930, name: 'Insurance <= $500' }] };
     expect(schemaProblems(UspsIntlExtraServiceRateDetails, answer)).toEqual([]);
     expect(parseUspsExtraPrices(answer, [930])).toBe(1500);
     expect(parseUspsExtraPrices(answer, [931])).toBeUndefined();
@@ -132,7 +132,7 @@ describe('USPS international labels', () => {
   });
 
   it('reads the document example answer: the S10 number, postage plus extra services, the label file', () => {
-    const example = { internationalTrackingNumber: 'EZ000012162US', constructCode: 'I01', postage: 286.03, extraServices: [{ serviceID: '930', serviceName: 'Insurance <= $500', price: 2.5, sku: 'NA', warnings: [] }], internationalPriceGroup: '12', weightUOM: 'lb', weight: 23.0, dimensionalWeight: '0.0', mailingDate: '2023-12-01', fees: [], labelImage: 'JVBERi0xLjQK', SKU: 'IEXX0XXXXB12230' };
+    const example = { internationalTrackingNumber: 'EZ000012162US', constructCode: 'I01', postage: 286.03, extraServices: [{ serviceID: '930', serviceName: 'Insurance <= $500', price: 2.5, sku: 'NA', warnings: [] }], internationalPriceGroup: '12', weightUOM: 'lb', weight: 23.0, dimensionalWeight: '0.0', mailingDate: '2023-12-01', fees: [], labelImage: 'JVBERi0xLjQK' };
     expect(schemaProblems(UspsIntlLabelVendorResponse, example)).toEqual([]);
     expect(parseUspsIntlLabelResponse(example)).toEqual({ trackingNumber: 'EZ000012162US', labelBase64: 'JVBERi0xLjQK', billedCents: 28853 });
     expect(uspsDefinition.isTrackingNumber('EZ000012162US')).toBe(true);
@@ -165,7 +165,7 @@ describe('USPS extra services for signature and insurance', () => {
     const query = buildUspsExtraQuery({ mailClass: 'PRIORITY_MAIL', originZIP: '20024', destinationZIP: '63104', weightLb: 4.41, mailingDate: MAILING_DATE }, { signature: 'adult', declared_value: '750.00' });
     expect(query).toEqual({ extraServices: [922, 931], mailClass: 'PRIORITY_MAIL', priceType: 'COMMERCIAL', itemValue: 750, weight: 4.41, originZIPCode: '20024', destinationZIPCode: '63104', mailingDate: MAILING_DATE });
     expect(schemaProblems(UspsExtraServiceRateQuery, query)).toEqual([]);
-    const answer = [{ extraService: '922', name: 'Adult Signature Required', SKU: 'DXA0XXXXXXX0000', priceType: 'COMMERCIAL', price: 9.1 }, { extraService: '931', name: 'Insurance > $500', SKU: 'DXI0XXXXXXX0000', priceType: 'COMMERCIAL', price: 12.35 }];
+    const answer = [{ extraService: '922', name: 'Adult Signature Required', priceType: 'COMMERCIAL', price: 9.1 }, { extraService: '931', name: 'Insurance > $500', priceType: 'COMMERCIAL', price: 12.35 }];
     expect(schemaProblems(UspsExtraServiceRateDetails, answer)).toEqual([]);
     expect(parseUspsExtraPrices(answer, [922, 931])).toBe(2145);
 
