@@ -8,8 +8,9 @@ import { BodyTooLargeError, readBody, sendGarbage, sendJson } from './http-io.js
 import { SimHttpError, type SimApi, type SimReply, type SimRequest, type SimRoute } from './sim-types.js';
 import { createSimState, type SimState } from './state.js';
 import { createSwiftpostApi } from './swiftpost-api.js';
-import { createUpsApi, UPS_MOUNT } from './ups-api.js';
-import { createUspsApi, USPS_MOUNT } from './usps-api.js';
+import { createUpsApi } from './ups-api.js';
+import { createUspsApi } from './usps-api.js';
+import { defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from '../../carriers/index.js';
 
 /**
  * The remote APIs the simulator plays. A simulated carrier is its API module plus one line here.
@@ -29,8 +30,8 @@ export interface CarrierSimulatorOptions {
 export interface CarrierSimulator {
   url: string;
   port: number;
-  /** The origins to give the real carriers' clients (CARRIER_UPS_URL, CARRIER_USPS_URL). */
-  carrierUrls: { ups: string; usps: string };
+  /** The origins to give the real carriers' clients (`CARRIER_<CODE>_URL`), by carrier code: each module's `simulatorPath` here. */
+  carrierUrls: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -70,7 +71,7 @@ export async function startCarrierSimulator(options: CarrierSimulatorOptions = {
   return {
     url,
     port,
-    carrierUrls: { ups: url + UPS_MOUNT, usps: url + USPS_MOUNT },
+    carrierUrls: defaultCarrierBaseUrls(url, REAL_CARRIER_MODULES),
     async close() {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
