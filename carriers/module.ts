@@ -33,7 +33,7 @@ export interface HttpAdapterOptions {
 export interface CarrierModule {
   definition: CarrierDefinition;
   createHttpAdapter(options: HttpAdapterOptions): CarrierAdapter;
-  /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`; a real carrier's origin, `/ups`). */
+  /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`; a real carrier's origin stands under a path of its own). */
   simulatorPath?: string;
   /**
    * A real carrier's settings beside its URL (`CARRIER_<CODE>_<SUFFIX>`). One that has them is
