@@ -29,7 +29,8 @@ export interface SchemaSource {
   readonly name: string;
   readonly document: string;
   readonly title: string;
-  readonly version: string;
+  /** The document's `info.version`; null where it gives none. */
+  readonly version: string | null;
   readonly method: string;
   readonly path: string;
   readonly operationId: string | null;
