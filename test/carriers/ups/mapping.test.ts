@@ -5,7 +5,7 @@ import {
   buildShipRequest,
   buildVoidRequest,
   cancelOutcomeFromError,
-  classifyUpsError,
+  classifyUpsAnswer,
   ourUpsServiceCode,
   parseLabelRecoveryResponse,
   parseRateResponse,
@@ -218,15 +218,15 @@ describe('UPS shipping', () => {
   it('a void refused in words of a scan is already_scanned; other refusals not_cancellable; faults are not refusals', () => {
     const scanned = UPS_ERROR('190117', 'The package has already been picked up or is in transit and cannot be voided.');
     expect(schemaErrors(UpsErrorBody, scanned)).toEqual([]);
-    expect(cancelOutcomeFromError(400, scanned)).toEqual({ kind: 'refused', reason: 'already_scanned', message: scanned.response.errors[0].message });
-    expect(cancelOutcomeFromError(400, UPS_ERROR('190102', 'No shipment found within the allowed void period'))).toEqual({
+    expect(cancelOutcomeFromError(classifyUpsAnswer(400, scanned, 'void'))).toEqual({ kind: 'refused', reason: 'already_scanned', message: scanned.response.errors[0].message });
+    expect(cancelOutcomeFromError(classifyUpsAnswer(400, UPS_ERROR('190102', 'No shipment found within the allowed void period'), 'void'))).toEqual({
       kind: 'refused',
       reason: 'not_cancellable',
       message: 'No shipment found within the allowed void period',
     });
-    expect(cancelOutcomeFromError(429, UPS_ERROR('10429', 'Too Many Requests'))).toBeUndefined();
-    expect(cancelOutcomeFromError(503, {})).toBeUndefined();
-    expect(cancelOutcomeFromError(401, UPS_ERROR('250002', 'Invalid Authentication Information.'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(429, UPS_ERROR('10429', 'Too Many Requests'), 'void'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(503, {}, 'void'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(401, UPS_ERROR('250002', 'Invalid Authentication Information.'), 'void'))).toBeUndefined();
   });
 
   it('recovers a label in another format, the schema satisfied with the same package named everywhere', () => {
@@ -330,18 +330,23 @@ describe('UPS error classification', () => {
     [401, 'rate', 'definitive'],
     [403, 'ship', 'definitive'],
   ] as const)('HTTP %i on %s is %s', (status, operation, kind) => {
-    const c = classifyUpsError(status, err('120100', 'Missing or invalid shipper number'), operation);
+    const c = classifyUpsAnswer(status, UPS_ERROR('120100', 'Missing or invalid shipper number'), operation);
     expect(c.kind).toBe(kind);
-    expect(c.carrierErrorCode).toBe('120100');
-    expect(c.message).toBe('Missing or invalid shipper number');
+    expect(c.details.carrierErrorCode).toBe('120100');
+    // A refusal in UPS's own words, for the customer; a fault names the call and its status too, for operators.
+    if (kind === 'definitive') expect(c.message).toBe('Missing or invalid shipper number');
+    else expect(c.message).toMatch(new RegExp(`^UPS ${operation}: HTTP ${status}: Missing or invalid shipper number`));
   });
 
   it('a 404 is not_found; a scanned void is already_scanned, and only on a void', () => {
-    expect(classifyUpsError(404, err('TW0001', 'Tracking Information Not Found'), 'track')).toMatchObject({ kind: 'definitive', reason: 'not_found', carrierErrorCode: 'TW0001' });
-    const scanned = err('190117', 'The package has already been picked up or is in transit and cannot be voided.');
-    expect(classifyUpsError(400, scanned, 'void').reason).toBe('already_scanned');
-    expect(classifyUpsError(400, scanned, 'ship').reason).toBeUndefined();
-    expect(classifyUpsError(400, {}, 'void')).toEqual({ kind: 'definitive', message: 'UPS answered HTTP 400' });
+    expect(classifyUpsAnswer(404, UPS_ERROR('TW0001', 'Tracking Information Not Found'), 'track')).toMatchObject({ kind: 'definitive', details: { reason: 'not_found', carrierErrorCode: 'TW0001' } });
+    const scanned = UPS_ERROR('190117', 'The package has already been picked up or is in transit and cannot be voided.');
+    expect(classifyUpsAnswer(400, scanned, 'void').details.reason).toBe('already_scanned');
+    expect(classifyUpsAnswer(400, scanned, 'ship').details.reason).toBeUndefined();
+    // A scan's words in a fault are not a refusal.
+    const fault = classifyUpsAnswer(503, scanned, 'void');
+    expect([fault.kind, fault.details.reason]).toEqual(['ambiguous', undefined]);
+    expect(classifyUpsAnswer(400, {}, 'void')).toMatchObject({ kind: 'definitive', message: 'UPS void: HTTP 400', details: { status: 400, carrierCode: 'ups' } });
   });
 });
 
