@@ -100,6 +100,60 @@ export function carrierSimUrl(config: { carrierSimPort: number }): string {
 
 const withoutSlash = (url: string) => url.replace(/\/$/, '');
 
+/** Where each carrier is and how it is called: URLs, credentials, deadlines and rates. */
+function carrierSettings(v: Variables, all: Record<string, unknown>) {
+  return {
+    carrierSimPort: v.CARRIER_SIM_PORT,
+    /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
+    carrierUrls: byCarrier<string>(all, 'URL'),
+    /**
+     * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
+     * variable suffix, for each one set up completely: the registry enables exactly these.
+     */
+    carrierCredentials: realCarrierCredentials(all),
+    carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
+    /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
+    carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,
+    /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
+    carrierRateLimits: byCarrier<number>(all, 'RPS'),
+    /** Percent of each carrier's rate given to tracking polls on their own queue (0: one shared queue). */
+    carrierTrackingSharePercent: v.CARRIER_TRACKING_SHARE,
+  };
+}
+
+/** Worker tuning (per process): concurrency, cached workflows, and the drain time on SIGTERM. */
+function workerSettings(v: Variables, production: boolean) {
+  return {
+    maxConcurrentActivities: v.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTasks: v.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+    maxCachedWorkflows: v.WORKER_MAX_CACHED_WORKFLOWS,
+    shutdownGraceMs: v.WORKER_SHUTDOWN_GRACE_MS,
+    /** Where a worker serves Prometheus metrics (0: not served). */
+    metricsPort: v.WORKER_METRICS_PORT,
+    /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
+    workflowBundlePath: v.WORKFLOW_BUNDLE_PATH ?? (production ? 'dist/workflow-bundle.js' : undefined),
+    /**
+     * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
+     * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
+     * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
+     * Without one, workers are unversioned.
+     */
+    deploymentName: v.WORKER_DEPLOYMENT_NAME,
+    buildId: v.WORKER_BUILD_ID as string | undefined,
+  };
+}
+
+/** OpenTelemetry traces (runtime/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
+function tracingSettings(v: Variables) {
+  return {
+    enabled:
+      v.OTEL_SDK_DISABLED !== 'true' &&
+      v.OTEL_TRACES_EXPORTER !== 'none' &&
+      Boolean(v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    serviceName: v.OTEL_SERVICE_NAME as string | undefined,
+  };
+}
+
 function toConfig(v: Variables, all: Record<string, unknown>, production: boolean) {
   const [count, seconds] = v.ADDRESS_RATE_LIMIT.split('/').map(Number);
   return {
@@ -118,21 +172,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     labelUrlTtlSeconds: v.LABEL_URL_TTL_SECONDS,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1',
     logLevel: v.LOG_LEVEL as string,
-    carrierSimPort: v.CARRIER_SIM_PORT,
-    /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
-    carrierUrls: byCarrier<string>(all, 'URL'),
-    /**
-     * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
-     * variable suffix, for each one set up completely: the registry enables exactly these.
-     */
-    carrierCredentials: realCarrierCredentials(all),
-    carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
-    /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
-    carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,
-    /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
-    carrierRateLimits: byCarrier<number>(all, 'RPS'),
-    /** Percent of each carrier's rate given to tracking polls on their own queue (0: one shared queue). */
-    carrierTrackingSharePercent: v.CARRIER_TRACKING_SHARE,
+    ...carrierSettings(v, all),
     cardProcessorUrl: v.CARD_PROCESSOR_URL ?? `${carrierSimUrl({ carrierSimPort: v.CARRIER_SIM_PORT })}/cardpay/v1`,
     trustedProxies: v.TRUSTED_PROXIES,
     taskQueuePrefix: v.TASK_QUEUE_PREFIX,
@@ -146,25 +186,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     trackingContinueAsNewAfterPolls: v.TRACKING_CONTINUE_AS_NEW_AFTER as number | undefined,
     /** Shared secrets carriers use to push scans to POST /carrier-webhooks/{carrier}. */
     carrierWebhookSecrets: byCarrier<string>(all, 'WEBHOOK_SECRET'),
-    /** Worker tuning (per process): concurrency, cached workflows, and the drain time on SIGTERM. */
-    worker: {
-      maxConcurrentActivities: v.WORKER_MAX_CONCURRENT_ACTIVITIES,
-      maxConcurrentWorkflowTasks: v.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
-      maxCachedWorkflows: v.WORKER_MAX_CACHED_WORKFLOWS,
-      shutdownGraceMs: v.WORKER_SHUTDOWN_GRACE_MS,
-      /** Where a worker serves Prometheus metrics (0: not served). */
-      metricsPort: v.WORKER_METRICS_PORT,
-      /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
-      workflowBundlePath: v.WORKFLOW_BUNDLE_PATH ?? (production ? 'dist/workflow-bundle.js' : undefined),
-      /**
-       * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
-       * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
-       * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
-       * Without one, workers are unversioned.
-       */
-      deploymentName: v.WORKER_DEPLOYMENT_NAME,
-      buildId: v.WORKER_BUILD_ID as string | undefined,
-    },
+    worker: workerSettings(v, production),
     /** How long the API finishes in-flight requests after SIGTERM before it exits. */
     apiShutdownGraceMs: v.API_SHUTDOWN_GRACE_MS,
     /** How long a request may take to arrive whole, headers and body (contract: 408 request_timeout). */
@@ -190,14 +212,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
     codecPort: v.CODEC_PORT,
     codecHost: v.CODEC_HOST,
-    /** OpenTelemetry traces (runtime/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
-    tracing: {
-      enabled:
-        v.OTEL_SDK_DISABLED !== 'true' &&
-        v.OTEL_TRACES_EXPORTER !== 'none' &&
-        Boolean(v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
-      serviceName: v.OTEL_SERVICE_NAME as string | undefined,
-    },
+    tracing: tracingSettings(v),
   };
 }
 
