@@ -3,6 +3,7 @@ import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
 import { uspsCarrier } from './usps/index.js';
+import { fedexCarrier } from './fedex/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
 
 /** The simulated carriers, always on (each needs a URL in production). Adding one: its folder, plus one line here. */
@@ -15,6 +16,7 @@ export const CARRIER_MODULES: readonly CarrierModule[] = [
 export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
+  fedexCarrier,
 ];
 
 export interface CarrierRegistryOptions {

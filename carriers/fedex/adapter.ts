@@ -1,6 +1,6 @@
 import { parseAmount, SCAN_STATUSES, type Address, type ScanStatus } from '../../domain/index.js';
 import { requiredCredentials } from '../credentials.js';
-import { CarrierError, type AddressProblem, type CarrierAdapter, type CancelOutcome, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
+import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type CancelOutcome, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { createFedexClient, type FedexClient, type FedexClientConfig } from './client.js';
 import { fedexDefinition } from './definition.js';
 import { fedexLabelZpl } from './label-zpl.js';
@@ -8,14 +8,14 @@ import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems } from './mapping-address.js';
 import { fedexCustomsProblems } from './mapping-customs.js';
 import { fedexPickupProblems } from './mapping-pickup.js';
-import type { FedexScan } from './mapping-track.js';
-import { fedexServiceServes, fedexServiceType } from './services.js';
+import type { FedexFoundPackage, FedexScan } from './mapping-track.js';
+import { fedexServiceServes, fedexServiceType, ourFedexServiceCode } from './services.js';
 
 /** The settings the FedEx adapter needs beside its URL (CARRIER_FEDEX_<suffix>). */
 export const FEDEX_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
 
-/** Label images this process bought, kept for their ZPL (below); the oldest go first. */
-const KEPT_IMAGES = 500;
+/** Labels this process bought, kept for a retried buy and their ZPL (below); the oldest go first. */
+const KEPT_LABELS = 500;
 
 export function createFedexAdapter(options: HttpAdapterOptions, overrides: Partial<FedexClientConfig> = {}): CarrierAdapter {
   return fedexAdapterOn(createFedexClient({ ...fedexClientConfig(options), ...overrides }));
@@ -45,8 +45,8 @@ const handled = (scans: readonly FedexScan[]) => scans.some((s) => isScanStatus(
 export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
   const definition = fedexDefinition;
   const carrierCode = definition.code;
-  /** What this process bought under a reference: the service, and the image its ZPL is made from. */
-  const bought = new Map<string, { trackingNumber: string; serviceCode: string; image: string | null }>();
+  /** What this process bought under a reference: a retried buy answers it again, and its ZPL is made from its image. */
+  const bought = new Map<string, BoughtLabel>();
 
   function refuse(message: string): never {
     throw new CarrierError('definitive', message, { carrierCode });
@@ -71,14 +71,12 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
     if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
   }
 
-  /** Cancels what FedEx shipped under our reference and did not cancel: labels whose answers were lost. */
-  async function cancelStrays(reference: string, at: string | undefined): Promise<string | undefined> {
-    const found = await client.find(reference, at);
-    for (const pkg of found.filter((p) => !p.cancelled)) {
+  /** Cancels what FedEx shipped under our reference and has not cancelled: labels whose answers were lost. */
+  async function cancelStrays(reference: string, live: readonly FedexFoundPackage[]): Promise<void> {
+    for (const pkg of live) {
       const outcome = await client.cancel(pkg.trackingNumber);
       if (!outcome.cancelled) refuse(`FedEx would not cancel ${pkg.trackingNumber}, bought under ${reference} with its answer lost: ${outcome.message}`);
     }
-    return found[0]?.trackingNumber;
   }
 
   /** A refusal to cancel, told apart by tracking: FedEx cancels only what it has not been tendered. */
@@ -118,14 +116,18 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
       if (fedexServiceType(request.serviceCode) === undefined) refuse(`FedEx has no service ${request.serviceCode}`);
       if (!fedexServiceServes(request.serviceCode, request.from, request.to)) refuse(`FedEx does not carry ${request.serviceCode} from ${request.from.country} to ${request.to.country}`);
       refuseProblems([...checkAddress(request.from, request.to), ...fedexParcelProblems(request.parcel, request.from, request.to), ...purchaseProblems(request)]);
-      // A retried step may follow a buy whose answer was lost: FedEx cannot send that label again.
-      if (request.earlierAttempt || bought.has(request.reference)) await cancelStrays(request.reference, request.at);
-      const { reference: _reference, earlierAttempt: _earlier, ...rest } = request;
-      const label = await client.ship({ ...rest, reference: request.reference });
-      bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode, image: label.label.format === 'zpl' ? null : label.label.contentBase64 });
-      if (bought.size > KEPT_IMAGES) bought.delete(bought.keys().next().value as string);
-      return {
-        reference: request.reference,
+      // A retried step: the label this process bought is answered again while FedEx keeps it; any
+      // other under our reference was bought with its answer lost, and FedEx cannot send it again.
+      const known = bought.get(request.reference);
+      if (request.earlierAttempt || known) {
+        const live = (await client.find(request.reference, request.at)).filter((p) => !p.cancelled);
+        if (known && live.some((p) => p.trackingNumber === known.trackingNumber) && known.serviceCode === request.serviceCode) return known;
+        await cancelStrays(request.reference, live);
+      }
+      const { reference, earlierAttempt: _earlier, ...rest } = request;
+      const label = await client.ship({ ...rest, reference });
+      const answer: BoughtLabel = {
+        reference,
         trackingNumber: label.trackingNumber,
         serviceCode: request.serviceCode,
         cancelled: false,
@@ -134,6 +136,9 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
         carrierShipmentId: label.carrierShipmentId,
         ...(label.documents ? { documents: label.documents } : {}),
       };
+      bought.set(reference, answer);
+      if (bought.size > KEPT_LABELS) bought.delete(bought.keys().next().value as string);
+      return answer;
     },
 
     async findPurchase(reference, lookup = {}) {
@@ -144,16 +149,18 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
         const serviceCode = known?.trackingNumber === stored.trackingNumber ? known.serviceCode : null;
         return { reference, trackingNumber: stored.trackingNumber, serviceCode, cancelled: scans.some((s) => s.status === 'cancelled'), carrierShipmentId: stored.carrierShipmentId };
       }
-      if (lookup.request) {
-        // A lost buy answer, settled before buying again: the label cannot be had, so it is cancelled.
-        const trackingNumber = await cancelStrays(reference, lookup.request.at);
-        return trackingNumber === undefined ? null : { reference, trackingNumber, serviceCode: null, cancelled: true, carrierShipmentId: trackingNumber };
-      }
-      const found = await client.find(reference);
-      const pkg = found.find((p) => !p.cancelled) ?? found[0];
+      const found = await client.find(reference, lookup.request?.at);
+      const live = found.filter((p) => !p.cancelled);
+      const pkg = live[0] ?? found[0];
       if (!pkg) return null;
-      const serviceCode = known?.trackingNumber === pkg.trackingNumber ? known.serviceCode : null;
-      return { reference, trackingNumber: pkg.trackingNumber, serviceCode, cancelled: pkg.cancelled, carrierShipmentId: pkg.trackingNumber };
+      // Our own label's service where this process bought it, else the one FedEx's tracking names.
+      const serviceCode = known?.trackingNumber === pkg.trackingNumber ? known.serviceCode : (pkg.serviceType && ourFedexServiceCode(pkg.serviceType)) || null;
+      if (lookup.request && live.length) {
+        // A lost buy answer, settled before buying again: that label cannot be had, so it is cancelled.
+        await cancelStrays(reference, live);
+        return { reference, trackingNumber: pkg.trackingNumber, serviceCode, cancelled: true };
+      }
+      return { reference, trackingNumber: pkg.trackingNumber, serviceCode, cancelled: pkg.cancelled };
     },
 
     async cancel(purchase) {
@@ -172,7 +179,8 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
 
     async recoverLabel(purchase, format) {
       if (format !== 'zpl') refuse(`FedEx makes a label once; its ${format} cannot be had again`);
-      const image = bought.get(purchase.reference)?.image;
+      const label = bought.get(purchase.reference)?.label;
+      const image = label && label.format !== 'zpl' ? label.contentBase64 : undefined;
       if (!image) refuse(`FedEx offers no reprint, and the label image of ${purchase.reference} is not in this process`);
       return { format: 'zpl', contentBase64: Buffer.from(await fedexLabelZpl(image)).toString('base64') };
     },

@@ -29,18 +29,21 @@ export function fedexResidential(address: Address): boolean {
   return !address.company?.trim();
 }
 
-/** The address block every FedEx API shares (Rate's takes the same fields without `streetLines`). */
-export function fedexAddress(address: Address, withStreet: boolean) {
+/** The address block of a Rate request: no street (Rate's `RateAddress`), the postal code required. */
+export function fedexRateAddress(address: Address) {
   const state = address.state?.trim();
-  const postalCode = fedexPostalCode(address);
   return {
-    ...(withStreet ? { streetLines: fedexStreetLines(address) } : {}),
     city: address.city.trim(),
     ...(state ? { stateOrProvinceCode: state.toUpperCase() } : {}),
-    ...(postalCode ? { postalCode } : {}),
+    postalCode: fedexPostalCode(address),
     countryCode: address.country.toUpperCase(),
     residential: fedexResidential(address),
   };
+}
+
+/** The address block of Ship and Pickup: the street lines too. */
+export function fedexAddress(address: Address) {
+  return { streetLines: fedexStreetLines(address), ...fedexRateAddress(address) };
 }
 
 /**
@@ -59,7 +62,7 @@ export function fedexParty(address: Address) {
   const company = address.company?.trim();
   const email = address.email?.trim();
   return {
-    address: fedexAddress(address, true),
+    address: fedexAddress(address),
     contact: {
       personName: address.name.trim(),
       // Required by the schema; a purchase without one is refused before (fedexPurchaseProblems).

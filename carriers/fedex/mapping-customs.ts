@@ -8,14 +8,14 @@ import { fedexAmount } from './mapping-options.js';
  * REPAIR_AND_RETURN, SAMPLE, SOLD): goods sold, gifts and samples as themselves; documents and
  * anything else are not sold; goods sent back are FedEx's repair-and-return purpose.
  */
-const PURPOSE: Record<ContentsType, string> = {
+const PURPOSE = {
   merchandise: 'SOLD',
   gift: 'GIFT',
   sample: 'SAMPLE',
   documents: 'NOT_SOLD',
   returned_goods: 'REPAIR_AND_RETURN',
   other: 'NOT_SOLD',
-};
+} as const satisfies Record<ContentsType, string>;
 
 /** `termsOfSale` ("Max length is 3"): DDU is DAP since Incoterms 2010 (the recipient pays duties), DDP is DDP. */
 const TERMS = { DDU: 'DAP', DDP: 'DDP' } as const;
@@ -24,7 +24,7 @@ const TERMS = { DDU: 'DAP', DDP: 'DDP' } as const;
  * Tax ids as FedEx's `tins` of a party: an EORI or IOSS is a union-wide business number, a VAT
  * number a national one, an EIN the US federal one; any other a national business number.
  */
-const TIN_TYPE: Record<TaxId['type'], string> = { eori: 'BUSINESS_UNION', ioss: 'BUSINESS_UNION', vat: 'BUSINESS_NATIONAL', ein: 'FEDERAL', other: 'BUSINESS_NATIONAL' };
+const TIN_TYPE = { eori: 'BUSINESS_UNION', ioss: 'BUSINESS_UNION', vat: 'BUSINESS_NATIONAL', ein: 'FEDERAL', other: 'BUSINESS_NATIONAL' } as const satisfies Record<TaxId['type'], string>;
 
 /** The `tins` of one party, or nothing. */
 export function fedexTins(taxIds: readonly TaxId[] | undefined, owner: TaxId['owner']) {
@@ -48,11 +48,11 @@ export function fedexCustomsClearance(p: { reference: string; from: Address; cus
   const total = customs.items.reduce((sum, item) => sum + (parseAmount(item.value) ?? 0), 0);
   const eel = customs.eel_pfc?.trim();
   return {
-    dutiesPayment: { paymentType: customs.incoterm === 'DDP' ? 'SENDER' : 'RECIPIENT' },
+    dutiesPayment: { paymentType: customs.incoterm === 'DDP' ? ('SENDER' as const) : ('RECIPIENT' as const) },
     ...(customs.contents_type === 'documents' ? { isDocumentOnly: true } : {}),
     commercialInvoice: {
       originatorName: customs.signer,
-      customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER', value: customs.invoice_number ?? p.reference }],
+      customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER' as const, value: customs.invoice_number ?? p.reference }],
       termsOfSale: TERMS[customs.incoterm],
       shipmentPurpose: PURPOSE[customs.contents_type],
     },
@@ -66,7 +66,7 @@ export function fedexCustomsClearance(p: { reference: string; from: Address; cus
         // FedEx's amounts are numbers: the unit price to six places, so quantity times it is the line.
         unitPrice: { amount: Math.round((line * 10_000) / item.quantity) / 1_000_000, currency },
         customsValue: money(line),
-        weight: { units: 'KG', value: item.weight_g / 1000 },
+        weight: { units: 'KG' as const, value: item.weight_g / 1000 },
         ...(item.hs_tariff_number ? { harmonizedCode: item.hs_tariff_number } : {}),
         ...(item.sku ? { partNumber: item.sku } : {}),
       };
@@ -78,8 +78,8 @@ export function fedexCustomsClearance(p: { reference: string; from: Address; cus
 
 /** The commercial invoice asked for as a shipping document: FedEx's PDF on letter paper, served as our invoice. */
 export const FEDEX_INVOICE_DOCUMENT = {
-  shippingDocumentTypes: ['COMMERCIAL_INVOICE'],
-  commercialInvoiceDetail: { documentFormat: { stockType: 'PAPER_LETTER', docType: 'PDF' } },
+  shippingDocumentTypes: ['COMMERCIAL_INVOICE' as const],
+  commercialInvoiceDetail: { documentFormat: { stockType: 'PAPER_LETTER' as const, docType: 'PDF' as const } },
 };
 
 /** What of a declaration FedEx cannot take as it is (never cut to fit). */

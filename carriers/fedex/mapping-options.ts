@@ -33,7 +33,7 @@ export function fedexShipmentServices(options: ShipmentOptions | undefined, isRe
   return {
     shipmentSpecialServices: {
       specialServiceTypes: types,
-      ...(isReturn ? { returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } } : {}),
+      ...(isReturn ? { returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' as const } } : {}),
     },
   };
 }

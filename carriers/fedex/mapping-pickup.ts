@@ -3,6 +3,7 @@ import { isRecord } from '../decode.js';
 import { localDate, localHhmm, timeZoneOf } from '../local-time.js';
 import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddress, fedexPhone, fedexWeight } from './mapping-address.js';
+import type { Pickups, PickupsCancel } from './schemas/index.js';
 import { fedexOperatingCompany } from './services.js';
 
 /** FedEx Pickup Request: our booking as a Create Pickup request, its answers and its cancel. Pure. */
@@ -75,7 +76,8 @@ export function buildPickupRequest(input: FedexPickupInput) {
       pickupAddressType: 'OTHER',
       pickupLocation: {
         contact: { personName: a.name.trim(), ...(company ? { companyName: company } : {}), ...(phone ? { phoneNumber: phone } : {}) },
-        address: fedexAddress(a, true),
+        // The state is required here; a booking without one is refused before (fedexPickupProblems).
+        address: { ...fedexAddress(a), stateOrProvinceCode: (a.state ?? '').trim().toUpperCase() },
       },
       readyDateTimestamp: `${day}T${hms(localHhmm(input.window.start, zone))}`,
       customerCloseTime: hms(localHhmm(input.window.end, zone)),
@@ -88,7 +90,7 @@ export function buildPickupRequest(input: FedexPickupInput) {
     ...(remarks ? { remarks } : {}),
     countryRelationships: abroad ? 'INTERNATIONAL' : 'DOMESTIC',
     pickupType: 'ON_CALL',
-  };
+  } satisfies Pickups.Full_Schema_Create_Pickup;
 }
 
 /**
@@ -132,7 +134,7 @@ export function buildPickupCancelRequest(accountNumber: string, confirmation: Fe
     carrierCode: confirmation.carrierCode,
     scheduledDate: confirmation.scheduledDate,
     ...(confirmation.location ? { location: confirmation.location } : {}),
-  };
+  } satisfies PickupsCancel.Full_Schema_Cancel_Pickup;
 }
 
 export function parsePickupCancelResponse(body: unknown): true | undefined {

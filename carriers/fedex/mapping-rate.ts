@@ -1,7 +1,8 @@
 import { type Address, type Minor, type Parcel, type ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { fedexAddress, fedexPackage, fedexUnits } from './mapping-address.js';
+import { fedexPackage, fedexRateAddress, fedexUnits } from './mapping-address.js';
 import { fedexPackageOptions, fedexShipmentServices } from './mapping-options.js';
+import type { RatesQuotes } from './schemas/index.js';
 import { fedexServiceType, ourFedexServiceCode, type FedexServiceCode } from './services.js';
 
 export const FEDEX_RATE_PATH = '/rate/v1/rates/quotes';
@@ -44,8 +45,8 @@ export function buildRateRequest(input: FedexRateInput) {
     accountNumber: { value: input.accountNumber },
     rateRequestControlParameters: { returnTransitTimes: true },
     requestedShipment: {
-      shipper: { address: fedexAddress(input.from, false) },
-      recipient: { address: fedexAddress(input.to, false) },
+      shipper: { address: fedexRateAddress(input.from) },
+      recipient: { address: fedexRateAddress(input.to) },
       ...(serviceType ? { serviceType } : {}),
       // The account's own rates are what a purchase bills; the list rate is the fallback.
       rateRequestType: ['ACCOUNT', 'LIST'],
@@ -54,7 +55,7 @@ export function buildRateRequest(input: FedexRateInput) {
       ...fedexShipmentServices(input.options, input.isReturn),
       requestedPackageLineItems: [{ ...fedexPackage(input.parcel, units), ...fedexPackageOptions(input.options, input.currency) }],
     },
-  };
+  } satisfies RatesQuotes.Full_Schema_Quote_Rate;
 }
 
 const DAYS: Record<string, number> = {

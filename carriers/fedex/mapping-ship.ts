@@ -5,6 +5,7 @@ import { fedexPackage, fedexParty, fedexUnits } from './mapping-address.js';
 import { FEDEX_INVOICE_DOCUMENT, fedexCustomsClearance, fedexTins } from './mapping-customs.js';
 import { fedexPackageOptions, fedexShipmentServices } from './mapping-options.js';
 import { FEDEX_PACKAGING, FEDEX_PICKUP_TYPE, minorOf } from './mapping-rate.js';
+import type { Shipments, ShipmentsCancel } from './schemas/index.js';
 import { fedexServiceType } from './services.js';
 
 export const FEDEX_SHIP_PATH = '/ship/v1/shipments';
@@ -79,13 +80,13 @@ export function buildShipRequest(input: FedexShipInput) {
       requestedPackageLineItems: [
         {
           ...fedexSubPackaging(input.from, input.to),
-          customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE', value: input.reference }],
+          customerReferences: [{ customerReferenceType: 'CUSTOMER_REFERENCE' as const, value: input.reference }],
           ...pkg,
           ...fedexPackageOptions(input.options, input.currency),
         },
       ],
     },
-  };
+  } satisfies Shipments.Request;
 }
 
 const LABEL_FORMATS: Record<string, FedexLabel['label']['format']> = { PNG: 'png', PDF: 'pdf', ZPLII: 'zpl' };
@@ -127,7 +128,7 @@ export function parseShipResponse(body: unknown): FedexLabel | undefined {
 
 /** `PUT /ship/v1/shipments/cancel`: every package of the shipment with that (master) tracking number. */
 export function buildCancelRequest(p: { accountNumber: string; trackingNumber: string }) {
-  return { accountNumber: { value: p.accountNumber }, trackingNumber: p.trackingNumber, deletionControl: 'DELETE_ALL_PACKAGES' };
+  return { accountNumber: { value: p.accountNumber }, trackingNumber: p.trackingNumber, deletionControl: 'DELETE_ALL_PACKAGES' } satisfies ShipmentsCancel.Request;
 }
 
 /** Whether FedEx cancelled it, with its words; undefined when the answer is not one. */

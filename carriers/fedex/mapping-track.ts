@@ -1,5 +1,6 @@
 import type { ScanStatus } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
+import type { Referencenumbers, Trackingnumbers } from './schemas/index.js';
 
 export const FEDEX_TRACK_PATH = '/track/v1/trackingnumbers';
 export const FEDEX_REFERENCE_PATH = '/track/v1/referencenumbers';
@@ -45,7 +46,7 @@ export const FEDEX_EVENT_TYPES: Readonly<Record<string, FedexScanStatus>> = {
 
 /** `POST /track/v1/trackingnumbers` for one number, with every scan. */
 export function buildTrackRequest(trackingNumber: string) {
-  return { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] };
+  return { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] } satisfies Trackingnumbers.Request;
 }
 
 /**
@@ -63,7 +64,7 @@ export function buildReferenceRequest(p: { reference: string; accountNumber: str
       shipDateEndDate: day(p.daysAfter ?? 1),
     },
     includeDetailedScans: true,
-  };
+  } satisfies Referencenumbers.Request;
 }
 
 const records = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
@@ -117,6 +118,8 @@ export function parseTrackResponse(body: unknown, trackingNumber: string): Fedex
 /** A package found by our reference (the lost-answer settlement). */
 export interface FedexFoundPackage {
   trackingNumber: string;
+  /** FedEx's `serviceDetail.type` (`FEDEX_GROUND`), where it says. */
+  serviceType: string | null;
   /** The shipment was cancelled at FedEx (its latest status is CA). */
   cancelled: boolean;
 }
@@ -133,7 +136,8 @@ export function parseReferenceResponse(body: unknown, reference: string): FedexF
     const ours = identifiers.some((id) => id.type === 'CUSTOMER_REFERENCE' && Array.isArray(id.value) && id.value.includes(reference));
     if (!ours || typeof info.trackingNumber !== 'string') continue;
     const latest = isRecord(result.latestStatusDetail) ? result.latestStatusDetail : {};
-    found.push({ trackingNumber: info.trackingNumber, cancelled: latest.code === 'CA' || latest.derivedCode === 'CA' });
+    const serviceType = isRecord(result.serviceDetail) && typeof result.serviceDetail.type === 'string' ? result.serviceDetail.type : null;
+    found.push({ trackingNumber: info.trackingNumber, serviceType, cancelled: latest.code === 'CA' || latest.derivedCode === 'CA' });
   }
   return found;
 }

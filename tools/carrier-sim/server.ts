@@ -10,12 +10,13 @@ import { createSimState, type SimState } from './state.js';
 import { createSwiftpostApi } from './swiftpost-api.js';
 import { createUpsApi, UPS_MOUNT } from './ups-api.js';
 import { createUspsApi, USPS_MOUNT } from './usps-api.js';
+import { createFedexApi, FEDEX_MOUNT } from './fedex-api.js';
 
 /**
  * The remote APIs the simulator plays. A simulated carrier is its API module plus one line here.
  * UPS and USPS answer under `/ups` and `/usps` as if those were their origins.
  */
-const SIMULATED_APIS: ReadonlyArray<(state: SimState) => SimApi> = [createAcmeApi, createSwiftpostApi, createCardpayApi, createUpsApi, createUspsApi];
+const SIMULATED_APIS: ReadonlyArray<(state: SimState) => SimApi> = [createAcmeApi, createSwiftpostApi, createCardpayApi, createUpsApi, createUspsApi, createFedexApi];
 
 /** A held (`timeout`) request is let go after this long, so nothing waits for ever. */
 const HOLD_MS = 60_000;
@@ -30,7 +31,7 @@ export interface CarrierSimulator {
   url: string;
   port: number;
   /** The origins to give the real carriers' clients (CARRIER_UPS_URL, CARRIER_USPS_URL). */
-  carrierUrls: { ups: string; usps: string };
+  carrierUrls: { ups: string; usps: string; fedex: string };
   close(): Promise<void>;
 }
 
@@ -70,7 +71,7 @@ export async function startCarrierSimulator(options: CarrierSimulatorOptions = {
   return {
     url,
     port,
-    carrierUrls: { ups: url + UPS_MOUNT, usps: url + USPS_MOUNT },
+    carrierUrls: { ups: url + UPS_MOUNT, usps: url + USPS_MOUNT, fedex: url + FEDEX_MOUNT },
     async close() {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
