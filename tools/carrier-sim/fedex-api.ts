@@ -1,7 +1,7 @@
 import { ourFedexServiceCode } from '../../carriers/fedex/services.js';
 import type { ScanStatus } from '../../domain/index.js';
 import { FEDEX_ERROR, FEDEX_ROUTES, createFedexSimulator, type FedexSimOperation } from './fedex/index.js';
-import { fedexSchemaCheck } from './fedex/schema-check.js';
+import { fedexSchemaCheck, warmUpFedexSchemas } from './fedex/schema-check.js';
 import { warmUpLabelFiles } from './label-files.js';
 import type { SimApi } from './sim-types.js';
 import type { SimState } from './state.js';
@@ -26,6 +26,7 @@ const EVENT_TYPES: Record<ScanStatus, string> = { in_transit: 'DP', out_for_deli
 
 /** The FedEx simulator mounted in the shared one: its purchases, cancels and scans are the control API's too. */
 export function createFedexApi(state: SimState): SimApi {
+  warmUpFedexSchemas();
   const fedex = createFedexSimulator({
     validate: fedexSchemaCheck,
     extraScans: (trackingNumber) =>

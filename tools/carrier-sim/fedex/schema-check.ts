@@ -29,6 +29,18 @@ const OPERATIONS: Record<Exclude<FedexSimOperation, 'token'>, { name: keyof type
   pickup_cancel: { name: 'pickups-cancel', file: pickupsCancel as Schema, request: 'Full_Schema_Cancel_Pickup' },
 };
 
+/**
+ * Compiles every validator the checks use (a few seconds for FedEx's large schemas), so that the
+ * simulator pays it when it starts and never inside a client's deadline.
+ */
+export function warmUpFedexSchemas(): void {
+  for (const { name, request } of Object.values(OPERATIONS)) {
+    const schemas = FEDEX_SCHEMAS[name];
+    schemas.validator(request);
+    for (const status of schemas.statuses) if (/^\d{3}$/.test(status)) schemas.responseProblems(Number(status), null);
+  }
+}
+
 /** The `validate` hook of the FedEx simulator: `path message` lines, empty when the body fits. */
 export function fedexSchemaCheck(direction: 'request' | 'response', operation: FedexSimOperation, body: unknown, status: number): string[] {
   // The token endpoint has no document: nothing to check it against.

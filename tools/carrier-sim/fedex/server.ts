@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FEDEX_ERROR, createFedexSimulator, type FedexSimFault, type FedexSimOperation, type FedexSimulator, type FedexSimulatorOptions } from './index.js';
-import { fedexSchemaCheck } from './schema-check.js';
+import { fedexSchemaCheck, warmUpFedexSchemas } from './schema-check.js';
 
 /** The FedEx simulator on a port of its own (tests), with its own fault list. */
 
@@ -57,6 +57,7 @@ async function serve(sim: FedexSimulator, req: IncomingMessage, res: ServerRespo
  * otherwise.
  */
 export async function startFedexSimulator(options: FedexSimulatorOptions & { port?: number; host?: string } = {}) {
+  if (options.validate === undefined) warmUpFedexSchemas();
   const sim = createFedexSimulator({ validate: fedexSchemaCheck, ...options });
   const server = createServer((req, res) => {
     serve(sim, req, res).then(
