@@ -5,11 +5,11 @@
  * names every variable that is wrong, with its bound.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, REAL_CARRIER_OPTIONAL_SETTINGS, REAL_CARRIER_SETTINGS } from './schema.js';
+import { carrierSettingVariable, type CarrierSettings } from '../domain/index.js';
+import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, realCarrierVariables } from './schema.js';
 import { processEnv, type Env } from './env.js';
-import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, realCarrierVariables } from './production.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, requiredCarrierVariables } from './production.js';
 import { checkSettings, ConfigError, parseSettings } from './settings.js';
-
 
 const ConfigVariables = Type.Object(CONFIG_VARIABLES);
 type Variables = Static<typeof ConfigVariables>;
@@ -17,16 +17,21 @@ type Variables = Static<typeof ConfigVariables>;
 export interface ParseOptions {
   /** Codes of every registered carrier: production requires each one's URL and webhook secret. */
   carriers?: readonly string[];
+  /**
+   * The real carriers' settings as their modules declare them (carriers/registry.ts, handed in by
+   * runtime/): each carrier's are read, and it is on only when all of its required ones are set.
+   */
+  realCarriers?: readonly CarrierSettings[];
 }
 
-/** The schema, plus the per-carrier variables this environment sets (CARRIER_<CODE>_URL, …). */
-function schemaFor(env: Env) {
+/** The schema, plus the real carriers' settings and the per-carrier variables this environment sets (CARRIER_<CODE>_URL, …). */
+function schemaFor(env: Env, realCarriers: readonly CarrierSettings[]) {
   const perCarrier: Record<string, TSchema> = {};
   for (const name of Object.keys(env)) {
     const variable = carrierVariable(name);
     if (variable) perCarrier[name] = Type.Optional(CARRIER_VARIABLES[variable.suffix]);
   }
-  return Type.Object({ ...CONFIG_VARIABLES, ...perCarrier });
+  return Type.Object({ ...CONFIG_VARIABLES, ...realCarrierVariables(realCarriers), ...perCarrier });
 }
 
 /**
@@ -34,20 +39,21 @@ function schemaFor(env: Env) {
  * carrier code and variable suffix. Serialized, every secret shows as `[redacted]`, so a
  * configuration logged by mistake never carries one.
  */
-function realCarrierCredentials(all: Record<string, unknown>): Record<string, Readonly<Record<string, string>>> {
+function realCarrierCredentials(all: Record<string, unknown>, carriers: readonly CarrierSettings[]): Record<string, Readonly<Record<string, string>>> {
   const out: Record<string, Readonly<Record<string, string>>> = {};
-  for (const [code, settings] of Object.entries(REAL_CARRIER_SETTINGS)) {
-    if (!realCarrierVariables(code as keyof typeof REAL_CARRIER_SETTINGS).every((name) => typeof all[name] === 'string' && all[name] !== '')) continue;
+  const isSet = (name: string) => typeof all[name] === 'string' && all[name] !== '';
+  for (const carrier of carriers) {
+    if (!requiredCarrierVariables(carrier).every(isSet)) continue;
     const values: Record<string, string> = {};
-    for (const suffix of Object.keys(settings)) values[suffix] = all[`CARRIER_${code.toUpperCase()}_${suffix}`] as string;
-    const optional = REAL_CARRIER_OPTIONAL_SETTINGS[code] ?? {};
-    for (const suffix of Object.keys(optional)) {
-      const value = all[`CARRIER_${code.toUpperCase()}_${suffix}`];
-      if (typeof value === 'string' && value !== '') values[suffix] = value;
+    const shown: Record<string, string> = {};
+    for (const { suffix, secret } of carrier.settings) {
+      const name = carrierSettingVariable(carrier.code, suffix);
+      if (!isSet(name)) continue;
+      values[suffix] = all[name] as string;
+      shown[suffix] = secret ? '[redacted]' : values[suffix];
     }
-    const shown = Object.fromEntries(Object.entries({ ...settings, ...optional }).filter(([suffix]) => suffix in values).map(([suffix, secret]) => [suffix, secret ? '[redacted]' : values[suffix]]));
     Object.defineProperty(values, 'toJSON', { value: () => shown, enumerable: false });
-    out[code] = Object.freeze(values);
+    out[carrier.code] = Object.freeze(values);
   }
   return out;
 }
@@ -64,9 +70,10 @@ function byCarrier<T>(values: Record<string, unknown>, suffix: string): Record<s
 
 export function parseConfig(env: Env, options: ParseOptions = {}): Config {
   const production = env.NODE_ENV === 'production';
-  const schema = schemaFor(env);
+  const realCarriers = options.realCarriers ?? [];
+  const schema = schemaFor(env, realCarriers);
   if (production) {
-    const refused = new Map([...productionProblems(env, options.carriers ?? []), ...partialCarrierProblems(env)]);
+    const refused = new Map([...productionProblems(env, options.carriers ?? []), ...partialCarrierProblems(env, realCarriers)]);
     if (refused.size) {
       // With every invalid value too, so that one restart fixes them all; a variable once only.
       const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.has(name)).map(([, problem]) => problem);
@@ -75,7 +82,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     }
   }
   const values = parseSettings(schema, env);
-  return toConfig(values as Variables, values, production);
+  return toConfig(values as Variables, values, production, realCarriers);
 }
 
 /** The configuration of this process, from its environment (throws a ConfigError naming each problem). */
@@ -101,7 +108,7 @@ export function carrierSimUrl(config: { carrierSimPort: number }): string {
 const withoutSlash = (url: string) => url.replace(/\/$/, '');
 
 /** Where each carrier is and how it is called: URLs, credentials, deadlines and rates. */
-function carrierSettings(v: Variables, all: Record<string, unknown>) {
+function carrierSettings(v: Variables, all: Record<string, unknown>, realCarriers: readonly CarrierSettings[]) {
   return {
     carrierSimPort: v.CARRIER_SIM_PORT,
     /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
@@ -110,7 +117,7 @@ function carrierSettings(v: Variables, all: Record<string, unknown>) {
      * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
      * variable suffix, for each one set up completely: the registry enables exactly these.
      */
-    carrierCredentials: realCarrierCredentials(all),
+    carrierCredentials: realCarrierCredentials(all, realCarriers),
     carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
     /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
     carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,
@@ -154,7 +161,7 @@ function tracingSettings(v: Variables) {
   };
 }
 
-function toConfig(v: Variables, all: Record<string, unknown>, production: boolean) {
+function toConfig(v: Variables, all: Record<string, unknown>, production: boolean, realCarriers: readonly CarrierSettings[]) {
   const [count, seconds] = v.ADDRESS_RATE_LIMIT.split('/').map(Number);
   return {
     port: v.PORT,
@@ -172,7 +179,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     labelUrlTtlSeconds: v.LABEL_URL_TTL_SECONDS,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1',
     logLevel: v.LOG_LEVEL as string,
-    ...carrierSettings(v, all),
+    ...carrierSettings(v, all, realCarriers),
     cardProcessorUrl: v.CARD_PROCESSOR_URL ?? `${carrierSimUrl({ carrierSimPort: v.CARRIER_SIM_PORT })}/cardpay/v1`,
     trustedProxies: v.TRUSTED_PROXIES,
     taskQueuePrefix: v.TASK_QUEUE_PREFIX,

@@ -2,7 +2,8 @@ import { parseAmount, SCAN_STATUSES, type Address, type ScanStatus } from '../..
 import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type CancelOutcome, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { createFedexClient, type FedexClient, type FedexClientConfig } from './client.js';
-import { fedexDefinition } from './definition.js';
+import { fedexDefinition, FEDEX_SETTINGS } from './definition.js';
+import { requiredSettings } from '../module.js';
 import { fedexLabelZpl } from './label-zpl.js';
 import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems } from './mapping-address.js';
@@ -10,9 +11,6 @@ import { fedexCustomsProblems } from './mapping-customs.js';
 import { fedexPickupProblems } from './mapping-pickup.js';
 import type { FedexFoundPackage, FedexScan } from './mapping-track.js';
 import { fedexServiceServes, fedexServiceType, ourFedexServiceCode } from './services.js';
-
-/** The settings the FedEx adapter needs beside its URL (CARRIER_FEDEX_<suffix>). */
-export const FEDEX_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
 
 /** Labels this process bought, kept for a retried buy and their ZPL (below); the oldest go first. */
 const KEPT_LABELS = 500;
@@ -23,7 +21,7 @@ export function createFedexAdapter(options: HttpAdapterOptions, overrides: Parti
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function fedexClientConfig(options: HttpAdapterOptions): FedexClientConfig {
-  const credentials = requiredCredentials('fedex', FEDEX_CREDENTIALS, options);
+  const credentials = requiredCredentials(fedexDefinition.code, requiredSettings(FEDEX_SETTINGS), options) as Record<'CLIENT_ID' | 'CLIENT_SECRET' | 'ACCOUNT_NUMBER', string>;
   return { url: options.baseUrl, clientId: credentials.CLIENT_ID, clientSecret: credentials.CLIENT_SECRET, accountNumber: credentials.ACCOUNT_NUMBER, timeoutMs: options.timeoutMs };
 }
 

@@ -1,4 +1,4 @@
-import type { OptionPrices } from '../../domain/index.js';
+import type { CarrierSetting, OptionPrices } from '../../domain/index.js';
 import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
@@ -79,3 +79,14 @@ export const fedexDefinition: CarrierDefinition = {
   trackingNumberFor: (seed) => `00${digitsFromSeed(`fedex:${seed}`, 10)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),
 };
+
+/**
+ * What FedEx needs configured beside CARRIER_FEDEX_URL (an origin such as https://apis.fedex.com),
+ * with the values the carrier simulator accepts.
+ */
+export const FEDEX_SETTINGS: readonly CarrierSetting[] = [
+  { suffix: 'CLIENT_ID', secret: false, required: true, description: 'OAuth client id (API key) of the FedEx project', simulatorValue: 'sim-fedex-client-id' },
+  { suffix: 'CLIENT_SECRET', secret: true, required: true, description: 'OAuth client secret (secret key) of the FedEx project', simulatorValue: 'sim-fedex-client-secret' },
+  // The shipper account: nine digits.
+  { suffix: 'ACCOUNT_NUMBER', secret: false, required: true, description: 'the FedEx account labels and pickups are billed to', simulatorValue: '740561073' },
+];

@@ -1,19 +1,16 @@
 import { describeCarrierAdapterContract } from '../../../carriers/contract-kit.js';
-import { createFedexAdapter } from '../../../carriers/fedex/index.js';
-import { startCarrierSimulator } from '../../../tools/carrier-sim/index.js';
+import { fedexCarrier } from '../../../carriers/fedex/index.js';
+import { SIMULATOR_SETTINGS, startCarrierSimulator } from '../../../tools/carrier-sim/index.js';
 import { addFault, addSimScan } from '../sim-helpers.js';
 
-// FedEx through its adapter against the shared simulator's FedEx (`/fedex`, checking every request
-// and answer against the schemas of FedEx's documents), with the simulator's own credentials and
-// its faults: the contract every carrier passes, the Errors table included.
-describeCarrierAdapterContract('fedex over HTTP', async () => {
+// FedEx through the adapter its module makes, against the shared simulator's FedEx (`/fedex`,
+// checking every request and answer against the schemas of FedEx's documents) with the settings
+// its module declares for the simulator, and with the simulator's faults: the contract every
+// carrier passes, the Errors table included (contract-real.test.ts runs it without faults).
+describeCarrierAdapterContract('fedex over HTTP, with faults', async () => {
   const sim = await startCarrierSimulator({ port: 0 });
   return {
-    adapter: createFedexAdapter({
-      baseUrl: sim.carrierUrls.fedex,
-      timeoutMs: 1000,
-      credentials: { CLIENT_ID: 'sim-fedex-client-id', CLIENT_SECRET: 'sim-fedex-client-secret', ACCOUNT_NUMBER: '740561073' },
-    }),
+    adapter: fedexCarrier.createHttpAdapter({ baseUrl: sim.carrierUrls.fedex!, timeoutMs: 1000, credentials: SIMULATOR_SETTINGS.fedex }),
     addScan: (trackingNumber, status) => addSimScan(sim.url, trackingNumber, status),
     failNext: (operation, match, fault) =>
       addFault(sim.url, {
