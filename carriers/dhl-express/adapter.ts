@@ -1,19 +1,19 @@
 import { crossesBorder, type Address } from '../../domain/index.js';
 import { requiredCredentials } from '../credentials.js';
-import { CarrierError, type AddressProblem, type CarrierAdapter, type HttpAdapterOptions, type LabelDocument, type PurchaseRequest } from '../types.js';
+import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest } from '../types.js';
 import { createDhlClient, type DhlClient, type DhlClientConfig } from './client.js';
 import { dhlExpressDefinition } from './definition.js';
 import { dhlLabelZpl } from './label-zpl.js';
 import { dhlAddressProblems, dhlPhoneProblems } from './mapping-address.js';
 import { dhlPickupProblems } from './mapping-pickup.js';
 import { dhlCustomsProblems } from './mapping-shipment.js';
-import { dhlProductCode, dhlRoute } from './services.js';
+import { dhlProductCode, dhlRoute, ourDhlServiceCode } from './services.js';
 
 /** The settings the DHL Express adapter needs beside its URL (CARRIER_DHL_EXPRESS_<suffix>). */
 export const DHL_EXPRESS_CREDENTIALS = ['API_KEY', 'API_SECRET', 'ACCOUNT_NUMBER'] as const;
 
-/** Labels bought by this process and not yet asked for as ZPL: at most this many are kept. */
-const LABELS_KEPT = 64;
+/** Purchases and voids this process remembers, at most (the newest). */
+const REMEMBERED = 256;
 
 export function createDhlExpressAdapter(options: HttpAdapterOptions, overrides: Partial<DhlClientConfig> = {}): CarrierAdapter {
   return dhlAdapterOn(createDhlClient({ ...dhlClientConfig(options), ...overrides }));
@@ -30,15 +30,19 @@ export function dhlClientConfig(options: HttpAdapterOptions): DhlClientConfig {
  * scans from tracking, pickups booked and cancelled. Two things DHL does not have shape the rest:
  * - no cancel operation: DHL bills only the shipments it scans, so a void is refused once tracking
  *   shows a scan and otherwise is done at once (contract: Carriers), with nothing sent to DHL;
- * - no way to find a label again: a purchase whose answer was lost cannot be had back with its
- *   label, so it is bought again (only the label handed out can ever be scanned and billed), and no
- *   lookup by our reference settles it.
+ * - no way to make a label again: a shipment DHL made under our reference but whose answer was lost
+ *   is found by its reference (GET /tracking), yet its label cannot be had back. Settling a purchase,
+ *   such a shipment is not taken: the purchase buys again, and the first shipment, whose label nobody
+ *   holds, is never scanned and so never billed. What this process bought it remembers for a while,
+ *   label included, so a retried step gets the same label.
  */
 export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
   const definition = dhlExpressDefinition;
   const carrierCode = definition.code;
-  /** This process's labels, by reference, until their ZPL is made (the buy's own activity asks at once). */
-  const labels = new Map<string, LabelDocument>();
+  /** This process's purchases by reference, with their labels (a retried step is answered from here). */
+  const bought = new Map<string, BoughtLabel>();
+  /** References this process voided: DHL keeps no record of a void, since it has none. */
+  const voided = new Set<string>();
 
   function refuse(message: string): never {
     throw new CarrierError('definitive', message, { carrierCode });
@@ -52,10 +56,33 @@ export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
     return [...dhlPhoneProblems(request.from, 'from'), ...dhlPhoneProblems(request.to, 'to'), ...dhlCustomsProblems(request.customs)];
   }
 
-  function keep(reference: string, label: LabelDocument): void {
-    labels.delete(reference);
-    labels.set(reference, label);
-    while (labels.size > LABELS_KEPT) labels.delete(labels.keys().next().value as string);
+  function remember<T>(into: Map<string, T> | Set<string>, reference: string, value?: T): void {
+    into.delete(reference);
+    if (into instanceof Map) into.set(reference, value as T);
+    else into.add(reference);
+    while (into.size > REMEMBERED) into.delete(into.keys().next().value as string);
+  }
+
+  async function ship(request: PurchaseRequest): Promise<BoughtLabel> {
+    const created = await client.ship({
+      reference: request.reference,
+      serviceCode: request.serviceCode,
+      from: request.from,
+      to: request.to,
+      parcel: request.parcel,
+      at: request.at ? new Date(request.at) : new Date(),
+      ...(request.customs ? { customs: request.customs } : {}),
+    });
+    return {
+      reference: request.reference,
+      trackingNumber: created.trackingNumber,
+      serviceCode: request.serviceCode,
+      cancelled: false,
+      label: created.label,
+      billed: created.billed,
+      carrierShipmentId: null,
+      ...(created.invoice ? { documents: [{ type: 'commercial_invoice' as const, format: 'pdf' as const, contentBase64: created.invoice }] } : {}),
+    };
   }
 
   return {
@@ -82,54 +109,52 @@ export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
       if (dhlProductCode(request.serviceCode, route) === undefined) refuse(`DHL Express has no ${request.serviceCode} from ${request.from.country} to ${request.to.country}`);
       if (request.isReturn) refuse('DHL Express return labels are not offered here');
       if (crossesBorder(request.from, request.to) && !request.customs) refuse('a DHL Express shipment across a border needs its customs declaration');
+      const known = bought.get(request.reference);
+      if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
       const problems = [...checkAddress(request.from, request.to), ...purchaseProblems(request)];
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
-      // A retried purchase (`earlierAttempt`) is bought again: see above.
-      const created = await client.ship({
-        reference: request.reference,
-        serviceCode: request.serviceCode,
-        from: request.from,
-        to: request.to,
-        parcel: request.parcel,
-        at: request.at ? new Date(request.at) : new Date(),
-        ...(request.customs ? { customs: request.customs } : {}),
-      });
-      keep(request.reference, created.label);
-      return {
-        reference: request.reference,
-        trackingNumber: created.trackingNumber,
-        serviceCode: request.serviceCode,
-        cancelled: false,
-        label: created.label,
-        billed: created.billed,
-        carrierShipmentId: null,
-        ...(created.invoice ? { documents: [{ type: 'commercial_invoice' as const, format: 'pdf' as const, contentBase64: created.invoice }] } : {}),
-      };
+      if (known) return known;
+      const label = await ship(request);
+      remember(bought, request.reference, label);
+      return label;
     },
 
     async findPurchase(reference, lookup = {}) {
-      // A stored purchase stands as bought: DHL keeps no cancellation to find (a void is ours alone).
-      if (lookup.stored) return { reference, trackingNumber: lookup.stored.trackingNumber, serviceCode: null, cancelled: false };
-      // Nothing stored: a lost answer, bought again rather than found (no label could be had back).
-      return null;
+      const known = bought.get(reference);
+      const stored = lookup.stored;
+      if (stored) {
+        const serviceCode = known?.trackingNumber === stored.trackingNumber ? known.serviceCode : null;
+        return { reference, trackingNumber: stored.trackingNumber, serviceCode, cancelled: voided.has(reference) };
+      }
+      const found = await client.findByReference(reference);
+      const mine = known && found.find((f) => f.trackingNumber === known.trackingNumber);
+      // The label this process bought, handed over again (a settled answer stores it).
+      if (known && mine) return { ...known, cancelled: voided.has(reference) };
+      const first = found[0];
+      // Settling a purchase: a shipment without its label is no purchase to hand over (see above).
+      if (!first || lookup.request) return null;
+      const route = first.originCountry && first.destinationCountry ? dhlRoute(first.originCountry, first.destinationCountry) : undefined;
+      const serviceCode = route && first.productCode ? (ourDhlServiceCode(first.productCode, route) ?? null) : null;
+      return { reference, trackingNumber: first.trackingNumber, serviceCode, cancelled: voided.has(reference) };
     },
 
     async cancel(purchase) {
       const scans = await client.track(purchase.trackingNumber);
       if (scans.length > 0) {
         const last = scans[scans.length - 1];
-        return { kind: 'refused', reason: 'already_scanned', message: `DHL Express has scanned ${purchase.trackingNumber} (${last.description || last.carrierCode})`, ...(last.carrierCode ? { carrierErrorCode: last.carrierCode } : {}) };
+        const message = `DHL Express has scanned ${purchase.trackingNumber} (${last.description || last.carrierCode}): it can no longer be voided`;
+        return { kind: 'refused', reason: 'already_scanned', message, ...(last.carrierCode ? { carrierErrorCode: last.carrierCode } : {}) };
       }
       // Never scanned, never billed: the label is void without a call to DHL, which has none.
+      remember(voided, purchase.reference);
       return { kind: 'cancelled' };
     },
 
     async recoverLabel(purchase, format) {
       if (format !== 'zpl') refuse(`DHL Express makes no ${format} labels`);
-      const label = labels.get(purchase.reference);
-      if (!label) refuse('DHL Express cannot make a label again; its ZPL is made when the label is bought');
-      labels.delete(purchase.reference);
-      return dhlLabelZpl(label);
+      const known = bought.get(purchase.reference);
+      if (!known?.label || known.trackingNumber !== purchase.trackingNumber) refuse('DHL Express cannot make a label again; its ZPL is made from the label as it is bought');
+      return dhlLabelZpl(known.label);
     },
 
     scans: (trackingNumber) => client.track(trackingNumber),

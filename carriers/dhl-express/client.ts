@@ -7,7 +7,7 @@ import { classifyDhlError, readDhlError, type DhlOperation } from './errors.js';
 import { buildDhlPickupRequest, DHL_PICKUP_CANCEL_QUERY, DHL_PICKUPS_PATH, dhlPickupCancelPath, parseDhlPickupResponse } from './mapping-pickup.js';
 import { buildDhlRateRequest, DHL_RATES_PATH, parseDhlRates, type DhlRated, type DhlRateInput } from './mapping-rates.js';
 import { buildDhlShipmentRequest, DHL_SHIPMENTS_PATH, parseDhlShipmentResponse, type DhlCreatedShipment, type DhlShipmentInput } from './mapping-shipment.js';
-import { DHL_TRACKING_QUERY, dhlTrackingPath, parseDhlTracking } from './mapping-tracking.js';
+import { DHL_TRACKING_MULTI_PATH, DHL_TRACKING_QUERY, dhlReferenceQuery, dhlTrackingPath, parseDhlFoundShipments, parseDhlTracking, type DhlFoundShipment } from './mapping-tracking.js';
 
 /**
  * Settings of one MyDHL API connection, as the config module passes them (CARRIER_DHL_EXPRESS_URL,
@@ -31,6 +31,7 @@ const HTTP_OPERATION: Record<DhlOperation, CarrierOperation> = {
   rate: 'quote',
   ship: 'buy',
   track: 'track',
+  reference: 'lookup',
   pickup: 'buy',
   pickup_cancel: 'cancel',
 };
@@ -97,6 +98,16 @@ export function createDhlClient(config: DhlClientConfig) {
     }
   }
 
+  /** The shipments DHL made under our reference; none when it knows of none (a 404). */
+  async function findByReference(reference: string): Promise<DhlFoundShipment[]> {
+    try {
+      return await call('reference', { method: 'GET', path: DHL_TRACKING_MULTI_PATH, query: dhlReferenceQuery(reference, config.accountNumber, new Date()), decode: parseDhlFoundShipments });
+    } catch (error) {
+      if (error instanceof CarrierError && error.details.reason === CARRIER_REASON.notFound) return [];
+      throw error;
+    }
+  }
+
   async function schedulePickup(request: PickupRequest): Promise<{ confirmation: string }> {
     const body = buildDhlPickupRequest(request, config.accountNumber);
     return call('pickup', { method: 'POST', path: DHL_PICKUPS_PATH, body, decode: parseDhlPickupResponse });
@@ -106,7 +117,7 @@ export function createDhlClient(config: DhlClientConfig) {
     await call('pickup_cancel', { method: 'DELETE', path: dhlPickupCancelPath(confirmation), query: { ...DHL_PICKUP_CANCEL_QUERY }, decode: () => true });
   }
 
-  return { rate, ship, track, schedulePickup, cancelPickup };
+  return { rate, ship, track, findByReference, schedulePickup, cancelPickup };
 }
 
 export type DhlClient = ReturnType<typeof createDhlClient>;

@@ -3,7 +3,7 @@ import { isRecord } from '../decode.js';
 import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
 
 /** What a DHL call does: whether a lost or failed answer may have had an effect. */
-export type DhlOperation = 'rate' | 'ship' | 'track' | 'pickup' | 'pickup_cancel';
+export type DhlOperation = 'rate' | 'ship' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
 
 const WRITES: ReadonlySet<DhlOperation> = new Set(['ship', 'pickup', 'pickup_cancel']);
 

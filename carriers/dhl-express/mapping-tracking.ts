@@ -82,3 +82,41 @@ export function parseDhlTracking(body: unknown, trackingNumber: string): Scan[] 
   }
   return scans.sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
 }
+
+/** `GET /tracking` (exp-api-shipments-tracking-multi): shipments by the customer reference they were created with. */
+export const DHL_TRACKING_MULTI_PATH = '/tracking';
+
+/** How far back a lookup by reference searches (DHL wants the search bounded by dates). */
+const REFERENCE_LOOKBACK_DAYS = 30;
+
+/** The query of a lookup by our reference on the account, over the last weeks to tomorrow. */
+export function dhlReferenceQuery(reference: string, accountNumber: string, now: Date): Record<string, string> {
+  const day = (offsetDays: number) => new Date(now.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+  return {
+    shipmentReference: reference,
+    shipmentReferenceType: 'CU',
+    shipperAccountNumber: accountNumber,
+    dateRangeFrom: day(-REFERENCE_LOOKBACK_DAYS),
+    dateRangeTo: day(1),
+    trackingView: 'shipment-details-only',
+    levelOfDetail: 'shipment',
+  };
+}
+
+export interface DhlFoundShipment {
+  trackingNumber: string;
+  productCode: string | null;
+  originCountry: string | null;
+  destinationCountry: string | null;
+}
+
+/** The shipments a lookup by reference found; undefined when the answer is not a tracking answer. */
+export function parseDhlFoundShipments(body: unknown): DhlFoundShipment[] | undefined {
+  if (!isRecord(body) || !Array.isArray(body.shipments)) return undefined;
+  const country = (party: unknown) => (isRecord(party) && isRecord(party.postalAddress) && typeof party.postalAddress.countryCode === 'string' ? party.postalAddress.countryCode : null);
+  return body.shipments.filter(isRecord).flatMap((s) =>
+    typeof s.shipmentTrackingNumber === 'string' && s.shipmentTrackingNumber !== ''
+      ? [{ trackingNumber: s.shipmentTrackingNumber, productCode: typeof s.productCode === 'string' ? s.productCode : null, originCountry: country(s.shipperDetails), destinationCountry: country(s.receiverDetails) }]
+      : [],
+  );
+}
