@@ -16,7 +16,7 @@ import { carrierRegistryFor } from '../../workers/activities.js';
 import type { CarrierRegistry } from '../../carriers/index.js';
 import { createWorkers, type QueueGroup, type WorkerFleet } from '../../workers/run.js';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { Tracing } from '../../runtime/index.js';
+import { parseServiceConfig, type Tracing } from '../../runtime/index.js';
 import { eventually } from './sim.js';
 
 
@@ -81,8 +81,8 @@ export async function startTestStack(
   // The port is chosen first so that absolute URLs (signed label links) point at this API.
   const port = await freePort();
   const config: Config = {
-    // All four carriers against the shared simulator: UPS and USPS with its credentials.
-    ...parseConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn', ...simulatorCarrierEnv(simUrl) }),
+    // Every carrier against the shared simulator: the real ones with the settings their modules give it.
+    ...parseServiceConfig({ CARRIER_SIM_PORT: new URL(simUrl).port, LOG_LEVEL: 'warn', ...simulatorCarrierEnv(simUrl) }),
     // Files of the same run may start stacks at once: isolate by task-queue prefix.
     taskQueuePrefix: `t${randomBytes(4).toString('hex')}-`,
     purchaseWaitMs: 15_000,

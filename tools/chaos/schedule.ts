@@ -1,3 +1,4 @@
+import { ALL_CARRIER_MODULES } from '../../carriers/index.js';
 import type { Random } from './random.js';
 
 export type ChaosEvent =
@@ -39,7 +40,7 @@ export function faultSchedule(random: Random, durationMs: number, workers: numbe
  */
 export function carrierFaults(): CarrierFault[] {
   const faults: CarrierFault[] = [];
-  for (const carrier of ['acme', 'swiftpost', 'ups', 'usps']) {
+  for (const carrier of ALL_CARRIER_MODULES.filter((m) => m.simulatorPath !== undefined).map((m) => m.definition.code)) {
     for (const operation of ['buy', 'lookup', 'cancel', 'track']) {
       const writes = operation === 'buy' || operation === 'cancel';
       faults.push({ carrier, operation, mode: 'error', status: 503, chance: 0.06 });

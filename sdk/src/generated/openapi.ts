@@ -648,7 +648,7 @@ export interface components {
             object: "scan_form";
             /** @description false for sandbox objects */
             livemode: boolean;
-            /** @description The carrier whose form it is (usps; acme in the simulator) */
+            /** @description The carrier whose form it is: acme, usps */
             carrier: string;
             /** @description The shipments on the form, as listed */
             shipment_ids: string[];
@@ -666,7 +666,7 @@ export interface components {
             /** @description false for sandbox objects */
             livemode: boolean;
             status: "scheduled" | "cancelled";
-            /** @description ups, usps or acme */
+            /** @description The carrier that collects: acme, ups, usps */
             carrier: string;
             /** @description The carrier's confirmation number */
             confirmation: string;
@@ -5599,7 +5599,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    carrier: "ups" | "usps" | "acme";
+                    carrier: "acme" | "ups" | "usps";
                     address: {
                         /** @description Contact name */
                         name: string;

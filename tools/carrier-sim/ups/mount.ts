@@ -1,18 +1,15 @@
-import { LabelRecoveryRequest, PickupCreationRequest, RateRequest, ShipRequest } from '../../carriers/ups/schemas.js';
-import { ourUpsServiceCode } from '../../carriers/ups/services.js';
-import { requestProblems } from './schema-check.js';
-import type { ScanStatus } from '../../domain/index.js';
-import { SIMULATOR_CREDENTIALS } from './credentials.js';
-import { warmUpLabelFiles } from './label-files.js';
-import type { SimApi } from './sim-types.js';
-import type { SimState } from './state.js';
-import { UPS_ERROR, UPS_ROUTES, createUpsSimulator, type UpsSimOperation } from './ups/index.js';
+import { LabelRecoveryRequest, PickupCreationRequest, RateRequest, ShipRequest } from '../../../carriers/ups/schemas.js';
+import { ourUpsServiceCode } from '../../../carriers/ups/services.js';
+import { requestProblems } from '../schema-check.js';
+import type { ScanStatus } from '../../../domain/index.js';
+import { SIMULATOR_CREDENTIALS } from '../credentials.js';
+import { warmUpLabelFiles } from '../label-files.js';
+import type { SimApi } from '../sim-types.js';
+import type { SimState } from '../state.js';
+import { UPS_ERROR, UPS_ROUTES, createUpsSimulator, type UpsSimOperation } from './index.js';
 
 /** The requests whose bodies are checked against the schemas derived from UPS's documents. */
 const REQUEST_SCHEMAS = { rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest, pickup: PickupCreationRequest } as const;
-
-/** Where UPS answers in the shared simulator: `<sim>/ups` stands for `https://onlinetools.ups.com`. */
-export const UPS_MOUNT = '/ups';
 
 /** UPS's operations under the names faults use for every carrier. */
 const FAULT_OPERATION: Record<UpsSimOperation, string> = {
@@ -37,8 +34,11 @@ const SCAN_TYPES: Record<ScanStatus, { type: string; code: string }> = {
   exception: { type: 'X', code: 'RS' },
 };
 
-/** The UPS simulator mounted in the shared one: its purchases, voids and scans are the control API's too. */
-export function createUpsApi(state: SimState): SimApi {
+/**
+ * The UPS simulator mounted in the shared one at `mount` (the module's `simulatorPath`: `<sim>/ups`
+ * stands for `https://onlinetools.ups.com`): its purchases, voids and scans are the control API's too.
+ */
+export function mountSimulator(state: SimState, mount: string): SimApi {
   const ups = createUpsSimulator({
     ...SIMULATOR_CREDENTIALS.ups,
     // A request that breaks its document's schema is refused with a 400, as a checking server would.
@@ -71,12 +71,12 @@ export function createUpsApi(state: SimState): SimApi {
   });
   const routes: SimApi['routes'] = UPS_ROUTES.map((route) => ({
     method: route.method,
-    pattern: new RegExp(`^${UPS_MOUNT}${route.pattern.source.slice(1)}`),
+    pattern: new RegExp(`^${mount}${route.pattern.source.slice(1)}`),
     operation: FAULT_OPERATION[route.operation],
     async handle(req) {
       // A client asks for a token before it buys: the label renderer warms up off the purchase's path.
       if (route.operation === 'token') warmUpLabelFiles();
-      const answer = await ups.respond({ ...req, path: req.path.slice(UPS_MOUNT.length) });
+      const answer = await ups.respond({ ...req, path: req.path.slice(mount.length) });
       return answer ? { status: answer.status, body: answer.body } : { status: 404, body: UPS_ERROR('404', 'Not found') };
     },
   }));

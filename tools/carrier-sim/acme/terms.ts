@@ -1,7 +1,7 @@
-import { CONTENTS_TYPES, crossesBorder, parseAmount, unsupportedOption, type Address, type Parcel, type ShipmentOptions } from '../../domain/index.js';
-import type { ServiceDefinition } from '../../carriers/index.js';
-import { SimHttpError } from './sim-types.js';
-import { countryCode, positiveInteger, requiredString } from './validate.js';
+import { CONTENTS_TYPES, crossesBorder, parseAmount, unsupportedOption, type Address, type Parcel, type ShipmentOptions } from '../../../domain/index.js';
+import type { ServiceDefinition } from '../../../carriers/index.js';
+import { SimHttpError } from '../sim-types.js';
+import { countryCode, positiveInteger, requiredString } from '../validate.js';
 
 /** What Acme's API v2 checks of a label's terms: customs across borders only, options its service offers. */
 

@@ -1,11 +1,11 @@
-import type { Address, Parcel } from '../../domain/index.js';
-import { acmeDefinition, quoteServices } from '../../carriers/index.js';
-import { eligibleService } from './carrier-rules.js';
-import { SimHttpError, type SimApi, type SimReply, type SimRequest } from './sim-types.js';
-import type { SimPurchase, SimState } from './state.js';
-import { manifestPdf } from './form-files.js';
-import { checkCustoms, checkOptions, isReturnOf } from './acme-terms.js';
-import { canonicalJson, countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from './validate.js';
+import type { Address, Parcel } from '../../../domain/index.js';
+import { acmeDefinition, quoteServices } from '../../../carriers/index.js';
+import { eligibleService } from '../carrier-rules.js';
+import { SimHttpError, type SimApi, type SimReply, type SimRequest } from '../sim-types.js';
+import type { SimPurchase, SimState } from '../state.js';
+import { manifestPdf } from '../form-files.js';
+import { checkCustoms, checkOptions, isReturnOf } from './terms.js';
+import { canonicalJson, countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from '../validate.js';
 
 const CODE = 'acme';
 const BASE = '/acme/v2';
@@ -14,7 +14,7 @@ const BASE = '/acme/v2';
  * Acme Express API v2 as the simulator plays it: Stripe-like JSON, errors as
  * `{"error": {"code", "message"}}`, purchases idempotent by the `Idempotency-Key` header.
  */
-export function createAcmeApi(state: SimState): SimApi {
+export function mountSimulator(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,

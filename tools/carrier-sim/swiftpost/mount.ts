@@ -1,9 +1,9 @@
-import type { Address, Parcel, ScanStatus } from '../../domain/index.js';
-import { quoteServices, swiftpostDefinition } from '../../carriers/index.js';
-import { eligibleService } from './carrier-rules.js';
-import { SimHttpError, type SimApi, type SimReply, type SimRequest } from './sim-types.js';
-import type { SimPurchase, SimState } from './state.js';
-import { countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from './validate.js';
+import type { Address, Parcel, ScanStatus } from '../../../domain/index.js';
+import { quoteServices, swiftpostDefinition } from '../../../carriers/index.js';
+import { eligibleService } from '../carrier-rules.js';
+import { SimHttpError, type SimApi, type SimReply, type SimRequest } from '../sim-types.js';
+import type { SimPurchase, SimState } from '../state.js';
+import { countryCode, jsonObject, optionalString, positiveInteger, requiredObject, requiredString } from '../validate.js';
 
 const CODE = 'swiftpost';
 const BASE = '/swiftpost/api';
@@ -20,7 +20,7 @@ const EVENT_CODES: Record<ScanStatus, string> = {
  * `{"errors": [{"errorCode", "detail"}]}`, events newest first, and no idempotency at all: every
  * booking request books a new consignment, even with a reference seen before.
  */
-export function createSwiftpostApi(state: SimState): SimApi {
+export function mountSimulator(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,

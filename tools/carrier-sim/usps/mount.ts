@@ -1,17 +1,14 @@
-import { uspsServiceByMailClass } from '../../carriers/usps/services.js';
-import { USPS_INTERNATIONAL_SERVICES } from '../../carriers/usps/international.js';
-import { USPS_RETURN_MAIL_CLASS } from '../../carriers/usps/returns.js';
-import { USPS_SCHEMAS } from '../../carriers/usps/schemas.js';
-import { requestProblems } from './schema-check.js';
-import type { ScanStatus } from '../../domain/index.js';
-import { SIMULATOR_CREDENTIALS } from './credentials.js';
-import { warmUpLabelFiles } from './label-files.js';
-import type { SimApi } from './sim-types.js';
-import type { SimState } from './state.js';
-import { createUspsSimulator, uspsErrorBody, type UspsSimOperation } from './usps/index.js';
-
-/** Where USPS answers in the shared simulator: `<sim>/usps` stands for `https://apis.usps.com`. */
-export const USPS_MOUNT = '/usps';
+import { uspsServiceByMailClass } from '../../../carriers/usps/services.js';
+import { USPS_INTERNATIONAL_SERVICES } from '../../../carriers/usps/international.js';
+import { USPS_RETURN_MAIL_CLASS } from '../../../carriers/usps/returns.js';
+import { USPS_SCHEMAS } from '../../../carriers/usps/schemas.js';
+import { requestProblems } from '../schema-check.js';
+import type { ScanStatus } from '../../../domain/index.js';
+import { SIMULATOR_CREDENTIALS } from '../credentials.js';
+import { warmUpLabelFiles } from '../label-files.js';
+import type { SimApi } from '../sim-types.js';
+import type { SimState } from '../state.js';
+import { createUspsSimulator, uspsErrorBody, type UspsSimOperation } from './index.js';
 
 /** USPS's paths, each with the name faults use for it (the same for every carrier). */
 const ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; path: string; operation: UspsSimOperation; fault: string }> = [
@@ -50,8 +47,11 @@ function serviceOf(mailClass: string): string {
   return uspsServiceByMailClass(mailClass)?.code ?? returned ?? USPS_INTERNATIONAL_SERVICES.find((s) => s.mailClass === mailClass)?.code ?? mailClass;
 }
 
-/** The USPS simulator mounted in the shared one: its purchases, cancellations and scans are the control API's too. */
-export function createUspsApi(state: SimState): SimApi {
+/**
+ * The USPS simulator mounted in the shared one at `mount` (the module's `simulatorPath`: `<sim>/usps`
+ * stands for `https://apis.usps.com`): its purchases, cancellations and scans are the control API's too.
+ */
+export function mountSimulator(state: SimState, mount: string): SimApi {
   const usps = createUspsSimulator({
     clientId: SIMULATOR_CREDENTIALS.usps.clientId,
     clientSecret: SIMULATOR_CREDENTIALS.usps.clientSecret,
@@ -85,12 +85,12 @@ export function createUspsApi(state: SimState): SimApi {
   });
   const routes: SimApi['routes'] = ROUTES.map((route) => ({
     method: route.method,
-    pattern: new RegExp(`^${USPS_MOUNT}${route.path}$`),
+    pattern: new RegExp(`^${mount}${route.path}$`),
     operation: route.fault,
     async handle(req) {
       // A client asks for a token before it buys: the label renderer warms up off the purchase's path.
       if (route.operation === 'token') warmUpLabelFiles();
-      return (await usps.respond({ ...req, path: req.path.slice(USPS_MOUNT.length) })) ?? { status: 404, body: uspsErrorBody(404, 'Resource Not Found') };
+      return (await usps.respond({ ...req, path: req.path.slice(mount.length) })) ?? { status: 404, body: uspsErrorBody(404, 'Resource Not Found') };
     },
   }));
   return {
