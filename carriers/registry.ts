@@ -1,4 +1,5 @@
 import { acmeCarrier } from './acme/index.js';
+import { dhlExpressCarrier } from './dhl-express/index.js';
 import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
@@ -17,6 +18,7 @@ export const CARRIER_MODULES: readonly CarrierModule[] = [
 export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
+  dhlExpressCarrier,
 ];
 
 /**

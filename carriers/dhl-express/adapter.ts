@@ -2,15 +2,14 @@ import { crossesBorder, type Address } from '../../domain/index.js';
 import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest } from '../types.js';
 import { createDhlClient, type DhlClient, type DhlClientConfig } from './client.js';
-import { dhlExpressDefinition } from './definition.js';
+import { dhlExpressDefinition, DHL_EXPRESS_SETTINGS } from './definition.js';
+import { requiredSettings } from '../module.js';
 import { dhlLabelZpl } from './label-zpl.js';
 import { dhlAddressProblems, dhlPhoneProblems } from './mapping-address.js';
 import { dhlPickupProblems } from './mapping-pickup.js';
 import { dhlCustomsProblems } from './mapping-shipment.js';
 import { dhlProductCode, dhlRoute, ourDhlServiceCode } from './services.js';
 
-/** The settings the DHL Express adapter needs beside its URL (CARRIER_DHL_EXPRESS_<suffix>). */
-export const DHL_EXPRESS_CREDENTIALS = ['API_KEY', 'API_SECRET', 'ACCOUNT_NUMBER'] as const;
 
 /** Purchases and voids this process remembers, at most (the newest). */
 const REMEMBERED = 256;
@@ -21,7 +20,7 @@ export function createDhlExpressAdapter(options: HttpAdapterOptions, overrides: 
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function dhlClientConfig(options: HttpAdapterOptions): DhlClientConfig {
-  const credentials = requiredCredentials('dhl_express', DHL_EXPRESS_CREDENTIALS, options);
+  const credentials = requiredCredentials(dhlExpressDefinition.code, requiredSettings(DHL_EXPRESS_SETTINGS), options);
   return { url: options.baseUrl, apiKey: credentials.API_KEY, apiSecret: credentials.API_SECRET, accountNumber: credentials.ACCOUNT_NUMBER, timeoutMs: options.timeoutMs };
 }
 

@@ -1,4 +1,4 @@
-import { PARCEL_LIMITS } from '../../domain/index.js';
+import { PARCEL_LIMITS, type CarrierSetting } from '../../domain/index.js';
 import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
@@ -61,6 +61,8 @@ export const dhlExpressDefinition: CarrierDefinition = {
     labelFormats: ['pdf', 'zpl'],
     tracking: 'poll',
     pickups: true,
+    // A pickup is planned for one day, at most ten days ahead (the document's rule for planned dates).
+    pickupWindow: { aheadDays: 10, lengthHours: 24 },
     international: true,
     customsPaperwork: 'carrier_invoice',
   },
@@ -73,3 +75,14 @@ export const dhlExpressDefinition: CarrierDefinition = {
   },
   isTrackingNumber: (value) => WAYBILL.test(value),
 };
+
+/**
+ * What DHL Express needs configured beside CARRIER_DHL_EXPRESS_URL (the document's server URL, such
+ * as https://express.api.dhl.com/mydhlapi), with the values the carrier simulator accepts.
+ */
+export const DHL_EXPRESS_SETTINGS: readonly CarrierSetting[] = [
+  { suffix: 'API_KEY', secret: false, required: true, description: 'the MyDHL API key (the HTTP Basic user name)', simulatorValue: 'sim-dhl-api-key' },
+  { suffix: 'API_SECRET', secret: true, required: true, description: 'the MyDHL API secret (the HTTP Basic password)', simulatorValue: 'sim-dhl-api-secret' },
+  // DHL Express account numbers are nine digits.
+  { suffix: 'ACCOUNT_NUMBER', secret: false, required: true, description: 'the DHL Express account shipments and pickups are billed to', simulatorValue: '123456789' },
+];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dhlExpressCarrier } from '../../carriers/dhl-express/index.js';
 import { startDhlSimulator } from '../../tools/carrier-sim/dhl-express/index.js';
 import type { SimDhlExtraCheckpoint } from '../../tools/carrier-sim/dhl-express/state.js';
+import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from '../../tools/carrier-sim/dhl-express/validation.js';
 import { download, openPdf } from '../support/files.js';
 import { eventually } from '../support/sim.js';
 import { call, createAccount, expectLedgerConsistent, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
@@ -23,11 +24,13 @@ let stack: TestStack;
 const simulatorValue = (suffix: string) => dhlExpressCarrier.settings!.find((s) => s.suffix === suffix)!.simulatorValue;
 
 beforeAll(async () => {
+  compileDhlValidators();
   dhl = await startDhlSimulator({
     apiKey: simulatorValue('API_KEY'),
     apiSecret: simulatorValue('API_SECRET'),
     accountNumber: simulatorValue('ACCOUNT_NUMBER'),
     extraCheckpoints: (trackingNumber) => checkpoints.get(trackingNumber) ?? [],
+    validate: DHL_DOCUMENT_VALIDATION,
   });
   stack = await startTestStack({
     carrierUrls: { dhl_express: dhl.url },

@@ -3,6 +3,7 @@ import { createDhlExpressAdapter } from '../../../carriers/dhl-express/index.js'
 import { CarrierError, type CarrierAdapter } from '../../../carriers/index.js';
 import { startDhlSimulator } from '../../../tools/carrier-sim/dhl-express/index.js';
 import type { SimDhlExtraCheckpoint } from '../../../tools/carrier-sim/dhl-express/state.js';
+import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from '../../../tools/carrier-sim/dhl-express/validation.js';
 import { CUSTOMS, DE_TO, GB_FROM, PARCEL } from './payloads.js';
 
 /**
@@ -19,11 +20,13 @@ let serial = 0;
 const reference = () => `shp_test_${Date.now().toString(36)}_${++serial}`;
 
 beforeAll(async () => {
+  compileDhlValidators();
   dhl = await startDhlSimulator({
     apiKey: CREDENTIALS.API_KEY,
     apiSecret: CREDENTIALS.API_SECRET,
     accountNumber: CREDENTIALS.ACCOUNT_NUMBER,
     extraCheckpoints: (trackingNumber) => checkpoints.get(trackingNumber) ?? [],
+    validate: DHL_DOCUMENT_VALIDATION,
   });
   adapter = createDhlExpressAdapter({ baseUrl: dhl.url, timeoutMs: 1_500, credentials: CREDENTIALS });
 });
@@ -161,5 +164,12 @@ describe('DHL Express over HTTP against its simulator', () => {
     await expect(adapter.buy({ ...purchase(), serviceCode: 'dhl_express_domestic' })).rejects.toMatchObject({ kind: 'definitive' });
     expect(await adapter.rate({ from: GB_FROM, to: DE_TO, parcel: PARCEL, serviceCode: 'dhl_express_domestic' })).toEqual([]);
     expect(dhl.sim.log.length).toBe(before);
+  });
+});
+
+describe('what went to DHL and came back', () => {
+  it('fits the MyDHL API document: every request and every answer above checked against its generated schemas', () => {
+    expect(dhl.sim.log.length).toBeGreaterThan(15);
+    expect(dhl.sim.violations).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
 import type { ScanStatus } from '../../../domain/index.js';
 import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
-import { createDhlSimulator, DHL_ROUTES, dhlError, type DhlSimOperation, type DhlSimulatorOptions } from './index.js';
+import { SIMULATOR_SETTINGS } from '../credentials.js';
+import { createDhlSimulator, DHL_ROUTES, dhlError, type DhlSimOperation } from './index.js';
+import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from './validation.js';
 import { serviceOf } from './operations.js';
-
-/** Where DHL Express answers in the shared simulator: `<sim>/dhl-express` stands for `https://express.api.dhl.com/mydhlapi`. */
-export const DHL_EXPRESS_MOUNT = '/dhl-express';
 
 /** DHL's operations under the names faults use for every carrier. */
 const FAULT_OPERATION: Record<DhlSimOperation, string> = {
@@ -20,10 +19,19 @@ const FAULT_OPERATION: Record<DhlSimOperation, string> = {
 /** A `/_sim/scans` status as a DHL checkpoint code (mapping-tracking.ts reads them back). */
 const CHECKPOINTS: Record<ScanStatus, string> = { in_transit: 'AF', out_for_delivery: 'WC', delivered: 'OK', exception: 'NH' };
 
-/** The DHL Express simulator mounted in the shared one: its purchases and scans are the control API's too. */
-export function createDhlExpressApi(state: SimState, settings: Pick<DhlSimulatorOptions, 'apiKey' | 'apiSecret' | 'accountNumber' | 'validate'>): SimApi {
+/**
+ * The DHL Express simulator mounted in the shared one at `mount` (the module's `simulatorPath`): its
+ * purchases and scans are the control API's too, and every request and answer is checked against the
+ * document's schemas.
+ */
+export function mountSimulator(state: SimState, mount: string): SimApi {
+  const settings = SIMULATOR_SETTINGS.dhl_express;
+  compileDhlValidators();
   const dhl = createDhlSimulator({
-    ...settings,
+    apiKey: settings.API_KEY,
+    apiSecret: settings.API_SECRET,
+    accountNumber: settings.ACCOUNT_NUMBER,
+    validate: DHL_DOCUMENT_VALIDATION,
     extraCheckpoints: (trackingNumber) =>
       state.scansOf(trackingNumber).map((s) => ({
         at: Date.parse(s.occurredAt),
@@ -44,10 +52,10 @@ export function createDhlExpressApi(state: SimState, settings: Pick<DhlSimulator
   });
   const routes: SimApi['routes'] = DHL_ROUTES.map((route) => ({
     method: route.method,
-    pattern: new RegExp(`^${DHL_EXPRESS_MOUNT}${route.pattern.source.slice(1)}`),
+    pattern: new RegExp(`^${mount}${route.pattern.source.slice(1)}`),
     operation: FAULT_OPERATION[route.operation],
     async handle(req) {
-      const answer = await dhl.respond({ ...req, path: req.path.slice(DHL_EXPRESS_MOUNT.length) });
+      const answer = await dhl.respond({ ...req, path: req.path.slice(mount.length) });
       return answer ? { status: answer.status, body: answer.body } : { status: 404, body: dhlError(404, 'Not found', 'No such resource') };
     },
   }));
