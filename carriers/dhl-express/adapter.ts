@@ -127,8 +127,8 @@ export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
       }
       const found = await client.findByReference(reference);
       const mine = known && found.find((f) => f.trackingNumber === known.trackingNumber);
-      // The label this process bought, handed over again (a settled answer stores it).
-      if (known && mine) return { ...known, cancelled: voided.has(reference) };
+      // A purchase this process made (its label went to the database when it was bought).
+      if (known && mine) return { reference, trackingNumber: known.trackingNumber, serviceCode: known.serviceCode, cancelled: voided.has(reference) };
       const first = found[0];
       // Settling a purchase: a shipment without its label is no purchase to hand over (see above).
       if (!first || lookup.request) return null;

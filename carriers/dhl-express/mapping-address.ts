@@ -54,7 +54,9 @@ export function dhlAddressProblems(address: Address, path: 'from' | 'to' | 'addr
   check('city', address.city, LIMITS.city);
   check('postcode', address.postcode.trim(), LIMITS.postcode);
   check('state', address.state, LIMITS.province);
-  check('company', address.company ?? (address.name.length > LIMITS.company ? address.name : undefined), LIMITS.company);
+  // The company name is the person's own name where there is no company: then the name is what is too long.
+  if (address.company !== undefined) check('company', address.company, LIMITS.company);
+  else check('name', address.name, LIMITS.company);
   check('email', address.email, LIMITS.email);
   return problems;
 }

@@ -1,5 +1,6 @@
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
+import type { Pickups } from './schemas/index.js';
 import { localHhmm, timeZoneOf } from '../local-time.js';
 import type { AddressProblem, PickupRequest } from '../types.js';
 import { dhlAddressProblems, dhlParty, dhlPhoneProblems } from './mapping-address.js';
@@ -49,7 +50,7 @@ function shipmentDetails(request: PickupRequest) {
   };
 }
 
-export function buildDhlPickupRequest(request: PickupRequest, accountNumber: string) {
+export function buildDhlPickupRequest(request: PickupRequest, accountNumber: string): Pickups.Request {
   const zone = timeZoneOf(request.address);
   const close = zone ? localHhmm(request.window.end, zone) : undefined;
   const address: Address = request.address;
@@ -66,7 +67,6 @@ export function buildDhlPickupRequest(request: PickupRequest, accountNumber: str
   };
 }
 
-export type DhlPickupRequest = ReturnType<typeof buildDhlPickupRequest>;
 
 /** The booking's confirmation number; undefined when the answer names none. */
 export function parseDhlPickupResponse(body: unknown): { confirmation: string } | undefined {

@@ -1,5 +1,6 @@
 import type { Address, Minor, Parcel } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
+import type { RatesMany } from './schemas/index.js';
 import { dhlPackage, dhlPlannedShipping, dhlRateAddress } from './mapping-address.js';
 import { dhlProductCode, dhlRoute, isCustomsDeclarable, ourDhlServiceCode, type DhlExpressServiceCode } from './services.js';
 
@@ -25,7 +26,7 @@ export interface DhlRated {
 }
 
 /** The request body; null when the asked service does not go on this route (nothing to ask). */
-export function buildDhlRateRequest(input: DhlRateInput) {
+export function buildDhlRateRequest(input: DhlRateInput): RatesMany.Request | null {
   const route = dhlRoute(input.from.country, input.to.country);
   const productCode = input.serviceCode === undefined ? undefined : dhlProductCode(input.serviceCode, route);
   if (input.serviceCode !== undefined && productCode === undefined) return null;
@@ -42,7 +43,6 @@ export function buildDhlRateRequest(input: DhlRateInput) {
   };
 }
 
-export type DhlRateRequest = NonNullable<ReturnType<typeof buildDhlRateRequest>>;
 
 /**
  * DHL's products priced for the route, as our services: the total in the billing currency

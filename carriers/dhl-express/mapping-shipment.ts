@@ -1,5 +1,6 @@
 import { parseAmount, type Address, type Customs, type Parcel, type ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
+import type { Shipments } from './schemas/index.js';
 import type { AddressProblem, CarrierMoney, LabelDocument } from '../types.js';
 import { dhlPackage, dhlParty, dhlPlannedShipping } from './mapping-address.js';
 import { dhlProductCode, dhlRoute, isCustomsDeclarable } from './services.js';
@@ -90,6 +91,10 @@ function exportDeclaration(input: DhlShipmentInput, customs: Customs) {
 
 /** The request body of a purchase; throws for a service that does not go on the route (checked before). */
 export function buildDhlShipmentRequest(input: DhlShipmentInput) {
+  return shipmentRequest(input) satisfies Shipments.Request;
+}
+
+function shipmentRequest(input: DhlShipmentInput) {
   const route = dhlRoute(input.from.country, input.to.country);
   const productCode = dhlProductCode(input.serviceCode, route);
   if (productCode === undefined) throw new Error(`${input.serviceCode} does not go from ${input.from.country} to ${input.to.country}`);
@@ -141,7 +146,6 @@ export function buildDhlShipmentRequest(input: DhlShipmentInput) {
   };
 }
 
-export type DhlShipmentRequest = ReturnType<typeof buildDhlShipmentRequest>;
 
 export interface DhlCreatedShipment {
   trackingNumber: string;

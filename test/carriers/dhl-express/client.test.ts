@@ -28,7 +28,8 @@ beforeAll(async () => {
     extraCheckpoints: (trackingNumber) => checkpoints.get(trackingNumber) ?? [],
     validate: DHL_DOCUMENT_VALIDATION,
   });
-  adapter = createDhlExpressAdapter({ baseUrl: dhl.url, timeoutMs: 1_500, credentials: CREDENTIALS });
+  // A deadline for a loaded machine (two test files render labels at once); the time-out check has its own.
+  adapter = createDhlExpressAdapter({ baseUrl: dhl.url, timeoutMs: 5_000, credentials: CREDENTIALS });
 });
 afterAll(async () => {
   await dhl?.close();
@@ -146,7 +147,8 @@ describe('DHL Express over HTTP against its simulator', () => {
     dhl.faults.push({ operation: 'track', kind: 'error', status: 429, retryAfterS: 2 });
     await expect(adapter.scans('1234567890')).rejects.toMatchObject({ kind: 'retryable', details: { status: 429, retryAfterMs: 2_000 } });
     dhl.faults.push({ operation: 'ship', kind: 'timeout', holdMs: 5_000 });
-    await expect(adapter.buy(purchase())).rejects.toMatchObject({ kind: 'ambiguous' });
+    const impatient = createDhlExpressAdapter({ baseUrl: dhl.url, timeoutMs: 800, credentials: CREDENTIALS });
+    await expect(impatient.buy(purchase())).rejects.toMatchObject({ kind: 'ambiguous' });
   });
 
   it('refuses wrong credentials definitively, naming the credentials and never the secret', async () => {
