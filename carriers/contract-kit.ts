@@ -99,7 +99,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
 
     it('declares its pricing and capabilities', () => {
       expect(['rate_card', 'carrier']).toContain(definition.pricing);
-      expect(['cancel', 'refund_request']).toContain(definition.capabilities.void);
+      expect(['cancel', 'refund_request', 'none']).toContain(definition.capabilities.void);
       expect(['push', 'poll']).toContain(definition.capabilities.tracking);
       for (const format of definition.capabilities.labelFormats) expect(['gif', 'png', 'pdf', 'zpl']).toContain(format);
     });
@@ -194,7 +194,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     it('cancels a label, and cancelling again is harmless', async () => {
       const { purchase, stored } = await buyOne();
       // A carrier whose void is a refund request cancels outright until the label is manifested.
-      const done = definition.capabilities.void === 'cancel' ? ['cancelled'] : ['cancelled', 'refund_requested'];
+      const done = definition.capabilities.void === 'refund_request' ? ['cancelled', 'refund_requested'] : ['cancelled'];
       const outcome = await ctx.adapter.cancel(stored);
       expect(done).toContain(outcome.kind);
       expect(purchaseOf((await ctx.adapter.findPurchase(purchase.reference, { stored }))!)).toEqual({ ...purchase, cancelled: true });

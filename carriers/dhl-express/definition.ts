@@ -54,10 +54,10 @@ export const dhlExpressDefinition: CarrierDefinition = {
   services,
   pricing: 'carrier',
   // DHL Express has no cancel operation and bills only the shipments it scans: a void of an
-  // unscanned label is ours alone (contract: Carriers), so it "cancels" at once. DHL makes PDF
-  // labels (its 4 × 8 in label, fitted onto our page) and its invoice as a separate document.
+  // unscanned label is ours alone (contract: Carriers). DHL makes PDF labels (its 4 × 8 in label,
+  // fitted onto our page; the ZPL is drawn from it) and its invoice as a separate document.
   capabilities: {
-    void: 'cancel',
+    void: 'none',
     labelFormats: ['pdf', 'zpl'],
     tracking: 'poll',
     pickups: true,

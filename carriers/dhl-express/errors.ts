@@ -8,7 +8,7 @@ export type DhlOperation = 'rate' | 'ship' | 'track' | 'reference' | 'pickup' | 
 const WRITES: ReadonlySet<DhlOperation> = new Set(['ship', 'pickup', 'pickup_cancel']);
 
 export interface DhlErrorInfo {
-  /** DHL's numeric code where its `detail` starts with one (`7008: The requested …`). */
+  /** DHL's numeric code where its `detail` starts with one (`7008: The requested …`), else its `title`. */
   code?: string;
   message?: string;
 }
@@ -30,8 +30,11 @@ export function readDhlError(body: unknown): DhlErrorInfo {
   const coded = /^(\d{1,6}):\s*(.*)$/s.exec(detail);
   const extra = Array.isArray(body.additionalDetails) ? body.additionalDetails.filter((d): d is string => typeof d === 'string') : [];
   const text = [coded ? coded[2] : detail, ...extra].filter(Boolean).join('; ');
-  const fallback = typeof body.title === 'string' && body.title ? body.title : typeof body.message === 'string' && body.message ? body.message : undefined;
-  return { ...(coded ? { code: coded[1] } : {}), ...(text || fallback ? { message: text || fallback } : {}) };
+  const title = typeof body.title === 'string' && body.title ? body.title : undefined;
+  const fallback = title ?? (typeof body.message === 'string' && body.message ? body.message : undefined);
+  // The numeric code where DHL gives one; else its title, the class of the problem ("Validation error").
+  const code = coded ? coded[1] : title;
+  return { ...(code ? { code } : {}), ...(text || fallback ? { message: text || fallback } : {}) };
 }
 
 /**

@@ -229,9 +229,10 @@ describe('DHL Express error table', () => {
       message: 'The requested Special Service Code is not available',
     });
     expect(readDhlError({ detail: 'Multiple problems found, see Additional Details', title: 'Validation error', additionalDetails: ['#/location: expected maxLength: 80, actual: 85'], status: '422' })).toEqual({
+      code: 'Validation error',
       message: 'Multiple problems found, see Additional Details; #/location: expected maxLength: 80, actual: 85',
     });
-    expect(readDhlError({ title: 'Unauthorized' })).toEqual({ message: 'Unauthorized' });
+    expect(readDhlError({ title: 'Unauthorized' })).toEqual({ code: 'Unauthorized', message: 'Unauthorized' });
   });
 
   it('classifies by status: retryable, ambiguous for a write behind a gateway, definitive, not found', () => {

@@ -64,6 +64,7 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
     isCarrier: true,
     operations: [...new Set(Object.values(FAULT_OPERATION))],
     routes,
-    errorBody: (code, message, status) => dhlError(status, 'Simulated failure', `${code}: ${message}`),
+    // The fault's code is the problem's title, as DHL titles its problems ("Validation error").
+    errorBody: (code, message, status) => dhlError(status, code, message),
   };
 }
