@@ -29,7 +29,7 @@ export async function simLabelPdf(art: SimLabelArt): Promise<string> {
   const page = doc.addPage([288, 576]);
   const text = writer(page, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
   text(16, 548, 18, 'DHL EXPRESS', true);
-  text(170, 548, 14, art.productName.toUpperCase(), true);
+  text(150, 550, 10, art.productName.toUpperCase(), true);
   page.drawRectangle({ x: 12, y: 536, width: 264, height: 2 });
   text(16, 520, 8, 'From:', true);
   art.from.slice(0, 5).forEach((line, i) => text(16, 508 - i * 10, 8, line));
