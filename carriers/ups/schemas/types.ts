@@ -147,6 +147,7 @@ export namespace Rating {
   export interface RateRequest_Request {
     SubVersion?: string;
     TransactionReference?: Request_TransactionReference;
+    RequestOption: string;
     [k: string]: unknown;
   }
   /**
