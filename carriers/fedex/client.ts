@@ -75,7 +75,7 @@ export function createFedexClient(config: FedexClientConfig) {
   /** Every scan, oldest first. A tracking number FedEx does not know is a `not_found` CarrierError. */
   async function track(trackingNumber: string): Promise<FedexScan[]> {
     const answer = await call('track', 'POST', FEDEX_TRACK_PATH, buildTrackRequest(trackingNumber), (body) => parseTrackResponse(body, trackingNumber));
-    if (answer === 'not_found') throw new CarrierError('definitive', `FedEx does not know tracking number ${trackingNumber}`, { carrierCode: 'fedex', reason: CARRIER_REASON.notFound });
+    if (answer === null) throw new CarrierError('definitive', `FedEx does not know tracking number ${trackingNumber}`, { carrierCode: 'fedex', reason: CARRIER_REASON.notFound });
     return answer;
   }
 

@@ -105,7 +105,7 @@ describe('Basic Integrated Visibility', () => {
       { id: '794953535000:2026-11-30T13:10:00Z:OD', occurredAt: '2026-11-30T13:10:00Z', status: 'out_for_delivery', carrierCode: 'OD', description: 'On FedEx vehicle for delivery', location: { city: 'OTTAWA', postcode: '', country: 'CA' } },
       { id: '794953535000:2026-11-30T19:02:00Z:DL', occurredAt: '2026-11-30T19:02:00Z', status: 'delivered', carrierCode: 'DL', description: 'Delivered', location: { city: 'OTTAWA', postcode: 'K1A0B1', country: 'CA' } },
     ]);
-    expect(parseTrackResponse(TRACK_NOT_FOUND, '799999999999')).toBe('not_found');
+    expect(parseTrackResponse(TRACK_NOT_FOUND, '799999999999')).toBeNull();
     expect(FEDEX_EVENT_TYPES).toMatchObject({ DE: 'exception', CA: 'cancelled', HL: 'in_transit' });
   });
 
