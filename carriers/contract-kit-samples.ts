@@ -65,3 +65,20 @@ export function uniqueReference(carrier: string): string {
   sequence += 1;
   return `kit_${carrier}_${Date.now().toString(36)}_${sequence}_${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/** Phones of the sample parties, for carriers that require one on every shipment. */
+const SAMPLE_PHONES = { from: '+44 20 7946 0000', to: '+44 113 496 0000' } as const;
+
+/**
+ * The request with a phone for each party the carrier says needs one (`purchaseProblems`: DHL Express
+ * and FedEx require them on every shipment). The contract makes phones optional, so the kit's
+ * samples carry none; such a carrier refuses a purchase without them before anything is bought.
+ */
+export function withNeededPhones<R extends { from: Address; to: Address; parcel: Parcel; serviceCode: string }>(adapter: CarrierAdapter, request: R): R {
+  const needed = new Set((adapter.purchaseProblems?.(request) ?? []).map((p) => p.path));
+  return {
+    ...request,
+    from: needed.has('from.phone') ? { ...request.from, phone: SAMPLE_PHONES.from } : request.from,
+    to: needed.has('to.phone') ? { ...request.to, phone: SAMPLE_PHONES.to } : request.to,
+  };
+}

@@ -1,4 +1,5 @@
 import { acmeCarrier } from './acme/index.js';
+import { dhlExpressCarrier } from './dhl-express/index.js';
 import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
@@ -19,6 +20,7 @@ export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
   fedexCarrier,
+  dhlExpressCarrier,
 ];
 
 /**

@@ -36,8 +36,12 @@ export type CarrierLabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
 
 /** What a carrier can do, so callers need not guess from its name. */
 export interface CarrierCapabilities {
-  /** `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund. */
-  void: 'cancel' | 'refund_request';
+  /**
+   * `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund;
+   * `none`: the carrier has no cancellation and bills only what it scans (DHL Express), so a void
+   * is refused once tracking shows a scan and is otherwise done at once (contract: Carriers).
+   */
+  void: 'cancel' | 'refund_request' | 'none';
   /** Label documents the carrier makes; empty when it makes none and the platform draws its labels. */
   labelFormats: readonly CarrierLabelFormat[];
   /** `push`: the carrier sends scans to our webhook; `poll`: we ask for them. */
