@@ -83,10 +83,14 @@ describe('validation (contract: International, returns, address checks, options)
     const { customs: _none, service: _s, ...quote } = abroad();
     const answer = await post(acct, '/api/v1/quotes', quote);
     expect(answer.status, answer.text).toBe(200);
-    // Acme, UPS and FedEx (their international services) ship abroad; SwiftPost is domestic, USPS leaves from the US only.
+    // Acme, UPS, FedEx and DHL Express (their international services) ship abroad; SwiftPost is domestic, USPS leaves from the US only.
     expect(answer.body.data.map((q: any) => q.service.code).sort()).toEqual([
       'acme_express',
       'acme_ground',
+      'dhl_express_12',
+      'dhl_express_9',
+      'dhl_express_economy_select',
+      'dhl_express_worldwide',
       'fedex_international_economy',
       'fedex_international_priority',
       'ups_expedited',
