@@ -29,7 +29,8 @@ export interface SchemaSource {
   readonly name: string;
   readonly document: string;
   readonly title: string;
-  readonly version: string;
+  /** The document's `info.version`; null where it gives none. */
+  readonly version: string | null;
   readonly method: string;
   readonly path: string;
   readonly operationId: string | null;
@@ -65,6 +66,8 @@ export interface OperationSchemas {
   responseProblems(status: number, body: unknown, mediaType?: string): string[];
   /** The compiled validator of one definition of the file, as the document wrote it (`request`, `response-200`, a component's name). */
   validator(definition: string): ValidateFunction;
+  /** Compiles every validator now (a simulator at start), so that no request waits for one. */
+  warm(): void;
 }
 
 function describe(e: ErrorObject): string {
@@ -90,7 +93,6 @@ function closed(schema: unknown, position = true): unknown {
     if (VALUE_MAPS.has(key) && typeof value === 'object' && value !== null) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
     else if (VALUE_SCHEMAS.has(key)) out[key] = closed(value);
     else if (PART_LISTS.has(key) || key === 'not') out[key] = closed(value, false);
-    else if (key === 'definitions') out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v, false)]));
     else out[key] = value;
   }
   if (position) out.unevaluatedProperties = false;
@@ -117,12 +119,13 @@ export function operationSchemas(file: unknown): OperationSchemas {
   };
   const statuses = Object.keys(index.responses);
   const request = index.request;
-  return {
+  const operation: OperationSchemas = {
     source,
     statuses,
     requestProblems: (body) => {
       if (!request) return body === undefined ? [] : ['/ the operation takes no request body'];
-      return problemsOf(validatorIn(bodies, 'closed', request.definition, () => ({ ...schema, definitions: closed(schema.definitions, false) })), body);
+      const definitions = Object.fromEntries(Object.entries(schema.definitions).map(([name, def]) => [name, closed(def, name === request.definition)]));
+      return problemsOf(validatorIn(bodies, 'closed', request.definition, () => ({ ...schema, definitions })), body);
     },
     parameterProblems: (params) => (index.parameters ? problemsOf(validatorIn(parameters, 'parameters', index.parameters), structuredClone(params)) : []),
     responseProblems: (status, body, mediaType = 'application/json') => {
@@ -135,5 +138,11 @@ export function operationSchemas(file: unknown): OperationSchemas {
       return problemsOf(validatorIn(bodies, `open:${definition}`, definition), body);
     },
     validator: (definition) => validatorIn(bodies, `open:${definition}`, definition),
+    warm: () => {
+      operation.requestProblems(undefined);
+      operation.parameterProblems({});
+      for (const content of Object.values(index.responses)) for (const definition of Object.values(content.content)) operation.validator(definition);
+    },
   };
+  return operation;
 }

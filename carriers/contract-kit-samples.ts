@@ -26,9 +26,10 @@ export function sampleOrder(definition: CarrierDefinition): { service: ServiceDe
 }
 
 /** A domestic US route, for carriers that price through a rating API (UPS, USPS rate US routes). */
-export const US_SENDER: Address = { name: 'Ada Sender', line1: '100 Main Street', city: 'Atlanta', state: 'GA', postcode: '30303', country: 'US' };
+// With phones: FedEx takes none of its purchases without one (contract: International, returns, address checks, options).
+export const US_SENDER: Address = { name: 'Ada Sender', line1: '100 Main Street', city: 'Atlanta', state: 'GA', postcode: '30303', country: 'US', phone: '404 555 0100' };
 export const US_RECIPIENTS: Address[] = [
-  { name: 'Rita Recipient', line1: '200 Oak Avenue', city: 'Austin', state: 'TX', postcode: '78701', country: 'US' },
+  { name: 'Rita Recipient', line1: '200 Oak Avenue', city: 'Austin', state: 'TX', postcode: '78701', country: 'US', phone: '512 555 0100' },
 ];
 
 /** An order the kit buys: a service, route and parcel the carrier sells, with the route's sender. */

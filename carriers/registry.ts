@@ -4,6 +4,7 @@ import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
 import { uspsCarrier } from './usps/index.js';
+import { fedexCarrier } from './fedex/index.js';
 import { requiredSettings } from './module.js';
 import type { CarrierSettings } from '../domain/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
@@ -18,6 +19,7 @@ export const CARRIER_MODULES: readonly CarrierModule[] = [
 export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
+  fedexCarrier,
   dhlExpressCarrier,
 ];
 

@@ -114,7 +114,7 @@ function carrierSettings(v: Variables, all: Record<string, unknown>, realCarrier
     /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
     carrierUrls: byCarrier<string>(all, 'URL'),
     /**
-     * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
+     * The real carriers' settings (CARRIER_<CODE>_<SUFFIX>, as their modules declare them), by carrier code and
      * variable suffix, for each one set up completely: the registry enables exactly these.
      */
     carrierCredentials: realCarrierCredentials(all, realCarriers),

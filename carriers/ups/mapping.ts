@@ -20,16 +20,18 @@ export {
 } from './shipping.js';
 export { parseTrackResponse, parseReferenceTrackResponse, UPS_STATUS_TYPES, type UpsScan, type UpsScanStatus, type UpsFoundPackage } from './tracking.js';
 export { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse, UPS_ADDRESS_VALIDATION_PATH } from './address-validation.js';
-export { classifyUpsError, readUpsError, isAlreadyScannedMessage, type UpsErrorClass, type UpsErrorInfo, type UpsOperation } from './errors.js';
+export { classifyUpsAnswer, readUpsError, isAlreadyScannedMessage, upsErrorHint, UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';
 
 import { CARRIER_REASON } from '../../domain/index.js';
-import { classifyUpsError, readUpsError } from './errors.js';
+import type { CarrierError } from '../types.js';
 import type { CancelOutcome } from './shipping.js';
 
-/** A refused void answer as a cancellation outcome; undefined when the failure is not a refusal (retry it). */
-export function cancelOutcomeFromError(status: number, body: unknown): CancelOutcome | undefined {
-  const info = readUpsError(body);
-  const c = classifyUpsError(status, info, 'void');
-  if (c.kind !== 'definitive' || status === 401 || status === 403) return undefined;
-  return { kind: 'refused', reason: c.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: c.message };
+/**
+ * A void's failure, as the client classified it, as a cancellation outcome: a refusal is an answer;
+ * undefined for a fault to retry, or a refusal of our credentials rather than of the void.
+ */
+export function cancelOutcomeFromError(error: CarrierError): CancelOutcome | undefined {
+  const status = error.details.status;
+  if (error.kind !== 'definitive' || status === undefined || status === 401 || status === 403) return undefined;
+  return { kind: 'refused', reason: error.details.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: error.message };
 }

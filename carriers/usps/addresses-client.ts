@@ -15,8 +15,8 @@ export function uspsAddressCalls(kit: Pick<UspsCallKit, 'authorized' | 'fail' | 
       const path = uspsAddressPath(buildUspsAddressQuery(address));
       const answer = await kit.authorized({ method: 'GET', path, write: false });
       if (answer.status === 200) return parseUspsAddressResponse(answer.body, address) ?? kit.unreadable('address', false, answer.status);
-      if (answer.status === 404) return parseUspsAddressNotFound(answer.body, address) ?? kit.fail(answer, false);
-      return kit.fail(answer, false);
+      if (answer.status === 404) return parseUspsAddressNotFound(answer.body, address) ?? kit.fail(answer);
+      return kit.fail(answer);
     },
   };
 }

@@ -44,8 +44,54 @@ const DHL_EXPRESS: CarrierSpec = {
   ],
 };
 
-const UPS: CarrierSpec = { carrier: 'ups', errata: UPS_ERRATA, operations: [] };
-const USPS: CarrierSpec = { carrier: 'usps', errata: USPS_ERRATA, operations: [] };
+/** UPS: the current versions only (the documents also keep deprecated paths of the same operations). */
+const UPS: CarrierSpec = {
+  carrier: 'ups',
+  errata: UPS_ERRATA,
+  operations: [
+    { name: 'oauth-token', document: 'ups/OAuthClientCredentials.yaml', method: 'post', path: '/security/v1/oauth/token' },
+    { name: 'rating', document: 'ups/Rating.yaml', method: 'post', path: '/rating/{version}/{requestoption}' },
+    { name: 'shipments', document: 'ups/Shipping.yaml', method: 'post', path: '/shipments/{version}/ship' },
+    { name: 'void', document: 'ups/Shipping.yaml', method: 'delete', path: '/shipments/{version}/void/cancel/{shipmentidentificationnumber}' },
+    { name: 'label-recovery', document: 'ups/Shipping.yaml', method: 'post', path: '/labels/{version}/recovery' },
+    { name: 'tracking-details', document: 'ups/Tracking.yaml', method: 'get', path: '/track/v1/details/{inquiryNumber}' },
+    { name: 'tracking-reference', document: 'ups/Tracking.yaml', method: 'get', path: '/track/v1/reference/details/{referenceNumber}' },
+    { name: 'pickup-creation', document: 'ups/Pickup.yaml', method: 'post', path: '/pickupcreation/{version}/pickup' },
+    { name: 'pickup-pending', document: 'ups/Pickup.yaml', method: 'get', path: '/shipments/{version}/pickup/{pickuptype}' },
+    { name: 'pickup-cancel', document: 'ups/Pickup.yaml', method: 'delete', path: '/shipments/{version}/pickup/{CancelBy}' },
+    { name: 'address-validation', document: 'ups/AddressValidation.yaml', method: 'post', path: '/addressvalidation/{version}/{requestoption}' },
+    { name: 'track-alert-package', document: 'ups/UPSTrackAlert.yaml', method: 'post', path: '/subscription/{type}/package' },
+  ],
+};
+
+/** USPS: each API under its own prefix (`/labels/v3`, `/prices/v3`…); the OAuth token has no document of its own. */
+const USPS: CarrierSpec = {
+  carrier: 'usps',
+  errata: USPS_ERRATA,
+  operations: [
+    { name: 'payment-authorization', document: 'usps/payments.yaml', method: 'post', path: '/payment-authorization' },
+    { name: 'base-rates', document: 'usps/domestic-prices.yaml', method: 'post', path: '/base-rates/search' },
+    { name: 'extra-service-rates', document: 'usps/domestic-prices.yaml', method: 'post', path: '/extra-service-rates/search' },
+    { name: 'label', document: 'usps/domestic-labels.yaml', method: 'post', path: '/label' },
+    { name: 'label-cancel', document: 'usps/domestic-labels.yaml', method: 'delete', path: '/label/{trackingNumber}' },
+    { name: 'label-cancel-by-key', document: 'usps/domestic-labels.yaml', method: 'delete', path: '/label' },
+    { name: 'label-reprint', document: 'usps/domestic-labels.yaml', method: 'post', path: '/label-reprint/{trackingNumber}' },
+    { name: 'label-reprint-by-key', document: 'usps/domestic-labels.yaml', method: 'post', path: '/label-reprint' },
+    { name: 'return-label', document: 'usps/domestic-labels.yaml', method: 'post', path: '/return-label' },
+    { name: 'tracking', document: 'usps/tracking.yaml', method: 'get', path: '/tracking/{trackingNumber}' },
+    { name: 'scan-form', document: 'usps/scan-forms.yaml', method: 'post', path: '/scan-form' },
+    { name: 'carrier-pickup', document: 'usps/carrier-pickup.yaml', method: 'post', path: '/carrier-pickup' },
+    { name: 'carrier-pickup-get', document: 'usps/carrier-pickup.yaml', method: 'get', path: '/carrier-pickup/{confirmationNumber}' },
+    { name: 'carrier-pickup-cancel', document: 'usps/carrier-pickup.yaml', method: 'delete', path: '/carrier-pickup/{confirmationNumber}' },
+    { name: 'international-label', document: 'usps/international-labels.yaml', method: 'post', path: '/international-label' },
+    { name: 'international-label-cancel', document: 'usps/international-labels.yaml', method: 'delete', path: '/international-label/{trackingNumber}' },
+    { name: 'international-label-cancel-by-key', document: 'usps/international-labels.yaml', method: 'delete', path: '/international-label' },
+    { name: 'international-label-reprint', document: 'usps/international-labels.yaml', method: 'post', path: '/international-label-reprint/{trackingNumber}' },
+    { name: 'international-base-rates', document: 'usps/international-prices.yaml', method: 'post', path: '/base-rates/search' },
+    { name: 'international-extra-service-rates', document: 'usps/international-prices.yaml', method: 'post', path: '/extra-service-rates/search' },
+    { name: 'address', document: 'usps/addresses.yaml', method: 'get', path: '/address' },
+  ],
+};
 
 /** Every real carrier built from its documents, in the order the generator writes them. */
 export const CARRIERS: readonly CarrierSpec[] = [UPS, USPS, FEDEX, DHL_EXPRESS];

@@ -5,7 +5,8 @@ import { isObject, type Json, type JsonObject } from './document.js';
  * One OpenAPI 3.0 Schema Object as JSON Schema draft-07, by @openapi-contrib/openapi-schema-to-json-schema
  * (`nullable`, the numeric formats' bounds, `example`, `xml`, `readOnly`…); then the two things it leaves
  * in draft-04 form: a boolean `exclusiveMinimum`/`exclusiveMaximum` becomes the bound itself. Vendor
- * extensions (`x-…`) are documentation, not validation, and are dropped. `$ref`s are left as they are.
+ * extensions (`x-…`) are documentation, not validation, and are dropped, as are empty (null)
+ * descriptions. `$ref`s are left as they are.
  */
 export function toJsonSchema(schema: JsonObject): JsonObject {
   const converted = fromSchema(schema, { strictMode: false, afterTransform: (s) => tidy(s as JsonObject) }) as JsonObject;
@@ -15,6 +16,8 @@ export function toJsonSchema(schema: JsonObject): JsonObject {
 
 function tidy(schema: JsonObject): JsonObject {
   for (const key of Object.keys(schema)) if (key.startsWith('x-')) delete schema[key];
+  // YAML reads an empty `description:` as null; it says nothing, and JSON Schema wants text there.
+  for (const key of ['description', 'title']) if (schema[key] === null) delete schema[key];
   for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof schema[flag] !== 'boolean') continue;
     if (schema[flag] === true && typeof schema[bound] === 'number') {

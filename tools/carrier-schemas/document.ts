@@ -10,7 +10,8 @@ export type JsonObject = { [key: string]: Json };
 export interface CarrierDocument {
   readonly file: string;
   readonly title: string;
-  readonly version: string;
+  /** `info.version`, or null where the document gives none (UPS's files do not). */
+  readonly version: string | null;
   readonly root: JsonObject;
 }
 
@@ -31,7 +32,7 @@ export function readDocument(specsDir: string, file: string): CarrierDocument {
     throw new Error(`${file}: not an OpenAPI 3 document`);
   }
   const info = isObject(parsed.info) ? parsed.info : {};
-  return { file, title: String(info.title ?? '').trim(), version: String(info.version ?? ''), root: parsed };
+  return { file, title: String(info.title ?? '').trim(), version: info.version === undefined || info.version === null ? null : String(info.version), root: parsed };
 }
 
 /** The JSON Pointer's tokens (RFC 6901), from `#/a/b` or `/a/b`. */

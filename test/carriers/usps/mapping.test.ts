@@ -8,7 +8,7 @@ import {
   buildUspsRateRequests,
   buildUspsReprintRequest,
   buildUspsTokenRequest,
-  classifyUspsError,
+  classifyUspsAnswer,
   gramsToPounds,
   millimetresToInches,
   parseUspsCancelRefusal,
@@ -365,16 +365,19 @@ describe('USPS error classification', () => {
     expect(readUspsError({ error: 'invalid_client', error_description: 'Client authentication failed' })).toEqual({ code: 'invalid_client', message: 'Client authentication failed' });
     expect(readUspsError({ error: { code: '503', message: 'Service Unavailable' } })).toEqual({ code: '503', message: 'Service Unavailable' });
 
-    expect(classifyUspsError(400, body('ZIP Code is invalid'), true)).toEqual({ kind: 'definitive', carrierErrorCode: '00000XX', message: 'USPS HTTP 400: ZIP Code is invalid' });
-    expect(classifyUspsError(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', reason: 'not_found' });
-    expect(classifyUspsError(404, {}, false)).toEqual({ kind: 'definitive', reason: 'not_found', message: 'USPS HTTP 404' });
-    expect(classifyUspsError(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', carrierErrorCode: 'invalid_client' });
-    expect(classifyUspsError(403, {}, false).kind).toBe('definitive');
-    expect(classifyUspsError(429, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(409, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(500, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, false).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, true).kind).toBe('ambiguous');
-    expect(classifyUspsError(504, undefined, true).kind).toBe('ambiguous');
+    // A refusal in USPS's own words, for the customer; a fault names the call and its status too, for operators.
+    expect(classifyUspsAnswer(400, body('ZIP Code is invalid'), true)).toMatchObject({ kind: 'definitive', message: 'ZIP Code is invalid', details: { status: 400, carrierErrorCode: '00000XX' } });
+    expect(classifyUspsAnswer(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found' } });
+    expect(classifyUspsAnswer(404, {}, false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found', status: 404 } });
+    expect(classifyUspsAnswer(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', details: { carrierErrorCode: 'invalid_client' } });
+    expect(classifyUspsAnswer(403, {}, false).kind).toBe('definitive');
+    expect(classifyUspsAnswer(429, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(409, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(500, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, false).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, true).kind).toBe('ambiguous');
+    expect(classifyUspsAnswer(504, undefined, true).kind).toBe('ambiguous');
+    // Words of a missing label in a fault are not a refusal.
+    expect(classifyUspsAnswer(503, body('Order not found'), false).details.reason).toBeUndefined();
   });
 });
