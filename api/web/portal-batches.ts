@@ -30,6 +30,8 @@ const UNREADABLE = 'The file is not UTF-8 text. Save it from your spreadsheet as
 const NO_MERGED_FILE = (format: string) =>
   `No merged label file: a carrier did not provide every purchased label as ${LABEL_FORMAT_NAMES[format] ?? format}. Each shipment's own label can still be downloaded.`;
 const describeProblem = (p: CsvProblem) => (p.line > 0 ? `Line ${p.line}${p.column ? `, ${p.column}` : ''}: ${p.message}` : `${p.column ?? 'form'}: ${p.message}`);
+/** A header line that may break after each comma, so it wraps inside its box on any screen; copied, it is the same text. */
+const csvHeader = (columns: readonly string[]) => columns.map((c, i) => html`${i ? html`,<wbr>` : ''}${c}`);
 const batchPath = (id: string, mode: Mode) => `/portal/batches/${encodeURIComponent(id)}?mode=${mode}`;
 
 /**
@@ -57,8 +59,8 @@ export const portalBatchPages =
       const upload = mayBuy(request)
         ? html`<form method="post" action="/portal/batches?mode=${mode}" enctype="multipart/form-data">${csrfField(s)}
 <label for="csv">Orders file (CSV)</label>
-<p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code>${CSV_COLUMNS.join(',')}</code>.
-For addresses in the US or Canada, which need a state or province, add the two columns <code>${CSV_STATE_COLUMNS.join(',')}</code> at the end of the header and of every line (empty where an address needs none).
+<p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code id="csv-header">${csvHeader(CSV_COLUMNS)}</code>.
+For addresses in the US or Canada, which need a state or province, add the two columns <code>${csvHeader(CSV_STATE_COLUMNS)}</code> at the end of the header and of every line (empty where an address needs none).
 Fields holding commas or quotes go in double quotes, with each quote written twice. Every line is checked first: if one is wrong, nothing is bought.</p>
 <input id="csv" name="csv" type="file" accept=".csv,text/csv" required aria-describedby="csv-hint">
 <label for="label_format">Merged label file</label>

@@ -9,6 +9,7 @@ import { field, fields, type Form } from './forms.js';
 import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
+import { shipmentPath, statusBadge, td } from './shipment-page.js';
 
 /** The customer portal: overview (API access, balance, threshold, shipments) and API keys. */
 export const portalPages =
@@ -52,14 +53,15 @@ ${
 <section aria-labelledby="shipments-h"><h2 id="shipments-h">Recent shipments</h2>${modeSwitch('/portal', mode)}
 ${
   rows.length
-    ? html`<table><thead><tr><th>Shipment</th><th>Reference</th><th>Service</th><th>Status</th><th>Tracking</th><th>Price</th><th>Created</th><th>Label</th></tr></thead><tbody>
+    ? html`<table class="stack" id="recent-shipments"><thead><tr><th>Shipment</th><th>Reference</th><th>Service</th><th>Status</th><th>Tracking</th><th>Price</th><th>Created</th><th>Label</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr><td><code>${r.id}</code></td><td>${r.reference ?? ''}</td><td>${r.serviceName ?? r.serviceCode}</td><td><span class="badge">${r.status}</span></td>
-<td>${r.trackingNumber ?? ''}${r.trackingStatus ? html` <span class="muted">(${r.trackingStatus})</span>` : ''}</td>
-<td>${r.priceGross !== null ? `${formatAmount(r.priceGross)} ${r.currency}` : ''}</td><td>${when(r.createdAt)}</td>
-<td>${hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/portal/shipments/${r.id}/label/${f}?mode=${mode}">${f}</a> `) : ''}</td></tr>`,
-)}</tbody></table>`
-    : html`<p class="muted">No ${modeName(mode).toLowerCase()} shipments yet.</p>`
+  (r) => html`<tr data-shipment-id="${r.id}">${td('Shipment', html`<a href="${shipmentPath(r.id, mode)}"><code>${r.id}</code></a>`)}${td('Reference', r.reference ?? '')}${td('Service', r.serviceName ?? r.serviceCode)}${td('Status', statusBadge(r.status))}
+${td('Tracking', html`${r.trackingNumber ?? ''}${r.trackingStatus ? html` <span class="muted">(${r.trackingStatus})</span>` : ''}`)}
+${td('Price', r.priceGross !== null ? `${formatAmount(r.priceGross)} ${r.currency}` : '')}${td('Created', when(r.createdAt))}
+${td('Label', hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/portal/shipments/${r.id}/label/${f}?mode=${mode}">${f}</a> `) : '')}</tr>`,
+)}</tbody></table>
+<p><a href="/portal/shipments?mode=${mode}">All ${modeName(mode).toLowerCase()} shipments</a> · <a href="/portal/shipments/new?mode=${mode}">New shipment</a></p>`
+    : html`<p class="muted">No ${modeName(mode).toLowerCase()} shipments yet. <a href="/portal/shipments/new?mode=${mode}">Buy a label</a>.</p>`
 }</section>`;
       return sendPage(reply, { title: account.name, session: s, active: 'overview', notice: noticeOf(request.query), error: o.error, body }, o.status);
     }
