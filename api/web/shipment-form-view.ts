@@ -26,6 +26,10 @@ const choices = (values: readonly string[], blank?: string): Array<[string, stri
 
 function addresses(v: DeskView): Html {
   const { form, problems: p } = v;
+  const empty = () => {
+    const at = groupError(p, 'book', 'Your address');
+    return html`<div class="field" id="${at.id}"><p>Your address book is empty: <a href="/portal/addresses">add your address</a> first.</p>${at.error}</div>`;
+  };
   const book = v.book.length
     ? select(p, {
         name: 'book',
@@ -34,7 +38,7 @@ function addresses(v: DeskView): Html {
         choices: [['', 'Choose one of your saved addresses'], ...v.book.map((a): [string, string] => [a.id, addressLine(a)])],
         hint: 'From your address book. Outbound labels go from it; return labels come back to it.',
       })
-    : html`<p class="error" id="f-book">Your address book is empty: <a href="/portal/addresses">add your address</a> first.</p>`;
+    : empty();
   const check = groupError(p, 'cust.check', 'Address check');
   return html`<section aria-labelledby="addr-h"><h2 id="addr-h">Addresses</h2>${book}
 <p class="hint"><a href="/portal/addresses">Manage your address book</a></p>
