@@ -9,7 +9,7 @@ export const STYLESHEET = `
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #f6f7f9; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-.skip { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
+.skip, .default-action { position: absolute; left: -9999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
 header { background: #fff; border-bottom: 1px solid var(--line); padding: .75rem 1.5rem; display: flex; gap: 1.5rem; align-items: center; flex-wrap: wrap; }
 header .brand { font-weight: 700; margin-right: auto; }
 header nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; min-width: 0; max-width: 100%; }

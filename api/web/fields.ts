@@ -132,3 +132,12 @@ export function groupError(p: Problems, name: string, label: string): { id: stri
   const d = described(p, name, label);
   return { id: d.id, error: d.error };
 }
+
+/**
+ * The form's default button, first in it: Enter in a text field presses the first submit button of
+ * its form (HTML's implicit submission), which would otherwise be whichever button comes first (an
+ * address check). Kept out of sight, of the tab order and of screen readers: the visible button
+ * with the same action is the one people use.
+ */
+export const defaultAction = (value: string, text: string) =>
+  html`<button type="submit" name="action" value="${value}" class="default-action" tabindex="-1" aria-hidden="true">${text}</button>`;

@@ -8,7 +8,7 @@ import { normalized } from '../routes/addresses.js';
 import type { AddressInput } from '../schemas.js';
 import { addressFieldset, addressLine, addressRefusal, addressValues, checkAddress, readAddress, useChecked, verificationPanel, type Verification } from './address-fields.js';
 import { modeSwitch, ownerOf, sessionOf, type Req } from './common.js';
-import { groupError, Problems } from './fields.js';
+import { defaultAction, groupError, Problems } from './fields.js';
 import { field, type Form } from './forms.js';
 import { guardPages } from './guard.js';
 import { html, when } from './html.js';
@@ -43,7 +43,7 @@ export const portalAddressPages =
       const problems = o.problems ?? new Problems();
       const check = groupError(problems, `${PREFIX}.check`, 'Address check');
       const action = o.row ? `/portal/addresses/${o.row.id}?mode=${mode}` : `/portal/addresses?mode=${mode}`;
-      return html`<form method="post" action="${action}" novalidate>${csrfField(s)}
+      return html`<form method="post" action="${action}" novalidate>${csrfField(s)}${defaultAction('save', 'Save')}
 ${addressFieldset(problems, { prefix: PREFIX, legend: o.row ? 'Address' : 'New address', form: o.form })}
 <div class="actions" id="${check.id}"><button class="secondary" type="submit" name="action" value="check">Check address</button>${check.error}
 <button type="submit" name="action" value="save">${o.row ? 'Save changes' : 'Add to the address book'}</button></div>

@@ -9,7 +9,7 @@ import { shipmentTerms } from '../services/shipment-terms.js';
 import type { PurchaseRequest } from '../schemas-shipment.js';
 import { checkAddress, useChecked, type Verification } from './address-fields.js';
 import { buyerOf, modeSwitch, sessionOf, type Req } from './common.js';
-import { dotted, Problems } from './fields.js';
+import { defaultAction, dotted, Problems } from './fields.js';
 import { formKeyOf, formRequest, newFormKey } from './form-keys.js';
 import { field, type Form } from './forms.js';
 import { guardPages } from './guard.js';
@@ -56,7 +56,7 @@ export const portalDeskPages =
       const chosen = await chosenAddress(buyer.owner, form);
       const sections = deskSections({ form, book, chosen, problems, rates: o.rates, check: o.check });
       const body = html`${problems.summary()}<form method="post" action="/portal/shipments/new?mode=${mode}" novalidate>${csrfField(s)}
-<input type="hidden" name="form_key" value="${key}">${modeSwitch('/portal/shipments/new', mode)}
+<input type="hidden" name="form_key" value="${key}">${defaultAction('rates', 'Get rates')}${modeSwitch('/portal/shipments/new', mode)}
 <p class="hint">A ${modeName(mode).toLowerCase()} label${mode === 'test' ? ': real label files and tracking numbers, no carrier and no money' : ', bought from the carrier and charged to your account'}.</p>
 ${sections}</form>`;
       return sendPage(reply, { title: 'New shipment', session: s, active: 'new', notice: o.notice, body }, o.status ?? (problems.any ? 422 : 200));

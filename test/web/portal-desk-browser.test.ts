@@ -95,7 +95,8 @@ describe('the shipping desk in a browser', () => {
     await submit(shop, 'nav a[href="/portal/addresses"]');
     expect(await text(shop)).toContain('No sandbox addresses yet.');
     await fill(shop, { 'addr.name': 'Desk Shop Ltd', 'addr.line1': '1 Main Street', 'addr.city': 'London', 'addr.postcode': 'N1 9GU', 'addr.country': 'GB', 'addr.phone': '+44 20 7946 0000' });
-    await submit(shop, 'button[value="save"]');
+    // Enter in a field saves it (the form's main action, not the address check before it).
+    await Promise.all([shop.waitForNavigation({ waitUntil: 'load' }), shop.keyboard.press('Enter')]);
     expect(await text(shop)).toContain('Address added to the address book.');
     await photograph(shop, '01-address-book');
 
@@ -113,8 +114,9 @@ describe('the shipping desk in a browser', () => {
     await photograph(shop, '03-refused-beside-field');
 
     // Get rates: cheapest first, with delivery days and when the prices expire.
+    // Enter in a field gets the rates; it never buys.
     await fill(shop, { 'parcel.weight_g': '1200' });
-    await submit(shop, 'button[value="rates"]');
+    await Promise.all([shop.waitForNavigation({ waitUntil: 'load' }), shop.keyboard.press('Enter')]);
     const rates = await shop.$$eval('.rates li', (items) => items.map((li) => (li as unknown as { innerText: string }).innerText));
     expect(rates.length).toBeGreaterThan(1);
     const gross = rates.map((r) => Number(/([\d.]+) GBP/.exec(r)![1]));
@@ -162,8 +164,12 @@ describe('the shipping desk in a browser', () => {
     await submit(shop, 'button[value="add_line"]');
     await fill(shop, { 'customs.items.1.description': 'Wool socks', 'customs.items.1.quantity': '3', 'customs.items.1.value': '12.50', 'customs.items.1.weight_g': '300', 'customs.items.1.origin_country': 'GB' });
     await photograph(shop, '07-customs');
-    await shop.click('#rate-acme_ground');
-    await submit(shop, '#buy');
+    // By keyboard: the rate chosen with Space, Tab to Buy, Enter.
+    await shop.focus('#rate-acme_ground');
+    await shop.keyboard.press('Space');
+    await shop.keyboard.press('Tab');
+    expect(await shop.evaluate('document.activeElement.id')).toBe('buy');
+    await Promise.all([shop.waitForNavigation({ waitUntil: 'load' }), shop.keyboard.press('Enter')]);
     const abroad = shipmentIdOf(shop);
     expect(abroad).toMatch(/^shp_/);
     expect(await text(shop)).toContain('Cotton T-shirt');

@@ -134,6 +134,32 @@ describe('the shipping desk over HTTP', () => {
     expect(undeliverable.html).not.toContain('value="use_checked"');
   });
 
+  it("says what a carrier could not rate, and a carrier's limit beside the field it concerns (live)", async () => {
+    const m = await merchant('Live Desk Ltd');
+    const saved = await post(m, '/portal/addresses?mode=live', { action: 'save', ...prefixed('addr', address({ name: 'Live Desk dispatch' })) });
+    expect(saved.status, saved.html).toBe(303);
+    const { rows } = await listAddresses(stack.database.db, { accountId: m.id, livemode: true, limit: 10 });
+    const live = { ...m, book: rows[0].id };
+    const key = keyIn((await get(m, '/portal/shipments/new?mode=live')).html);
+    // 36 characters: over UPS's 35 for a name.
+    const name = 'Happy Dog Pet Supply And Grooming Co';
+    const rated = await post(live, '/portal/shipments/new?mode=live', buyForm(live, key, { action: 'rates', 'cust.name': name }));
+    expect(rated.status, rated.html).toBe(200);
+    const unrated = /<ul id="unrated">([\s\S]*?)<\/ul>/.exec(rated.html)?.[1] ?? '';
+    expect(unrated).toContain('<strong>ups</strong>');
+    expect(unrated).toContain('to.name');
+    expect(unrated).toContain('(validation_failed)');
+    expect(rated.html).toContain('id="rate-acme_ground"');
+    expect(rated.html).not.toContain('id="rate-ups_standard"');
+    // Bought anyway, UPS's limit is said at the customer's name; nothing is bought or charged.
+    const refused = await post(live, '/portal/shipments/new?mode=live', buyForm(live, key, { 'cust.name': name, service: 'ups_standard' }));
+    expect(refused.status).toBe(422);
+    expect(fieldError(refused, 'f-cust-name')).toMatchObject({ describedBy: true, invalid: true });
+    expect(fieldError(refused, 'f-cust-name').message).toContain('35');
+    expect((await listShipments(stack.database.db, { accountId: m.id, livemode: true, limit: 10 })).rows).toEqual([]);
+    expect((await call(stack, 'GET', '/api/v1/account/balance', { key: m.liveKey })).body.available).toBe('200.00');
+  });
+
   it('lists shipments with the API filters and pages them', async () => {
     const m = await merchant();
     const items = Array.from({ length: 21 }, (_, i) => ({ service: 'acme_ground', from: address(), to: address({ city: 'Leeds' }), parcel: parcel(), reference: `paged-${i}` }));
