@@ -107,7 +107,7 @@ describe('the shipping desk in a browser', () => {
     await shop.select('#f-book', book);
     await fill(shop, { 'cust.name': 'Grace Hopper', 'cust.line1': '2 Low Road', 'cust.city': 'Leeds', 'cust.postcode': 'LS1 4AP', 'cust.country': 'GB' });
     await fill(shop, { 'parcel.weight_g': '1.2kg', 'parcel.length_mm': '300', 'parcel.width_mm': '200', 'parcel.height_mm': '100', reference: 'desk-domestic' });
-    await submit(shop, 'button[value="rates"]');
+    await submit(shop, 'button[value="rates"]:not(.default-action)');
     expect(await shop.$eval('#f-parcel-weight_g-error', (e) => e.textContent)).toBe('must be integer');
     expect(await shop.$eval('#f-parcel-weight_g', (e) => [e.getAttribute('aria-invalid'), e.getAttribute('aria-describedby')])).toEqual(['true', 'f-parcel-weight_g-error']);
     expect(await shop.$eval('#problems a', (a) => [a.getAttribute('href'), a.textContent])).toEqual(['#f-parcel-weight_g', 'Weight (grams): must be integer']);
@@ -154,7 +154,7 @@ describe('the shipping desk in a browser', () => {
     await photograph(shop, '06-address-checked');
     await submit(shop, '#check-result button[value="use_checked"]');
     expect(await shop.$eval('[name="cust.state"]', (e) => (e as unknown as { value: string }).value)).toBe('DC');
-    await submit(shop, 'button[value="rates"]');
+    await submit(shop, 'button[value="rates"]:not(.default-action)');
     expect(await shop.$('#customs-h')).not.toBeNull();
     // Buying without the declaration filled in is refused at its fields.
     await shop.click('#rate-acme_ground');
