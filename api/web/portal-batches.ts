@@ -60,7 +60,7 @@ export const portalBatchPages =
         ? html`<form method="post" action="/portal/batches?mode=${mode}" enctype="multipart/form-data">${csrfField(s)}
 <label for="csv">Orders file (CSV)</label>
 <p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code id="csv-header">${csvHeader(CSV_COLUMNS)}</code>.
-For addresses in the US or Canada, which need a state or province, add the two columns <code>${csvHeader(CSV_STATE_COLUMNS)}</code> at the end of the header and of every line (empty where an address needs none).
+For addresses in the US or Canada, which need a state or province, add the two columns <code>${CSV_STATE_COLUMNS.join(',')}</code> at the end of the header and of every line (empty where an address needs none).
 Fields holding commas or quotes go in double quotes, with each quote written twice. Every line is checked first: if one is wrong, nothing is bought.</p>
 <input id="csv" name="csv" type="file" accept=".csv,text/csv" required aria-describedby="csv-hint">
 <label for="label_format">Merged label file</label>
