@@ -38,7 +38,9 @@ export const portalShipmentActions =
       const from = addressLine(row.toAddress as Address);
       const to = addressLine(row.fromAddress as Address);
       return action === 'void'
-        ? html`<p>The carrier is asked to cancel the label of <strong>${row.serviceName ?? row.serviceCode}</strong>${row.trackingNumber ? html` (<code>${row.trackingNumber}</code>)` : ''}, and its charge of <strong>${priceOf(row)}</strong> is given back once it has. A label the carrier has already scanned cannot be voided.</p>`
+        ? html`<p>The carrier is asked to cancel the label of <strong>${row.serviceName ?? row.serviceCode}</strong>${row.trackingNumber ? html` (<code>${row.trackingNumber}</code>)` : ''}, and its charge of <strong>${priceOf(row)}</strong> is given back once it has${
+            row.livemode ? '' : ' (a sandbox label: no carrier and no money)'
+          }. A label the carrier has already scanned cannot be voided.</p>`
         : html`<p>A return label brings the parcel back: from <strong>${from}</strong> to <strong>${to}</strong>, by the same service (${row.serviceName ?? row.serviceCode}) and with the same parcel${
             row.customs ? ', declared as returned goods' : ''
           }. It is priced and charged like any label.</p>`;
