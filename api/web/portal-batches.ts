@@ -13,6 +13,7 @@ import { html, when, type Html } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
 import { readUpload, registerUploads, uploadLength } from './uploads.js';
 import { currentBatchLabelFile } from '../batch-label-file.js';
+import { td } from './shipment-page.js';
 
 /**
  * Whether a completed batch has a merged file to download: a current one, or one being made again
@@ -75,10 +76,10 @@ Fields holding commas or quotes go in double quotes, with each quote written twi
       const body = html`<section aria-labelledby="upload-h"><h2 id="upload-h">Buy labels from an orders file</h2>${modeSwitch('/portal/batches', mode)}${problems}${upload}</section>
 <section aria-labelledby="batches-h"><h2 id="batches-h">${modeName(mode)} batches</h2>${
         rows.length
-          ? html`<table><thead><tr><th>Batch</th><th>Status</th><th>Orders</th><th>Purchased</th><th>Failed</th><th>Pending</th><th>Created</th><th>Completed</th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Batch</th><th>Status</th><th>Orders</th><th>Purchased</th><th>Failed</th><th>Pending</th><th>Created</th><th>Completed</th></tr></thead><tbody>
 ${rows.map(
-  (b) => html`<tr data-batch-id="${b.id}"><td><a href="${batchPath(b.id, mode)}"><code>${b.id}</code></a></td><td>${statusBadge(b)}</td>
-<td>${b.counts.total}</td><td>${b.counts.purchased}</td><td>${b.counts.failed}</td><td>${b.counts.pending}</td><td>${when(b.createdAt)}</td><td>${when(b.completedAt)}</td></tr>`,
+  (b) => html`<tr data-batch-id="${b.id}">${td('Batch', html`<a href="${batchPath(b.id, mode)}"><code>${b.id}</code></a>`)}${td('Status', statusBadge(b))}
+${td('Orders', b.counts.total)}${td('Purchased', b.counts.purchased)}${td('Failed', b.counts.failed)}${td('Pending', b.counts.pending)}${td('Created', when(b.createdAt))}${td('Completed', when(b.completedAt))}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">No ${modeName(mode).toLowerCase()} batches yet.</p>`
       }</section>`;
@@ -172,10 +173,10 @@ ${forms.length ? html`<ul>${forms.map((f) => html`<li><a href="/portal/scan-form
 ${formButtons.length ? formButtons : forms.length ? '' : html`<p class="muted">No purchased shipments of a carrier that makes SCAN forms${running ? ' yet' : ''}.</p>`}</section>
 <section aria-labelledby="failed-h"><h2 id="failed-h">Failed orders</h2>${
         failed.length
-          ? html`<table id="failed-items"><thead><tr><th>Order</th><th>Reference</th><th>Service</th><th>Reason</th></tr></thead><tbody>
+          ? html`<table id="failed-items" class="stack"><thead><tr><th>Order</th><th>Reference</th><th>Service</th><th>Reason</th></tr></thead><tbody>
 ${failed.map(
-  (i) => html`<tr><td>${(i.batchIndex ?? 0) + 1}</td><td>${i.reference ?? ''}</td><td>${i.serviceName ?? i.serviceCode}</td>
-<td><code>${i.failureCode ?? 'failed'}</code> ${i.failureMessage ?? ''}</td></tr>`,
+  (i) => html`<tr>${td('Order', (i.batchIndex ?? 0) + 1)}${td('Reference', i.reference ?? '')}${td('Service', i.serviceName ?? i.serviceCode)}
+${td('Reason', html`<code>${i.failureCode ?? 'failed'}</code> ${i.failureMessage ?? ''}`)}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">None${running ? ' so far' : ''}.</p>`
       }</section>`;

@@ -140,17 +140,18 @@ ${td('Label', hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/p
         : html`<section><p>Keys can be created once an administrator has enabled API access. <a href="/portal">Request API access</a> on the overview.</p></section>`;
       const list = html`<section aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2>${
         keys.length
-          ? html`<table><thead><tr><th>Key</th><th>Mode</th><th>Scopes</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Key</th><th>Mode</th><th>Scopes</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
 ${keys.map((k) => {
   const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active';
-  return html`<tr data-key-id="${k.id}"><td><code>${k.prefix ? `${k.prefix}…` : k.id}</code></td><td>${k.livemode ? 'live' : 'sandbox'}</td>
-<td>${k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}${k.allowedIps?.length ? html`<br><span class="muted">from ${k.allowedIps.join(', ')}</span>` : ''}<br><span class="muted">${k.rateLimitCount}/${k.rateLimitSeconds} s</span></td>
-<td>${when(k.lastUsedAt)}</td><td>${when(k.expiresAt)}</td><td><span class="badge ${state === 'active' ? 'ok' : 'bad'}">${state}</span></td>
-<td>${
+  return html`<tr data-key-id="${k.id}">${td('Key', html`<code>${k.prefix ? `${k.prefix}…` : k.id}</code>`)}${td('Mode', k.livemode ? 'live' : 'sandbox')}
+${td('Scopes', html`${k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}${k.allowedIps?.length ? html`<br><span class="muted">from ${k.allowedIps.join(', ')}</span>` : ''}<br><span class="muted">${k.rateLimitCount}/${k.rateLimitSeconds} s</span>`)}
+${td('Last used', when(k.lastUsedAt))}${td('Expires', when(k.expiresAt))}${td('Status', html`<span class="badge ${state === 'active' ? 'ok' : 'bad'}">${state}</span>`)}
+${td(
+    '',
     state === 'active'
       ? html`<form class="inline" method="post" action="/portal/keys/${k.id}/revoke">${csrfField(s)}<button class="danger" type="submit" aria-label="Revoke key ${k.prefix ?? k.id}">Revoke</button></form>`
-      : ''
-  }</td></tr>`;
+      : '',
+  )}</tr>`;
 })}</tbody></table>`
           : html`<p class="muted">No keys yet.</p>`
       }</section>`;

@@ -224,9 +224,21 @@ describe('the shipping desk in a browser', () => {
     await submit(shop, `#recent-shipments a[href^="/portal/shipments/${domestic}"]`);
     expect(shipmentIdOf(shop)).toBe(domestic);
 
-    // The Batches page's header line wraps inside its box.
+    // The Batches page's header line wraps inside its box; the other pages fit a phone too.
     await go(shop, '/portal/batches');
     await photograph(shop, '14-batches');
+    const others: Array<[string, string]> = [
+      ['15-overview', '/portal'],
+      ['16-tracking', '/portal/tracking'],
+      ['17-keys', '/portal/keys'],
+      ['18-webhooks', '/portal/webhooks'],
+      ['19-webhook-log', `/portal/webhooks/${endpoint.body.id}`],
+      ['20-address-edit', `/portal/addresses/${book}`],
+    ];
+    for (const [name, path] of others) {
+      await go(shop, path);
+      await photograph(shop, name);
+    }
 
     // The pages that refuse answer 4xx, which the browser notes; nothing else may be logged.
     expect(browser.errors.filter((e) => !/the server responded with a status of 4\d\d/.test(e))).toEqual([]);
