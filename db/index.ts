@@ -44,6 +44,7 @@ export { findShipmentDocument, storeShipmentDocument } from './queries/documents
 export type { StoredDocument } from './queries/documents.js';
 export {
   deleteWebhookEndpoint,
+  deliveriesOfEvents,
   endpointsSubscribedTo,
   findOwnWebhookEndpoint,
   findWebhookEndpoint,

@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError, WorkflowNotFoundError } from '@temporalio/cl
 import { findOwnShipment, type ShipmentRow } from '../../db/index.js';
 import { ApiError, CODE, VOID_REFUSED_MESSAGE, type ErrorCode } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
-import type { Caller } from '../auth.js';
+import type { Buyer } from './purchase.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { startVoid, VoidNotAccepted } from '../purchases.js';
 import { resumeTracking } from '../resume.js';
@@ -58,7 +58,7 @@ async function startVoidResuming(ctx: AppContext, shipmentId: string, updateId: 
  */
 export async function requestVoid(
   ctx: AppContext,
-  caller: Caller,
+  caller: Pick<Buyer, 'owner'>,
   row: ShipmentRow,
   idem: IdempotentRequest | undefined,
   requestId: string,
