@@ -136,6 +136,8 @@ async function lookUp(input: PurchaseInput, carrier: string, deadline: number, l
     }).findPurchase({ carrier, livemode: input.livemode, reference: input.shipmentId, request });
     return found && !found.cancelled ? found : null;
   } catch (err) {
+    // An operator's Cancel while the carrier is asked stays a cancellation (the purchase says so).
+    if (isCancellation(err)) throw err;
     throw unreachable(carrier, err);
   }
 }

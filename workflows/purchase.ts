@@ -132,9 +132,10 @@ async function cancelUnpaidLabel(input: PurchaseInput, carrier: string): Promise
 export const STRAY_LABEL_SETTLE_MS = 2 * 60_000;
 const STRAY_LABEL_CHECK_EVERY_MS = 10_000;
 /**
- * Final looks the carrier answers with a refusal (a 404 on its own lookup, say) before the check is
- * left to an operator: a refusal says nothing about a label, and the two chaos runs of issue 44 met
- * one such answer at a time, so a few more looks, 10 s apart, see the carrier answer again.
+ * Final looks the carrier may answer with a refusal (a 404 on its own lookup, say) before the check
+ * is left to an operator: a refusal says nothing about a label. The chaos runs' odd answers came one
+ * call at a time, so three more looks 10 s apart see the carrier answer again; a carrier that refuses
+ * for half a minute is for an operator to check.
  */
 const STRAY_LABEL_REFUSED_LOOKS = 3;
 
