@@ -72,6 +72,12 @@ export interface UpsBuyInput extends UpsTerms {
 }
 
 const DEFAULT_BACKOFF = { attempts: 4, baseMs: 500, maxMs: 8_000 };
+/**
+ * UPS's ship call can take 10 s (a slow but live UPS, as measured): given up on sooner, a label may
+ * still be made after we looked our reference up and found none, and UPS takes no idempotency key,
+ * so the next attempt would buy a second. Its own deadline, 10 s and 2 s for the network.
+ */
+export const UPS_SHIP_TIMEOUT_MS = 12_000;
 /** A token is renewed this long before UPS says it expires (or at half its life when that is shorter). */
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -97,6 +103,7 @@ export function createUpsClient(config: UpsClientConfig) {
   const random = config.random ?? Math.random;
   const backoff = config.backoff ?? DEFAULT_BACKOFF;
   const http = createCarrierHttpClient({ carrierCode: 'ups', baseUrl: `${origin}/api`, timeoutMs, readError: readUpsError, dispatcher: config.dispatcher });
+  const shipHttp = createCarrierHttpClient({ carrierCode: 'ups', baseUrl: `${origin}/api`, timeoutMs: Math.max(timeoutMs, UPS_SHIP_TIMEOUT_MS), readError: readUpsError, dispatcher: config.dispatcher });
 
   let cached: { token: string; renewAt: number } | undefined;
   let pending: Promise<string> | undefined;
@@ -169,7 +176,7 @@ export function createUpsClient(config: UpsClientConfig) {
       const bearer = await token();
       try {
         return await withBackoff(() =>
-          http.call<T>({
+          (operation === 'ship' ? shipHttp : http).call<T>({
             ...rest,
             operation: HTTP_OPERATION[operation],
             headers: { ...extraHeaders, authorization: `Bearer ${bearer}`, transId: randomUUID().replace(/-/g, ''), transactionSrc: config.transactionSrc ?? 'parcel-shipping' },
