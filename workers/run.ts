@@ -11,6 +11,7 @@ import { batchQueueActivities, carrierLabelSink, shipmentQueueActivities } from 
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
+import { withHeartbeats } from './heartbeat.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
@@ -106,6 +107,7 @@ export async function createWorkers(deps: {
           ...tuning,
           ...workflows,
           ...traced,
+          interceptors: withHeartbeats(traced.interceptors),
           activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
         }),
       );

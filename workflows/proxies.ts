@@ -11,6 +11,9 @@ import { taskQueues } from '../contract/index.js';
  */
 const local = {
   startToCloseTimeout: '30 seconds',
+  // They heartbeat every second while they run (workers/heartbeat.ts): a step whose worker was
+  // SIGKILLed runs again elsewhere 5 s on, as a carrier call does, not 30 s on.
+  heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
 } as const;
 

@@ -12,6 +12,8 @@ export interface ServiceProcess {
   /** The API's URL (an API process); empty for a worker. */
   url: string;
   lines: string[];
+  /** Its process id: a worker's identity in Temporal is `<pid>@<host>`. */
+  pid: number;
   /** SIGKILL, as a crash or an OOM kill: nothing drains. */
   kill(): Promise<void>;
 }
@@ -31,6 +33,9 @@ export function stackEnv(stack: TestStack, extra: Record<string, string> = {}): 
     PURCHASE_WAIT_MS: String(stack.config.purchaseWaitMs),
     PURCHASE_DEADLINE_MS: String(stack.config.purchaseDeadlineMs),
     WORKER_SHUTDOWN_GRACE_MS: '0',
+    // The stack's tests start the sweep Schedule themselves when they need it.
+    ORPHAN_SWEEP_INTERVAL_MS: '0',
+    WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     LOG_LEVEL: 'info',
     ...extra,
   };
@@ -71,6 +76,7 @@ export async function startServiceProcess(entry: string, args: string[], env: Re
   return {
     url,
     lines,
+    pid: child.pid!,
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
