@@ -1,7 +1,7 @@
 /**
- * The carriers folder's one door: the adapter interface, the registry, the HTTP client adapters use.
- * One more entry point sits beside it: `contract-kit.ts` (the tests every adapter passes; it imports
- * vitest, so production never loads it). The carrier simulators are tools (tools/carrier-sim/).
+ * The carriers folder's one door: the adapter interface, the module every carrier declares, the
+ * registry, and the shared HTTP client adapters use (kit/). The contract kit every adapter passes is
+ * test support (test/support/carrier-kit/); the carrier simulators are tools (tools/carrier-sim/).
  */
 export { CarrierError } from './types.js';
 export type {

@@ -4,11 +4,11 @@ import { requiredCredentials } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
 import { upsDefinition, UPS_SETTINGS } from './definition.js';
 import { requiredSettings } from '../module.js';
-import { upsAddressProblems, upsParcelProblems } from './address.js';
+import { upsAddressProblems, upsParcelProblems } from './mapping-address.js';
 import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
-import { upsPurchaseProblems } from './international.js';
-import { upsDeclaredValueFits } from './options.js';
-import { upsPickupProblems } from './pickup.js';
+import { upsPurchaseProblems } from './mapping-international.js';
+import { upsDeclaredValueFits } from './mapping-options.js';
+import { upsPickupProblems } from './mapping-pickup.js';
 import { localDate, timeZoneOf } from '../local-time.js';
 
 /**

@@ -7,20 +7,20 @@ import { createCarrierClient, type CarrierCallSpec, type CarrierClientDeclaratio
 import { CarrierError } from '../types.js';
 import type { AddressVerification } from '../address-verification.js';
 import { UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';
-import { cancelOutcomeFromError } from './mapping.js';
-import { buildRateRequest, parseRateResponse, type RatedService } from './rating.js';
+import { buildRateRequest, parseRateResponse, type RatedService } from './mapping-rates.js';
 import { TokenResponse } from './schemas.js';
 import {
   buildLabelRecoveryRequest,
   buildShipRequest,
   buildVoidRequest,
+  cancelOutcomeFromError,
   parseLabelRecoveryResponse,
   parseShipResponse,
   parseVoidResponse,
   type BoughtLabel,
   type CancelOutcome,
   type UpsLabelRequestFormat,
-} from './shipping.js';
+} from './mapping-shipment.js';
 import {
   buildUpsPickupRequest,
   parseUpsPendingPickups,
@@ -32,11 +32,11 @@ import {
   type UpsBookedPickup,
   type UpsPendingPickup,
   type UpsPickupInput,
-} from './pickup.js';
-import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
-import type { UpsTerms } from './international.js';
+} from './mapping-pickup.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './mapping-address-check.js';
+import type { UpsTerms } from './mapping-international.js';
 import type { ShipmentOptions } from '../../domain/index.js';
-import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
+import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './mapping-tracking.js';
 
 /**
  * Settings of one UPS connection, as the config module passes them (CARRIER_UPS_URL,

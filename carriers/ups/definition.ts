@@ -4,7 +4,7 @@ import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
-import { UPS_SERVICE_OPTIONS, upsReturnOptions } from './options.js';
+import { UPS_SERVICE_OPTIONS, upsReturnOptions } from './mapping-options.js';
 
 /** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
 const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {

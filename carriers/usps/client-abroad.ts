@@ -1,6 +1,6 @@
 import type { Address, Parcel, ShipmentOptions } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
-import { buildUspsExtraQuery, parseUspsExtraPrices } from './extras.js';
+import { buildUspsExtraQuery, parseUspsExtraPrices } from './mapping-options.js';
 import {
   buildUspsIntlExtraQuery,
   buildUspsIntlLabelRequest,
@@ -8,12 +8,12 @@ import {
   parseUspsIntlLabelResponse,
   uspsIntlProblems,
   uspsIntlServiceByCode,
-} from './international.js';
-import type { BoughtLabel, LabelFormat } from './labels.js';
-import type { RatedService } from './rating.js';
-import { parseUspsRateResponse } from './rating.js';
-import { buildUspsReturnLabelRequest, parseUspsReturnLabelResponse } from './returns.js';
-import { uspsIdempotencyKey } from './labels.js';
+} from './mapping-international.js';
+import type { BoughtLabel, LabelFormat } from './mapping-shipment.js';
+import type { RatedService } from './mapping-rates.js';
+import { parseUspsRateResponse } from './mapping-rates.js';
+import { buildUspsReturnLabelRequest, parseUspsReturnLabelResponse } from './mapping-returns.js';
+import { uspsIdempotencyKey } from './mapping-shipment.js';
 import type { UspsService } from './services.js';
 import type { UspsAnswer, UspsPurchase, UspsSendOptions } from './client-types.js';
 

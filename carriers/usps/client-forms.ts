@@ -1,6 +1,6 @@
 import type { Address } from '../../domain/index.js';
-import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './pickup.js';
-import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './scan-forms.js';
+import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './mapping-pickup.js';
+import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './mapping-scan-forms.js';
 import type { UspsAnswer, UspsSendOptions } from './client-types.js';
 
 /** The USPS client's SCAN form and carrier pickup calls, on the client's own token and error handling. */

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { CarrierAnswer, CarrierRequest } from '../kit/index.js';
 import type { Address, Customs, Parcel, ShipmentOptions } from '../../domain/index.js';
 import type { UspsFormCalls } from './client-forms.js';
-import type { UspsAddressCalls } from './addresses-client.js';
+import type { UspsAddressCalls } from './client-addresses.js';
 import type { BoughtLabel, CancelOutcome, LabelFormat, RatedService, UspsScan } from './mapping.js';
 
 /**

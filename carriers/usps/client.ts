@@ -6,7 +6,6 @@ import {
   buildUspsPaymentAuthorizationRequest,
   buildUspsRateRequests,
   buildUspsReprintRequest,
-  buildUspsTokenRequest,
   parseUspsCancelRefusal,
   parseUspsCancelResponse,
   parseUspsLabelResponse,
@@ -14,7 +13,6 @@ import {
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
-  parseUspsTokenResponse,
   parseUspsTracking,
   uspsIdempotencyKey,
   type BoughtLabel,
@@ -23,19 +21,42 @@ import {
   type RatedService,
   type UspsScan,
 } from './mapping.js';
-import { isUs, refuseBadAddresses } from './address.js';
+import { isUs, refuseBadAddresses } from './mapping-address.js';
 import { localDate, usTimeZone } from '../local-time.js';
-import { createUspsReprints, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
 import { rejectsPaymentToken, USPS_ERRORS } from './errors.js';
 import { createCarrierClient, createTokenCache, type CarrierClientDeclaration, type CarrierRequest } from '../kit/index.js';
 import { uspsFormCalls } from './client-forms.js';
-import { uspsAddressCalls } from './addresses-client.js';
+import { uspsAddressCalls } from './client-addresses.js';
 import type { UspsAnswer, UspsClient, UspsClientConfig, UspsSendOptions } from './client-types.js';
 import { uspsAbroadCalls } from './client-abroad.js';
-import { USPS_RETURN_MAIL_CLASS } from './returns.js';
-import { USPS_S10 } from './international.js';
+import { USPS_RETURN_MAIL_CLASS } from './mapping-returns.js';
+import { USPS_S10 } from './mapping-international.js';
 
 export type { UspsAnswer, UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase, UspsSendOptions } from './client-types.js';
+
+/** The document's reprint limit: "Labels can only be reprinted up to 3 times." */
+export const USPS_REPRINTS_PER_LABEL = 3;
+/** USPS's default quota for an application: 60 calls an hour, token requests included. */
+export const USPS_DEFAULT_CALLS_PER_HOUR = 60;
+
+/**
+ * Each label's reprints, counted before each is sent: a reprint beyond a label's three is refused
+ * for good, as USPS would refuse it. (The hour's quota of calls, tokens included, is the shared
+ * client's: `limits.callsPerHour` of USPS's declaration.) Counted per process.
+ */
+export function createUspsReprints() {
+  const reprints = new Map<string, number>();
+  return {
+    /** Counts one reprint of a label, or throws when its three are spent (USPS would refuse it). */
+    reprint(trackingNumber: string): void {
+      const done = reprints.get(trackingNumber) ?? 0;
+      if (done >= USPS_REPRINTS_PER_LABEL) {
+        throw new CarrierError('definitive', `USPS reprints a label at most ${USPS_REPRINTS_PER_LABEL} times; ${trackingNumber} has had them`, { carrierCode: 'usps' });
+      }
+      reprints.set(trackingNumber, done + 1);
+    },
+  };
+}
 
 /**
  * USPS's APIs as the shared client takes them: OAuth client credentials in a JSON body at
@@ -55,9 +76,8 @@ export function uspsClientDeclaration(config: UspsClientConfig): CarrierClientDe
       tokenPath: '/oauth2/v3/token',
       clientId: config.clientId,
       clientSecret: config.clientSecret,
-      // The getting-started guide accepts JSON or a form.
+      // The getting-started guide accepts JSON or a form; expires_in comes as a number or a string of digits.
       credentialsIn: 'json',
-      readToken: parseUspsTokenResponse,
     },
     limits: { callsPerHour: config.callsPerHour ?? USPS_DEFAULT_CALLS_PER_HOUR, maxRetryAfterWaitMs: config.maxRetryAfterWaitMs ?? 2_000 },
     ...(config.now ? { now: config.now } : {}),

@@ -3,7 +3,7 @@ import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { USPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
-import { USPS_INTERNATIONAL_SERVICES, USPS_S10 } from './international.js';
+import { USPS_INTERNATIONAL_SERVICES, USPS_S10 } from './mapping-international.js';
 import type { CarrierSetting, OptionPrices } from '../../domain/index.js';
 
 /** Days by the mail class's own service standard (the label states the exact commitment). */
@@ -23,7 +23,7 @@ const SANDBOX_CARD: Record<(typeof USPS_SERVICES)[number]['code'], Parameters<ty
 };
 
 /**
- * The options each service honours (extras.ts): USPS's price searches price them, so 0 here. Every
+ * The options each service honours (mapping-options.ts): USPS's price searches price them, so 0 here. Every
  * domestic class sells signature confirmation, adult signature and insurance; Saturday delivery is
  * Priority Mail Express's alone (it delivers every day; the documents sell no Saturday service).
  * International mail sells insurance only.
@@ -102,7 +102,7 @@ export const uspsDefinition: CarrierDefinition = {
     customsPaperwork: 'in_label',
   },
   // USPS's default quota is 60 calls an hour: the queue's limit cannot go below one a second, so the
-  // adapter's own Retry-After handling (client.ts) does the rest.
+  // shared client's Retry-After handling and the hour's quota (client.ts) do the rest.
   rateLimitPerSecond: 1,
   // The sandbox's numbers: an IMpb shape under a service type of zeros, never a real label's.
   trackingNumberFor: (seed) => `9000${digitsFromSeed(`usps:${seed}`, 18)}`,

@@ -2,7 +2,7 @@ import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { classifyAnswer, type ErrorDeclaration, type ErrorHint, type FailedCall } from '../kit/index.js';
 import type { CarrierError } from '../types.js';
-import type { CancelOutcome } from './labels.js';
+import type { CancelOutcome } from './mapping-shipment.js';
 
 /** USPS's own code and words for a failure, from either error body it sends. */
 export interface UspsErrorInfo {

@@ -1,5 +1,5 @@
 import { REAL_CARRIER_MODULES } from '../../carriers/index.js';
-import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
+import { describeCarrierAdapterContract } from '../support/carrier-kit/index.js';
 import { SIMULATOR_SETTINGS, startCarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addSimScan } from './sim-helpers.js';
 

@@ -1,4 +1,4 @@
-import { describeCarrierAdapterContract } from '../../../carriers/contract-kit.js';
+import { describeCarrierAdapterContract } from '../../support/carrier-kit/index.js';
 import { fedexCarrier } from '../../../carriers/fedex/index.js';
 import { SIMULATOR_SETTINGS, startCarrierSimulator } from '../../../tools/carrier-sim/index.js';
 import { addFault, addSimScan } from '../sim-helpers.js';

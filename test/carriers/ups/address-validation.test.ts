@@ -3,7 +3,7 @@
 // ambiguous with candidates, no candidates, classifications, alerts); then the client against the
 // simulator, every answer held to our schema of the document.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from '../../../carriers/ups/address-validation.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from '../../../carriers/ups/mapping-address-check.js';
 import { createUpsClient } from '../../../carriers/ups/client.js';
 import { CarrierError } from '../../../carriers/types.js';
 import type { Address } from '../../../domain/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRateRequest, buildShipRequest, parseShipResponse } from '../../../carriers/ups/mapping.js';
-import { upsPurchaseProblems, unitValue } from '../../../carriers/ups/international.js';
+import { upsPurchaseProblems, unitValue } from '../../../carriers/ups/mapping-international.js';
 import { upsDefinition } from '../../../carriers/ups/index.js';
 import { normalizeCustoms, unsupportedOption, type Address } from '../../../domain/index.js';
 import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsAdapterOn } from '../../../carriers/ups/adapter.js';
 import { createUpsClient } from '../../../carriers/ups/client.js';
-import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, upsPickupProblems } from '../../../carriers/ups/pickup.js';
+import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, upsPickupProblems } from '../../../carriers/ups/mapping-pickup.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator } from '../../../tools/carrier-sim/ups/index.js';
 import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';

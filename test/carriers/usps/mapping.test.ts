@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readOAuthToken } from '../../../carriers/kit/index.js';
+import { tokenRequest } from '../../../carriers/kit/auth.js';
+import { uspsClientDeclaration } from '../../../carriers/usps/client.js';
 import type { Address } from '../../../domain/index.js';
 import {
   USPS_EVENT_STATUS,
@@ -7,7 +10,6 @@ import {
   buildUspsPaymentAuthorizationRequest,
   buildUspsRateRequests,
   buildUspsReprintRequest,
-  buildUspsTokenRequest,
   classifyUspsAnswer,
   gramsToPounds,
   millimetresToInches,
@@ -18,7 +20,6 @@ import {
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
-  parseUspsTokenResponse,
   parseUspsTracking,
   processingCategory,
   readUspsError,
@@ -136,13 +137,18 @@ describe('USPS address limits', () => {
 
 describe('USPS OAuth and payments', () => {
   it('builds the client-credentials request and reads expires_in as a number or a string', () => {
-    const request = buildUspsTokenRequest('client-123', 'secret-456');
-    expect(request).toEqual(EXPECTED_TOKEN_REQUEST);
-    expect(schemaProblems(UspsTokenRequest, request)).toEqual([]);
-    expect(parseUspsTokenResponse({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
-    expect(parseUspsTokenResponse({ expires_in: 3600 })).toBeUndefined();
+    // The shared client builds it from USPS's declaration: client credentials in a JSON body.
+    const { auth } = uspsClientDeclaration({ url: 'https://apis.usps.com', clientId: 'client-123', clientSecret: 'secret-456', crid: '1', mid: '123456', manifestMid: '123456', accountNumber: '1' });
+    if (auth.kind !== 'oauth_client_credentials') throw new Error('USPS declares OAuth client credentials');
+    const request = tokenRequest(auth);
+    expect([request.method, request.path, request.form]).toEqual(['POST', '/oauth2/v3/token', undefined]);
+    expect(request.body).toEqual(EXPECTED_TOKEN_REQUEST);
+    expect(schemaProblems(UspsTokenRequest, request.body)).toEqual([]);
+    const read = auth.readToken ?? readOAuthToken;
+    expect(read({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
+    expect(read({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
+    expect(read({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
+    expect(read({ expires_in: 3600 })).toBeUndefined();
   });
 
   it('builds the payment authorization with the PAYER and LABEL_OWNER roles', () => {

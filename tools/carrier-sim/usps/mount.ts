@@ -1,6 +1,6 @@
 import { uspsServiceByMailClass } from '../../../carriers/usps/services.js';
-import { USPS_INTERNATIONAL_SERVICES } from '../../../carriers/usps/international.js';
-import { USPS_RETURN_MAIL_CLASS } from '../../../carriers/usps/returns.js';
+import { USPS_INTERNATIONAL_SERVICES } from '../../../carriers/usps/mapping-international.js';
+import { USPS_RETURN_MAIL_CLASS } from '../../../carriers/usps/mapping-returns.js';
 import { USPS_SCHEMAS } from '../../../carriers/usps/schemas.js';
 import { requestProblems } from '../schema-check.js';
 import type { ScanStatus } from '../../../domain/index.js';

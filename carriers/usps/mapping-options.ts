@@ -1,6 +1,6 @@
 import { parseAmount, type ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { dollarsToCents } from './rating.js';
+import { dollarsToCents } from './mapping-rates.js';
 import type { UspsExtraServiceRateQuery } from './schemas-international.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Address, Parcel } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { splitZip } from './address.js';
+import { splitZip } from './mapping-address.js';
 import type { UspsBaseRatesQuery } from './schemas.js';
 import {
   USPS_SERVICES,

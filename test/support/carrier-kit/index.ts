@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../domain/index.js';
-import { describeFaultChecks, type CarrierFault, type CarrierOperation } from './contract-kit-faults.js';
-import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference, withNeededPhones } from './contract-kit-samples.js';
-import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase, type StoredPurchase } from './types.js';
+import { fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../../../domain/index.js';
+import { describeFaultChecks, type CarrierFault, type CarrierOperation } from './faults.js';
+import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference, withNeededPhones } from './samples.js';
+import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase, type StoredPurchase } from '../../../carriers/index.js';
 
-export type { CarrierFault, CarrierOperation } from './contract-kit-faults.js';
+export type { CarrierFault, CarrierOperation } from './faults.js';
 
 export interface ContractSetup {
   adapter: CarrierAdapter;

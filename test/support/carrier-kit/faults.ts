@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type StoredPurchase } from './types.js';
+import { CarrierError, type CarrierAdapter, type Purchase, type PurchaseRequest, type StoredPurchase } from '../../../carriers/index.js';
 
 /**
  * A way the carrier's next answer can fail: an HTTP error status; a 429 with `Retry-After` (seconds);

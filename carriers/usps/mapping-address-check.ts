@@ -1,6 +1,6 @@
 /**
  * The Addresses API mapping (`addresses.yaml`, `GET /addresses/v3/address`): our address as the
- * query USPS standardizes, and its answer as our address check. Pure: `addresses-client.ts` calls.
+ * query USPS standardizes, and its answer as our address check. Pure: `client-addresses.ts` calls.
  *
  * What the answer means, from the document:
  * - 200 is the standardized address with its ZIP+4. `DPVConfirmation` says whether it is a delivery

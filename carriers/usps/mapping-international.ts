@@ -1,8 +1,8 @@
 import { parseAmount, type Address, type Customs, type FieldError, type Parcel, type ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { addressState, splitZip, USPS_ADDRESS_LIMITS, uspsAddressProblems } from './address.js';
-import { uspsExtras } from './extras.js';
-import { dollarsToCents, type UspsRatingSettings } from './rating.js';
+import { addressState, splitZip, USPS_ADDRESS_LIMITS, uspsAddressProblems } from './mapping-address.js';
+import { uspsExtras } from './mapping-options.js';
+import { dollarsToCents, type UspsRatingSettings } from './mapping-rates.js';
 import type { UspsCustomsForm, UspsIntlBaseRatesQuery, UspsIntlExtraServiceRateQuery, UspsIntlLabelRequest, USPS_INTERNATIONAL_MAIL_CLASSES } from './schemas-international.js';
 import { gramsToPounds, processingCategory, uspsDimensions, USPS_MAX_WEIGHT_LB } from './services.js';
 

@@ -1,8 +1,8 @@
 import type { Address, Parcel, ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { toUspsLabelAddress } from './address.js';
-import { domesticExtras, USPS_IMAGE_TYPE, type BoughtLabel, type LabelFormat } from './labels.js';
-import { dollarsToCents } from './rating.js';
+import { toUspsLabelAddress } from './mapping-address.js';
+import { domesticExtras, USPS_IMAGE_TYPE, type BoughtLabel, type LabelFormat } from './mapping-shipment.js';
+import { dollarsToCents } from './mapping-rates.js';
 import type { USPS_RETURN_MAIL_CLASSES, UspsReturnLabelRequest } from './schemas-international.js';
 import { processingCategory, uspsDimensions, uspsIneligibility, uspsServiceByCode, type UspsServiceCode } from './services.js';
 

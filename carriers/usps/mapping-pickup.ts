@@ -1,7 +1,7 @@
 /** Carrier Pickup: our booking as USPS's `SchedulePickupRequest`, and its confirmation. */
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { addressState, splitZip, uspsAddressProblems } from './address.js';
+import { addressState, splitZip, uspsAddressProblems } from './mapping-address.js';
 import type { UspsSchedulePickupRequest } from './schemas.js';
 import { gramsToPounds, uspsServiceByCode } from './services.js';
 

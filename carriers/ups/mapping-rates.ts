@@ -1,10 +1,10 @@
 import { Value } from '@sinclair/typebox/value';
 import { parseAmount, type Address, type Minor, type Parcel } from '../../domain/index.js';
-import { addressState, upsAddressLines, upsPackageMeasures, upsPostalCode } from './address.js';
+import { addressState, upsAddressLines, upsPackageMeasures, upsPostalCode } from './mapping-address.js';
 import { RateResponse, type RateRequest } from './schemas.js';
 import { ourUpsServiceCode, upsCarrierServiceCode, type UpsServiceCode } from './services.js';
-import { upsResidential } from './international.js';
-import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './options.js';
+import { upsResidential } from './mapping-international.js';
+import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './mapping-options.js';
 import type { ShipmentOptions } from '../../domain/index.js';
 
 /** The Rating version we speak (the document's current one; earlier ones are deprecated). */

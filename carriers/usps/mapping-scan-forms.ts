@@ -1,7 +1,7 @@
 /** SCAN forms: our manifest request as USPS's `SCANFormRequest`, and its vendor answer as our form. */
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { addressState, splitZip, uspsAddressProblems } from './address.js';
+import { addressState, splitZip, uspsAddressProblems } from './mapping-address.js';
 import type { UspsScanFormRequest } from './schemas.js';
 
 export interface UspsScanForm {

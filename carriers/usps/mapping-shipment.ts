@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Address, Parcel, ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import { toUspsLabelAddress } from './address.js';
-import { dollarsToCents } from './rating.js';
-import { uspsExtras } from './extras.js';
+import { toUspsLabelAddress } from './mapping-address.js';
+import { dollarsToCents } from './mapping-rates.js';
+import { uspsExtras } from './mapping-options.js';
 import type { UspsLabelReprintRequest, UspsLabelRequest } from './schemas.js';
 import { processingCategory, uspsDimensions, uspsIneligibility, uspsServiceByCode } from './services.js';
 

@@ -1,6 +1,6 @@
 import type { Address } from '../../domain/index.js';
 import type { AddressVerification } from '../address-verification.js';
-import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from './addresses.js';
+import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from './mapping-address-check.js';
 import type { UspsCallKit } from './client-forms.js';
 
 /** The USPS client's address check, on the client's own token and error handling. */

@@ -1,9 +1,10 @@
 import { Value } from '@sinclair/typebox/value';
-import { crossesBorder, type Address, type Minor, type Parcel } from '../../domain/index.js';
-import { upsGoodsDescription, upsInternationalForms, upsParty, upsResidential, upsTaxInformation, type UpsTerms } from './international.js';
-import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './options.js';
-import { upsPackageMeasures } from './address.js';
-import { upsAddress, upsMoney, UPS_SUBVERSION } from './rating.js';
+import { CARRIER_REASON, crossesBorder, type Address, type Minor, type Parcel } from '../../domain/index.js';
+import type { CarrierError } from '../types.js';
+import { upsGoodsDescription, upsInternationalForms, upsParty, upsResidential, upsTaxInformation, type UpsTerms } from './mapping-international.js';
+import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './mapping-options.js';
+import { upsPackageMeasures } from './mapping-address.js';
+import { upsAddress, upsMoney, UPS_SUBVERSION } from './mapping-rates.js';
 import { LabelRecoveryResponse, ShipResponse, VoidResponse, type LabelRecoveryRequest, type ShipRequest } from './schemas.js';
 import { upsCarrierServiceCode } from './services.js';
 
@@ -184,4 +185,14 @@ export function parseLabelRecoveryResponse(body: unknown, trackingNumber: string
   const format = image && labelFormat(image.LabelImageFormat.Code);
   if (!image || !format || image.GraphicImage === '') return undefined;
   return { format, contentBase64: image.GraphicImage };
+}
+
+/**
+ * A void's failure, as the client classified it, as a cancellation outcome: a refusal is an answer;
+ * undefined for a fault to retry, or a refusal of our credentials rather than of the void.
+ */
+export function cancelOutcomeFromError(error: CarrierError): CancelOutcome | undefined {
+  const status = error.details.status;
+  if (error.kind !== 'definitive' || status === undefined || status === 401 || status === 403) return undefined;
+  return { kind: 'refused', reason: error.details.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: error.message };
 }

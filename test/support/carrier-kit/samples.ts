@@ -1,5 +1,5 @@
-import { fitsBounds, type Address, type Parcel } from '../domain/index.js';
-import type { CarrierAdapter, CarrierDefinition, ServiceDefinition } from './types.js';
+import { fitsBounds, type Address, type Parcel } from '../../../domain/index.js';
+import type { CarrierAdapter, CarrierDefinition, ServiceDefinition } from '../../../carriers/index.js';
 
 /** The contract kit's sample orders (contract-kit.ts): a sender, routes and parcels most carriers sell. */
 
