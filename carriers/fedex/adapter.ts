@@ -7,9 +7,9 @@ import { requiredSettings } from '../module.js';
 import { fedexLabelZpl } from './label-zpl.js';
 import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems } from './mapping-address.js';
-import { fedexCustomsProblems } from './mapping-customs.js';
+import { fedexCustomsProblems } from './mapping-international.js';
 import { fedexPickupProblems } from './mapping-pickup.js';
-import type { FedexFoundPackage, FedexScan } from './mapping-track.js';
+import type { FedexFoundPackage, FedexScan } from './mapping-tracking.js';
 import { fedexServiceServes, fedexServiceType, ourFedexServiceCode } from './services.js';
 
 /** Labels this process bought, kept for a retried buy and their ZPL (below); the oldest go first. */
