@@ -1,9 +1,11 @@
 import { acmeCarrier } from './acme/index.js';
+import { dhlExpressCarrier } from './dhl-express/index.js';
 import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
 import { uspsCarrier } from './usps/index.js';
-import { requiredSettings } from './module.js';
+import { fedexCarrier } from './fedex/index.js';
+import { requiredSettings } from './credentials.js';
 import type { CarrierSettings } from '../domain/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
 
@@ -17,6 +19,8 @@ export const CARRIER_MODULES: readonly CarrierModule[] = [
 export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
+  fedexCarrier,
+  dhlExpressCarrier,
 ];
 
 /**

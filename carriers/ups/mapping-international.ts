@@ -118,7 +118,7 @@ export function upsInternationalForms(p: { reference: string; to: Address; custo
     },
     Product: customs.items.map((item, i) => ({
       Description: [item.description],
-      Unit: { Number: String(item.quantity), Value: unitValue(item.value, item.quantity), UnitOfMeasurement: { Code: 'PCS', Description: 'Pieces' } },
+      Unit: { Number: String(item.quantity), Value: unitValue(item.value, item.quantity), UnitOfMeasurement: { Code: 'PCS' } },
       ...(item.hs_tariff_number ? { CommodityCode: item.hs_tariff_number } : {}),
       PartNumber: item.sku ?? String(i + 1),
       OriginCountryCode: item.origin_country,

@@ -42,7 +42,7 @@ function longFunctions(file: string, text: string, limit: number): string[] {
   const visit = (node: ts.Node) => {
     if (isFunction(node)) {
       let own = span(node);
-      const nested = (child: ts.Node) => (isFunction(child) ? void (own -= span(child)) : ts.forEachChild(child, nested));
+      const nested = (child: ts.Node): void => (isFunction(child) ? void (own -= span(child)) : ts.forEachChild(child, nested));
       ts.forEachChild(node, nested);
       const name = (node as ts.FunctionLikeDeclaration).name?.getText(source) ?? '(anonymous)';
       if (own > limit) found.push(`${file}:${line(node.getStart(source)) + 1} ${name}: ${own} lines`);

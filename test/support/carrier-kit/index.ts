@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fitsBounds, PARCEL_LIMITS, type ScanStatus } from '../../../domain/index.js';
 import { describeFaultChecks, type CarrierFault, type CarrierOperation } from './faults.js';
-import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference } from './samples.js';
+import { findSampleOrder, PARCELS, RECIPIENTS, SENDER, uniqueReference, withNeededPhones } from './samples.js';
 import { CarrierError, type CarrierAdapter, type CarrierDefinition, type Purchase, type StoredPurchase } from '../../../carriers/index.js';
 
 export type { CarrierFault, CarrierOperation } from './faults.js';
@@ -41,7 +41,8 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     /** A purchase request, under a new reference, for a service, route and parcel the carrier sells. */
     function newRequest() {
       if (!order) throw new Error(`${definition.code} sells no service for the kit's sample parcels and routes`);
-      return { reference: uniqueReference(definition.code), serviceCode: order.service.code, from: order.from, to: order.to, parcel: order.parcel };
+      const request = { reference: uniqueReference(definition.code), serviceCode: order.service.code, from: order.from, to: order.to, parcel: order.parcel };
+      return withNeededPhones(ctx.adapter, request);
     }
 
     /** The purchase part of a buy's answer: what findPurchase reports later. */
@@ -57,7 +58,8 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     }
 
     it('has a sane definition: codes, names, bounds, delivery days, rate limit', () => {
-      expect(definition.code).toMatch(/^[a-z][a-z0-9]*$/);
+      // Lower case, words joined by underscores (`dhl_express`), as the contract names carriers.
+      expect(definition.code).toMatch(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/);
       expect(definition.name.trim()).not.toBe('');
       expect(definition.rateLimitPerSecond).toBeGreaterThan(0);
       expect(definition.services.length).toBeGreaterThan(0);
@@ -97,7 +99,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
 
     it('declares its pricing and capabilities', () => {
       expect(['rate_card', 'carrier']).toContain(definition.pricing);
-      expect(['cancel', 'refund_request']).toContain(definition.capabilities.void);
+      expect(['cancel', 'refund_request', 'none']).toContain(definition.capabilities.void);
       expect(['push', 'poll']).toContain(definition.capabilities.tracking);
       for (const format of definition.capabilities.labelFormats) expect(['gif', 'png', 'pdf', 'zpl']).toContain(format);
     });
@@ -192,7 +194,7 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
     it('cancels a label, and cancelling again is harmless', async () => {
       const { purchase, stored } = await buyOne();
       // A carrier whose void is a refund request cancels outright until the label is manifested.
-      const done = definition.capabilities.void === 'cancel' ? ['cancelled'] : ['cancelled', 'refund_requested'];
+      const done = definition.capabilities.void === 'refund_request' ? ['cancelled', 'refund_requested'] : ['cancelled'];
       const outcome = await ctx.adapter.cancel(stored);
       expect(done).toContain(outcome.kind);
       expect(purchaseOf((await ctx.adapter.findPurchase(purchase.reference, { stored }))!)).toEqual({ ...purchase, cancelled: true });

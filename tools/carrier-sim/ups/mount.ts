@@ -1,15 +1,10 @@
-import { LabelRecoveryRequest, PickupCreationRequest, RateRequest, ShipRequest } from '../../../carriers/ups/schemas.js';
 import { ourUpsServiceCode } from '../../../carriers/ups/services.js';
-import { requestProblems } from '../schema-check.js';
 import type { ScanStatus } from '../../../domain/index.js';
 import { SIMULATOR_CREDENTIALS } from '../credentials.js';
 import { warmUpLabelFiles } from '../label-files.js';
 import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
 import { UPS_ERROR, UPS_ROUTES, createUpsSimulator, type UpsSimOperation } from './index.js';
-
-/** The requests whose bodies are checked against the schemas derived from UPS's documents. */
-const REQUEST_SCHEMAS = { rate: RateRequest, ship: ShipRequest, recover: LabelRecoveryRequest, pickup: PickupCreationRequest } as const;
 
 /** UPS's operations under the names faults use for every carrier. */
 const FAULT_OPERATION: Record<UpsSimOperation, string> = {
@@ -41,11 +36,6 @@ const SCAN_TYPES: Record<ScanStatus, { type: string; code: string }> = {
 export function mountSimulator(state: SimState, mount: string): SimApi {
   const ups = createUpsSimulator({
     ...SIMULATOR_CREDENTIALS.ups,
-    // A request that breaks its document's schema is refused with a 400, as a checking server would.
-    validate: (direction, operation, body) => {
-      const schema = direction === 'request' ? REQUEST_SCHEMAS[operation as keyof typeof REQUEST_SCHEMAS] : undefined;
-      return schema ? requestProblems(schema, body) : [];
-    },
     extraScans: (trackingNumber) =>
       state.scansOf(trackingNumber).map((s) => ({
         at: Date.parse(s.occurredAt),

@@ -1,7 +1,7 @@
 import { UspsAddressQuery } from '../../../carriers/usps/schemas.js';
 import { simCheckAddress, type SimMatchedAddress } from '../address-rules.js';
 import { requestProblems } from '../schema-check.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's Addresses API (`addresses.yaml`): `GET /addresses/v3/address`, the address in

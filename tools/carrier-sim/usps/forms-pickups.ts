@@ -4,7 +4,7 @@ import { UspsScanFormRequest, UspsSchedulePickupRequest } from '../../../carrier
 import { manifestPdf } from '../form-files.js';
 import { requestProblems } from '../schema-check.js';
 import { header } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's SCAN Forms and Carrier Pickup answers, as `scan-forms.yaml` and
