@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CARRIER_REASON } from '../../domain/index.js';
 import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
 import { CarrierError, type PickupRequest, type Scan } from '../types.js';
+import { dhlExpressDefinition } from './definition.js';
 import { classifyDhlError, readDhlError, type DhlOperation } from './errors.js';
 import { buildDhlPickupRequest, DHL_PICKUP_CANCEL_QUERY, DHL_PICKUPS_PATH, dhlPickupCancelPath, parseDhlPickupResponse } from './mapping-pickup.js';
 import { buildDhlRateRequest, DHL_RATES_PATH, parseDhlRates, type DhlRated, type DhlRateInput } from './mapping-rates.js';
@@ -43,7 +44,7 @@ const HTTP_OPERATION: Record<DhlOperation, CarrierOperation> = {
  */
 export function createDhlClient(config: DhlClientConfig) {
   const http = createCarrierHttpClient({
-    carrierCode: 'dhl_express',
+    carrierCode: dhlExpressDefinition.code,
     baseUrl: config.url,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     readError: readDhlError,
@@ -71,7 +72,7 @@ export function createDhlClient(config: DhlClientConfig) {
     const message = status === 401 || status === 403 ? `DHL Express refused the API credentials (HTTP ${status}: ${c.message})` : c.message;
     return new CarrierError(c.kind, message, {
       status,
-      carrierCode: 'dhl_express',
+      carrierCode: dhlExpressDefinition.code,
       ...(c.carrierErrorCode ? { carrierErrorCode: c.carrierErrorCode } : {}),
       ...(c.reason ? { reason: c.reason } : {}),
     });

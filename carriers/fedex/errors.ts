@@ -1,14 +1,23 @@
 import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
+import { classifyAnswer, type CarrierErrorInfo, type CarrierOperation, type ErrorDeclaration, type ErrorHint, type FailedCall } from '../kit/index.js';
+import type { CarrierError, CarrierErrorKind, CarrierErrorReason } from '../types.js';
 
-/** What a FedEx call does; decides whether a lost or gateway-failed answer may have had an effect. */
-export type FedexOperation = 'rate' | 'ship' | 'cancel' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
+/** What a FedEx call does, by our names for FedEx's operations, and what it is to the shared client (a lost write's answer may mean it happened). */
+export const FEDEX_OPERATIONS = {
+  rate: 'quote',
+  ship: 'buy',
+  cancel: 'cancel',
+  track: 'track',
+  reference: 'lookup',
+  pickup: 'buy',
+  pickup_cancel: 'cancel',
+} as const satisfies Record<string, CarrierOperation>;
 
-const WRITES: ReadonlySet<FedexOperation> = new Set(['ship', 'cancel', 'pickup', 'pickup_cancel']);
+export type FedexOperation = keyof typeof FEDEX_OPERATIONS;
 
 /** FedEx's error body (carrier-specs README): `{ transactionId, errors: [{ code, message, parameterList }] }`. */
-export function readFedexError(body: unknown): { code?: string; message?: string } {
+export function readFedexError(body: unknown): CarrierErrorInfo {
   const first = isRecord(body) && Array.isArray(body.errors) ? body.errors.find(isRecord) : undefined;
   if (!first) return {};
   const code = typeof first.code === 'string' && first.code !== '' ? first.code : undefined;
@@ -17,12 +26,14 @@ export function readFedexError(body: unknown): { code?: string; message?: string
 }
 
 /**
- * FedEx's error codes that mean something beyond their HTTP status, each with why. `refresh`: the
- * token is no longer taken; the client gets a new one and tries once more, then it is definitive.
+ * FedEx's error codes (its documents' and the carrier-specs README's), each classified with why.
+ * A refusal (4xx) follows this table; a 409, 429 or 5xx follows its status whatever its code (the
+ * shared client's rule: retryable, a write's gateway failure ambiguous), so the codes FedEx sends
+ * with those are listed for the reader, not to change them.
  */
-export const FEDEX_ERROR_CODES: Readonly<Record<string, { kind: CarrierErrorKind | 'refresh'; reason?: CarrierErrorReason; why: string }>> = {
-  'NOT.AUTHORIZED.ERROR': { kind: 'refresh', why: 'the access token expired (carrier-specs README): one new token, one more try' },
-  'LOGIN.REAUTHENTICATE.ERROR': { kind: 'refresh', why: 'FedEx asks to authenticate again: the same as an expired token' },
+export const FEDEX_ERROR_CODES: Readonly<Record<string, { kind: CarrierErrorKind; reason?: CarrierErrorReason; why: string }>> = {
+  'NOT.AUTHORIZED.ERROR': { kind: 'definitive', why: 'the token expired: the client renews it once on the 401 and tries again; a second refusal is the credentials' },
+  'LOGIN.REAUTHENTICATE.ERROR': { kind: 'definitive', why: 'FedEx asks to authenticate again: the same as a refused token' },
   'FORBIDDEN.ERROR': { kind: 'definitive', why: 'our credentials lack the permission: an operator must correct them, retrying cannot' },
   'UNAUTHORIZED.USAGE': { kind: 'definitive', why: 'the project is not entitled to the API: a configuration matter' },
   'SHIPMENT.USER.UNAUTHORIZED': { kind: 'definitive', why: 'the user may not act on this shipment: retrying cannot change it' },
@@ -33,35 +44,27 @@ export const FEDEX_ERROR_CODES: Readonly<Record<string, { kind: CarrierErrorKind
   'TRACKINGNUMBER.ENTERED.INVALID': { kind: 'definitive', reason: CARRIER_REASON.notFound, why: 'a cancel of a tracking number FedEx does not know' },
   'PICKUP.NUMBER.EXPIRED': { kind: 'definitive', why: 'a pickup of a previous day cannot be cancelled or changed' },
   'PICKUP.REQUESTED.PREVIOUS.DAY': { kind: 'definitive', why: 'a pickup cannot be booked for a day gone by' },
-  'INTERNAL.SERVER.ERROR': { kind: 'retryable', why: 'FedEx failed before doing anything it reports: tried again (a write behind a gateway status is ambiguous, below)' },
-  'SERVICE.UNAVAILABLE.ERROR': { kind: 'retryable', why: 'FedEx is down for a while: tried again later (a write is ambiguous, below)' },
+  'INTERNAL.SERVER.ERROR': { kind: 'retryable', why: 'a 500: FedEx failed before doing anything it reports; tried again' },
+  'SERVICE.UNAVAILABLE.ERROR': { kind: 'retryable', why: 'a 503: FedEx is down for a while; tried again later, a buy or cancel is ambiguous (a gateway may have forwarded it)' },
 };
 
-export interface FedexErrorClass {
-  kind: CarrierErrorKind | 'refresh';
-  message: string;
-  carrierErrorCode?: string;
-  reason?: CarrierErrorReason;
+/**
+ * FedEx's word on a failed answer beside its status: a refusal whose code the table knows is
+ * classified by it (with its reason), a 404 is `not_found`, any other refusal stays definitive.
+ */
+export function fedexErrorHint(failure: FailedCall): ErrorHint | undefined {
+  const { status } = failure;
+  if (status === 409 || status === 429 || status >= 500) return undefined;
+  const known = failure.info.code === undefined ? undefined : FEDEX_ERROR_CODES[failure.info.code];
+  if (known) return { kind: known.kind, ...(known.reason ? { reason: known.reason } : {}) };
+  return status === 404 ? { reason: CARRIER_REASON.notFound } : undefined;
 }
 
-/**
- * How a failed FedEx call ends, from its HTTP status and FedEx's code (the style guide's rule, as
- * Stripe's client does it):
- * - a 429, 409 or 5xx did nothing: retryable; except a write's 502, 503 or 504, which a gateway may
- *   send after forwarding it: ambiguous (the purchase may exist; it is looked up before buying again);
- * - a 401, or a code of the table that says so, is a token to renew once;
- * - a code of the table decides; a 404 is `not_found`; any other 4xx is FedEx's final word.
- */
-export function classifyFedexError(status: number, info: { code?: string; message?: string }, operation: FedexOperation): FedexErrorClass {
-  const carrier = info.code === undefined ? {} : { carrierErrorCode: info.code };
-  const message = info.message ?? `FedEx answered HTTP ${status}`;
-  if (status === 409 || status === 429 || status >= 500) {
-    const kind = WRITES.has(operation) && (status === 502 || status === 503 || status === 504) ? 'ambiguous' : 'retryable';
-    return { kind, message, ...carrier };
-  }
-  const known = info.code === undefined ? undefined : FEDEX_ERROR_CODES[info.code];
-  if (status === 401 || known?.kind === 'refresh') return { kind: 'refresh', message, ...carrier };
-  if (known) return { kind: known.kind, message, ...carrier, ...(known.reason ? { reason: known.reason } : {}) };
-  if (status === 404) return { kind: 'definitive', message, reason: CARRIER_REASON.notFound, ...carrier };
-  return { kind: 'definitive', message, ...carrier };
+/** How FedEx's failures are read and classified: the part of its client's declaration the classification takes. */
+export const FEDEX_ERRORS: ErrorDeclaration = { carrierCode: 'fedex', name: 'FedEx', readError: readFedexError, hint: fedexErrorHint };
+
+/** A FedEx answer's failure as its client classifies it (canned-payload tests read FedEx's answers through it). */
+export function classifyFedexAnswer(status: number, body: unknown, operation: FedexOperation): CarrierError {
+  const request = { operation: FEDEX_OPERATIONS[operation], name: operation, method: 'POST' as const, path: '/' };
+  return classifyAnswer(FEDEX_ERRORS, request, { status, headers: {}, body, text: body === undefined ? '' : JSON.stringify(body) }, Date.now());
 }

@@ -97,15 +97,15 @@ function scanOf(trackingNumber: string, event: Record<string, unknown>): FedexSc
 
 /**
  * Every scan of the package with that number, oldest first (FedEx lists the newest first), or
- * `not_found` when FedEx does not know the number. Undefined when the answer is not the documented
+ * null when FedEx does not know the number. Undefined when the answer is not the documented
  * shape or an event has no readable time.
  */
-export function parseTrackResponse(body: unknown, trackingNumber: string): FedexScan[] | 'not_found' | undefined {
+export function parseTrackResponse(body: unknown, trackingNumber: string): FedexScan[] | null | undefined {
   const results = trackResults(body);
   if (!results) return undefined;
   const result = results.find((r) => isRecord(r.trackingNumberInfo) && r.trackingNumberInfo.trackingNumber === trackingNumber) ?? (results.length === 1 ? results[0] : undefined);
-  if (!result) return 'not_found';
-  if (isRecord(result.error) && result.error.code === FEDEX_TRACKING_NOT_FOUND) return 'not_found';
+  if (!result) return null;
+  if (isRecord(result.error) && result.error.code === FEDEX_TRACKING_NOT_FOUND) return null;
   const scans: FedexScan[] = [];
   for (const event of [...records(result.scanEvents)].reverse()) {
     const scan = scanOf(trackingNumber, event);

@@ -163,6 +163,24 @@ describe('dhl_express_worldwide GB to DE with a live key (contract: Carriers; In
     await expectLedgerConsistent(stack, acct.id);
   });
 
+  it('settles a lost purchase answer by buying again: one label handed out, one charge', async () => {
+    const acct = await createAccount(stack, { topUp: '300.00' });
+    const from = GB_FROM();
+    dhl.faults.push({ operation: 'ship', kind: 'lose_answer' });
+    const bought = await post(acct, '/api/v1/shipments', { service: 'dhl_express_worldwide', from, to: DE_TO, parcel: PARCEL, customs: CUSTOMS });
+    expect(bought.status, bought.text).toBe(201);
+    const made = [...dhl.sim.shipments.values()].filter((s) => s.references.includes(bought.body.id));
+    // DHL made two shipments under our reference; the customer holds the label of the second only.
+    expect(made).toHaveLength(2);
+    expect(made.map((s) => s.trackingNumber)).toContain(bought.body.tracking.number);
+    const file = await download(`${stack.url}${bought.body.label.url}?format=pdf_6x4`, { authorization: `Bearer ${acct.liveKey}` });
+    expect(file.status).toBe(200);
+    const charged = await balance(acct);
+    expect(Number(charged.available)).toBeCloseTo(300 - Number(bought.body.price.gross), 2);
+    expect(charged.pending).toBe('0.00');
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
   it('refuses a purchase without the phones DHL requires, naming them, nothing bought or charged', async () => {
     const acct = await createAccount(stack, { topUp: '100.00' });
     const shipped = dhl.sim.shipments.size;

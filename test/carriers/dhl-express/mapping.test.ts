@@ -244,3 +244,13 @@ describe('DHL Express error table', () => {
     expect(classifyDhlError(404, {}, 'track')).toMatchObject({ kind: 'definitive', reason: 'not_found' });
   });
 });
+
+describe('DHL Express insurance mapping', () => {
+  it('sends a declared value as service II in the account currency, to rates and to shipments', () => {
+    expect(buildDhlRateRequest({ from: GB_FROM, to: DE_TO, parcel: PARCEL, accountNumber: ACCOUNT, at: AT, insure: { value: '250.00', currency: 'GBP' } })).toMatchObject({
+      valueAddedServices: [{ serviceCode: 'II', value: 250, currency: 'GBP' }],
+    });
+    const shipment = buildDhlShipmentRequest({ reference: REFERENCE, serviceCode: 'dhl_express_worldwide', from: GB_FROM, to: DE_TO, parcel: PARCEL, customs: CUSTOMS, accountNumber: ACCOUNT, at: AT, options: { declared_value: '250.00' }, currency: 'GBP' });
+    expect(shipment.valueAddedServices).toEqual([{ serviceCode: 'II', value: 250, currency: 'GBP' }]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CARRIER_REASON } from '../../../domain/index.js';
-import { classifyFedexError, readFedexError } from '../../../carriers/fedex/errors.js';
+import { classifyFedexAnswer, readFedexError } from '../../../carriers/fedex/errors.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems, fedexPhone } from '../../../carriers/fedex/mapping-address.js';
 import { fedexCustomsProblems } from '../../../carriers/fedex/mapping-customs.js';
 import { buildRateRequest, parseRateResponse } from '../../../carriers/fedex/mapping-rate.js';
@@ -105,7 +105,7 @@ describe('Basic Integrated Visibility', () => {
       { id: '794953535000:2026-11-30T13:10:00Z:OD', occurredAt: '2026-11-30T13:10:00Z', status: 'out_for_delivery', carrierCode: 'OD', description: 'On FedEx vehicle for delivery', location: { city: 'OTTAWA', postcode: '', country: 'CA' } },
       { id: '794953535000:2026-11-30T19:02:00Z:DL', occurredAt: '2026-11-30T19:02:00Z', status: 'delivered', carrierCode: 'DL', description: 'Delivered', location: { city: 'OTTAWA', postcode: 'K1A0B1', country: 'CA' } },
     ]);
-    expect(parseTrackResponse(TRACK_NOT_FOUND, '799999999999')).toBe('not_found');
+    expect(parseTrackResponse(TRACK_NOT_FOUND, '799999999999')).toBeNull();
     expect(FEDEX_EVENT_TYPES).toMatchObject({ DE: 'exception', CA: 'cancelled', HL: 'in_transit' });
   });
 
@@ -163,17 +163,18 @@ describe('errors', () => {
     expect(readFedexError({ message: 'not FedEx' })).toEqual({});
   });
 
-  it('classifies by status and code: retryable, ambiguous for a gateway status to a write, a token to renew, definitive', () => {
-    expect(classifyFedexError(503, { code: 'SERVICE.UNAVAILABLE.ERROR' }, 'track').kind).toBe('retryable');
-    expect(classifyFedexError(503, { code: 'SERVICE.UNAVAILABLE.ERROR' }, 'ship').kind).toBe('ambiguous');
-    expect(classifyFedexError(500, { code: 'INTERNAL.SERVER.ERROR' }, 'ship').kind).toBe('retryable');
-    expect(classifyFedexError(429, {}, 'rate').kind).toBe('retryable');
-    expect(classifyFedexError(401, { code: 'NOT.AUTHORIZED.ERROR' }, 'ship').kind).toBe('refresh');
-    expect(classifyFedexError(400, { code: 'LOGIN.REAUTHENTICATE.ERROR' }, 'rate').kind).toBe('refresh');
-    expect(classifyFedexError(403, { code: 'FORBIDDEN.ERROR', message: 'no' }, 'ship')).toEqual({ kind: 'definitive', message: 'no', carrierErrorCode: 'FORBIDDEN.ERROR' });
-    expect(classifyFedexError(400, { code: 'TRACKINGNUMBER.ENTERED.INVALID' }, 'cancel')).toMatchObject({ kind: 'definitive', reason: CARRIER_REASON.notFound });
-    expect(classifyFedexError(404, {}, 'track')).toMatchObject({ kind: 'definitive', reason: CARRIER_REASON.notFound });
-    expect(classifyFedexError(400, { code: 'SHIPMENT.VALIDATION.FAILED', message: 'Bad phone' }, 'ship')).toEqual({ kind: 'definitive', message: 'Bad phone', carrierErrorCode: 'SHIPMENT.VALIDATION.FAILED' });
+  it('classifies once, by status and by the table of FedEx’s codes: retryable, ambiguous for a gateway status to a write, definitive with a reason', () => {
+    const error = (code: string, message = 'FedEx says no') => ({ transactionId: 't', errors: [{ code, message }] });
+    expect(classifyFedexAnswer(503, error('SERVICE.UNAVAILABLE.ERROR'), 'track')).toMatchObject({ kind: 'retryable', details: { status: 503 } });
+    expect(classifyFedexAnswer(503, error('SERVICE.UNAVAILABLE.ERROR'), 'ship')).toMatchObject({ kind: 'ambiguous', details: { status: 503 } });
+    expect(classifyFedexAnswer(500, error('INTERNAL.SERVER.ERROR'), 'ship').kind).toBe('retryable');
+    expect(classifyFedexAnswer(429, error('TOO.MANY.REQUESTS'), 'rate').kind).toBe('retryable');
+    expect(classifyFedexAnswer(403, error('FORBIDDEN.ERROR', 'no'), 'ship')).toMatchObject({ kind: 'definitive', message: 'no', details: { carrierErrorCode: 'FORBIDDEN.ERROR' } });
+    expect(classifyFedexAnswer(400, error('TRACKINGNUMBER.ENTERED.INVALID'), 'cancel')).toMatchObject({ kind: 'definitive', details: { reason: CARRIER_REASON.notFound } });
+    expect(classifyFedexAnswer(404, error('SOMETHING.ELSE'), 'track')).toMatchObject({ kind: 'definitive', details: { reason: CARRIER_REASON.notFound } });
+    const refusal = classifyFedexAnswer(400, error('SHIPMENT.VALIDATION.FAILED', 'Bad phone'), 'ship');
+    expect(refusal).toMatchObject({ kind: 'definitive', message: 'Bad phone', details: { status: 400, carrierCode: 'fedex', carrierErrorCode: 'SHIPMENT.VALIDATION.FAILED' } });
+    expect(refusal.details.reason).toBeUndefined();
   });
 });
 

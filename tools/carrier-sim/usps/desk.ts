@@ -55,10 +55,6 @@ export interface UspsSimulatorOptions {
   manifestAfterMs?: number;
   /** Answer label purchases as multipart/form-data whatever the Accept header asks (a server that ignores it). */
   labelsAlwaysMultipart?: boolean;
-  /** Checks a request against a schema by name; problems make a 400, as USPS's own validation would. */
-  validateRequest?: (schemaName: string, value: unknown) => string[];
-  /** Sees every answer body with the name of the schema it should fit. */
-  onAnswer?: (schemaName: string, body: unknown) => void;
   /** Scans from outside the timeline, e.g. the shared simulator's `/_sim/scans`; any of them refuses a refund. */
   extraEvents?: (trackingNumber: string) => SimExtraEvent[];
   onPurchase?: (label: SimLabel) => void;
@@ -88,8 +84,8 @@ export interface UspsDesk {
   now: () => number;
   books: ReturnType<typeof createSimBooks>;
   paymentTokens: Set<string>;
-  reply(status: number, body: unknown, schema: string, headers?: Record<string, string>): UspsReply;
+  reply(status: number, body: unknown, headers?: Record<string, string>): UspsReply;
+  /** A label (or form) answer as JSON, in the media type the request asked for: `application/vnd.usps.labels+json`. */
+  labelsReply(status: number, body: unknown): UspsReply;
   error(status: number, detail: string, parameter?: string, headers?: Record<string, string>): UspsReply;
-  /** Schema problems of a request, recorded. */
-  problems(operation: UspsSimOperation, schema: string, value: unknown): string[];
 }
