@@ -1,4 +1,4 @@
-import { carrierSettingVariable } from '../domain/index.js';
+import { carrierSettingVariable, type CarrierSetting } from '../domain/index.js';
 import type { HttpAdapterOptions } from './types.js';
 
 /**
@@ -13,3 +13,6 @@ export function requiredCredentials<N extends string>(carrierCode: string, names
   }
   return given as Record<N, string>;
 }
+
+/** The suffixes of a carrier's required settings: what its adapter cannot work without. */
+export const requiredSettings = (settings: readonly CarrierSetting[]): string[] => settings.filter((s) => s.required).map((s) => s.suffix);

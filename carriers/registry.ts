@@ -5,7 +5,7 @@ import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
 import { uspsCarrier } from './usps/index.js';
 import { fedexCarrier } from './fedex/index.js';
-import { requiredSettings } from './module.js';
+import { requiredSettings } from './credentials.js';
 import type { CarrierSettings } from '../domain/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
 

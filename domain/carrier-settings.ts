@@ -28,5 +28,5 @@ export interface CarrierSettings {
   settings: readonly CarrierSetting[];
 }
 
-/** `CARRIER_<CODE>_<SUFFIX>`: `dhl_express` and `API_KEY` are `CARRIER_DHL_EXPRESS_API_KEY`. */
+/** `CARRIER_<CODE>_<SUFFIX>`, the code in upper case: `blue_courier` and `API_KEY` are `CARRIER_BLUE_COURIER_API_KEY`. */
 export const carrierSettingVariable = (code: string, suffix: string) => `CARRIER_${code.toUpperCase()}_${suffix}`;

@@ -3,7 +3,7 @@ import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest } from '../types.js';
 import { createDhlClient, type DhlClient, type DhlClientConfig } from './client.js';
 import { dhlExpressDefinition, DHL_EXPRESS_SETTINGS } from './definition.js';
-import { requiredSettings } from '../module.js';
+import { requiredSettings } from '../credentials.js';
 import { dhlLabelZpl } from './label-zpl.js';
 import { dhlAddressProblems, dhlPhoneProblems } from './mapping-address.js';
 import { dhlPickupProblems } from './mapping-pickup.js';

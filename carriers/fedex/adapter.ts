@@ -3,7 +3,7 @@ import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type CancelOutcome, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { createFedexClient, type FedexClient, type FedexClientConfig } from './client.js';
 import { fedexDefinition, FEDEX_SETTINGS } from './definition.js';
-import { requiredSettings } from '../module.js';
+import { requiredSettings } from '../credentials.js';
 import { fedexLabelZpl } from './label-zpl.js';
 import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems } from './mapping-address.js';

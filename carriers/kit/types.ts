@@ -72,7 +72,7 @@ export interface CarrierClientDeclaration {
   carrierCode: string;
   /** How messages name the carrier: `UPS`, `DHL Express`. */
   name: string;
-  /** Where every path hangs: an origin, or a server URL whose path is kept (`…/mydhlapi`, the simulator's `/usps`). */
+  /** Where every path hangs: an origin, or a server URL whose path is kept (a document's server path, a gateway's prefix, the simulator's mount). */
   baseUrl: string;
   /** Deadline of every request in milliseconds. */
   timeoutMs: number;

@@ -1,9 +1,8 @@
 import { crossesBorder, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
-import { requiredCredentials } from '../credentials.js';
+import { requiredCredentials, requiredSettings } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
 import { upsDefinition, UPS_SETTINGS } from './definition.js';
-import { requiredSettings } from '../module.js';
 import { upsAddressProblems, upsParcelProblems } from './mapping-address.js';
 import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
 import { upsPurchaseProblems } from './mapping-international.js';

@@ -2,10 +2,9 @@ import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/ind
 import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { uspsAddressProblems } from './mapping-address.js';
 import { localDate, usTimeZone } from '../local-time.js';
-import { requiredCredentials } from '../credentials.js';
+import { requiredCredentials, requiredSettings } from '../credentials.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig, type UspsPurchase } from './client.js';
 import { uspsDefinition, USPS_SETTINGS } from './definition.js';
-import { requiredSettings } from '../module.js';
 import { uspsServiceByCode } from './services.js';
 import { uspsIntlProblems, uspsIntlServiceByCode } from './mapping-international.js';
 

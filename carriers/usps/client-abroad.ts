@@ -15,7 +15,8 @@ import { parseUspsRateResponse } from './mapping-rates.js';
 import { buildUspsReturnLabelRequest, parseUspsReturnLabelResponse } from './mapping-returns.js';
 import { uspsIdempotencyKey } from './mapping-shipment.js';
 import type { UspsService } from './services.js';
-import type { UspsAnswer, UspsPurchase, UspsSendOptions } from './client-types.js';
+import type { UspsAnswer, UspsSendOptions } from './client-calls.js';
+import type { UspsPurchase } from './client-types.js';
 
 /** What the client lends the international, return and extra-service calls. */
 export interface UspsAbroadKit {

@@ -1,7 +1,7 @@
 import type { Address } from '../../domain/index.js';
 import type { AddressVerification } from '../address-verification.js';
 import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from './mapping-address-check.js';
-import type { UspsCallKit } from './client-forms.js';
+import type { UspsCallKit } from './client-calls.js';
 
 /** The USPS client's address check, on the client's own token and error handling. */
 export interface UspsAddressCalls {

@@ -1,7 +1,7 @@
 import type { Address } from '../../domain/index.js';
 import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './mapping-pickup.js';
 import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './mapping-scan-forms.js';
-import type { UspsAnswer, UspsSendOptions } from './client-types.js';
+import type { UspsCallKit } from './client-calls.js';
 
 /** The USPS client's SCAN form and carrier pickup calls, on the client's own token and error handling. */
 export interface UspsFormCalls {
@@ -11,15 +11,6 @@ export interface UspsFormCalls {
   schedulePickup(input: UspsPickupInput): Promise<string>;
   /** Cancels a pickup: its ETag first (USPS requires `If-Match`), then the cancellation. */
   cancelPickup(confirmationNumber: string): Promise<void>;
-}
-
-/** What the client lends these calls: a call with its bearer token, and how it fails. */
-export interface UspsCallKit {
-  authorized(options: UspsSendOptions): Promise<UspsAnswer>;
-  fail(answer: UspsAnswer): never;
-  unreadable(what: string, write: boolean, status: number): never;
-  mailingDate(from: Address): string;
-  refuseBadAddresses(from: Address, to: Address): void;
 }
 
 export function uspsFormCalls(kit: UspsCallKit): UspsFormCalls {

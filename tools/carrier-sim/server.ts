@@ -11,7 +11,7 @@ import { ALL_CARRIER_MODULES, defaultCarrierBaseUrls, REAL_CARRIER_MODULES, type
 /** What each carrier's simulator folder exports from its `mount.ts`: its API, answering under `mount`. */
 type MountSimulator = (state: SimState, mount: string) => SimApi;
 
-/** A carrier's simulator folder: `tools/carrier-sim/<code>/`, a code's underscores as hyphens (`dhl_express` → `dhl-express/`). */
+/** A carrier's simulator folder: `tools/carrier-sim/<code>/`, a code's underscores as hyphens (`blue_courier` → `blue-courier/`). */
 export const simulatorFolder = (code: string) => code.replace(/_/g, '-');
 
 /**

@@ -1,7 +1,7 @@
 import { fitsBounds, type Address, type Parcel } from '../../../domain/index.js';
 import type { CarrierAdapter, CarrierDefinition, ServiceDefinition } from '../../../carriers/index.js';
 
-/** The contract kit's sample orders (contract-kit.ts): a sender, routes and parcels most carriers sell. */
+/** The contract kit's sample orders (index.ts): a sender, routes and parcels most carriers sell. */
 
 export const SENDER: Address = { name: 'Ada Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' };
 export const RECIPIENTS: Address[] = [

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { LabelArt } from '../label-art.js';
 import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, header, round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simExtraName, simLabelExtras } from './extras.js';
 import { simInternationalPdf, simInternationalZpl, type SimCustomsForm } from './customs-pdf.js';
 import { simPrice, simZone, type SimLabel } from './state.js';

@@ -1,5 +1,5 @@
 import { simCheckAddress, type SimMatchedAddress } from '../address-rules.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's Addresses API (`addresses.yaml`): `GET /addresses/v3/address`, the address in

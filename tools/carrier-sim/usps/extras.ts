@@ -1,4 +1,4 @@
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { round2 } from './http-io.js';
 
 /**

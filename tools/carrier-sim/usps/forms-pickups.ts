@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { CarrierPickup, ScanForm } from '../../../carriers/usps/schemas/index.js';
 import { manifestPdf } from '../form-files.js';
 import { header } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's SCAN Forms and Carrier Pickup answers, as `scan-forms.yaml` and

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { LabelArt } from '../label-art.js';
 import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, disputeId, header, round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simExtraName, simLabelExtras } from './extras.js';
 import { SIM_ACCEPTED_AFTER_MS, simPrice, simZone, type MailClass, type SimLabel } from './state.js';
 

@@ -1,5 +1,5 @@
 import { round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simEvents, simPrice, simZone, type MailClass } from './state.js';
 
 /** The USPS simulator's reads: the base-rates search and tracking. */

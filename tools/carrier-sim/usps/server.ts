@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from './http-io.js';
-import { USPS_PREFIXES, createUspsSimulator, uspsErrorBody, uspsOperationOf, type UspsReply, type UspsSimFault, type UspsSimOperation, type UspsSimulatorOptions } from './index.js';
+import { USPS_PREFIXES, createUspsSimulator, uspsErrorBody, uspsOperationOf } from './simulator.js';
+import type { UspsReply, UspsSimFault, UspsSimOperation, UspsSimulatorOptions } from './desk.js';
 
 /** The USPS simulator on a port of its own (tests), with faults queued per operation. */
 
