@@ -1,3 +1,4 @@
+import { carrierSettingVariable } from '../domain/index.js';
 import type { HttpAdapterOptions } from './types.js';
 
 /**
@@ -8,7 +9,7 @@ export function requiredCredentials<N extends string>(carrierCode: string, names
   const given = options.credentials ?? {};
   const missing = names.filter((name) => !given[name]);
   if (missing.length) {
-    throw new Error(`carrier ${carrierCode}: missing ${missing.map((name) => `CARRIER_${carrierCode.toUpperCase()}_${name}`).join(', ')}`);
+    throw new Error(`carrier ${carrierCode}: missing ${missing.map((name) => carrierSettingVariable(carrierCode, name)).join(', ')}`);
   }
   return given as Record<N, string>;
 }

@@ -36,8 +36,12 @@ export type CarrierLabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
 
 /** What a carrier can do, so callers need not guess from its name. */
 export interface CarrierCapabilities {
-  /** `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund. */
-  void: 'cancel' | 'refund_request';
+  /**
+   * `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund;
+   * `none`: the carrier has no cancellation and bills only what it scans (DHL Express), so a void
+   * is refused once tracking shows a scan and is otherwise done at once (contract: Carriers).
+   */
+  void: 'cancel' | 'refund_request' | 'none';
   /** Label documents the carrier makes; empty when it makes none and the platform draws its labels. */
   labelFormats: readonly CarrierLabelFormat[];
   /** `push`: the carrier sends scans to our webhook; `poll`: we ask for them. */
@@ -46,8 +50,16 @@ export interface CarrierCapabilities {
   scanForms?: boolean;
   /** Whether the carrier books collections: `CarrierAdapter.schedulePickup` and `cancelPickup`. */
   pickups?: boolean;
+  /**
+   * How far ahead a pickup may start and how long its window may be, by what the carrier's document
+   * accepts (a year ahead and one day when not given); beyond them a booking is refused before any
+   * carrier is asked.
+   */
+  pickupWindow?: { aheadDays: number; lengthHours: number };
   /** The countries whose addresses the carrier checks: `CarrierAdapter.verifyAddress`. */
   addressVerification?: readonly string[];
+  /** Where several check a country's addresses, the lower rank is asked first, the next only when it fails (0 when not given). */
+  addressVerificationRank?: number;
   /**
    * Whether it carries parcels across borders (a purchase then carries `customs`). Without it, quotes
    * leave out its services on international routes, whatever their cards say.
@@ -272,34 +284,4 @@ export interface CarrierAdapter {
 
 export { CarrierError, type CarrierErrorKind, type CarrierErrorReason } from './carrier-error.js';
 
-export interface HttpAdapterOptions {
-  /** The carrier API's base address, e.g. the simulator's `http://127.0.0.1:4010/acme/v2`. */
-  baseUrl: string;
-  /** Deadline of every HTTP call in milliseconds (default 5000). */
-  timeoutMs?: number;
-  /**
-   * For carriers without idempotency keys: how long a purchase request whose answer was lost may
-   * still be committing at the carrier (longer than its processing time). No second purchase request
-   * is sent within it.
-   */
-  settleMs?: number;
-  /**
-   * The carrier's credentials and account settings, by the suffix of their variable
-   * (`CLIENT_ID` of CARRIER_UPS_CLIENT_ID), for carriers that need them (`CarrierModule.credentials`).
-   * The adapter keeps them, and the tokens it gets with them, to itself.
-   */
-  credentials?: Readonly<Record<string, string>>;
-}
-
-/** What each carrier folder exports from its `index.ts`; the registry lists one per carrier. */
-export interface CarrierModule {
-  definition: CarrierDefinition;
-  createHttpAdapter(options: HttpAdapterOptions): CarrierAdapter;
-  /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`). */
-  simulatorPath?: string;
-  /**
-   * The settings the live adapter needs beside its URL, as variable suffixes (`CLIENT_ID`). A carrier
-   * that has them is enabled only when every one is set, its URL too.
-   */
-  credentials?: readonly string[];
-}
+export type { CarrierModule, HttpAdapterOptions } from './module.js';

@@ -67,6 +67,8 @@ export const acmeDefinition: CarrierDefinition = {
     tracking: 'poll',
     scanForms: true,
     pickups: true,
+    // The strictest of the real carriers' windows.
+    pickupWindow: { aheadDays: 365, lengthHours: 24 },
     international: true,
     returns: true,
     customsPaperwork: 'platform_invoice',

@@ -1,8 +1,9 @@
 /** The USPS client's settings and operations (client.ts makes it). */
 import type { Dispatcher } from 'undici';
+import type { CarrierAnswer, CarrierRequest } from '../kit/index.js';
 import type { Address, Customs, Parcel, ShipmentOptions } from '../../domain/index.js';
 import type { UspsFormCalls } from './client-forms.js';
-import type { UspsAddressCalls } from './addresses-client.js';
+import type { UspsAddressCalls } from './client-addresses.js';
 import type { BoughtLabel, CancelOutcome, LabelFormat, RatedService, UspsScan } from './mapping.js';
 
 /**
@@ -37,6 +38,20 @@ export interface UspsClientConfig {
   callsPerHour?: number;
   dispatcher?: Dispatcher;
 }
+
+/** One request to USPS, as the client's calls write it. */
+export interface UspsSendOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path and query after the base URL: `/labels/v3/label`. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** A purchase or a cancellation: a lost answer may mean it happened. */
+  write: boolean;
+}
+
+/** USPS's answer, with the request it answers (its failure is classified by both). */
+export type UspsAnswer = CarrierAnswer & { request: CarrierRequest };
 
 export interface UspsPurchase {
   /** Our shipment id: its UUID form is the `X-Idempotency-Key`. */

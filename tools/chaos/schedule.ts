@@ -1,3 +1,4 @@
+import { ALL_CARRIER_MODULES } from '../../carriers/index.js';
 import type { Random } from './random.js';
 
 export type ChaosEvent =
@@ -49,7 +50,7 @@ export const purchaseMark = (who: 'Recipient' | 'Customer', i: number) => `${who
  */
 export function carrierFaults(): CarrierFault[] {
   const faults: CarrierFault[] = [];
-  for (const carrier of ['acme', 'swiftpost', 'ups', 'usps']) {
+  for (const carrier of ALL_CARRIER_MODULES.filter((m) => m.simulatorPath !== undefined).map((m) => m.definition.code)) {
     for (const operation of ['lookup', 'cancel', 'track']) {
       faults.push({ carrier, operation, mode: 'error', status: 503, chance: 0.06 });
       faults.push({ carrier, operation, mode: 'timeout', chance: 0.04 });

@@ -3,7 +3,7 @@
 // client against the simulator, every request and answer held to our schemas of the document.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CarrierError } from '../../../carriers/types.js';
-import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from '../../../carriers/usps/addresses.js';
+import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from '../../../carriers/usps/mapping-address-check.js';
 import { createUspsClient } from '../../../carriers/usps/client.js';
 import { UspsAddressQuery, UspsAddressResponse, UspsErrorMessage } from '../../../carriers/usps/schemas.js';
 import type { Address } from '../../../domain/index.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CarrierError } from '../../../carriers/types.js';
 import { createUspsClient } from '../../../carriers/usps/client.js';
-import { buildUspsPickupRequest, parseUspsPickupConfirmation } from '../../../carriers/usps/pickup.js';
-import { buildUspsScanFormRequest, parseUspsScanFormResponse } from '../../../carriers/usps/scan-forms.js';
+import { buildUspsPickupRequest, parseUspsPickupConfirmation } from '../../../carriers/usps/mapping-pickup.js';
+import { buildUspsScanFormRequest, parseUspsScanFormResponse } from '../../../carriers/usps/mapping-scan-forms.js';
 import { UspsPickupConfirmation, UspsSchedulePickupRequest, UspsScanFormRequest, UspsScanFormVendorResponse } from '../../../carriers/usps/schemas.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
 import { inspectPdf } from '../../labels/pdf-inspect.js';

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readOAuthToken } from '../../../carriers/kit/index.js';
+import { tokenRequest } from '../../../carriers/kit/auth.js';
+import { uspsClientDeclaration } from '../../../carriers/usps/client.js';
 import type { Address } from '../../../domain/index.js';
 import {
   USPS_EVENT_STATUS,
@@ -7,8 +10,7 @@ import {
   buildUspsPaymentAuthorizationRequest,
   buildUspsRateRequests,
   buildUspsReprintRequest,
-  buildUspsTokenRequest,
-  classifyUspsError,
+  classifyUspsAnswer,
   gramsToPounds,
   millimetresToInches,
   parseUspsCancelRefusal,
@@ -18,7 +20,6 @@ import {
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
-  parseUspsTokenResponse,
   parseUspsTracking,
   processingCategory,
   readUspsError,
@@ -136,13 +137,18 @@ describe('USPS address limits', () => {
 
 describe('USPS OAuth and payments', () => {
   it('builds the client-credentials request and reads expires_in as a number or a string', () => {
-    const request = buildUspsTokenRequest('client-123', 'secret-456');
-    expect(request).toEqual(EXPECTED_TOKEN_REQUEST);
-    expect(schemaProblems(UspsTokenRequest, request)).toEqual([]);
-    expect(parseUspsTokenResponse({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
-    expect(parseUspsTokenResponse({ expires_in: 3600 })).toBeUndefined();
+    // The shared client builds it from USPS's declaration: client credentials in a JSON body.
+    const { auth } = uspsClientDeclaration({ url: 'https://apis.usps.com', clientId: 'client-123', clientSecret: 'secret-456', crid: '1', mid: '123456', manifestMid: '123456', accountNumber: '1' });
+    if (auth.kind !== 'oauth_client_credentials') throw new Error('USPS declares OAuth client credentials');
+    const request = tokenRequest(auth);
+    expect([request.method, request.path, request.form]).toEqual(['POST', '/oauth2/v3/token', undefined]);
+    expect(request.body).toEqual(EXPECTED_TOKEN_REQUEST);
+    expect(schemaProblems(UspsTokenRequest, request.body)).toEqual([]);
+    const read = auth.readToken ?? readOAuthToken;
+    expect(read({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
+    expect(read({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
+    expect(read({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
+    expect(read({ expires_in: 3600 })).toBeUndefined();
   });
 
   it('builds the payment authorization with the PAYER and LABEL_OWNER roles', () => {
@@ -365,16 +371,19 @@ describe('USPS error classification', () => {
     expect(readUspsError({ error: 'invalid_client', error_description: 'Client authentication failed' })).toEqual({ code: 'invalid_client', message: 'Client authentication failed' });
     expect(readUspsError({ error: { code: '503', message: 'Service Unavailable' } })).toEqual({ code: '503', message: 'Service Unavailable' });
 
-    expect(classifyUspsError(400, body('ZIP Code is invalid'), true)).toEqual({ kind: 'definitive', carrierErrorCode: '00000XX', message: 'USPS HTTP 400: ZIP Code is invalid' });
-    expect(classifyUspsError(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', reason: 'not_found' });
-    expect(classifyUspsError(404, {}, false)).toEqual({ kind: 'definitive', reason: 'not_found', message: 'USPS HTTP 404' });
-    expect(classifyUspsError(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', carrierErrorCode: 'invalid_client' });
-    expect(classifyUspsError(403, {}, false).kind).toBe('definitive');
-    expect(classifyUspsError(429, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(409, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(500, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, false).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, true).kind).toBe('ambiguous');
-    expect(classifyUspsError(504, undefined, true).kind).toBe('ambiguous');
+    // A refusal in USPS's own words, for the customer; a fault names the call and its status too, for operators.
+    expect(classifyUspsAnswer(400, body('ZIP Code is invalid'), true)).toMatchObject({ kind: 'definitive', message: 'ZIP Code is invalid', details: { status: 400, carrierErrorCode: '00000XX' } });
+    expect(classifyUspsAnswer(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found' } });
+    expect(classifyUspsAnswer(404, {}, false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found', status: 404 } });
+    expect(classifyUspsAnswer(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', details: { carrierErrorCode: 'invalid_client' } });
+    expect(classifyUspsAnswer(403, {}, false).kind).toBe('definitive');
+    expect(classifyUspsAnswer(429, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(409, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(500, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, false).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, true).kind).toBe('ambiguous');
+    expect(classifyUspsAnswer(504, undefined, true).kind).toBe('ambiguous');
+    // Words of a missing label in a fault are not a refusal.
+    expect(classifyUspsAnswer(503, body('Order not found'), false).details.reason).toBeUndefined();
   });
 });

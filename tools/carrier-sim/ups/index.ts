@@ -6,12 +6,16 @@ import { DEFAULT_SCAN_SCHEDULE, type SimExtraScan, type SimPackage, type SimScan
 import { reference, track } from './tracking.js';
 import { cancelPickup, createPickup, pendingPickups, type SimPickup } from './pickup.js';
 import { validateAddress } from './address-validation.js';
+import { UPS_SCHEMAS } from '../../../carriers/ups/schemas/index.js';
+import { requestSchemaProblems, schemaRoutes } from '../carrier-schemas.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
  * Rating (Rate, Shop), Shipping (ship, void, label recovery), Tracking (details, reference), Pickup
  * and Address Validation (street level).
- * Same paths, field names and error bodies; tokens expire, 429s carry no `Retry-After`, packages
+ * Same paths, field names and error bodies; every request and every answer is checked against the
+ * schemas generated from UPS's documents (carriers/ups/schemas), a request that breaks them refused
+ * with a 400 and every problem kept in `violations`. Tokens expire, 429s carry no `Retry-After`, packages
  * walk through their scans as the clock moves, and a void after a scan is refused. The core answers
  * requests; `./server.ts` serves it on a port of its own with its own faults (tests), and the shared
  * carrier simulator mounts it under `/ups` with the control API's faults.
@@ -36,8 +40,6 @@ export interface UpsSimulatorOptions {
   tokenTtlSeconds?: number;
   clock?: () => number;
   scanSchedule?: SimScanStep[];
-  /** Checks what goes in and out; the messages it returns are recorded, and a bad request answers 400. */
-  validate?: (direction: 'request' | 'response', operation: UpsSimOperation | 'error', body: unknown) => string[];
   /** Scans from outside the schedule, e.g. the shared simulator's `/_sim/scans`. */
   extraScans?: (trackingNumber: string) => SimExtraScan[];
   onPurchase?: (pkg: SimPackage) => void;
@@ -74,6 +76,28 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'POST', pattern: /^\/api\/addressvalidation\/v2\/([^/]+)$/, operation: 'address' },
 ];
 
+/** Each operation's schemas, generated from UPS's documents (the token at the origin, the APIs under `/api`). */
+const SCHEMA_OF: Record<UpsSimOperation, keyof typeof UPS_SCHEMAS> = {
+  token: 'oauth-token',
+  rate: 'rating',
+  ship: 'shipments',
+  void: 'void',
+  recover: 'label-recovery',
+  track: 'tracking-details',
+  reference: 'tracking-reference',
+  pickup: 'pickup-creation',
+  pickup_cancel: 'pickup-cancel',
+  pickup_pending: 'pickup-pending',
+  address: 'address-validation',
+};
+/** UPS's error code for a request its schema refuses; the operations without their own share 9370701. */
+const REFUSAL: Partial<Record<UpsSimOperation, [string, string]>> = {
+  token: ['10400', 'Invalid request'],
+  address: ['264001', 'Invalid address validation request'],
+  pickup: ['9500001', 'Invalid pickup request'],
+};
+const SCHEMA_ROUTES = schemaRoutes(UPS_SCHEMAS, (schemas) => (schemas.source.name === 'oauth-token' ? '' : '/api'));
+
 /** The error UPS sends for a token it does not accept. */
 const INVALID_TOKEN = UPS_ERROR('250002', 'Invalid Authentication Information.');
 
@@ -82,6 +106,8 @@ export { UPS_ERROR };
 export type UpsSimulator = ReturnType<typeof createUpsSimulator>;
 
 export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
+  // Compiled once per process, before the first request: a big schema takes seconds to compile.
+  for (const schemas of Object.values(UPS_SCHEMAS)) schemas.warm();
   const clientId = options.clientId ?? 'sim-client-id';
   const clientSecret = options.clientSecret ?? 'sim-client-secret';
   const ttl = options.tokenTtlSeconds ?? 14_399;
@@ -105,11 +131,20 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     onVoid: options.onVoid,
   };
 
-  /** Logs an answer and checks it against the documents' schemas. */
+  /** Logs an answer and checks it against what UPS's document says of the operation's answers. */
   function record(operation: UpsSimOperation, status: number, body: unknown): void {
     log.push({ operation, status });
-    if (!options.validate) return;
-    for (const v of options.validate('response', status < 300 ? operation : 'error', body)) violations.push(`${operation} answer ${status}: ${v}`);
+    for (const v of UPS_SCHEMAS[SCHEMA_OF[operation]].responseProblems(status, body)) violations.push(`${operation} answer ${status}: ${v}`);
+  }
+
+  function refuse(operation: UpsSimOperation, problems: string[]): [number, unknown] {
+    const [code, text] = REFUSAL[operation] ?? ['9370701', 'Invalid request'];
+    return [400, UPS_ERROR(code, `${text}: ${problems[0]}`)];
+  }
+
+  /** Every way a request breaks its document: parameters (path, query, headers) and the body, closed. */
+  function requestProblems(req: UpsSimRequest, body: unknown): string[] {
+    return requestSchemaProblems(SCHEMA_ROUTES, { method: req.method, path: req.path, query: req.query, headers: req.headers, body });
   }
 
   function routeOf(method: string, path: string): { operation: UpsSimOperation; param?: string } | undefined {
@@ -132,7 +167,9 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
 
   async function answer(operation: UpsSimOperation, param: string | undefined, req: UpsSimRequest): Promise<[number, unknown]> {
     if (operation === 'token') {
-      for (const p of options.validate?.('request', 'token', Object.fromEntries(new URLSearchParams(req.rawBody))) ?? []) violations.push(`token request: ${p}`);
+      const problems = requestProblems(req, Object.fromEntries(new URLSearchParams(req.rawBody)));
+      for (const p of problems) violations.push(`token request: ${p}`);
+      if (problems.length) return refuse('token', problems);
       return issueToken(req.headers.authorization, req.rawBody);
     }
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -146,12 +183,11 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
         return [400, UPS_ERROR('9370701', 'Invalid JSON in the request body')];
       }
     }
-    if (options.validate && (operation === 'rate' || operation === 'ship' || operation === 'recover' || operation === 'pickup')) {
-      const problems = options.validate('request', operation, body);
-      if (problems.length) {
-        for (const p of problems) violations.push(`${operation} request: ${p}`);
-        return [400, UPS_ERROR('9370701', `Invalid request: ${problems[0]}`)];
-      }
+    // A request that breaks its document is refused with a 400, as a checking server would.
+    const problems = requestProblems(req, body);
+    if (problems.length) {
+      for (const p of problems) violations.push(`${operation} request: ${p}`);
+      return refuse(operation, problems);
     }
     switch (operation) {
       case 'rate':
