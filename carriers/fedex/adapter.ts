@@ -122,7 +122,7 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
         if (known && live.some((p) => p.trackingNumber === known.trackingNumber) && known.serviceCode === request.serviceCode) return known;
         await cancelStrays(request.reference, live);
       }
-      const { reference, earlierAttempt: _earlier, ...rest } = request;
+      const { reference, earlierAttempt: _earlier, earlierAttemptAt: _earlierAt, ...rest } = request;
       const label = await client.ship({ ...rest, reference });
       const answer: BoughtLabel = {
         reference,
