@@ -132,6 +132,11 @@ export interface PurchaseRequest extends ShipmentTerms {
    * retried activity). A carrier without idempotency keys must then let it settle before buying again.
    */
   earlierAttempt?: boolean;
+  /**
+   * When that earlier attempt was sent (ISO 8601): a settle window runs from then, not from this
+   * attempt, so a booking that can no longer commit is not waited for again. Absent: from now.
+   */
+  earlierAttemptAt?: string;
   /** The account's currency, which the options' money (a declared value) is in; present when they carry money. */
   currency?: string;
   /**

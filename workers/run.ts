@@ -11,6 +11,7 @@ import { batchQueueActivities, carrierLabelSink, shipmentQueueActivities } from 
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
+import { withHeartbeats } from './heartbeat.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
@@ -103,6 +104,7 @@ async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflow
     await Worker.create({
       ...common,
       ...workflows,
+      interceptors: withHeartbeats(common.interceptors),
       taskQueue: queues.shipments,
       activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
     }),

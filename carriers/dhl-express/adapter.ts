@@ -1,4 +1,4 @@
-import { crossesBorder, type Address } from '../../domain/index.js';
+import { crossesBorder, type Address, type ShipmentOptions } from '../../domain/index.js';
 import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest } from '../types.js';
 import { createDhlClient, type DhlClient, type DhlClientConfig } from './client.js';
@@ -35,6 +35,11 @@ export function dhlClientConfig(options: HttpAdapterOptions): DhlClientConfig {
  *   holds, is never scanned and so never billed. What this process bought it remembers for a while,
  *   label included, so a retried step gets the same label.
  */
+/** The declared value to insure, in the account's currency; undefined when none is asked for. */
+function insured(options: ShipmentOptions | undefined, currency: string | undefined): { value: string; currency: string } | undefined {
+  return options?.declared_value !== undefined ? { value: options.declared_value, currency: currency ?? 'GBP' } : undefined;
+}
+
 export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
   const definition = dhlExpressDefinition;
   const carrierCode = definition.code;
@@ -71,6 +76,8 @@ export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
       parcel: request.parcel,
       at: request.at ? new Date(request.at) : new Date(),
       ...(request.customs ? { customs: request.customs } : {}),
+      ...(request.options ? { options: request.options } : {}),
+      ...(request.currency ? { currency: request.currency } : {}),
     });
     return {
       reference: request.reference,
@@ -90,11 +97,12 @@ export function dhlAdapterOn(client: DhlClient): CarrierAdapter {
     async rate(request) {
       const route = dhlRoute(request.from.country, request.to.country);
       if (request.serviceCode !== undefined && dhlProductCode(request.serviceCode, route) === undefined) return [];
-      // Options DHL is not asked for here (signature, Saturday delivery, declared value) leave it out.
-      if (request.isReturn || request.options?.signature || request.options?.saturday_delivery || request.options?.declared_value !== undefined) return [];
+      // Options DHL is not asked for here (a signature, Saturday delivery) leave it out; a declared value is insured.
+      if (request.isReturn || request.options?.signature || request.options?.saturday_delivery) return [];
+      const insure = insured(request.options, request.currency);
       const problems = checkAddress(request.from, request.to);
       if (problems.length) refuse(problems.map((p) => `${p.path} ${p.message}`).join('; '));
-      const rated = await client.rate({ from: request.from, to: request.to, parcel: request.parcel, at: new Date(), ...(request.serviceCode ? { serviceCode: request.serviceCode } : {}) });
+      const rated = await client.rate({ from: request.from, to: request.to, parcel: request.parcel, at: new Date(), ...(request.serviceCode ? { serviceCode: request.serviceCode } : {}), ...(insure ? { insure } : {}) });
       return rated
         .filter((r) => request.serviceCode === undefined || r.serviceCode === request.serviceCode)
         .map((r) => ({ serviceCode: r.serviceCode, net: r.net, currency: r.currency, estimatedDeliveryDays: r.estimatedDeliveryDays }));

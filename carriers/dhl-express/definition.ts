@@ -36,6 +36,8 @@ const services: ServiceDefinition[] = DHL_EXPRESS_SERVICES.map((s) => ({
   // No rate card: DHL prices through its rates operation (the adapter's `rate`).
   rate: () => null,
   sandboxRate: sandboxCard(SANDBOX_CARD[s.code]),
+  // Shipment insurance (DHL's value-added service II) of the declared value, priced by DHL's rates.
+  options: { declared_value_per_100: 0 },
 }));
 
 /**

@@ -1,4 +1,4 @@
-import type { Address, Minor, Parcel } from '../../domain/index.js';
+import { parseAmount, type Address, type Minor, type Parcel } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import type { RatesMany } from './schemas/index.js';
 import { dhlPackage, dhlPlannedShipping, dhlRateAddress } from './mapping-address.js';
@@ -6,6 +6,9 @@ import { dhlProductCode, dhlRoute, isCustomsDeclarable, ourDhlServiceCode, type 
 
 /** `POST /rates` (exp-api-rates-many): the rate request and its answer, as our quotes need them. */
 export const DHL_RATES_PATH = '/rates';
+
+/** DHL's value-added service for shipment insurance (the document's own example): our declared value. */
+export const DHL_INSURANCE_SERVICE = 'II';
 
 export interface DhlRateInput {
   from: Address;
@@ -15,6 +18,8 @@ export interface DhlRateInput {
   serviceCode?: string;
   accountNumber: string;
   at: Date;
+  /** A declared value to insure (DHL's service II), a money string in `currency`. */
+  insure?: { value: string; currency: string };
 }
 
 export interface DhlRated {
@@ -34,6 +39,7 @@ export function buildDhlRateRequest(input: DhlRateInput): RatesMany.Request | nu
     customerDetails: { shipperDetails: dhlRateAddress(input.from), receiverDetails: dhlRateAddress(input.to) },
     accounts: [{ typeCode: 'shipper' as const, number: input.accountNumber }],
     ...(productCode ? { productCode } : {}),
+    ...(input.insure ? { valueAddedServices: [{ serviceCode: DHL_INSURANCE_SERVICE, value: (parseAmount(input.insure.value) ?? 0) / 100, currency: input.insure.currency }] } : {}),
     plannedShippingDateAndTime: dhlPlannedShipping(input.at),
     unitOfMeasurement: 'metric' as const,
     isCustomsDeclarable: isCustomsDeclarable(route),

@@ -3,6 +3,7 @@ import { isRecord } from '../decode.js';
 import type { Shipments } from './schemas/index.js';
 import type { AddressProblem, CarrierMoney, LabelDocument } from '../types.js';
 import { dhlPackage, dhlParty, dhlPlannedShipping } from './mapping-address.js';
+import { DHL_INSURANCE_SERVICE } from './mapping-rates.js';
 import { dhlProductCode, dhlRoute, isCustomsDeclarable } from './services.js';
 
 /** `POST /shipments` (exp-api-shipments): the shipment request, and the label and invoice it answers. */
@@ -16,8 +17,6 @@ export const DHL_SHIPMENTS_PATH = '/shipments';
 export const DHL_LABEL_TEMPLATE = 'ECOM26_84_001';
 /** The document's default commercial invoice, portrait, shipper and receiver on it. */
 export const DHL_INVOICE_TEMPLATE = 'COMMERCIAL_INVOICE_P_10';
-/** DHL's value-added service for shipment insurance (the document's own example): our declared value. */
-export const DHL_INSURANCE_SERVICE = 'II';
 
 export interface DhlShipmentInput {
   /** Our shipment id: the shipment's customer reference (`CU`), by which DHL's tracking finds it. */

@@ -73,7 +73,7 @@ export function createCarrierClient(declaration: CarrierClientDeclaration): Carr
             ...credentials,
           },
           body: request.form ? new URLSearchParams(request.form).toString() : request.body === undefined ? undefined : JSON.stringify(request.body),
-          timeoutMs: declaration.timeoutMs,
+          timeoutMs: request.timeoutMs ?? declaration.timeoutMs,
           dispatcher: declaration.dispatcher,
         },
         { label, write: isWrite(request.operation), carrierCode },

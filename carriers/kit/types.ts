@@ -107,6 +107,8 @@ export interface CarrierRequest {
   headers?: Record<string, string>;
   /** Whether the request carries the client's credentials (default true; a token request does not). */
   authenticated?: boolean;
+  /** This call's deadline where it is not the client's (a carrier call known to take longer). */
+  timeoutMs?: number;
 }
 
 /** One HTTP answer, before any meaning is read into it. */

@@ -74,6 +74,12 @@ export interface UpsBuyInput extends UpsTerms {
 }
 
 const DEFAULT_BACKOFF = { attempts: 4, baseMs: 500, maxMs: 8_000 };
+/**
+ * UPS's ship call can take 10 s (a slow but live UPS, as measured): given up on sooner, a label may
+ * still be made after we looked our reference up and found none, and UPS takes no idempotency key,
+ * so the next attempt would buy a second. Its own deadline, 10 s and 2 s for the network.
+ */
+export const UPS_SHIP_TIMEOUT_MS = 12_000;
 /** A token is renewed this long before UPS says it expires (or at half its life when that is shorter). */
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -117,7 +123,9 @@ export function createUpsClient(config: UpsClientConfig) {
 
   /** One UPS API call (under `/api`): the shared client holds the token, the backoff and the classification. */
   function call<T>(operation: UpsOperation, spec: Omit<CarrierCallSpec<T>, 'operation' | 'name' | 'path'> & { path: string }): Promise<T> {
-    return http.call<T>({ ...spec, path: `/api${spec.path}`, operation: UPS_OPERATIONS[operation], name: operation });
+    // The ship call alone may take UPS 10 s (UPS_SHIP_TIMEOUT_MS); every other call keeps the client's deadline.
+    const timeoutMs = operation === 'ship' ? Math.max(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, UPS_SHIP_TIMEOUT_MS) : undefined;
+    return http.call<T>({ ...spec, path: `/api${spec.path}`, operation: UPS_OPERATIONS[operation], name: operation, ...(timeoutMs ? { timeoutMs } : {}) });
   }
 
   async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string; options?: ShipmentOptions; currency?: string; isReturn?: boolean }): Promise<RatedService[]> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dhlExpressCarrier } from '../../carriers/dhl-express/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { startDhlSimulator } from '../../tools/carrier-sim/dhl-express/index.js';
 import type { SimDhlExtraCheckpoint } from '../../tools/carrier-sim/dhl-express/state.js';
 import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from '../../tools/carrier-sim/dhl-express/validation.js';
@@ -145,6 +146,11 @@ describe('dhl_express_worldwide GB to DE with a live key (contract: Carriers; In
       ['delivered', 'OK'],
     ]);
     expect(dhl.sim.violations).toEqual([]);
+    // The API key's secret never reaches the workflow's history, in clear or as DHL's Basic header.
+    const history = JSON.stringify(await stack.temporal.workflow.getHandle(shipmentWorkflowId(shipment.id)).fetchHistory());
+    const secret = simulatorValue('API_SECRET');
+    expect(history).not.toContain(secret);
+    expect(history).not.toContain(Buffer.from(`${simulatorValue('API_KEY')}:${secret}`).toString('base64'));
     await expectLedgerConsistent(stack, acct.id);
   });
 
@@ -160,6 +166,24 @@ describe('dhl_express_worldwide GB to DE with a live key (contract: Carriers; In
     expect(voided.body.status).toBe('voided');
     expect(await balance(acct)).toMatchObject({ available: '300.00', pending: '0.00' });
     expect(new Set(dhl.sim.log.slice(before).map((c) => c.operation))).toEqual(new Set(['track']));
+    await expectLedgerConsistent(stack, acct.id);
+  });
+
+  it('settles a lost purchase answer by buying again: one label handed out, one charge', async () => {
+    const acct = await createAccount(stack, { topUp: '300.00' });
+    const from = GB_FROM();
+    dhl.faults.push({ operation: 'ship', kind: 'lose_answer' });
+    const bought = await post(acct, '/api/v1/shipments', { service: 'dhl_express_worldwide', from, to: DE_TO, parcel: PARCEL, customs: CUSTOMS });
+    expect(bought.status, bought.text).toBe(201);
+    const made = [...dhl.sim.shipments.values()].filter((s) => s.references.includes(bought.body.id));
+    // DHL made two shipments under our reference; the customer holds the label of the second only.
+    expect(made).toHaveLength(2);
+    expect(made.map((s) => s.trackingNumber)).toContain(bought.body.tracking.number);
+    const file = await download(`${stack.url}${bought.body.label.url}?format=pdf_6x4`, { authorization: `Bearer ${acct.liveKey}` });
+    expect(file.status).toBe(200);
+    const charged = await balance(acct);
+    expect(Number(charged.available)).toBeCloseTo(300 - Number(bought.body.price.gross), 2);
+    expect(charged.pending).toBe('0.00');
     await expectLedgerConsistent(stack, acct.id);
   });
 

@@ -111,7 +111,7 @@ describe('simulator control API and robustness', () => {
   it('lists carriers', async () => {
     // Every registered carrier that names a simulator path is simulated, the real ones included.
     const simulated = ALL_CARRIER_MODULES.filter((m) => m.simulatorPath).map((m) => m.definition.code);
-    expect(simulated).toEqual(expect.arrayContaining(['acme', 'swiftpost', 'ups', 'usps']));
+    expect(simulated).toEqual(expect.arrayContaining(['acme', 'swiftpost', 'ups', 'usps', 'fedex', 'dhl_express']));
     const listed = await simCall(sim.url, 'GET', '/_sim/carriers');
     expect(listed.status).toBe(200);
     expect([...(listed.body as { data: string[] }).data].sort()).toEqual([...simulated].sort());

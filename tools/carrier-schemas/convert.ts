@@ -18,6 +18,13 @@ function tidy(schema: JsonObject): JsonObject {
   for (const key of Object.keys(schema)) if (key.startsWith('x-')) delete schema[key];
   // YAML reads an empty `description:` as null; it says nothing, and JSON Schema wants text there.
   for (const key of ['description', 'title']) if (schema[key] === null) delete schema[key];
+  // `additionalProperties: false` beside an `allOf`, or in one of its parts, refuses the properties the
+  // other parts define, so no object could pass; the documents (USPS's) mean one closed object made of
+  // the parts. It is dropped there: a request is checked closed anyway (carriers/carrier-schemas.ts).
+  if (Array.isArray(schema.allOf)) {
+    if (schema.additionalProperties === false) delete schema.additionalProperties;
+    for (const part of schema.allOf) if (isObject(part) && part.additionalProperties === false) delete part.additionalProperties;
+  }
   for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof schema[flag] !== 'boolean') continue;
     if (schema[flag] === true && typeof schema[bound] === 'number') {

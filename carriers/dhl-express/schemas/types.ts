@@ -625,6 +625,7 @@ export namespace Shipments {
         labelFreeText?: string;
         labelCustomerDataText?: string;
         shipmentReceiptCustomerDataText?: string;
+        [k: string]: unknown;
       }[];
       splitTransportAndWaybillDocLabels?: boolean;
       allDocumentsInOneImage?: boolean;
@@ -1201,6 +1202,7 @@ export namespace Shipments {
       authorizerName?: string;
       servicePointId?: string;
       requestedDeliveryDate?: string;
+      [k: string]: unknown;
     };
     requestOndemandDeliveryURL?: boolean;
     /**

@@ -2893,6 +2893,7 @@ export namespace Tracking {
     EMail?: AvailableNotificationOptions & {
       firstDisplayable?: boolean;
       otherActivity?: boolean;
+      [k: string]: unknown;
     };
   }
   /**
@@ -3282,7 +3283,7 @@ export namespace CarrierPickup {
    * via the `definition` "EmailNotification".
    */
   export interface EmailNotification {
-    email?: string;
+    email: string;
     [k: string]: unknown;
   }
   /**
@@ -3290,7 +3291,7 @@ export namespace CarrierPickup {
    * via the `definition` "SMSNotification".
    */
   export interface SMSNotification {
-    cellNumber?: string;
+    cellNumber: string;
     [k: string]: unknown;
   }
   /**
@@ -3498,7 +3499,7 @@ export namespace CarrierPickupGet {
    * via the `definition` "EmailNotification".
    */
   export interface EmailNotification {
-    email?: string;
+    email: string;
     [k: string]: unknown;
   }
   /**
@@ -3506,7 +3507,7 @@ export namespace CarrierPickupGet {
    * via the `definition` "SMSNotification".
    */
   export interface SMSNotification {
-    cellNumber?: string;
+    cellNumber: string;
     [k: string]: unknown;
   }
   /**
@@ -3785,6 +3786,7 @@ export namespace InternationalLabel {
     mailOwnerMID?: string;
     logisticsManagerMID?: string;
     prepayDutiesTaxesFees?: boolean;
+    [k: string]: unknown;
   };
   export type InternationalMailClassOfTheLabel =
     'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE' | 'PRIORITY_MAIL_INTERNATIONAL' | 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL';
@@ -3804,6 +3806,7 @@ export namespace InternationalLabel {
     };
     generateGXEvent?: boolean;
     immediateManifest?: boolean;
+    [k: string]: unknown;
   };
   /**
    * This interface was referenced by `InternationalLabel`'s JSON-Schema

@@ -175,3 +175,15 @@ describe('what went to DHL and came back', () => {
     expect(dhl.sim.violations).toEqual([]);
   });
 });
+
+describe('DHL Express insurance of a declared value (service II)', () => {
+  it('quotes it with its surcharge and buys it at the same price', async () => {
+    const plain = await adapter.rate({ from: GB_FROM, to: DE_TO, parcel: PARCEL, serviceCode: 'dhl_express_worldwide', currency: 'GBP' });
+    const insured = await adapter.rate({ from: GB_FROM, to: DE_TO, parcel: PARCEL, serviceCode: 'dhl_express_worldwide', currency: 'GBP', options: { declared_value: '800.00' } });
+    expect(insured[0].net - plain[0].net).toBe(800);
+    const bought = await adapter.buy({ ...purchase(), options: { declared_value: '800.00' }, currency: 'GBP' });
+    expect(bought.billed).toEqual({ amount: insured[0].net, currency: 'GBP' });
+    // A signature or Saturday delivery is not asked of DHL here: the quote leaves DHL out.
+    expect(await adapter.rate({ from: GB_FROM, to: DE_TO, parcel: PARCEL, options: { signature: 'required' } })).toEqual([]);
+  });
+});

@@ -26,11 +26,14 @@ describe('DHL Express requests against the generated schemas of MyDHL API 3.1.1'
       const body = buildDhlRateRequest({ from: GB_FROM, to, parcel: PARCEL, accountNumber: ACCOUNT, at: AT });
       expect(DHL_EXPRESS_SCHEMAS['rates-many'].requestProblems(body), to.country).toEqual([]);
     }
+    const insured = buildDhlRateRequest({ from: GB_FROM, to: DE_TO, parcel: PARCEL, accountNumber: ACCOUNT, at: AT, insure: { value: '250.00', currency: 'GBP' } });
+    expect(DHL_EXPRESS_SCHEMAS['rates-many'].requestProblems(insured)).toEqual([]);
   });
 
   it('a shipment request fits POST /shipments: GB to DE with customs and DDP, within the EU, domestic', () => {
     const base = { reference: REFERENCE, serviceCode: 'dhl_express_worldwide', from: GB_FROM, to: DE_TO, parcel: PARCEL, customs: CUSTOMS, accountNumber: ACCOUNT, at: AT };
     expect(shipment.requestProblems(buildDhlShipmentRequest(base))).toEqual([]);
+    expect(shipment.requestProblems(buildDhlShipmentRequest({ ...base, options: { declared_value: '250.00' }, currency: 'GBP' }))).toEqual([]);
     expect(shipment.requestProblems(buildDhlShipmentRequest({ ...base, from: { ...GB_FROM, country: 'DE' }, to: FR_TO }))).toEqual([]);
     expect(shipment.requestProblems(buildDhlShipmentRequest({ ...base, serviceCode: 'dhl_express_domestic', to: { ...GB_FROM, name: 'Bob' }, customs: undefined }))).toEqual([]);
     expect(shipment.parameterProblems({ header: headers })).toEqual([]);

@@ -151,6 +151,16 @@ describe('UPS client against the simulator', () => {
     expect((await rejection(ups.buy(buyInput(shipmentId())))).kind).toBe('ambiguous');
   });
 
+  it('waits for a slow but live ship call beyond the other calls\' deadline: UPS can take 10 s to ship', async () => {
+    const ups = client({ timeoutMs: 300 });
+    server.sim.faults.push({ operation: 'rate', kind: 'slow', delayMs: 1_000 });
+    expect((await rejection(ups.rate({ from: US_FROM, to: US_TO, parcel: PARCEL, service: 'all' }))).kind).toBe('retryable');
+    // Well past the client's deadline, within the ship call's own (UPS_SHIP_TIMEOUT_MS): a label, not a time-out.
+    server.sim.faults.push({ operation: 'ship', kind: 'slow', delayMs: 1_000 });
+    const bought = await ups.buy(buyInput(shipmentId()));
+    expect(bought.trackingNumber).toMatch(/^1Z/);
+  });
+
   it('voids before pickup; refuses a void after a scan as already_scanned', async () => {
     const ups = client();
     const early = await ups.buy(buyInput(shipmentId()));

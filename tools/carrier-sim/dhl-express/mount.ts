@@ -1,6 +1,7 @@
 import type { ScanStatus } from '../../../domain/index.js';
 import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
+import { dhlExpressDefinition } from '../../../carriers/dhl-express/index.js';
 import { SIMULATOR_SETTINGS } from '../credentials.js';
 import { createDhlSimulator, DHL_ROUTES, dhlError, type DhlSimOperation } from './index.js';
 import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from './validation.js';
@@ -25,7 +26,8 @@ const CHECKPOINTS: Record<ScanStatus, string> = { in_transit: 'AF', out_for_deli
  * document's schemas.
  */
 export function mountSimulator(state: SimState, mount: string): SimApi {
-  const settings = SIMULATOR_SETTINGS.dhl_express;
+  const code = dhlExpressDefinition.code;
+  const settings = SIMULATOR_SETTINGS[code];
   compileDhlValidators();
   const dhl = createDhlSimulator({
     apiKey: settings.API_KEY,
@@ -42,7 +44,7 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
     onPurchase: (shipment) =>
       state.purchases.push({
         id: state.newId('lbl'),
-        carrier: 'dhl_express',
+        carrier: code,
         reference: shipment.references[0] ?? '',
         trackingNumber: shipment.trackingNumber,
         service: serviceOf(shipment),
@@ -60,7 +62,7 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
     },
   }));
   return {
-    code: 'dhl_express',
+    code,
     isCarrier: true,
     operations: [...new Set(Object.values(FAULT_OPERATION))],
     routes,

@@ -35,9 +35,15 @@ const CURRENCIES: Record<string, string> = { GB: 'GBP', US: 'USD', CA: 'CAD', CH
 
 const currencyOf = (country: string) => CURRENCIES[country] ?? 'EUR';
 
-function price(productCode: string, weightKg: number, volumetricKg: number): number {
+/** Shipment insurance (service II): 1 % of the value insured, at least 5.00. */
+function insurance(services: unknown): number {
+  const insured = Array.isArray(services) ? services.find((v) => rec(v).serviceCode === 'II') : undefined;
+  return insured ? Math.max(500, Math.ceil(Number(rec(insured).value) * 100 * 0.01)) : 0;
+}
+
+function price(productCode: string, weightKg: number, volumetricKg: number, services?: unknown): number {
   const t = TARIFF[productCode];
-  return t.base + t.perKg * Math.max(1, Math.ceil(Math.max(weightKg, volumetricKg)));
+  return t.base + t.perKg * Math.max(1, Math.ceil(Math.max(weightKg, volumetricKg))) + insurance(services);
 }
 
 const rec = (v: unknown): Record<string, any> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, any>) : {});
@@ -62,7 +68,7 @@ export function rate(books: DhlBooks, body: any): Answer {
       productCode: code,
       networkTypeCode: 'TD',
       weight: { volumetric, provided: Number(piece.weight), unitOfMeasurement: 'metric' },
-      totalPrice: [{ currencyType: 'BILLC', priceCurrency: currency, price: price(code, Number(piece.weight), volumetric) / 100 }],
+      totalPrice: [{ currencyType: 'BILLC', priceCurrency: currency, price: price(code, Number(piece.weight), volumetric, body.valueAddedServices) / 100 }],
       deliveryCapabilities: { deliveryTypeCode: 'QDDC', totalTransitDays: TARIFF[code].days },
     })),
   }];
@@ -100,7 +106,7 @@ export async function ship(books: DhlBooks, body: any): Promise<Answer> {
     origin: { city: shipper.postalAddress.cityName, postcode: shipper.postalAddress.postalCode, country: shipper.postalAddress.countryCode },
     destination: { city: receiver.postalAddress.cityName, postcode: receiver.postalAddress.postalCode, country: receiver.postalAddress.countryCode },
     weightKg: Number(piece.weight),
-    price: { amount: price(body.productCode, Number(piece.weight), volumetric), currency: currencyOf(shipper.postalAddress.countryCode) },
+    price: { amount: price(body.productCode, Number(piece.weight), volumetric, body.valueAddedServices), currency: currencyOf(shipper.postalAddress.countryCode) },
     invoice: wantsInvoice,
   };
   const label = await simLabelPdf({ trackingNumber, productName: PRODUCT_NAMES[body.productCode], productCode: body.productCode, from: lines(shipper), to: lines(receiver), weightKg: shipment.weightKg, reference });

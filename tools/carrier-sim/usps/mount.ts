@@ -1,8 +1,6 @@
 import { uspsServiceByMailClass } from '../../../carriers/usps/services.js';
 import { USPS_INTERNATIONAL_SERVICES } from '../../../carriers/usps/mapping-international.js';
 import { USPS_RETURN_MAIL_CLASS } from '../../../carriers/usps/mapping-returns.js';
-import { USPS_SCHEMAS } from '../../../carriers/usps/schemas.js';
-import { requestProblems } from '../schema-check.js';
 import type { ScanStatus } from '../../../domain/index.js';
 import { SIMULATOR_CREDENTIALS } from '../credentials.js';
 import { warmUpLabelFiles } from '../label-files.js';
@@ -55,11 +53,6 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
   const usps = createUspsSimulator({
     clientId: SIMULATOR_CREDENTIALS.usps.clientId,
     clientSecret: SIMULATOR_CREDENTIALS.usps.clientSecret,
-    // A request that breaks its document's schema is refused with a 400, as a checking server would.
-    validateRequest: (name, value) => {
-      const schema = USPS_SCHEMAS[name];
-      return schema ? requestProblems(schema, value) : [`no schema named ${name}`];
-    },
     extraEvents: (trackingNumber) =>
       state.scansOf(trackingNumber).map((s) => ({
         at: Date.parse(s.occurredAt),

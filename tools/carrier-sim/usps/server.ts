@@ -39,7 +39,7 @@ export async function startUspsSimulator(options: UspsSimulatorOptions & { port?
       if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'error') {
         const body = fault.body ?? uspsErrorBody(fault.status, `Simulated ${fault.status}`);
-        options.onAnswer?.('UspsErrorMessage', body);
+        core.checkAnswer(operation, { method: req.method ?? 'GET', path: url.pathname }, { status: fault.status, body });
         return send(res, { status: fault.status, body, headers: fault.headers });
       }
       const reply = await core.serve(operation, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody });
