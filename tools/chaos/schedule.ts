@@ -50,8 +50,11 @@ export const purchaseMark = (who: 'Recipient' | 'Customer', i: number) => `${who
  */
 export function carrierFaults(): CarrierFault[] {
   const faults: CarrierFault[] = [];
-  for (const carrier of ALL_CARRIER_MODULES.filter((m) => m.simulatorPath !== undefined).map((m) => m.definition.code)) {
-    for (const operation of ['lookup', 'cancel', 'track']) {
+  for (const { definition } of ALL_CARRIER_MODULES.filter((m) => m.simulatorPath !== undefined)) {
+    const carrier = definition.code;
+    // A carrier with no cancellation (DHL Express) has no cancel call to fault.
+    const operations = definition.capabilities.void === 'none' ? ['lookup', 'track'] : ['lookup', 'cancel', 'track'];
+    for (const operation of operations) {
       faults.push({ carrier, operation, mode: 'error', status: 503, chance: 0.06 });
       faults.push({ carrier, operation, mode: 'timeout', chance: 0.04 });
       faults.push({ carrier, operation, mode: 'slow', delay_ms: 1_200, chance: 0.05 });
