@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { CARRIER_REASON } from '../../domain/index.js';
-import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
+import { DEFAULT_TIMEOUT_MS } from '../http-client.js';
+import { createCarrierClient, type CarrierCallSpec, type CarrierClientDeclaration } from '../kit/index.js';
 import { CarrierError, type PickupRequest, type Scan } from '../types.js';
-import { dhlExpressDefinition } from './definition.js';
-import { classifyDhlError, readDhlError, type DhlOperation } from './errors.js';
+import { DHL_ERRORS, DHL_OPERATIONS, type DhlOperation } from './errors.js';
 import { buildDhlPickupRequest, DHL_PICKUP_CANCEL_QUERY, DHL_PICKUPS_PATH, dhlPickupCancelPath, parseDhlPickupResponse } from './mapping-pickup.js';
 import { buildDhlRateRequest, DHL_RATES_PATH, parseDhlRates, type DhlRated, type DhlRateInput } from './mapping-rates.js';
 import { buildDhlShipmentRequest, DHL_SHIPMENTS_PATH, parseDhlShipmentResponse, type DhlCreatedShipment, type DhlShipmentInput } from './mapping-shipment.js';
@@ -28,54 +28,28 @@ export interface DhlClientConfig {
 /** The interface version every request names (`x-version`): the document says never to change it. */
 export const DHL_INTERFACE_VERSION = '3.1.0';
 
-const HTTP_OPERATION: Record<DhlOperation, CarrierOperation> = {
-  rate: 'quote',
-  ship: 'buy',
-  track: 'track',
-  reference: 'lookup',
-  pickup: 'buy',
-  pickup_cancel: 'cancel',
-};
-
 /**
- * The MyDHL API over the shared carrier HTTP client: HTTP Basic with the API key and secret on every
- * call (DHL issues no token), a fresh `Message-Reference` (a UUID: 36 characters, within DHL's 28 to
- * 36) and the interface version. The credentials stay in here; messages carry only DHL's words.
+ * DHL Express to the shared client: HTTP Basic with the API key and secret on every call (DHL
+ * issues no token), and on each request a fresh `Message-Reference` (a UUID: 36 characters, within
+ * DHL's 28 to 36) and the interface version. The credentials stay in the client; messages carry
+ * only DHL's words.
  */
-export function createDhlClient(config: DhlClientConfig) {
-  const http = createCarrierHttpClient({
-    carrierCode: dhlExpressDefinition.code,
+export function dhlClientDeclaration(config: DhlClientConfig): CarrierClientDeclaration {
+  return {
+    ...DHL_ERRORS,
     baseUrl: config.url,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    readError: readDhlError,
-    dispatcher: config.dispatcher,
-  });
-  const basic = `Basic ${Buffer.from(`${config.apiKey}:${config.apiSecret}`).toString('base64')}`;
+    auth: { kind: 'basic', username: config.apiKey, password: config.apiSecret },
+    headers: () => ({ 'message-reference': randomUUID(), 'x-version': DHL_INTERFACE_VERSION }),
+    ...(config.dispatcher ? { dispatcher: config.dispatcher } : {}),
+  };
+}
 
-  async function call<T>(operation: DhlOperation, spec: Omit<CarrierCall<T>, 'operation' | 'headers'>): Promise<T> {
-    try {
-      return await http.call<T>({
-        ...spec,
-        operation: HTTP_OPERATION[operation],
-        headers: { authorization: basic, 'message-reference': randomUUID(), 'x-version': DHL_INTERFACE_VERSION },
-      });
-    } catch (error) {
-      throw reclassify(error, operation);
-    }
-  }
+export function createDhlClient(config: DhlClientConfig) {
+  const http = createCarrierClient(dhlClientDeclaration(config));
 
-  /** A refusal (4xx) classified by DHL's table, which also names a credentials refusal as such. */
-  function reclassify(error: unknown, operation: DhlOperation): unknown {
-    if (!(error instanceof CarrierError) || error.kind !== 'definitive' || error.details.status === undefined) return error;
-    const status = error.details.status;
-    const c = classifyDhlError(status, { code: error.details.carrierErrorCode, message: error.message }, operation);
-    const message = status === 401 || status === 403 ? `DHL Express refused the API credentials (HTTP ${status}: ${c.message})` : c.message;
-    return new CarrierError(c.kind, message, {
-      status,
-      carrierCode: dhlExpressDefinition.code,
-      ...(c.carrierErrorCode ? { carrierErrorCode: c.carrierErrorCode } : {}),
-      ...(c.reason ? { reason: c.reason } : {}),
-    });
+  function call<T>(operation: DhlOperation, spec: Omit<CarrierCallSpec<T>, 'operation' | 'name'>): Promise<T> {
+    return http.call<T>({ ...spec, operation: DHL_OPERATIONS[operation], name: operation });
   }
 
   async function rate(input: Omit<DhlRateInput, 'accountNumber'>): Promise<DhlRated[]> {

@@ -1,30 +1,27 @@
 import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
+import { classifyAnswer, type CarrierErrorInfo, type CarrierOperation, type ErrorDeclaration, type ErrorHint, type FailedCall } from '../kit/index.js';
+import type { CarrierError } from '../types.js';
+import { dhlExpressDefinition } from './definition.js';
 
-/** What a DHL call does: whether a lost or failed answer may have had an effect. */
-export type DhlOperation = 'rate' | 'ship' | 'track' | 'reference' | 'pickup' | 'pickup_cancel';
+/** DHL's calls, each as the shared client knows it: whether a lost or failed answer may have had an effect. */
+export const DHL_OPERATIONS = {
+  rate: 'quote',
+  ship: 'buy',
+  track: 'track',
+  reference: 'lookup',
+  pickup: 'buy',
+  pickup_cancel: 'cancel',
+} as const satisfies Record<string, CarrierOperation>;
 
-const WRITES: ReadonlySet<DhlOperation> = new Set(['ship', 'pickup', 'pickup_cancel']);
-
-export interface DhlErrorInfo {
-  /** DHL's numeric code where its `detail` starts with one (`7008: The requested …`), else its `title`. */
-  code?: string;
-  message?: string;
-}
-
-export interface DhlErrorClass {
-  kind: CarrierErrorKind;
-  message: string;
-  carrierErrorCode?: string;
-  reason?: CarrierErrorReason;
-}
+export type DhlOperation = keyof typeof DHL_OPERATIONS;
 
 /**
  * DHL's RFC 7807-like error body `{instance, detail, title, message, status, additionalDetails}`:
- * the detail says what is wrong (often after a numeric code), the title and message only the class.
+ * the detail says what is wrong, often after a numeric code (`7008: The requested …`), which is
+ * DHL's code; where none leads it, the title (the class of the problem, `Validation error`) is.
  */
-export function readDhlError(body: unknown): DhlErrorInfo {
+export function readDhlError(body: unknown): CarrierErrorInfo {
   if (!isRecord(body)) return {};
   const detail = typeof body.detail === 'string' ? body.detail.trim() : '';
   const coded = /^(\d{1,6}):\s*(.*)$/s.exec(detail);
@@ -32,34 +29,39 @@ export function readDhlError(body: unknown): DhlErrorInfo {
   const text = [coded ? coded[2] : detail, ...extra].filter(Boolean).join('; ');
   const title = typeof body.title === 'string' && body.title ? body.title : undefined;
   const fallback = title ?? (typeof body.message === 'string' && body.message ? body.message : undefined);
-  // The numeric code where DHL gives one; else its title, the class of the problem ("Validation error").
   const code = coded ? coded[1] : title;
   return { ...(code ? { code } : {}), ...(text || fallback ? { message: text || fallback } : {}) };
 }
 
 /**
- * How a failed DHL call ends, by its HTTP status (the style guide's rule, as Stripe's client does it):
+ * How a failed DHL call ends. The shared client's rules decide by status (Stripe's, as the style
+ * guide has them); DHL's hint adds what its status alone does not say:
  *
  * | status | kind | why |
  * |---|---|---|
  * | 429, 409 | retryable | a quota or a conflict: nothing was done; `Retry-After` is honoured |
- * | 500 (DHL's "999: Process failure") and other 5xx of a read | retryable | nothing to undo |
- * | 502, 503, 504 of a write | ambiguous | a gateway may have forwarded it: the shipment or pickup may exist |
- * | 500, 501 of a write | retryable | DHL's own process failed before committing (it names the process id) |
- * | 401, 403 | definitive | the platform's credentials are refused: retrying cannot help |
- * | 404 | definitive, not_found | no such shipment in tracking, no such pickup |
- * | 400, 422, other 4xx | definitive | DHL's validation or business rule (`7008: service not available`): its words kept |
+ * | 500 (DHL's "999: Process failure"), other 5xx | retryable | DHL's process failed before committing |
+ * | 502, 503, 504 to a shipment, pickup or its cancel | ambiguous | a gateway may have forwarded it |
+ * | 401, 403 | definitive | the platform's API key or secret is refused: named so, never its value |
+ * | 404 | definitive, `not_found` | no such waybill in tracking (not scanned yet), no such pickup |
+ * | 400, 422, other 4xx | definitive | DHL's validation or business rule, in its words with its code |
  *
- * A shipment that DHL made but never scans is never billed, so even an ambiguous purchase costs
- * nothing twice: the purchase is bought again and only the label handed out can be scanned.
+ * DHL bills only the shipments it scans, so even an ambiguous purchase costs nothing twice: it is
+ * bought again, and only the label handed out can be scanned.
  */
-export function classifyDhlError(status: number, info: DhlErrorInfo, operation: DhlOperation): DhlErrorClass {
-  const carrier = info.code === undefined ? {} : { carrierErrorCode: info.code };
-  const message = info.message ?? `DHL Express answered HTTP ${status}`;
-  if (status === 409 || status === 429 || status >= 500) {
-    const kind = WRITES.has(operation) && (status === 502 || status === 503 || status === 504) ? 'ambiguous' : 'retryable';
-    return { kind, message, ...carrier };
+export function dhlErrorHint(failure: FailedCall): ErrorHint | undefined {
+  if (failure.status === 404) return { reason: CARRIER_REASON.notFound };
+  if (failure.status === 401 || failure.status === 403) {
+    return { message: `DHL Express refused the API credentials (HTTP ${failure.status}${failure.info.message ? `: ${failure.info.message}` : ''})` };
   }
-  if (status === 404) return { kind: 'definitive', message, reason: CARRIER_REASON.notFound, ...carrier };
-  return { kind: 'definitive', message, ...carrier };
+  return undefined;
+}
+
+/** How DHL's failures are read and classified: the part of its client's declaration the classification takes. */
+export const DHL_ERRORS: ErrorDeclaration = { carrierCode: dhlExpressDefinition.code, name: dhlExpressDefinition.name, readError: readDhlError, hint: dhlErrorHint };
+
+/** A DHL answer's failure as its client classifies it (canned-payload tests read DHL's answers through it). */
+export function classifyDhlAnswer(status: number, body: unknown, operation: DhlOperation, headers: Record<string, string> = {}): CarrierError {
+  const request = { operation: DHL_OPERATIONS[operation], name: operation, method: 'POST' as const, path: '/' };
+  return classifyAnswer(DHL_ERRORS, request, { status, headers, body, text: body === undefined ? '' : JSON.stringify(body) }, Date.now());
 }

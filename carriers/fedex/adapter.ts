@@ -7,9 +7,9 @@ import { requiredSettings } from '../credentials.js';
 import { fedexLabelZpl } from './label-zpl.js';
 import { FEDEX_LIMITS } from './limits.js';
 import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems } from './mapping-address.js';
-import { fedexCustomsProblems } from './mapping-customs.js';
+import { fedexCustomsProblems } from './mapping-international.js';
 import { fedexPickupProblems } from './mapping-pickup.js';
-import type { FedexFoundPackage, FedexScan } from './mapping-track.js';
+import type { FedexFoundPackage, FedexScan } from './mapping-tracking.js';
 import { fedexServiceServes, fedexServiceType, ourFedexServiceCode } from './services.js';
 
 /** Labels this process bought, kept for a retried buy and their ZPL (below); the oldest go first. */
@@ -122,7 +122,7 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
         if (known && live.some((p) => p.trackingNumber === known.trackingNumber) && known.serviceCode === request.serviceCode) return known;
         await cancelStrays(request.reference, live);
       }
-      const { reference, earlierAttempt: _earlier, ...rest } = request;
+      const { reference, earlierAttempt: _earlier, earlierAttemptAt: _earlierAt, ...rest } = request;
       const label = await client.ship({ ...rest, reference });
       const answer: BoughtLabel = {
         reference,

@@ -4,9 +4,9 @@ import { DEFAULT_TIMEOUT_MS } from '../http-client.js';
 import { createCarrierClient, type CarrierClientDeclaration } from '../kit/index.js';
 import { CarrierError } from '../types.js';
 import { FEDEX_ERRORS, FEDEX_OPERATIONS, type FedexOperation } from './errors.js';
-import { buildRateRequest, FEDEX_RATE_PATH, parseRateResponse, type FedexRatedService } from './mapping-rate.js';
-import { buildCancelRequest, buildShipRequest, FEDEX_CANCEL_PATH, FEDEX_SHIP_PATH, parseCancelResponse, parseShipResponse, type FedexLabel, type FedexShipInput } from './mapping-ship.js';
-import { buildReferenceRequest, buildTrackRequest, FEDEX_REFERENCE_PATH, FEDEX_TRACK_PATH, parseReferenceResponse, parseTrackResponse, type FedexFoundPackage, type FedexScan } from './mapping-track.js';
+import { buildRateRequest, FEDEX_RATE_PATH, parseRateResponse, type FedexRatedService } from './mapping-rates.js';
+import { buildCancelRequest, buildShipRequest, FEDEX_CANCEL_PATH, FEDEX_SHIP_PATH, parseCancelResponse, parseShipResponse, type FedexLabel, type FedexShipInput } from './mapping-shipment.js';
+import { buildReferenceRequest, buildTrackRequest, FEDEX_REFERENCE_PATH, FEDEX_TRACK_PATH, parseReferenceResponse, parseTrackResponse, type FedexFoundPackage, type FedexScan } from './mapping-tracking.js';
 import {
   buildPickupCancelRequest,
   buildPickupRequest,

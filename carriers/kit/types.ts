@@ -107,7 +107,7 @@ export interface CarrierRequest {
   headers?: Record<string, string>;
   /** Whether the request carries the client's credentials (default true; a token request does not). */
   authenticated?: boolean;
-  /** This call's deadline where it is not the client's (a carrier call known to take longer). */
+  /** This call's deadline where the carrier documents a slower operation (default the client's `timeoutMs`). */
   timeoutMs?: number;
 }
 

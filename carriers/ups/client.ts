@@ -119,13 +119,13 @@ export function upsClientDeclaration(config: UpsClientConfig): CarrierClientDecl
 }
 
 export function createUpsClient(config: UpsClientConfig) {
-  const http = createCarrierClient(upsClientDeclaration(config));
+  const declaration = upsClientDeclaration(config);
+  const http = createCarrierClient(declaration);
+  const shipTimeout = { timeoutMs: Math.max(declaration.timeoutMs, UPS_SHIP_TIMEOUT_MS) };
 
   /** One UPS API call (under `/api`): the shared client holds the token, the backoff and the classification. */
   function call<T>(operation: UpsOperation, spec: Omit<CarrierCallSpec<T>, 'operation' | 'name' | 'path'> & { path: string }): Promise<T> {
-    // The ship call alone may take UPS 10 s (UPS_SHIP_TIMEOUT_MS); every other call keeps the client's deadline.
-    const timeoutMs = operation === 'ship' ? Math.max(config.timeoutMs ?? DEFAULT_TIMEOUT_MS, UPS_SHIP_TIMEOUT_MS) : undefined;
-    return http.call<T>({ ...spec, path: `/api${spec.path}`, operation: UPS_OPERATIONS[operation], name: operation, ...(timeoutMs ? { timeoutMs } : {}) });
+    return http.call<T>({ ...spec, path: `/api${spec.path}`, operation: UPS_OPERATIONS[operation], name: operation, ...(operation === 'ship' ? shipTimeout : {}) });
   }
 
   async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string; options?: ShipmentOptions; currency?: string; isReturn?: boolean }): Promise<RatedService[]> {

@@ -17,8 +17,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
 import { US_POSTAL_COUNTRIES, joinZip, postalState, standardised, zipParts, type AddressMessage, type AddressVerification } from '../address-verification.js';
-import { XAVResponseWrapper, type XAVRequestWrapper } from './schemas.js';
+import { XAVResponseWrapper } from './schemas.js';
+import type { AddressValidation } from './schemas/index.js';
 import type { XAVCandidateAddress } from './schemas-address-validation.js';
+
+/** The request as UPS's document defines it (carriers/ups/schemas, generated). */
+type XAVRequestWrapper = AddressValidation.XAVRequestWrapper;
 
 /** Validation and classification: `3` in the document's list of request options. */
 export const UPS_ADDRESS_VALIDATION_PATH = '/addressvalidation/v2/3';

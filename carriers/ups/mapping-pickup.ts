@@ -3,8 +3,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { localDate, localHhmm, timeZoneOf } from '../local-time.js';
 import type { CarrierMoney } from '../types.js';
-import { PickupCancelResponse, PickupCreationResponse, PickupPendingStatusResponse, type PickupCreationRequest } from './schemas-pickup.js';
+import { PickupCancelResponse, PickupCreationResponse, PickupPendingStatusResponse } from './schemas-pickup.js';
+import type { PickupCreation } from './schemas/index.js';
 import { upsCarrierServiceCode } from './services.js';
+
+/** The request as UPS's document defines it (carriers/ups/schemas, generated). */
+type PickupCreationRequest = PickupCreation.PICKUPCreationRequestWrapper;
 
 export const UPS_PICKUP_PATH = '/pickupcreation/v2409/pickup';
 /** Pickup Pending Status of on-call pickups (the account in the `AccountNumber` header). */

@@ -1,11 +1,15 @@
 import { Value } from '@sinclair/typebox/value';
 import { parseAmount, type Address, type Minor, type Parcel } from '../../domain/index.js';
 import { addressState, upsAddressLines, upsPackageMeasures, upsPostalCode } from './mapping-address.js';
-import { RateResponse, type RateRequest } from './schemas.js';
+import { RateResponse } from './schemas.js';
+import type { Rating } from './schemas/index.js';
 import { ourUpsServiceCode, upsCarrierServiceCode, type UpsServiceCode } from './services.js';
 import { upsResidential } from './mapping-international.js';
 import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './mapping-options.js';
 import type { ShipmentOptions } from '../../domain/index.js';
+
+/** The request as UPS's document defines it (carriers/ups/schemas, generated). */
+type RateRequest = Rating.RATERequestWrapper;
 
 /** The Rating version we speak (the document's current one; earlier ones are deprecated). */
 export const UPS_RATING_VERSION = 'v2409';

@@ -5,8 +5,13 @@ import { upsGoodsDescription, upsInternationalForms, upsParty, upsResidential, u
 import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './mapping-options.js';
 import { upsPackageMeasures } from './mapping-address.js';
 import { upsAddress, upsMoney, UPS_SUBVERSION } from './mapping-rates.js';
-import { LabelRecoveryResponse, ShipResponse, VoidResponse, type LabelRecoveryRequest, type ShipRequest } from './schemas.js';
+import { LabelRecoveryResponse, ShipResponse, VoidResponse } from './schemas.js';
+import type { LabelRecovery, Shipments } from './schemas/index.js';
 import { upsCarrierServiceCode } from './services.js';
+
+/** The request as UPS's document defines it (carriers/ups/schemas, generated). */
+type ShipRequest = Shipments.SHIPRequestWrapper;
+type LabelRecoveryRequest = LabelRecovery.LABELRECOVERYRequestWrapper;
 
 export const UPS_SHIPPING_VERSION = 'v2409';
 export const UPS_LABEL_RECOVERY_VERSION = 'v1';

@@ -2,8 +2,11 @@
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { addressState, splitZip, uspsAddressProblems } from './mapping-address.js';
-import type { UspsSchedulePickupRequest } from './schemas.js';
+import type { CarrierPickup } from './schemas/index.js';
 import { gramsToPounds, uspsServiceByCode } from './services.js';
+
+/** The request as USPS's document defines it (carriers/usps/schemas, generated). */
+type UspsSchedulePickupRequest = CarrierPickup.Request;
 
 export interface UspsPickupInput {
   address: Address;

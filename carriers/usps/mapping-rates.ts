@@ -1,7 +1,7 @@
 import type { Address, Parcel } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { splitZip } from './mapping-address.js';
-import type { UspsBaseRatesQuery } from './schemas.js';
+import type { BaseRates } from './schemas/index.js';
 import {
   USPS_SERVICES,
   processingCategory,
@@ -11,6 +11,9 @@ import {
   type UspsService,
   type UspsServiceCode,
 } from './services.js';
+
+/** The request as USPS's document defines it (carriers/usps/schemas, generated). */
+type UspsBaseRatesQuery = BaseRates.Request;
 
 /** One rated service, in our terms. */
 export interface RatedService {

@@ -2,7 +2,10 @@
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { addressState, splitZip, uspsAddressProblems } from './mapping-address.js';
-import type { UspsScanFormRequest } from './schemas.js';
+import type { ScanForm } from './schemas/index.js';
+
+/** The request as USPS's document defines it (carriers/usps/schemas, generated). */
+type UspsScanFormRequest = ScanForm.Request;
 
 export interface UspsScanForm {
   manifestNumber: string;

@@ -4,8 +4,12 @@ import { isRecord } from '../decode.js';
 import { toUspsLabelAddress } from './mapping-address.js';
 import { dollarsToCents } from './mapping-rates.js';
 import { uspsExtras } from './mapping-options.js';
-import type { UspsLabelReprintRequest, UspsLabelRequest } from './schemas.js';
+import type { Label, LabelReprint } from './schemas/index.js';
 import { processingCategory, uspsDimensions, uspsIneligibility, uspsServiceByCode } from './services.js';
+
+/** The request as USPS's document defines it (carriers/usps/schemas, generated). */
+type UspsLabelRequest = Label.Request;
+type UspsLabelReprintRequest = LabelReprint.Request;
 
 export type LabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
 

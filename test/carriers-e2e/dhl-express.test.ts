@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dhlExpressCarrier } from '../../carriers/dhl-express/index.js';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { startDhlSimulator } from '../../tools/carrier-sim/dhl-express/index.js';
 import type { SimDhlExtraCheckpoint } from '../../tools/carrier-sim/dhl-express/state.js';
 import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from '../../tools/carrier-sim/dhl-express/validation.js';
@@ -145,6 +146,11 @@ describe('dhl_express_worldwide GB to DE with a live key (contract: Carriers; In
       ['delivered', 'OK'],
     ]);
     expect(dhl.sim.violations).toEqual([]);
+    // The API key's secret never reaches the workflow's history, in clear or as DHL's Basic header.
+    const history = JSON.stringify(await stack.temporal.workflow.getHandle(shipmentWorkflowId(shipment.id)).fetchHistory());
+    const secret = simulatorValue('API_SECRET');
+    expect(history).not.toContain(secret);
+    expect(history).not.toContain(Buffer.from(`${simulatorValue('API_KEY')}:${secret}`).toString('base64'));
     await expectLedgerConsistent(stack, acct.id);
   });
 

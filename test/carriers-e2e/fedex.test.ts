@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { shipmentWorkflowId } from '../../contract/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIMULATOR_CREDENTIALS } from '../../tools/carrier-sim/index.js';
 import { startFedexSimulator } from '../../tools/carrier-sim/fedex/index.js';
@@ -213,5 +214,34 @@ describe('FedEx pickups (contract: Batches, SCAN forms, pickups)', () => {
     expect(cancelled.body.status).toBe('cancelled');
     expect(fedex.sim.pickups.get(code!)?.cancelled).toBe(true);
     expect(fedex.sim.violations).toEqual([]);
+  });
+});
+
+describe('a deployment with a FedEx secret FedEx did not issue (contract: Carriers)', () => {
+  let wrong: TestStack;
+  beforeAll(async () => {
+    const credentials = { ...stack.config.carrierCredentials, fedex: { ...stack.config.carrierCredentials.fedex, CLIENT_SECRET: 'not-the-fedex-secret' } };
+    wrong = await startTestStack({ carrierUrls: { fedex: fedex.url }, carrierCredentials: credentials });
+  }, 180_000);
+  afterAll(async () => {
+    await wrong?.stop();
+  });
+
+  it('quotes FedEx as carrier_error and fails the purchase with 502 carrier_error, nothing charged, the secret in no history', async () => {
+    const acct = await createAccount(stack, { currency: 'USD', topUp: '50.00' });
+    const route = { from: US_FROM(), to: US_TO, parcel: PARCEL };
+    const shipped = fedex.sim.packages.size;
+    const q = await call(wrong, 'POST', '/api/v1/quotes', { key: acct.liveKey, body: route });
+    expect(q.status, q.text).toBe(200);
+    expect(q.body.unavailable).toContainEqual({ carrier: 'fedex', code: 'carrier_error', message: expect.stringMatching(/refused this platform's credentials/) });
+    const bought = await call(wrong, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: headers(), body: { service: 'fedex_ground', ...route } });
+    expect(bought.status, bought.text).toBe(502);
+    expect(bought.body.code).toBe('carrier_error');
+    const history = JSON.stringify(await wrong.temporal.workflow.getHandle(shipmentWorkflowId(bought.body.shipment_id)).fetchHistory());
+    // The operator reads FedEx's refusal in the shipment's history (its price asked again, or the purchase), never the secret.
+    expect(history).toMatch(/FedEx refused (this platform's|the client) credentials/);
+    expect(history).not.toContain('not-the-fedex-secret');
+    expect(fedex.sim.packages.size).toBe(shipped);
+    expect((await call(wrong, 'GET', '/api/v1/account/balance', { key: acct.liveKey })).body).toMatchObject({ available: '50.00', pending: '0.00' });
   });
 });

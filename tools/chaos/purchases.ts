@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { ALL_CARRIER_MODULES } from '../../carriers/index.js';
 import type { createClients, KeyOutcome } from './clients.js';
 import type { ChaosOptions } from './options.js';
 import type { Random } from './random.js';
@@ -67,7 +68,9 @@ export async function runPurchases(p: {
 
 /** Plants the purchase's fault at its service's carrier, for one buy whose request carries `mark`. */
 async function armFault(simUrl: string, planted: PlannedBuyFault, service: string, mark: string): Promise<void> {
-  const body = { ...planted.fault, carrier: service.slice(0, service.indexOf('_')), match: mark, times: 1 };
+  const carrier = ALL_CARRIER_MODULES.find((m) => m.definition.services.some((s) => s.code === service))?.definition.code;
+  if (!carrier) throw new Error(`no carrier sells ${service}`);
+  const body = { ...planted.fault, carrier, match: mark, times: 1 };
   const res = await request(`${simUrl}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.statusCode !== 201) throw new Error(`fault refused: ${await res.body.text()}`);
   await res.body.dump();

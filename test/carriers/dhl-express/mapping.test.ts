@@ -4,7 +4,7 @@ import { buildDhlRateRequest, parseDhlRates } from '../../../carriers/dhl-expres
 import { buildDhlShipmentRequest, dhlCustomsProblems, parseDhlShipmentResponse } from '../../../carriers/dhl-express/mapping-shipment.js';
 import { buildDhlPickupRequest, dhlPickupProblems, parseDhlPickupResponse } from '../../../carriers/dhl-express/mapping-pickup.js';
 import { dhlAddressProblems, dhlPhoneProblems } from '../../../carriers/dhl-express/mapping-address.js';
-import { classifyDhlError, readDhlError } from '../../../carriers/dhl-express/errors.js';
+import { classifyDhlAnswer, readDhlError } from '../../../carriers/dhl-express/errors.js';
 import { dhlProductCode, dhlRoute, ourDhlServiceCode } from '../../../carriers/dhl-express/services.js';
 import { ACCOUNT, AT, CUSTOMS, DE_TO, FR_TO, GB_FROM, PARCEL, RATES_ANSWER, REFERENCE, SHIPMENT_ANSWER, TRACKING_ANSWER } from './payloads.js';
 
@@ -235,13 +235,18 @@ describe('DHL Express error table', () => {
     expect(readDhlError({ title: 'Unauthorized' })).toEqual({ code: 'Unauthorized', message: 'Unauthorized' });
   });
 
-  it('classifies by status: retryable, ambiguous for a write behind a gateway, definitive, not found', () => {
-    expect(classifyDhlError(429, {}, 'ship').kind).toBe('retryable');
-    expect(classifyDhlError(500, { code: '999' }, 'ship')).toMatchObject({ kind: 'retryable', carrierErrorCode: '999' });
-    expect(classifyDhlError(503, {}, 'ship').kind).toBe('ambiguous');
-    expect(classifyDhlError(503, {}, 'track').kind).toBe('retryable');
-    expect(classifyDhlError(400, { code: '8003', message: 'Account not allowed' }, 'ship')).toEqual({ kind: 'definitive', message: 'Account not allowed', carrierErrorCode: '8003' });
-    expect(classifyDhlError(404, {}, 'track')).toMatchObject({ kind: 'definitive', reason: 'not_found' });
+  it('classifies by status with DHL\'s hint: retryable, ambiguous for a write behind a gateway, definitive, not found, credentials', () => {
+    const problem = (status: number, detail: string, title = 'Bad request') => ({ instance: '/expressapi/shipments', detail, title, message: title, status: String(status) });
+    expect(classifyDhlAnswer(429, problem(429, 'Too many requests'), 'ship', { 'retry-after': '3' })).toMatchObject({ kind: 'retryable', details: { status: 429, retryAfterMs: 3_000 } });
+    expect(classifyDhlAnswer(500, problem(500, '999: Process failure occurred. Process ID associated for that transaction (1234567890)'), 'ship')).toMatchObject({ kind: 'retryable', details: { carrierErrorCode: '999' } });
+    expect(classifyDhlAnswer(503, problem(503, 'Service unavailable'), 'ship').kind).toBe('ambiguous');
+    expect(classifyDhlAnswer(503, problem(503, 'Service unavailable'), 'track').kind).toBe('retryable');
+    expect(classifyDhlAnswer(503, problem(503, 'Service unavailable'), 'pickup_cancel').kind).toBe('ambiguous');
+    const refused = classifyDhlAnswer(400, problem(400, '8003: Account not allowed for this service.'), 'ship');
+    expect(refused).toMatchObject({ kind: 'definitive', message: 'Account not allowed for this service.', details: { status: 400, carrierErrorCode: '8003' } });
+    expect(classifyDhlAnswer(404, problem(404, 'No data found', 'Not data found'), 'track')).toMatchObject({ kind: 'definitive', details: { reason: 'not_found' } });
+    const credentials = classifyDhlAnswer(401, problem(401, 'Invalid credentials', 'Unauthorized'), 'rate');
+    expect(credentials).toMatchObject({ kind: 'definitive', message: 'DHL Express refused the API credentials (HTTP 401: Invalid credentials)' });
   });
 });
 

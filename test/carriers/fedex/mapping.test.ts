@@ -1,17 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { CARRIER_REASON } from '../../../domain/index.js';
-import { classifyFedexAnswer, readFedexError } from '../../../carriers/fedex/errors.js';
-import { fedexAddressProblems, fedexContactProblems, fedexParcelProblems, fedexPhone } from '../../../carriers/fedex/mapping-address.js';
-import { fedexCustomsProblems } from '../../../carriers/fedex/mapping-customs.js';
-import { buildRateRequest, parseRateResponse } from '../../../carriers/fedex/mapping-rate.js';
-import { buildCancelRequest, buildShipRequest, parseCancelResponse, parseShipResponse } from '../../../carriers/fedex/mapping-ship.js';
-import { buildReferenceRequest, buildTrackRequest, FEDEX_EVENT_TYPES, parseReferenceResponse, parseTrackResponse } from '../../../carriers/fedex/mapping-track.js';
 import {
+  buildCancelRequest,
   buildPickupCancelRequest,
   buildPickupRequest,
+  buildRateRequest,
+  buildReferenceRequest,
+  buildShipRequest,
+  buildTrackRequest,
+  classifyFedexAnswer,
+  FEDEX_EVENT_TYPES,
+  fedexAddressProblems,
+  fedexContactProblems,
+  fedexCustomsProblems,
+  fedexParcelProblems,
+  fedexPhone,
+  parseCancelResponse,
   parsePickupConfirmation,
   parsePickupResponse,
-} from '../../../carriers/fedex/mapping-pickup.js';
+  parseRateResponse,
+  parseReferenceResponse,
+  parseShipResponse,
+  parseTrackResponse,
+  readFedexError,
+} from '../../../carriers/fedex/mapping.js';
 import { ACCOUNT, CA_TO, CUSTOMS, INVOICE_PDF, LABEL_PNG, PARCEL, RATE_REQUEST, RATE_RESPONSE, REFERENCE_RESPONSE, SHIP_REQUEST_ABROAD, SHIP_RESPONSE, TRACK_NOT_FOUND, TRACK_RESPONSE, US_FROM, US_TO } from './payloads.js';
 
 // The pure FedEx mapping against payloads written from FedEx's documents (payloads.ts): each

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildRateRequest } from '../../../carriers/fedex/mapping-rate.js';
-import { buildCancelRequest, buildShipRequest } from '../../../carriers/fedex/mapping-ship.js';
-import { buildReferenceRequest, buildTrackRequest } from '../../../carriers/fedex/mapping-track.js';
-import { buildPickupCancelRequest, buildPickupRequest } from '../../../carriers/fedex/mapping-pickup.js';
+import {
+  buildCancelRequest,
+  buildPickupCancelRequest,
+  buildPickupRequest,
+  buildRateRequest,
+  buildReferenceRequest,
+  buildShipRequest,
+  buildTrackRequest,
+} from '../../../carriers/fedex/mapping.js';
 import { fedexSchemaCheck } from '../../../tools/carrier-sim/fedex/schema-check.js';
 import { ACCOUNT, CA_TO, CUSTOMS, PARCEL, RATE_RESPONSE, REFERENCE_RESPONSE, SHIP_RESPONSE, TRACK_NOT_FOUND, TRACK_RESPONSE, US_FROM, US_TO } from './payloads.js';
 

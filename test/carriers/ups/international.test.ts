@@ -124,7 +124,7 @@ describe('UPS abroad: the ship request', () => {
     const customs = { ...CUSTOMS, incoterm: 'DDU' as const, contents_type: 'other' as const, contents_explanation: 'Spare parts', invoice_number: 'INV-1001', tax_ids: undefined };
     const { body } = buildShipRequest({ reference: SHIPMENT_ID, serviceCode: 'ups_saver', from: FROM, to: TO, parcel: PARCEL, labelFormat: 'gif', accountNumber: ACCOUNT, customs, at: AT });
     const shipment = body.ShipmentRequest.Shipment;
-    expect(shipment.PaymentInformation.ShipmentCharge).toEqual([{ Type: '01', BillShipper: { AccountNumber: ACCOUNT } }]);
+    expect(shipment.PaymentInformation!.ShipmentCharge).toEqual([{ Type: '01', BillShipper: { AccountNumber: ACCOUNT } }]);
     expect(shipment.GlobalTaxInformation).toBeUndefined();
     expect(shipment.ShipmentServiceOptions?.InternationalForms).toMatchObject({ TermsOfShipment: 'DAP', ReasonForExport: 'Spare parts', InvoiceNumber: 'INV-1001' });
     expect(upsRequestProblems('shipments', body)).toEqual([]);

@@ -111,6 +111,16 @@ describe('UPS rating', () => {
     expect(errors).toMatch(/RequestOption/);
   });
 
+  it('a request our mapping builds that breaks the generated schema fails: a field the document does not define, a length it does not allow', () => {
+    const { body } = buildRateRequest({ from: US_FROM, to: US_TO, parcel: PARCEL, service: 'all', accountNumber: ACCOUNT });
+    const extra = structuredClone(body) as any;
+    extra.RateRequest.Shipment.Shipper.Nickname = 'HQ';
+    expect(upsRequestProblems('rating', extra)).toEqual(['/RateRequest/Shipment/Shipper must NOT have unevaluated properties (Nickname)']);
+    const long = structuredClone(body) as any;
+    long.RateRequest.Shipment.Shipper.ShipperNumber = 'A1B2C3D';
+    expect(upsRequestProblems('rating', long)).toEqual(['/RateRequest/Shipment/Shipper/ShipperNumber must NOT have more than 6 characters']);
+  });
+
   it('parses a Shop answer into our services, negotiated price first, UPS services we do not sell left out', () => {
     expect(upsAnswerProblems('rating', 200, RATE_SHOP_ANSWER)).toEqual([]);
     expect(parseRateResponse(RATE_SHOP_ANSWER)).toEqual([

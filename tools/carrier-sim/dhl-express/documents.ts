@@ -91,3 +91,10 @@ export async function simInvoicePdf(invoice: SimInvoice): Promise<string> {
   if (invoice.signer) text(40, y - 60, 10, `Signed: ${invoice.signer}`);
   return Buffer.from(await doc.save({ useObjectStreams: false })).toString('base64');
 }
+
+let warm: Promise<unknown> | undefined;
+
+/** Loads the PDF writer's fonts and the barcode renderer once, off any purchase's path. */
+export function warmUpDhlDocuments(): void {
+  warm ??= simLabelPdf({ trackingNumber: '0000000000', productName: 'WARM UP', productCode: 'P', from: ['A'], to: ['B'], weightKg: 1, reference: '' }).catch(() => undefined);
+}

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { cancelPickup, dhlError, pickup, rate, reference, ship, track, type Answer, type DhlBooks } from './operations.js';
+import { warmUpDhlDocuments } from './documents.js';
 import { DEFAULT_CHECKPOINTS, type SimCheckpointStep, type SimDhlExtraCheckpoint, type SimDhlPickup, type SimDhlShipment } from './state.js';
 
 /**
@@ -64,6 +65,7 @@ export { dhlError };
 export type DhlSimulator = ReturnType<typeof createDhlSimulator>;
 
 export function createDhlSimulator(options: DhlSimulatorOptions = {}) {
+  warmUpDhlDocuments();
   const apiKey = options.apiKey ?? 'sim-dhl-api-key';
   const apiSecret = options.apiSecret ?? 'sim-dhl-api-secret';
   const shipments = new Map<string, SimDhlShipment>();

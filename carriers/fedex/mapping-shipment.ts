@@ -2,9 +2,9 @@ import { crossesBorder, type Address, type Minor, type Parcel } from '../../doma
 import { isRecord } from '../decode.js';
 import type { ShipmentTerms } from '../types.js';
 import { fedexPackage, fedexParty, fedexUnits } from './mapping-address.js';
-import { FEDEX_INVOICE_DOCUMENT, fedexCustomsClearance, fedexTins } from './mapping-customs.js';
+import { FEDEX_INVOICE_DOCUMENT, fedexCustomsClearance, fedexTins } from './mapping-international.js';
 import { fedexPackageOptions, fedexShipmentServices } from './mapping-options.js';
-import { FEDEX_PACKAGING, FEDEX_PICKUP_TYPE, minorOf } from './mapping-rate.js';
+import { FEDEX_PACKAGING, FEDEX_PICKUP_TYPE, minorOf } from './mapping-rates.js';
 import type { Shipments, ShipmentsCancel } from './schemas/index.js';
 import { fedexServiceType } from './services.js';
 
