@@ -66,7 +66,12 @@ function stats(state: SimState): SimReply {
     buyRequests[carrier] = stamps.length;
     buyTimestamps[carrier] = [...stamps];
   }
-  return { status: 200, body: { buy_requests: buyRequests, buy_timestamps: buyTimestamps } };
+  const calls: Record<string, Record<string, number>> = {};
+  for (const [key, n] of state.calls) {
+    const [carrier, operation] = key.split(' ');
+    (calls[carrier] ??= {})[operation] = n;
+  }
+  return { status: 200, body: { buy_requests: buyRequests, buy_timestamps: buyTimestamps, calls } };
 }
 
 function addScan(state: SimState, req: SimRequest): SimReply {
