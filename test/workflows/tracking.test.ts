@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
 import { scansSignal, stateQuery } from '../../contract/index.js';
+import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking-loop.js';
 import {
   CARRIER,
   currentDetails,
@@ -212,6 +213,30 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
     });
   });
+
+  it('a run continues as new before its history passes TRACKING_HISTORY_EVENTS, carrying the parcel on', async () => {
+    const input = purchasedInput();
+    const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z'));
+    let poll = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => (++poll >= 3 ? [pickup] : []) });
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      await se.env.sleep('20 days');
+      const runs = [...new Set(mocks.calls.map((c) => c.runId))];
+      expect(runs.length).toBeGreaterThanOrEqual(2);
+      const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, first.firstExecutionRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+      const events = (await firstRun.fetchHistory()).events ?? [];
+      // The bound, plus the last poll's events and the continue-as-new itself.
+      expect(events.length).toBeGreaterThanOrEqual(TRACKING_HISTORY_EVENTS);
+      expect(events.length).toBeLessThan(TRACKING_HISTORY_EVENTS + 20);
+      // The patch marker that lets runs recorded before the bound replay as they were.
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+      // The next run goes on where the first stopped: the scan is not recorded again, the cadence is in transit's.
+      expect(mocks.of('recordScans')).toHaveLength(1);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1, pollMs: 12 * HOUR });
+    });
+  }, 180_000);
 
   // A scan arriving after a newer one moved both statuses back to it (found by a black-box audit): an
   // exception pushed at 11:00, then the carrier's 10:00 in_transit, made the shipment in_transit again
