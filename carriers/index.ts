@@ -43,7 +43,7 @@ export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';
 export { swiftpostDefinition } from './swiftpost/index.js';
-export { createUpsAdapter, upsDefinition, UPS_CREDENTIALS } from './ups/index.js';
+export { createUpsAdapter, upsDefinition, UPS_CREDENTIALS, TrackAlertEvent, trackAlertScan, TRACK_ALERT_USER_AGENT } from './ups/index.js';
 export { createUspsAdapter, uspsDefinition, USPS_CREDENTIALS } from './usps/index.js';
 export { createCarrierHttpClient, parseRetryAfter } from './http-client.js';
 export { bandPrice, isInternational } from './rate-card.js';

@@ -196,6 +196,8 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
     },
 
     verifyAddress: (address) => client.validateAddress(address),
+
+    subscribeTracking: (trackingNumbers) => client.subscribeTrackAlert(trackingNumbers),
   };
 }
 

@@ -4,6 +4,7 @@ import { upsDefinition } from './definition.js';
 
 export { createUpsAdapter, upsAdapterOn, upsClientConfig, UPS_CREDENTIALS } from './adapter.js';
 export { upsDefinition };
+export { TrackAlertEvent, trackAlertScan, TRACK_ALERT_USER_AGENT } from './track-alert.js';
 
 export const upsCarrier: CarrierModule = {
   definition: upsDefinition,

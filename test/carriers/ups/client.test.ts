@@ -20,6 +20,7 @@ import {
   XAVResponseWrapper,
 } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
+import { TrackAlertSubscriptionResponse } from '../../../carriers/ups/track-alert.js';
 import { startUpsSimulator, type UpsSimOperation } from '../../../tools/carrier-sim/ups/index.js';
 import { schemaErrors } from './ajv.js';
 import { ACCOUNT, PARCEL, US_FROM, US_TO } from './payloads.js';
@@ -37,6 +38,7 @@ const RESPONSE_SCHEMAS: Record<UpsSimOperation | 'error', TSchema> = {
   pickup_cancel: PickupCancelResponse,
   pickup_pending: PickupPendingStatusResponse,
   address: XAVResponseWrapper,
+  subscribe: TrackAlertSubscriptionResponse,
   error: UpsErrorBody,
 };
 

@@ -6,6 +6,7 @@ import { DEFAULT_SCAN_SCHEDULE, type SimExtraScan, type SimPackage, type SimScan
 import { reference, track } from './tracking.js';
 import { cancelPickup, createPickup, pendingPickups, type SimPickup } from './pickup.js';
 import { validateAddress } from './address-validation.js';
+import { createTrackAlert, type TrackAlertWebhook } from './track-alert.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
@@ -17,7 +18,7 @@ import { validateAddress } from './address-validation.js';
  * carrier simulator mounts it under `/ups` with the control API's faults.
  */
 
-export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
+export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address' | 'subscribe';
 
 export type UpsSimFault = { operation: UpsSimOperation | 'any'; times?: number } & (
   | { kind: 'error'; status: number; code?: string; message?: string }
@@ -42,6 +43,8 @@ export interface UpsSimulatorOptions {
   extraScans?: (trackingNumber: string) => SimExtraScan[];
   onPurchase?: (pkg: SimPackage) => void;
   onVoid?: (pkg: SimPackage) => void;
+  /** Where Track Alert pushes the events of subscribed packages (./track-alert.ts); none: kept until one is set. */
+  trackAlert?: TrackAlertWebhook;
 }
 
 /** A request as the core reads it: the path is UPS's own, without any mount point. */
@@ -72,6 +75,7 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'DELETE', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_cancel' },
   { method: 'GET', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_pending' },
   { method: 'POST', pattern: /^\/api\/addressvalidation\/v2\/([^/]+)$/, operation: 'address' },
+  { method: 'POST', pattern: /^\/api\/track\/v2\/subscription\/(standard|enhanced)\/package$/, operation: 'subscribe' },
 ];
 
 /** The error UPS sends for a token it does not accept. */
@@ -104,6 +108,7 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     onPurchase: options.onPurchase,
     onVoid: options.onVoid,
   };
+  const trackAlert = createTrackAlert(books, options.trackAlert);
 
   /** Logs an answer and checks it against the documents' schemas. */
   function record(operation: UpsSimOperation, status: number, body: unknown): void {
@@ -174,6 +179,8 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
       }
       case 'address':
         return validateAddress(param ?? '', req.query, body);
+      case 'subscribe':
+        return trackAlert.subscribe(body);
       case 'pickup_cancel': {
         const prn = req.headers.prn;
         return cancelPickup({ pickups, clock, nextSerial: () => ++serial }, param ?? '', typeof prn === 'string' ? prn : undefined);
@@ -198,6 +205,8 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     operationOf: (method: string, path: string) => routeOf(method, path)?.operation,
     record,
     packages,
+    /** Track Alert: its subscriptions, its webhook and what it pushed. */
+    trackAlert,
     /** Pickups booked, by PRN. */
     pickups,
     /** Faults of the stand-alone server (`./server.ts`). */
@@ -215,3 +224,4 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
 }
 
 export { startUpsSimulator } from './server.js';
+export type { TrackAlertWebhook } from './track-alert.js';
