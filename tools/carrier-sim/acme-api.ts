@@ -18,6 +18,8 @@ export function createAcmeApi(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,
+    // The tracking bench's labels (POST /_sim/parcels): bought without a request, scanned by their itinerary.
+    createParcel: (_createdAt, reference) => state.addPurchase({ carrier: CODE, reference, service: 'acme_ground' }, acmeDefinition).trackingNumber,
     operations: ['quote', 'buy', 'lookup', 'cancel', 'track', 'manifest', 'pickup', 'pickup_cancel'],
     errorBody: (code, message) => ({ error: { code, message } }),
     routes: [
