@@ -34,6 +34,8 @@ export interface TrackingReport {
     cpu_s_per_parcel_day_with_idle: Record<string, number>;
   };
   carrier_calls_per_parcel: Record<string, Record<string, number>>;
+  /** Parcel hours from a scan to its record, by carrier and status. */
+  scan_delay_parcel_hours: Record<string, Record<string, { p50: number; p95: number }>>;
   track_alert: unknown;
   memory: {
     workers_rss_mb: { before: number; peak: number };
@@ -101,6 +103,9 @@ export function renderTracking(r: TrackingReport): string {
     `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,
     `CPU seconds per parcel-day (the idle stack's ${Object.values(r.run.idle_cores).reduce((a, b) => a + b, 0).toFixed(3)} cores taken off): ${cpu}`,
     `UPS polls per parcel over its life: ${r.carrier_calls_per_parcel.ups?.track ?? 0} (Track Alert pushes instead)`,
+    `hours from a delivery to its record, median and 95th percentile: ${Object.entries(r.scan_delay_parcel_hours)
+      .map(([carrier, statuses]) => `${carrier} ${statuses.delivered?.p50 ?? '-'}, ${statuses.delivered?.p95 ?? '-'}`)
+      .join('; ')}`,
     `carrier calls per parcel: ${calls}`,
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
     `purchases/s at ${r.options.clients} clients: ${p.idle.per_second} with nothing in flight, ${p.in_flight?.per_second ?? 'not measured'} with the parcels in flight${p.ratio === null ? '' : ` (${p.ratio}×)`}`,

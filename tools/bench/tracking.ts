@@ -22,8 +22,8 @@ import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-sta
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups]
                                 [--purchases 200] [--clients 8] [--cache <n>] [--keep]
   --parcels    parcels in flight, spread over --carriers
-  --scale      how many times faster the parcels' week runs than the wall clock (default 240000 / parcels,
-               at most 2000: about one core's work on this machine; a week then takes 7 days / scale)
+  --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
+               at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
   --days       simulated days to follow them (the week's last delivery comes by day 7)
   --purchases  purchases timed at --clients clients, before the parcels and again with them in flight
   --cache      WORKER_MAX_CACHED_WORKFLOWS of the workers (default: the configuration's)
@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   const parcels = Number(v.parcels);
   const o = {
     parcels,
-    scale: v.scale ? Number(v.scale) : Math.min(2000, Math.max(1, Math.round(240_000 / parcels))),
+    scale: v.scale ? Number(v.scale) : Math.min(2000, Math.max(1, Math.round(100_000 / parcels))),
     days: Number(v.days),
     carriers: v.carriers.split(',').map((c) => c.trim()).filter(Boolean),
     purchases: Number(v.purchases),
@@ -59,6 +59,13 @@ export async function main(argv: string[]): Promise<number> {
   await chmod(dir, 0o755);
   log(`${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`);
   const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, log });
+  // Ctrl-C or a kill: the stack's processes go with the bench.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the stack`);
+      void stack.stop().finally(() => process.exit(130));
+    });
+  }
   try {
     const report = await measure(stack, o);
     process.stdout.write(`${renderTracking(report)}\n\n${JSON.stringify(report, null, 2)}\n`);
@@ -109,6 +116,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
     },
     run: run.figures,
     carrier_calls_per_parcel: callsPerParcel(callsBefore, await simCalls(stack), parcels, run.purchaseCalls),
+    scan_delay_parcel_hours: await scanDelays(stack, accountId, o.scale),
     track_alert: await (await fetch(`${stack.simUrl}/_sim/ups/track-alert`)).json(),
     memory: {
       workers_rss_mb: { before: mb(rssBefore.workers), peak: mb(run.peak.workers) },
@@ -182,6 +190,27 @@ const withTotals = (perDay: Record<string, number>) => ({
   workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.temporal ?? 0)),
   total: round3(Object.values(perDay).reduce((a, b) => a + b, 0)),
 });
+
+/**
+ * How long after a scan happened it was recorded, in parcel hours, by carrier and status (median and
+ * 95th percentile): what the schedule promises (a poll within its wait, a push at once), and what
+ * a stack that cannot keep up adds to it.
+ */
+async function scanDelays(stack: TrackingStack, accountId: string, scale: number) {
+  const result = await stack.database.db.execute(sql`
+    select s.carrier, t.status,
+      percentile_cont(0.5) within group (order by extract(epoch from t.created_at - t.occurred_at)) as p50,
+      percentile_cont(0.95) within group (order by extract(epoch from t.created_at - t.occurred_at)) as p95
+    from tracking_events t join shipments s on s.id = t.shipment_id
+    where s.account_id = ${accountId} and s.reference is null
+    group by s.carrier, t.status`);
+  const hours = (seconds: unknown) => Math.round(((Number(seconds) * scale) / 3600) * 100) / 100;
+  const delays: Record<string, Record<string, { p50: number; p95: number }>> = {};
+  for (const row of result.rows as Array<{ carrier: string; status: string; p50: unknown; p95: unknown }>) {
+    (delays[row.carrier] ??= {})[row.status] = { p50: hours(row.p50), p95: hours(row.p95) };
+  }
+  return delays;
+}
 
 type Calls = Record<string, Record<string, number>>;
 /** The simulator's count of requests, by carrier and operation. */
