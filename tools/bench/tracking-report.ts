@@ -25,6 +25,7 @@ export interface TrackingReport {
   start: { wall_s: number; cpu_ms_per_parcel: Record<string, number> };
   run: {
     wall_s: number;
+    measured_from_day: number;
     simulated_days: number;
     parcel_days: number;
     still_in_flight: number;
@@ -100,7 +101,7 @@ export function renderTracking(r: TrackingReport): string {
   return [
     `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, a week in ${Math.round((7 * 1440) / r.options.scale)} min (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`,
     describeMachine(r.machine),
-    `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,
+    `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s, measured from day ${r.run.measured_from_day}: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,
     `CPU seconds per parcel-day (the idle stack's ${Object.values(r.run.idle_cores).reduce((a, b) => a + b, 0).toFixed(3)} cores taken off): ${cpu}`,
     `UPS polls per parcel over its life: ${r.carrier_calls_per_parcel.ups?.track ?? 0} (Track Alert pushes instead)`,
     `hours from a delivery to its record, median and 95th percentile: ${Object.entries(r.scan_delay_parcel_hours)

@@ -100,9 +100,15 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   const cpuBefore = cpuMs(stack.pids);
   const started = Date.now();
   const parcels = await startParcels({ stack, accountId, count: o.parcels, carriers: o.carriers, scale: o.scale, log });
+  // The start ends once every workflow has run its first task: the UPS parcels' subscriptions are its last step.
+  const ups = parcels.filter((p) => p.carrier === 'ups').length;
+  for (let n = 0; (await trackAlertStats(stack)).subscribed < ups; n++) {
+    if (n % 12 === 0) log(`waiting for the UPS parcels' Track Alert subscriptions (${(await trackAlertStats(stack)).subscribed} of ${ups})`);
+    await new Promise((r) => setTimeout(r, SAMPLE_MS));
+  }
   const startedAll = Date.now();
   const cpuStarted = cpuMs(stack.pids);
-  const run = await follow(stack, o, accountId, key, started, idleRate);
+  const run = await follow(stack, o, accountId, key, started, startedAll, idleRate);
   return {
     scenario: 'tracking',
     options: { ...o, cache: o.cache ?? stack.config.worker.maxCachedWorkflows },
@@ -117,7 +123,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
     run: run.figures,
     carrier_calls_per_parcel: callsPerParcel(callsBefore, await simCalls(stack), parcels, run.purchaseCalls),
     scan_delay_parcel_hours: await scanDelays(stack, accountId, o.scale),
-    track_alert: await (await fetch(`${stack.simUrl}/_sim/ups/track-alert`)).json(),
+    track_alert: await trackAlertStats(stack),
     memory: {
       workers_rss_mb: { before: mb(rssBefore.workers), peak: mb(run.peak.workers) },
       temporal_rss_mb: { before: mb(rssBefore.temporal), peak: mb(run.peak.temporal) },
@@ -133,7 +139,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
  * memory; once, when the parcels are in transit, times purchases among them (that stretch's CPU and
  * parcel-days are left out of the per-parcel-day figures).
  */
-async function follow(stack: TrackingStack, o: Options, accountId: string, key: string, started: number, idleRate: Record<string, number>) {
+async function follow(stack: TrackingStack, o: Options, accountId: string, key: string, started: number, startedAll: number, idleRate: Record<string, number>) {
   let cpu = cpuMs(stack.pids);
   const spent: Record<string, number> = {};
   const idleSpent: Record<string, number> = {};
@@ -175,6 +181,8 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
   const grossPerDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(ms / 1000 / days)]));
   const figures = {
     wall_s: Math.round((Date.now() - started) / 1000),
+    /** The parcels' day the figures start from: the start (their workflows' first tasks) is apart. */
+    measured_from_day: Math.round((((startedAll - started) * o.scale) / DAY_MS) * 100) / 100,
     simulated_days: Math.round(simDay() * 100) / 100,
     parcel_days: Math.round(parcelDays),
     still_in_flight: last.open,
@@ -211,6 +219,8 @@ async function scanDelays(stack: TrackingStack, accountId: string, scale: number
   }
   return delays;
 }
+
+const trackAlertStats = async (stack: TrackingStack) => (await (await fetch(`${stack.simUrl}/_sim/ups/track-alert`)).json()) as { subscribed: number; pushed: number };
 
 type Calls = Record<string, Record<string, number>>;
 /** The simulator's count of requests, by carrier and operation. */
