@@ -11,7 +11,7 @@ const CARRIER = 'ups';
 export const UPS_PUSH_CLIENT_ID = CARRIER;
 
 /**
- * UPS Track Alert pushes (../shared/carrier-specs/ups/UPSTrackAlert.yaml, webhook `TrackingEvent`),
+ * UPS Track Alert pushes (UPS's `UPSTrackAlert.yaml`, webhook `TrackingEvent`),
  * checked like every carrier push: with the carrier's push secret, in constant time, before the
  * body is read. Track Alert signs with OAuth client credentials (`clientOauth2`): UPS takes a
  * bearer token from our token endpoint with the client id `ups` and CARRIER_UPS_WEBHOOK_SECRET, and

@@ -4,7 +4,7 @@ import type { Scan } from '../types.js';
 import { UPS_STATUS_TYPES } from './tracking.js';
 
 /**
- * UPS Track Alert (../shared/carrier-specs/ups/UPSTrackAlert.yaml, v2): packages subscribed by
+ * UPS Track Alert (UPS's `UPSTrackAlert.yaml`, v2): packages subscribed by
  * tracking number, each for 14 days, whose events UPS then pushes to the webhook registered with the
  * account ("Manage Webhook Credentials"), signed with a token it takes from our token endpoint.
  * Pure: the request, the answer and an event as one of our scans.

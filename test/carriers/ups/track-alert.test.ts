@@ -1,4 +1,4 @@
-// UPS Track Alert (../shared/carrier-specs/ups/UPSTrackAlert.yaml) offline: the document's own
+// UPS Track Alert (UPS's `UPSTrackAlert.yaml`) offline: the document's own
 // examples read by our mapping, then the UPS adapter's subscription against the simulator, which
 // pushes each later event to a webhook as the document describes. A pushed event and a poll of the
 // same activity are one scan (the same id), so neither is recorded twice.

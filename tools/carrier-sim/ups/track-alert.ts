@@ -4,7 +4,7 @@ import type { UpsBooks } from './shipping.js';
 import { scansAt, type SimExtraScan, type SimPackage } from './state.js';
 
 /**
- * UPS Track Alert as the simulator plays it (../shared/carrier-specs/ups/UPSTrackAlert.yaml, v2):
+ * UPS Track Alert as the simulator plays it (UPS's `UPSTrackAlert.yaml`, v2):
  * `POST /api/track/v2/subscription/{type}/package` subscribes up to 100 numbers for 14 days, and
  * each event of a subscribed package that happens afterwards ("Track Alert does not retain any
  * history") is pushed to the account's webhook as a `TrackingEvent`, signed with a bearer token the
