@@ -81,4 +81,12 @@ export default tseslint.config(
       ],
     },
   })),
+  {
+    // Development and test tools may import any room, but never the tests: what a tool and the
+    // tests share lives in tools/ (tools/stack/, tools/carrier-sim/) and the tests build on it.
+    files: ['tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'Tools do not import the tests: move what both need into tools/.' }] }],
+    },
+  },
 );

@@ -14,6 +14,8 @@ const WORKFLOWS = 'test/workflows/**/*.test.ts';
 // The carrier tests start carrier simulators of their own and need nothing else: a carrier
 // integrator runs them alone with `npx vitest run --project carriers` (carriers/README.md).
 const CARRIERS = 'test/carriers/**/*.test.ts';
+// The carrier schemas' generator and the generated files: files only, no simulator.
+const CARRIER_SCHEMAS = 'test/carrier-schemas/**/*.test.ts';
 
 // One Temporal dev server, one PostgreSQL and one carrier simulator per run (test/setup/stack.ts);
 // the time-skipping test server's jars resolved once (test/setup/time-skipping.ts), each workflow test
@@ -31,7 +33,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS, WORKFLOWS, CARRIERS],
+          exclude: [...configDefaults.exclude, CLUSTER, CHAOS, DOCS, WORKFLOWS, CARRIERS, CARRIER_SCHEMAS],
           globalSetup: ['test/setup/stack.ts', 'test/setup/time-skipping.ts'],
           sequence: { groupOrder: 0 },
         },
@@ -42,7 +44,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'carriers', include: [CARRIERS], sequence: { groupOrder: 0 } },
+        test: { name: 'carriers', include: [CARRIERS, CARRIER_SCHEMAS], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

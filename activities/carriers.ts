@@ -10,8 +10,11 @@ export interface CarrierTarget {
   livemode: boolean;
 }
 
-/** Turns a carrier failure into what Temporal should do with it (docs/architecture.md#errors). */
-function classify(err: unknown, carrier: string, operation: string): unknown {
+/**
+ * A carrier failure as what Temporal should do with it (docs/architecture.md#errors). The carrier's
+ * client classified it once (carriers/kit/): its kind maps to a failure type here, never re-read.
+ */
+function toActivityFailure(err: unknown, carrier: string, operation: string): unknown {
   if (!(err instanceof CarrierError)) return err;
   // The reason travels with the failure: a cancel refused because the label was scanned is a 409 to the customer.
   const details = [
@@ -118,7 +121,7 @@ export function createCarrierActivities(deps: {
       return await heartbeating(() => fn(deps.adapter(t.carrier, t.livemode)));
     } catch (err) {
       result = err instanceof CarrierError ? err.kind : 'error';
-      throw classify(err, t.carrier, operation);
+      throw toActivityFailure(err, t.carrier, operation);
     } finally {
       if (t.livemode) {
         deps.metrics?.carrierCalls.observe({ carrier: t.carrier, operation, result }, (performance.now() - started) / 1000);

@@ -17,7 +17,8 @@ const USAGE = `usage: npm run --silent ops -- stuck [--older-than 10m] [--accoun
               step's attempt and last error, and a link into the Temporal UI. A void gives up after
               five minutes, so look for voids with a shorter age (--older-than 1m). Then the
               pickups whose carrier answer was lost that the sweep cannot settle (USPS's), each
-              with what to ask the carrier (--json: their list as "pickups").
+              with what to ask the carrier (--json: their list as "pickups"), and the SCAN forms
+              whose carrier answer was lost, which hold their shipments ("scan_forms").
   reconcile   what the sweep Schedule does every minute, now: fails the pending shipments whose
               workflow never started and frees their keys, and starts a run that settles each
               shipment whose latest run closed (terminated, failed) while it was pending or
@@ -53,11 +54,12 @@ async function main(): Promise<number> {
   }
   // Temporal's client, the database and the rest are loaded only now: --help and a mistyped command
   // answer at once.
-  const [{ connectDatabase, connectTemporal, createLogger, loadConfig }, { reconcile }, { findStuckShipments, formatStuck, parseAge }, { findStuckPickups, formatStuckPickups }] = await Promise.all([
+  const [{ connectDatabase, connectTemporal, createLogger, loadConfig }, { reconcile }, { findStuckShipments, formatStuck, parseAge }, { findStuckPickups, formatStuckPickups }, { findStuckScanForms, formatStuckScanForms }] = await Promise.all([
     import('../runtime/index.js'),
     import('./reconcile.js'),
     import('./stuck.js'),
     import('./stuck-pickups.js'),
+    import('./stuck-forms.js'),
   ]);
   const olderThanMs = parseAge(values['older-than'] ?? '10m');
   if (olderThanMs === null) {
@@ -88,18 +90,20 @@ async function main(): Promise<number> {
     // Pickups whose carrier answer was lost and that the sweep cannot settle live in the database only.
     const database = await connectDatabase(config, createLogger(config, 'ops'), { wait: false });
     let pickups;
+    let scanForms;
     try {
       pickups = await findStuckPickups(database.db, { olderThanMs, accountId: values.account });
+      scanForms = await findStuckScanForms(database.db, { olderThanMs, accountId: values.account });
     } finally {
       await database.close();
       await database.stopEmbedded();
     }
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ data: stuck, pickups })}\n`);
+      process.stdout.write(`${JSON.stringify({ data: stuck, pickups, scan_forms: scanForms })}\n`);
       return 0;
     }
     if (!stuck.length) process.stdout.write(`No shipment has been pending or voiding for more than ${values['older-than'] ?? '10m'}.\n`);
-    process.stdout.write(formatStuck(stuck) + formatStuckPickups(pickups));
+    process.stdout.write(formatStuck(stuck) + formatStuckPickups(pickups) + formatStuckScanForms(scanForms));
     return 0;
   } finally {
     await connection.close();

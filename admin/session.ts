@@ -37,8 +37,9 @@ export async function runAdminCommand(run: (admin: AdminCommands) => Promise<unk
 }
 
 /**
- * The configuration, read as every process reads it. The carriers' codes count only in production,
- * where each carrier's URL and webhook secret are required (config/config.ts), so the carriers (their
+ * The configuration, read as every process reads it. The carriers count only in production, where
+ * each carrier's URL and webhook secret are required and a real carrier's settings are all set or
+ * none (config/config.ts), so the carriers (their
  * adapters, their HTTP client, Temporal's failure types) are loaded only there, or to name the
  * problems of a configuration that is refused.
  */
@@ -50,6 +51,6 @@ async function adminConfig(): Promise<Config> {
     // Read again below with the carriers, which names every problem, theirs included.
   }
   if (config && !config.production) return config;
-  const { carrierCodes } = await import('./carrier-codes.js');
-  return loadConfig({ carriers: carrierCodes() });
+  const { carrierConfigOptions } = await import('./carrier-codes.js');
+  return loadConfig(carrierConfigOptions());
 }

@@ -47,39 +47,44 @@ export interface AppDeps extends Omit<AppContext, 'now'> {
   tracer?: Tracer;
 }
 
+/** Fastify's own settings: logging, parsing limits, time limits and the trusted proxies. */
+function serverOptions(deps: AppDeps) {
+  return {
+  // Request lines never show headers or a secret in the URL (a label link's sig, a key in a query).
+  ...(typeof deps.logger === 'object'
+    ? { loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as unknown as FastifyBaseLogger }
+    : { logger: deps.logger ? { level: 'info', serializers: { req: serializeRequest } } : false }),
+  logController: new ApiLogController({ requestIdLogLabel: 'request_id' }),
+  frameworkErrors,
+  clientErrorHandler,
+  bodyLimit: 64 * 1024,
+  // A path segment of any length Node reads (its headers limit is 16 KiB) reaches its route, so a
+  // keyed request with a long id is authenticated, rate-limited and answered 404 by the route.
+  // With Fastify's default (100) the router misses it: 404 before the key is looked at, without
+  // the RateLimit headers, taken from the address's allowance instead of the key's.
+  routerOptions: { maxParamLength: 16 * 1024 },
+  genReqId: () => makeId('req', Date.now(), randomBytes(16)),
+  // request.ip is the client: X-Forwarded-For is honoured only from the proxies listed (TRUSTED_PROXIES).
+  trustProxy: deps.config.trustedProxies.length ? [...deps.config.trustedProxies] : false,
+  return503OnClosing: false,
+  // A request must arrive whole in time, headers and body (contract: 408 request_timeout): a body
+  // that stops coming would otherwise hold its connection for ever (Fastify's default is no limit).
+  // Node looks for late requests every connectionsCheckingInterval.
+  requestTimeout: deps.config.requestTimeoutMs,
+  http: {
+    headersTimeout: Math.min(deps.config.requestTimeoutMs, 60_000),
+    // A request without Host is refused by refuseBadHost, as problem+json with a Request-Id.
+    requireHostHeader: false,
+    connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(deps.config.requestTimeoutMs / 4))),
+  },
+  ...(deps.tracer ? { serverFactory: tracedServerFactory(deps.tracer) } : {}),
+  };
+}
+
 /** The HTTP API: authentication, validation and problem errors around thin route handlers. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const ctx: AppContext = { ...deps, now: deps.now ?? (() => new Date()) };
-  const app = Fastify({
-    // Request lines never show headers or a secret in the URL (a label link's sig, a key in a query).
-    ...(typeof deps.logger === 'object'
-      ? { loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as unknown as FastifyBaseLogger }
-      : { logger: deps.logger ? { level: 'info', serializers: { req: serializeRequest } } : false }),
-    logController: new ApiLogController({ requestIdLogLabel: 'request_id' }),
-    frameworkErrors,
-    clientErrorHandler,
-    bodyLimit: 64 * 1024,
-    // A path segment of any length Node reads (its headers limit is 16 KiB) reaches its route, so a
-    // keyed request with a long id is authenticated, rate-limited and answered 404 by the route.
-    // With Fastify's default (100) the router misses it: 404 before the key is looked at, without
-    // the RateLimit headers, taken from the address's allowance instead of the key's.
-    routerOptions: { maxParamLength: 16 * 1024 },
-    genReqId: () => makeId('req', Date.now(), randomBytes(16)),
-    // request.ip is the client: X-Forwarded-For is honoured only from the proxies listed (TRUSTED_PROXIES).
-    trustProxy: deps.config.trustedProxies.length ? [...deps.config.trustedProxies] : false,
-    return503OnClosing: false,
-    // A request must arrive whole in time, headers and body (contract: 408 request_timeout): a body
-    // that stops coming would otherwise hold its connection for ever (Fastify's default is no limit).
-    // Node looks for late requests every connectionsCheckingInterval.
-    requestTimeout: deps.config.requestTimeoutMs,
-    http: {
-      headersTimeout: Math.min(deps.config.requestTimeoutMs, 60_000),
-      // A request without Host is refused by refuseBadHost, as problem+json with a Request-Id.
-      requireHostHeader: false,
-      connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(deps.config.requestTimeoutMs / 4))),
-    },
-    ...(deps.tracer ? { serverFactory: tracedServerFactory(deps.tracer) } : {}),
-  });
+  const app = Fastify(serverOptions(deps));
   if (deps.tracer) annotateRequestSpans(app);
 
   // JSON only (contract: Conventions); Fastify would otherwise accept text/plain bodies too.

@@ -16,7 +16,7 @@ import {
 } from '../contract/index.js';
 
 /** Waits for a promise up to `ms`; undefined when time ran out first. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);
@@ -28,7 +28,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
-export type Waited<T> = { done: true; outcome: T } | { done: false };
+/** An outcome within the wait, or the promise of it (`later`) once the wait has run out. */
+export type Waited<T> = { done: true; outcome: T } | { done: false; later: Promise<T> };
 
 /** `carrier`: the service's, known before the purchase prices it, so a stuck purchase is found by carrier. */
 function operationOptions(input: ShipmentWorkflowInput, o: { carrier?: string } = {}) {
@@ -117,5 +118,5 @@ export async function startVoid(
   const result = update.result();
   result.catch(() => undefined);
   const outcome = await within(result, Math.max(waitMs - (Date.now() - started), 0));
-  return outcome === undefined ? { done: false } : { done: true, outcome };
+  return outcome === undefined ? { done: false, later: result } : { done: true, outcome };
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS } from '../carriers/index.js';
+import { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS, carriersWhere } from '../carriers/index.js';
 import { BATCH_STATUSES, LABEL_FORMAT_LIST } from '../domain/index.js';
 import { closed, literals, livemode, nullable, timestamp } from './response-primitives.js';
 
@@ -34,7 +34,7 @@ export const ScanForm = Type.Object(
     id: Type.String({ description: 'sf_…' }),
     object: Type.Literal('scan_form'),
     livemode,
-    carrier: Type.String({ description: 'The carrier whose form it is (usps; acme in the simulator)' }),
+    carrier: Type.String({ description: `The carrier whose form it is: ${carriersWhere((c) => c.scanForms).join(', ')}` }),
     shipment_ids: Type.Array(Type.String(), { description: 'The shipments on the form, as listed' }),
     created_at: timestamp('When the form was made'),
   },
@@ -47,7 +47,7 @@ export const Pickup = Type.Object(
     object: Type.Literal('pickup'),
     livemode,
     status: literals(['scheduled', 'cancelled'] as const),
-    carrier: Type.String({ description: 'ups, usps or acme' }),
+    carrier: Type.String({ description: `The carrier that collects: ${carriersWhere((c) => c.pickups).join(', ')}` }),
     confirmation: Type.String({ description: "The carrier's confirmation number" }),
     price: nullable(Type.Ref('Price')),
     window: Type.Object({ start: timestamp('Ready from'), end: timestamp('Collected by') }, closed),

@@ -47,9 +47,6 @@ export interface AddressVerification {
   messages: AddressMessage[];
 }
 
-/** The carriers an address check asks, in order: USPS, and UPS when USPS is not enabled or does not answer. */
-export const ADDRESS_VERIFIERS = ['usps', 'ups'] as const;
-
 /** The countries our address checks cover: the US, and Puerto Rico under its own ISO code. */
 export const US_POSTAL_COUNTRIES: readonly string[] = ['US', 'PR'];
 

@@ -1,3 +1,4 @@
+import { carrierSettingVariable, type CarrierSetting } from '../domain/index.js';
 import type { HttpAdapterOptions } from './types.js';
 
 /**
@@ -8,7 +9,10 @@ export function requiredCredentials<N extends string>(carrierCode: string, names
   const given = options.credentials ?? {};
   const missing = names.filter((name) => !given[name]);
   if (missing.length) {
-    throw new Error(`carrier ${carrierCode}: missing ${missing.map((name) => `CARRIER_${carrierCode.toUpperCase()}_${name}`).join(', ')}`);
+    throw new Error(`carrier ${carrierCode}: missing ${missing.map((name) => carrierSettingVariable(carrierCode, name)).join(', ')}`);
   }
   return given as Record<N, string>;
 }
+
+/** The suffixes of a carrier's required settings: what its adapter cannot work without. */
+export const requiredSettings = (settings: readonly CarrierSetting[]): string[] => settings.filter((s) => s.required).map((s) => s.suffix);

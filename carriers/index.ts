@@ -1,7 +1,7 @@
 /**
- * The carriers folder's one door: the adapter interface, the registry, the HTTP client adapters use.
- * One more entry point sits beside it: `contract-kit.ts` (the tests every adapter passes; it imports
- * vitest, so production never loads it). The carrier simulators are tools (tools/carrier-sim/).
+ * The carriers folder's one door: the adapter interface, the module every carrier declares, the
+ * registry, and the shared HTTP client adapters use (kit/). The contract kit every adapter passes is
+ * test support (test/support/carrier-kit/); the carrier simulators are tools (tools/carrier-sim/).
  */
 export { CarrierError } from './types.js';
 export type {
@@ -14,6 +14,7 @@ export type {
   CarrierDefinition,
   CarrierLabelFormat,
   CarrierModule,
+  HttpAdapterOptions,
   CarrierMoney,
   KnownPurchase,
   LabelDocument,
@@ -30,10 +31,20 @@ export type {
   ShipmentTerms,
   StoredPurchase,
 } from './types.js';
-export { ADDRESS_MESSAGE_CODES, ADDRESS_VERIFIERS, US_POSTAL_COUNTRIES } from './address-verification.js';
+export { ADDRESS_MESSAGE_CODES, US_POSTAL_COUNTRIES } from './address-verification.js';
 export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';
 export { rateFromCards } from './rate-card-adapter.js';
-export { CARRIER_MODULES, carrierEnabled, createCarrierRegistry, defaultCarrierBaseUrls, REAL_CARRIER_MODULES } from './registry.js';
+export {
+  ADDRESS_VERIFIERS,
+  ALL_CARRIER_MODULES,
+  CARRIER_MODULES,
+  carrierEnabled,
+  carriersWhere,
+  createCarrierRegistry,
+  defaultCarrierBaseUrls,
+  REAL_CARRIER_MODULES,
+  REAL_CARRIER_SETTINGS,
+} from './registry.js';
 export type { CarrierRegistry } from './registry.js';
 export { addressLimits, carrierRates, carrierTakes, quoteServices, shipmentHash } from './quote.js';
 export type { CarrierQuote } from './quote.js';
@@ -43,8 +54,8 @@ export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';
 export { swiftpostDefinition } from './swiftpost/index.js';
-export { createUpsAdapter, upsDefinition, UPS_CREDENTIALS, TrackAlertEvent, trackAlertScan, TRACK_ALERT_USER_AGENT } from './ups/index.js';
-export { createUspsAdapter, uspsDefinition, USPS_CREDENTIALS } from './usps/index.js';
+// UPS Track Alert's pushed events, read by the API's endpoint for them (api/routes/ups-track-alert.ts).
+export { TrackAlertEvent, trackAlertScan } from './ups/index.js';
 export { createCarrierHttpClient, parseRetryAfter } from './http-client.js';
 export { bandPrice, isInternational } from './rate-card.js';
 export type { WeightBands } from './rate-card.js';

@@ -1,8 +1,12 @@
 import { acmeCarrier } from './acme/index.js';
+import { dhlExpressCarrier } from './dhl-express/index.js';
 import { createSandboxAdapter } from './sandbox/index.js';
 import { swiftpostCarrier } from './swiftpost/index.js';
 import { upsCarrier } from './ups/index.js';
 import { uspsCarrier } from './usps/index.js';
+import { fedexCarrier } from './fedex/index.js';
+import { requiredSettings } from './credentials.js';
+import type { CarrierSettings } from '../domain/index.js';
 import type { CarrierAdapter, CarrierDefinition, CarrierModule, ServiceDefinition } from './types.js';
 
 /** The simulated carriers, always on (each needs a URL in production). Adding one: its folder, plus one line here. */
@@ -11,11 +15,36 @@ export const CARRIER_MODULES: readonly CarrierModule[] = [
   swiftpostCarrier,
 ];
 
-/** The real carriers: each on only where its URL and every credential are configured. */
+/** The real carriers: each on only where its URL and every required setting are configured. Adding one: its folder, plus one line here. */
 export const REAL_CARRIER_MODULES: readonly CarrierModule[] = [
   upsCarrier,
   uspsCarrier,
+  fedexCarrier,
+  dhlExpressCarrier,
 ];
+
+/**
+ * Every carrier: nothing else lists them. What the rest of the system knows of a carrier (its
+ * settings, capabilities, queues and rate limits, its simulator) is derived from these modules.
+ */
+export const ALL_CARRIER_MODULES: readonly CarrierModule[] = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES];
+
+/** Each real carrier's settings as its module declares them: what config/ reads (runtime/ hands them in). */
+export const REAL_CARRIER_SETTINGS: readonly CarrierSettings[] = REAL_CARRIER_MODULES.map((m) => ({ code: m.definition.code, settings: m.settings ?? [] }));
+
+/** The codes of the carriers whose capabilities hold `has`, in the registry's order. */
+export function carriersWhere(has: (capabilities: CarrierDefinition['capabilities']) => unknown): string[] {
+  return ALL_CARRIER_MODULES.filter((m) => has(m.definition.capabilities)).map((m) => m.definition.code);
+}
+
+/**
+ * The carriers an address check asks, in order: those that check addresses, by their
+ * `addressVerificationRank` (a postal service's own register before a courier's).
+ */
+export const ADDRESS_VERIFIERS: readonly string[] = ALL_CARRIER_MODULES.map((m) => m.definition)
+  .filter((d) => d.capabilities.addressVerification?.length)
+  .sort((a, b) => (a.capabilities.addressVerificationRank ?? 0) - (b.capabilities.addressVerificationRank ?? 0))
+  .map((d) => d.code);
 
 export interface CarrierRegistryOptions {
   /** Base URL of each carrier's live API, by carrier code. */
@@ -36,16 +65,16 @@ export interface CarrierRegistry {
   adapter(carrierCode: string, livemode: boolean): CarrierAdapter;
 }
 
-/** Whether a carrier can be turned on: one without credentials always, a real one when all are set with its URL. */
+/** Whether a carrier can be turned on: one without settings always, a real one when its URL and every required setting are set. */
 export function carrierEnabled(module: CarrierModule, options: Pick<CarrierRegistryOptions, 'baseUrls' | 'credentials'>): boolean {
-  if (!module.credentials) return true;
+  if (!module.settings) return true;
   const credentials = options.credentials?.[module.definition.code];
-  return Boolean(options.baseUrls[module.definition.code]) && credentials !== undefined && module.credentials.every((name) => Boolean(credentials[name]));
+  return Boolean(options.baseUrls[module.definition.code]) && credentials !== undefined && requiredSettings(module.settings).every((name) => Boolean(credentials[name]));
 }
 
 export function createCarrierRegistry(
   options: CarrierRegistryOptions,
-  candidates: readonly CarrierModule[] = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES],
+  candidates: readonly CarrierModule[] = ALL_CARRIER_MODULES,
 ): CarrierRegistry {
   const modules = candidates.filter((m) => carrierEnabled(m, options));
   const byCode = new Map(modules.map((m) => [m.definition.code, m]));
@@ -92,7 +121,7 @@ function createLiveAdapter(module: CarrierModule, options: CarrierRegistryOption
 }
 
 /** Each simulated carrier's base URL on a carrier simulator at `simBaseUrl` (dev and tests). */
-export function defaultCarrierBaseUrls(simBaseUrl: string, modules: readonly CarrierModule[] = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES]): Record<string, string> {
+export function defaultCarrierBaseUrls(simBaseUrl: string, modules: readonly CarrierModule[] = ALL_CARRIER_MODULES): Record<string, string> {
   const root = simBaseUrl.replace(/\/+$/, '');
   const urls: Record<string, string> = {};
   for (const m of modules) {

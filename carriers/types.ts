@@ -1,5 +1,5 @@
 import type { AddressVerification } from './address-verification.js';
-import type { Address, CarrierErrorReason, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
+import type { Address, CarrierErrorReason, CarrierSetting, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
 import type { TrackingCapabilities, TrackingOperations } from './tracking-types.js';
 
@@ -37,8 +37,12 @@ export type CarrierLabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
 
 /** What a carrier can do, so callers need not guess from its name. */
 export interface CarrierCapabilities extends TrackingCapabilities {
-  /** `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund. */
-  void: 'cancel' | 'refund_request';
+  /**
+   * `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund;
+   * `none`: the carrier has no cancellation and bills only what it scans (DHL Express), so a void
+   * is refused once tracking shows a scan and is otherwise done at once (contract: Carriers).
+   */
+  void: 'cancel' | 'refund_request' | 'none';
   /** Label documents the carrier makes; empty when it makes none and the platform draws its labels. */
   labelFormats: readonly CarrierLabelFormat[];
   /** `push`: the carrier sends scans to our webhook; `poll`: we ask for them. */
@@ -47,8 +51,16 @@ export interface CarrierCapabilities extends TrackingCapabilities {
   scanForms?: boolean;
   /** Whether the carrier books collections: `CarrierAdapter.schedulePickup` and `cancelPickup`. */
   pickups?: boolean;
+  /**
+   * How far ahead a pickup may start and how long its window may be, by what the carrier's document
+   * accepts (a year ahead and one day when not given); beyond them a booking is refused before any
+   * carrier is asked.
+   */
+  pickupWindow?: { aheadDays: number; lengthHours: number };
   /** The countries whose addresses the carrier checks: `CarrierAdapter.verifyAddress`. */
   addressVerification?: readonly string[];
+  /** Where several check a country's addresses, the lower rank is asked first, the next only when it fails (0 when not given). */
+  addressVerificationRank?: number;
   /**
    * Whether it carries parcels across borders (a purchase then carries `customs`). Without it, quotes
    * leave out its services on international routes, whatever their cards say.
@@ -121,6 +133,11 @@ export interface PurchaseRequest extends ShipmentTerms {
    * retried activity). A carrier without idempotency keys must then let it settle before buying again.
    */
   earlierAttempt?: boolean;
+  /**
+   * When that earlier attempt was sent (ISO 8601): a settle window runs from then, not from this
+   * attempt, so a booking that can no longer commit is not waited for again. Absent: from now.
+   */
+  earlierAttemptAt?: string;
   /** The account's currency, which the options' money (a declared value) is in; present when they carry money. */
   currency?: string;
   /**
@@ -279,22 +296,31 @@ export interface HttpAdapterOptions {
    */
   settleMs?: number;
   /**
-   * The carrier's credentials and account settings, by the suffix of their variable
-   * (`CLIENT_ID` of CARRIER_UPS_CLIENT_ID), for carriers that need them (`CarrierModule.credentials`).
-   * The adapter keeps them, and the tokens it gets with them, to itself.
+   * The carrier's settings by the suffix of their variable (`CLIENT_ID` of CARRIER_UPS_CLIENT_ID),
+   * as its module declares them (`CarrierModule.settings`): every required one, and the optional
+   * ones that are set. The adapter keeps them, and the tokens it gets with them, to itself.
    */
   credentials?: Readonly<Record<string, string>>;
 }
 
-/** What each carrier folder exports from its `index.ts`; the registry lists one per carrier. */
+/**
+ * What each carrier folder exports from its `index.ts`, and the registry lists, one per carrier.
+ * Everything the rest of the system needs to know of a carrier is declared here, so that adding one
+ * is its folder and its registry line:
+ * - `definition`: its services, its capabilities (`definition.capabilities`: pickups, address
+ *   checks, customs, label formats…) and its fleet-wide rate limit (`definition.rateLimitPerSecond`,
+ *   which its own task queues `carrier-<code>` and `carrier-<code>-tracking` hold);
+ * - `settings`: what it needs configured beside its URL (real carriers), with the simulator's values;
+ * - `simulatorPath`: where the carrier simulator plays its API.
+ */
 export interface CarrierModule {
   definition: CarrierDefinition;
   createHttpAdapter(options: HttpAdapterOptions): CarrierAdapter;
-  /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`). */
+  /** Where the carrier simulator serves this carrier's API, when it does (`/acme/v2`; a real carrier's origin stands under a path of its own). */
   simulatorPath?: string;
   /**
-   * The settings the live adapter needs beside its URL, as variable suffixes (`CLIENT_ID`). A carrier
-   * that has them is enabled only when every one is set, its URL too.
+   * A real carrier's settings beside its URL (`CARRIER_<CODE>_<SUFFIX>`). One that has them is
+   * enabled only when its URL and every required one are set; a simulated carrier has none.
    */
-  credentials?: readonly string[];
+  settings?: readonly CarrierSetting[];
 }

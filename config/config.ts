@@ -5,11 +5,11 @@
  * names every variable that is wrong, with its bound.
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, REAL_CARRIER_OPTIONAL_SETTINGS, REAL_CARRIER_SETTINGS } from './schema.js';
+import { carrierSettingVariable, type CarrierSettings } from '../domain/index.js';
+import { carrierVariable, CARRIER_VARIABLES, CONFIG_VARIABLES, realCarrierVariables } from './schema.js';
 import { processEnv, type Env } from './env.js';
-import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, realCarrierVariables } from './production.js';
+import { DEV_PAYLOAD_ENCRYPTION_KEY, DEV_SIGNING_SECRET, DEV_WEBHOOK_SECRET_KEY, partialCarrierProblems, productionProblems, requiredCarrierVariables } from './production.js';
 import { checkSettings, ConfigError, parseSettings } from './settings.js';
-
 
 const ConfigVariables = Type.Object(CONFIG_VARIABLES);
 type Variables = Static<typeof ConfigVariables>;
@@ -17,16 +17,21 @@ type Variables = Static<typeof ConfigVariables>;
 export interface ParseOptions {
   /** Codes of every registered carrier: production requires each one's URL and webhook secret. */
   carriers?: readonly string[];
+  /**
+   * The real carriers' settings as their modules declare them (carriers/registry.ts, handed in by
+   * runtime/): each carrier's are read, and it is on only when all of its required ones are set.
+   */
+  realCarriers?: readonly CarrierSettings[];
 }
 
-/** The schema, plus the per-carrier variables this environment sets (CARRIER_<CODE>_URL, …). */
-function schemaFor(env: Env) {
+/** The schema, plus the real carriers' settings and the per-carrier variables this environment sets (CARRIER_<CODE>_URL, …). */
+function schemaFor(env: Env, realCarriers: readonly CarrierSettings[]) {
   const perCarrier: Record<string, TSchema> = {};
   for (const name of Object.keys(env)) {
     const variable = carrierVariable(name);
     if (variable) perCarrier[name] = Type.Optional(CARRIER_VARIABLES[variable.suffix]);
   }
-  return Type.Object({ ...CONFIG_VARIABLES, ...perCarrier });
+  return Type.Object({ ...CONFIG_VARIABLES, ...realCarrierVariables(realCarriers), ...perCarrier });
 }
 
 /**
@@ -34,20 +39,21 @@ function schemaFor(env: Env) {
  * carrier code and variable suffix. Serialized, every secret shows as `[redacted]`, so a
  * configuration logged by mistake never carries one.
  */
-function realCarrierCredentials(all: Record<string, unknown>): Record<string, Readonly<Record<string, string>>> {
+function realCarrierCredentials(all: Record<string, unknown>, carriers: readonly CarrierSettings[]): Record<string, Readonly<Record<string, string>>> {
   const out: Record<string, Readonly<Record<string, string>>> = {};
-  for (const [code, settings] of Object.entries(REAL_CARRIER_SETTINGS)) {
-    if (!realCarrierVariables(code as keyof typeof REAL_CARRIER_SETTINGS).every((name) => typeof all[name] === 'string' && all[name] !== '')) continue;
+  const isSet = (name: string) => typeof all[name] === 'string' && all[name] !== '';
+  for (const carrier of carriers) {
+    if (!requiredCarrierVariables(carrier).every(isSet)) continue;
     const values: Record<string, string> = {};
-    for (const suffix of Object.keys(settings)) values[suffix] = all[`CARRIER_${code.toUpperCase()}_${suffix}`] as string;
-    const optional = REAL_CARRIER_OPTIONAL_SETTINGS[code] ?? {};
-    for (const suffix of Object.keys(optional)) {
-      const value = all[`CARRIER_${code.toUpperCase()}_${suffix}`];
-      if (typeof value === 'string' && value !== '') values[suffix] = value;
+    const shown: Record<string, string> = {};
+    for (const { suffix, secret } of carrier.settings) {
+      const name = carrierSettingVariable(carrier.code, suffix);
+      if (!isSet(name)) continue;
+      values[suffix] = all[name] as string;
+      shown[suffix] = secret ? '[redacted]' : values[suffix];
     }
-    const shown = Object.fromEntries(Object.entries({ ...settings, ...optional }).filter(([suffix]) => suffix in values).map(([suffix, secret]) => [suffix, secret ? '[redacted]' : values[suffix]]));
     Object.defineProperty(values, 'toJSON', { value: () => shown, enumerable: false });
-    out[code] = Object.freeze(values);
+    out[carrier.code] = Object.freeze(values);
   }
   return out;
 }
@@ -64,9 +70,10 @@ function byCarrier<T>(values: Record<string, unknown>, suffix: string): Record<s
 
 export function parseConfig(env: Env, options: ParseOptions = {}): Config {
   const production = env.NODE_ENV === 'production';
-  const schema = schemaFor(env);
+  const realCarriers = options.realCarriers ?? [];
+  const schema = schemaFor(env, realCarriers);
   if (production) {
-    const refused = new Map([...productionProblems(env, options.carriers ?? []), ...partialCarrierProblems(env)]);
+    const refused = new Map([...productionProblems(env, options.carriers ?? []), ...partialCarrierProblems(env, realCarriers)]);
     if (refused.size) {
       // With every invalid value too, so that one restart fixes them all; a variable once only.
       const invalid = [...checkSettings(schema, env).problems].filter(([name]) => !refused.has(name)).map(([, problem]) => problem);
@@ -75,7 +82,7 @@ export function parseConfig(env: Env, options: ParseOptions = {}): Config {
     }
   }
   const values = parseSettings(schema, env);
-  return toConfig(values as Variables, values, production);
+  return toConfig(values as Variables, values, production, realCarriers);
 }
 
 /** The configuration of this process, from its environment (throws a ConfigError naming each problem). */
@@ -100,7 +107,61 @@ export function carrierSimUrl(config: { carrierSimPort: number }): string {
 
 const withoutSlash = (url: string) => url.replace(/\/$/, '');
 
-function toConfig(v: Variables, all: Record<string, unknown>, production: boolean) {
+/** Where each carrier is and how it is called: URLs, credentials, deadlines and rates. */
+function carrierSettings(v: Variables, all: Record<string, unknown>, realCarriers: readonly CarrierSettings[]) {
+  return {
+    carrierSimPort: v.CARRIER_SIM_PORT,
+    /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
+    carrierUrls: byCarrier<string>(all, 'URL'),
+    /**
+     * The real carriers' settings (CARRIER_<CODE>_<SUFFIX>, as their modules declare them), by carrier code and
+     * variable suffix, for each one set up completely: the registry enables exactly these.
+     */
+    carrierCredentials: realCarrierCredentials(all, realCarriers),
+    carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
+    /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
+    carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,
+    /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
+    carrierRateLimits: byCarrier<number>(all, 'RPS'),
+    /** Percent of each carrier's rate given to tracking polls on their own queue (0: one shared queue). */
+    carrierTrackingSharePercent: v.CARRIER_TRACKING_SHARE,
+  };
+}
+
+/** Worker tuning (per process): concurrency, cached workflows, and the drain time on SIGTERM. */
+function workerSettings(v: Variables, production: boolean) {
+  return {
+    maxConcurrentActivities: v.WORKER_MAX_CONCURRENT_ACTIVITIES,
+    maxConcurrentWorkflowTasks: v.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+    maxCachedWorkflows: v.WORKER_MAX_CACHED_WORKFLOWS,
+    shutdownGraceMs: v.WORKER_SHUTDOWN_GRACE_MS,
+    /** Where a worker serves Prometheus metrics (0: not served). */
+    metricsPort: v.WORKER_METRICS_PORT,
+    /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
+    workflowBundlePath: v.WORKFLOW_BUNDLE_PATH ?? (production ? 'dist/workflow-bundle.js' : undefined),
+    /**
+     * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
+     * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
+     * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
+     * Without one, workers are unversioned.
+     */
+    deploymentName: v.WORKER_DEPLOYMENT_NAME,
+    buildId: v.WORKER_BUILD_ID as string | undefined,
+  };
+}
+
+/** OpenTelemetry traces (runtime/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
+function tracingSettings(v: Variables) {
+  return {
+    enabled:
+      v.OTEL_SDK_DISABLED !== 'true' &&
+      v.OTEL_TRACES_EXPORTER !== 'none' &&
+      Boolean(v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    serviceName: v.OTEL_SERVICE_NAME as string | undefined,
+  };
+}
+
+function toConfig(v: Variables, all: Record<string, unknown>, production: boolean, realCarriers: readonly CarrierSettings[]) {
   const [count, seconds] = v.ADDRESS_RATE_LIMIT.split('/').map(Number);
   return {
     port: v.PORT,
@@ -118,21 +179,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     labelUrlTtlSeconds: v.LABEL_URL_TTL_SECONDS,
     webhookAllowPrivate: v.WEBHOOK_ALLOW_PRIVATE === '1',
     logLevel: v.LOG_LEVEL as string,
-    carrierSimPort: v.CARRIER_SIM_PORT,
-    /** Overrides of a carrier's base URL: CARRIER_<CODE>_URL. */
-    carrierUrls: byCarrier<string>(all, 'URL'),
-    /**
-     * The real carriers' credentials and accounts (CARRIER_UPS_CLIENT_ID, …), by carrier code and
-     * variable suffix, for each one set up completely: the registry enables exactly these.
-     */
-    carrierCredentials: realCarrierCredentials(all),
-    carrierTimeoutMs: v.CARRIER_TIMEOUT_MS,
-    /** Settle window of carriers without idempotency keys (SwiftPost); absent: the adapter's own. */
-    carrierSettleMs: v.CARRIER_SETTLE_MS as number | undefined,
-    /** Overrides of a carrier's fleet-wide requests per second: CARRIER_<CODE>_RPS. */
-    carrierRateLimits: byCarrier<number>(all, 'RPS'),
-    /** Percent of each carrier's rate given to tracking polls on their own queue (0: one shared queue). */
-    carrierTrackingSharePercent: v.CARRIER_TRACKING_SHARE,
+    ...carrierSettings(v, all, realCarriers),
     cardProcessorUrl: v.CARD_PROCESSOR_URL ?? `${carrierSimUrl({ carrierSimPort: v.CARRIER_SIM_PORT })}/cardpay/v1`,
     trustedProxies: v.TRUSTED_PROXIES,
     taskQueuePrefix: v.TASK_QUEUE_PREFIX,
@@ -146,25 +193,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     trackingContinueAsNewAfterPolls: v.TRACKING_CONTINUE_AS_NEW_AFTER as number | undefined,
     /** Shared secrets carriers use to push scans to POST /carrier-webhooks/{carrier}. */
     carrierWebhookSecrets: byCarrier<string>(all, 'WEBHOOK_SECRET'),
-    /** Worker tuning (per process): concurrency, cached workflows, and the drain time on SIGTERM. */
-    worker: {
-      maxConcurrentActivities: v.WORKER_MAX_CONCURRENT_ACTIVITIES,
-      maxConcurrentWorkflowTasks: v.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
-      maxCachedWorkflows: v.WORKER_MAX_CACHED_WORKFLOWS,
-      shutdownGraceMs: v.WORKER_SHUTDOWN_GRACE_MS,
-      /** Where a worker serves Prometheus metrics (0: not served). */
-      metricsPort: v.WORKER_METRICS_PORT,
-      /** The prebuilt workflow bundle (`npm run build:workflows`); absent: bundled from source at start. */
-      workflowBundlePath: v.WORKFLOW_BUNDLE_PATH ?? (production ? 'dist/workflow-bundle.js' : undefined),
-      /**
-       * Worker Versioning (README: Deploying a new worker build): with a build id, every worker of
-       * this process polls as version `<deploymentName>.<buildId>` of the worker deployment, and
-       * workflows move to the deployment's current version at their next task (AUTO_UPGRADE).
-       * Without one, workers are unversioned.
-       */
-      deploymentName: v.WORKER_DEPLOYMENT_NAME,
-      buildId: v.WORKER_BUILD_ID as string | undefined,
-    },
+    worker: workerSettings(v, production),
     /** How long the API finishes in-flight requests after SIGTERM before it exits. */
     apiShutdownGraceMs: v.API_SHUTDOWN_GRACE_MS,
     /** How long a request may take to arrive whole, headers and body (contract: 408 request_timeout). */
@@ -190,14 +219,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     /** Where `npm run codec-server` (the Temporal UI's codec endpoint) listens. */
     codecPort: v.CODEC_PORT,
     codecHost: v.CODEC_HOST,
-    /** OpenTelemetry traces (runtime/tracing.ts): on when an OTLP endpoint is named and the SDK is not disabled. */
-    tracing: {
-      enabled:
-        v.OTEL_SDK_DISABLED !== 'true' &&
-        v.OTEL_TRACES_EXPORTER !== 'none' &&
-        Boolean(v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
-      serviceName: v.OTEL_SERVICE_NAME as string | undefined,
-    },
+    tracing: tracingSettings(v),
   };
 }
 

@@ -6,8 +6,8 @@
  */
 import { FormatRegistry, Type, type TSchema } from '@sinclair/typebox';
 import { ValueErrorType } from '@sinclair/typebox/value';
+import { carrierSettingVariable, type CarrierSettings } from '../domain/index.js';
 import type { Env } from './env.js';
-import { REAL_CARRIER_SETTINGS } from './schema.js';
 import { errorsByVariable, KEY32_PATTERN, readVariables } from './settings.js';
 
 /** Development defaults of config/config.ts: valid outside production only. */
@@ -99,24 +99,23 @@ export function productionProblems(env: Env, carriers: readonly string[]): Map<s
   return problems;
 }
 
-/** The variables of a real carrier: its URL and each of its settings (schema.ts). */
-export function realCarrierVariables(code: keyof typeof REAL_CARRIER_SETTINGS): string[] {
-  const upper = code.toUpperCase();
-  return [`CARRIER_${upper}_URL`, ...Object.keys(REAL_CARRIER_SETTINGS[code]).map((suffix) => `CARRIER_${upper}_${suffix}`)];
+/** The variables that turn a real carrier on together: its URL and each of its required settings. */
+export function requiredCarrierVariables({ code, settings }: CarrierSettings): string[] {
+  return [carrierSettingVariable(code, 'URL'), ...settings.filter((s) => s.required).map((s) => carrierSettingVariable(code, s.suffix))];
 }
 
 /**
  * A real carrier set up in part: each variable it still needs, named. None set leaves the carrier
  * off; all set turns it on; anything between is a deployment mistake a production process refuses.
  */
-export function partialCarrierProblems(env: Env): Map<string, string> {
+export function partialCarrierProblems(env: Env, carriers: readonly CarrierSettings[]): Map<string, string> {
   const problems = new Map<string, string>();
-  for (const code of Object.keys(REAL_CARRIER_SETTINGS) as (keyof typeof REAL_CARRIER_SETTINGS)[]) {
-    const names = realCarrierVariables(code);
+  for (const carrier of carriers) {
+    const names = requiredCarrierVariables(carrier);
     const missing = names.filter((name) => !env[name]);
     if (missing.length === 0 || missing.length === names.length) continue;
     for (const name of missing) {
-      problems.set(name, `${name} must be set: ${code.toUpperCase()} is enabled only with all of ${names.join(', ')} (or none of them)`);
+      problems.set(name, `${name} must be set: ${carrier.code.toUpperCase()} is enabled only with all of ${names.join(', ')} (or none of them)`);
     }
   }
   return problems;

@@ -4,6 +4,7 @@
  * production rules. Unset and empty are the same: the default applies.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { carrierSettingVariable, type CarrierSettings } from '../domain/index.js';
 import { KEY32_PATTERN, setting } from './settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -17,42 +18,20 @@ export const SHARED_VARIABLES = {
 };
 
 /**
- * The settings of the real carriers beside their `CARRIER_<CODE>_URL` (an origin, such as
- * https://onlinetools.ups.com), by carrier code and variable suffix. A real carrier is enabled only
- * when its URL and every one of these are set; in production a partial set refuses to start.
+ * Each real carrier's settings beside its `CARRIER_<CODE>_URL` (the origin or server URL its
+ * document names), as variables. The carriers declare them (`CarrierModule.settings`)
+ * and the entry points hand the declarations in (ParseOptions.realCarriers): config/ names no carrier.
  */
-export const REAL_CARRIER_SETTINGS = {
-  ups: { CLIENT_ID: false, CLIENT_SECRET: true, ACCOUNT_NUMBER: false },
-  usps: { CLIENT_ID: false, CLIENT_SECRET: true, CRID: false, MID: false, MANIFEST_MID: false, ACCOUNT_NUMBER: false },
-} as const satisfies Record<string, Record<string, boolean>>;
-
-/** Settings a real carrier may have beside those it needs: never required, never enabling it alone. */
-export const REAL_CARRIER_OPTIONAL_SETTINGS: Record<string, Record<string, boolean>> = {
-  ups: { PICKUP_PHONE: false },
-  usps: { PICKUP_EMAIL: false, CALLS_PER_HOUR: false },
-};
-
-const REAL_CARRIER_DESCRIPTIONS: Record<string, string> = {
-  PICKUP_PHONE: "the phone number UPS is given for a pickup when the request names none (UPS requires one)",
-  PICKUP_EMAIL: "the e-mail USPS is given for a pickup of an account without a portal user (USPS requires one)",
-  CALLS_PER_HOUR: "the USPS application's quota of calls an hour, tokens included (USPS's default 60; a whole number): no call is sent beyond it",
-  CLIENT_ID: 'OAuth client id of the API application',
-  CLIENT_SECRET: 'OAuth client secret of the API application',
-  ACCOUNT_NUMBER: 'the account labels are billed to',
-  CRID: 'Customer Registration ID',
-  MID: 'Mailer ID printed on labels',
-  MANIFEST_MID: 'Mailer ID of manifests (SCAN forms)',
-};
-
-/** `CARRIER_UPS_CLIENT_ID`, … : each real carrier's settings as variables (secrets never echoed). */
-export const REAL_CARRIER_VARIABLES: Record<string, TSchema> = Object.fromEntries(
-  [...Object.entries(REAL_CARRIER_SETTINGS), ...Object.entries(REAL_CARRIER_OPTIONAL_SETTINGS)].flatMap(([code, settings]) =>
-    Object.entries(settings).map(([suffix, secret]) => [
-      `CARRIER_${code.toUpperCase()}_${suffix}`,
-      Type.Optional(setting.text({ description: `${code.toUpperCase()}: ${REAL_CARRIER_DESCRIPTIONS[suffix]}`, ...(secret ? { secret: true } : {}) })),
-    ]),
-  ),
-);
+export function realCarrierVariables(carriers: readonly CarrierSettings[]): Record<string, TSchema> {
+  return Object.fromEntries(
+    carriers.flatMap(({ code, settings }) =>
+      settings.map(({ suffix, secret, description }) => [
+        carrierSettingVariable(code, suffix),
+        Type.Optional(setting.text({ description: `${code.toUpperCase()}: ${description}`, ...(secret ? { secret: true } : {}) })),
+      ]),
+    ),
+  );
+}
 
 export const CONFIG_VARIABLES = {
   ...SHARED_VARIABLES,
@@ -122,7 +101,6 @@ export const CONFIG_VARIABLES = {
   OTEL_SDK_DISABLED: Type.Optional(setting.text({ description: '`true` turns traces off' })),
   OTEL_TRACES_EXPORTER: Type.Optional(setting.text({ description: '`none` turns traces off' })),
   OTEL_SERVICE_NAME: Type.Optional(setting.text({ description: 'the service name on spans' })),
-  ...REAL_CARRIER_VARIABLES,
 };
 
 /** Per-carrier variables, `CARRIER_<CODE>_<SUFFIX>`, named by carrier code. */
@@ -132,13 +110,13 @@ export const CARRIER_VARIABLES: Record<string, TSchema> = {
   WEBHOOK_SECRET: setting.text({ secret: true, description: 'the shared secret a carrier pushes scans with' }),
 };
 
-/** `CARRIER_ACME_URL` → `{ code: 'acme', suffix: 'URL' }`. */
+/** `CARRIER_ACME_URL` → `{ code: 'acme', suffix: 'URL' }`; a code may hold underscores (`CARRIER_DHL_EXPRESS_URL`). */
 export function carrierVariable(name: string): { code: string; suffix: string } | undefined {
-  const m = /^CARRIER_([A-Z0-9]+)_(URL|RPS|WEBHOOK_SECRET)$/.exec(name);
+  const m = /^CARRIER_([A-Z0-9]+(?:_[A-Z0-9]+)*?)_(URL|RPS|WEBHOOK_SECRET)$/.exec(name);
   return m ? { code: m[1].toLowerCase(), suffix: m[2] } : undefined;
 }
 
-/** Whether the service reads a variable of this name (deploy checks: a typo fails). */
-export function isConfigVariable(name: string): boolean {
-  return Object.hasOwn(CONFIG_VARIABLES, name) || carrierVariable(name) !== undefined;
+/** Whether the service reads a variable of this name (deploy checks: a typo fails), the real carriers' settings among them. */
+export function isConfigVariable(name: string, realCarriers: readonly CarrierSettings[] = []): boolean {
+  return Object.hasOwn(CONFIG_VARIABLES, name) || carrierVariable(name) !== undefined || Object.hasOwn(realCarrierVariables(realCarriers), name);
 }

@@ -28,7 +28,7 @@ export function taskQueues(prefix = '') {
 
 /**
  * A carrier's fleet-wide requests per second, split between its two queues: tracking polls get
- * `trackingSharePercent` of it on `carrier-<code>-tracking`, purchases, look-ups, cancellations and
+ * `trackingSharePercent` of it on `carrier-<code>-tracking`, purchases, lookups, cancellations and
  * voids the rest on `carrier-<code>`; together never more than the carrier allows. A share of 0 puts
  * the polls on the one queue (`tracking: 0`).
  */

@@ -44,6 +44,7 @@ export { findShipmentDocument, storeShipmentDocument } from './queries/documents
 export type { StoredDocument } from './queries/documents.js';
 export {
   deleteWebhookEndpoint,
+  deliveriesOfEvents,
   endpointsSubscribedTo,
   findOwnWebhookEndpoint,
   findWebhookEndpoint,
@@ -95,6 +96,18 @@ export {
 export type { WebSession } from './queries/users.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { ledgerHoldsGauge } from './metrics.js';
-export { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, markVoidingUnlessOnForm, scanFormOfShipment } from './queries/scan-forms.js';
+export {
+  confirmScanForm,
+  findOwnScanForm,
+  findOwnShipments,
+  findScanForm,
+  formsOfShipments,
+  insertScanForm,
+  listScanForms,
+  markVoidingUnlessOnForm,
+  releaseScanForm,
+  scanFormOfShipment,
+  unconfirmedScanForms,
+} from './queries/scan-forms.js';
 export { accountContactEmail, findOwnPickup, findPickup, insertPickup, listPickups, markPickupCancelled, markPickupScheduled, markPickupUnsettled, recordPickup, unconfirmedPickups } from './queries/pickups.js';
 export { captureIn, holdIn } from './queries/ledger.js';

@@ -67,4 +67,6 @@ export type { PricedServiceSource } from './pricing.js';
 export { availableOf, balanceToJson } from './balance-view.js';
 export { checkWebhookUrl, eventPayload, WEBHOOK_DELIVERY_FAILED, WEBHOOK_HEADERS, WEBHOOK_TIMEOUT_MS } from './webhooks.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
+export { carrierSettingVariable } from './carrier-settings.js';
+export type { CarrierSetting, CarrierSettings } from './carrier-settings.js';
 export { formatDuration, reviewDueAt, reviewStatus, workingMsBetween } from './review.js';

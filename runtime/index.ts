@@ -15,4 +15,4 @@ export {
 } from './process.js';
 export { startTracing } from './tracing.js';
 export type { Tracing } from './tracing.js';
-export { carrierRegistryFor } from './carriers.js';
+export { CARRIER_CONFIG, carrierRegistryFor, parseServiceConfig } from './carriers.js';

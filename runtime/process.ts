@@ -3,14 +3,14 @@ import { NativeConnection } from '@temporalio/worker';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import pino, { type Logger } from 'pino';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, type Database } from '../db/index.js';
-import { CARRIER_MODULES } from '../carriers/index.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { loadConfigOrExit, type Config } from '../config/index.js';
 import { currentTracing, startTracing, type Tracing } from './tracing.js';
+import { CARRIER_CONFIG } from './carriers.js';
 
 /** Reads and validates the configuration, every registered carrier's included, or exits naming what is wrong. */
 export function loadConfig(): Config {
-  return loadConfigOrExit({ carriers: CARRIER_MODULES.map((m) => m.definition.code) });
+  return loadConfigOrExit(CARRIER_CONFIG);
 }
 
 /** JSON lines to stdout, or to `destination` (tests read the lines back). */

@@ -1,6 +1,7 @@
 /**
  * `npm run chaos`: the service as separate processes under crashes and carrier faults, then the
- * invariants "never lost, never doubled, never stuck" as a table. Exit status 1 on any violation.
+ * invariants "never lost, never doubled, never stuck" as a table, and every purchase's latency by
+ * what it met (p50, p95, p99, max). Exit status 1 on any violation.
  * Options: --purchases N, --batch-items B, --concurrency C, --seed S, --duration SECONDS, --settle SECONDS, --no-build, --help.
  */
 import { CHAOS_USAGE, parseChaosArgs } from './chaos/options.js';
@@ -27,6 +28,9 @@ if (result.crashes.length) log(`processes that exited by themselves (restarted):
 log(`total ${Math.round((Date.now() - started) / 1000)} s`);
 log('');
 log(result.table);
+log('');
+log('latency of every purchase, by what it met:');
+log(result.latencyTable);
 log('');
 log(result.ok ? 'PASS: no violation' : 'FAIL: see the checks above');
 process.exit(result.ok ? 0 : 1);

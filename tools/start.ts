@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REAL_CARRIER_MODULES } from '../carriers/index.js';
 import { simulatorCarrierEnv, startCarrierSimulator } from './carrier-sim/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { runningPostmaster } from '../db/index.js';
@@ -128,8 +129,7 @@ async function main() {
       `  Temporal UI     ${uiUrl}`,
       ...(codecUrl ? [`  Codec           ${codecUrl}   (the UI decodes payloads here; the CLI too: temporal workflow describe --codec-endpoint ${codecUrl} -w shipment/<id>)`] : []),
       `  Carrier sim     ${sim.url}`,
-      `    UPS           ${sim.carrierUrls.ups}   (its origin: /security/v1/oauth/token, /api/...)`,
-      `    USPS          ${sim.carrierUrls.usps}   (its origin: /oauth2/v3/token, /labels/v3/...)`,
+      ...REAL_CARRIER_MODULES.filter((m) => sim.carrierUrls[m.definition.code]).map((m) => `    ${m.definition.name.padEnd(14)}${sim.carrierUrls[m.definition.code]}   (its origin)`),
       `  Sandbox key     ${key.key}   (account ${account.id})`,
       `  Portal          ${config.publicBaseUrl}/portal   sign in as ${demoUsers.customer.email} / ${demoUsers.customer.password}`,
       `  Admin console   ${config.publicBaseUrl}/admin    sign in as ${demoUsers.admin.email} / ${demoUsers.admin.password}`,

@@ -7,14 +7,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
-import { CARRIER_MODULES, REAL_CARRIER_MODULES } from '../carriers/index.js';
+import { ALL_CARRIER_MODULES } from '../carriers/index.js';
 import { freePort } from '../util/index.js';
 import { installWorkerRuntime } from './logging.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 
-// UPS and USPS have their queues too; a worker polls one only where the carrier is enabled (README).
-const GROUPS = ['shipments', 'carriers', ...[...CARRIER_MODULES, ...REAL_CARRIER_MODULES].map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
+// Every carrier's own queues; a worker polls one only where the carrier is enabled (README).
+const GROUPS = ['shipments', 'carriers', ...ALL_CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
 const USAGE = `usage: npm run worker -- <group> [<group>…]
   groups: ${GROUPS.join(', ')}\n`;
 const args = process.argv.slice(2);

@@ -11,6 +11,7 @@ import { batchQueueActivities, carrierLabelSink, shipmentQueueActivities } from 
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
+import { withHeartbeats } from './heartbeat.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
@@ -34,7 +35,7 @@ export interface WorkerFleet {
   shutdown(): Promise<void>;
 }
 
-export async function createWorkers(deps: {
+export interface WorkerDeps {
   config: Config;
   db: Db;
   connection: NativeConnection;
@@ -47,10 +48,11 @@ export async function createWorkers(deps: {
   metrics?: WorkerMetrics;
   /** OpenTelemetry (runtime/tracing.ts); without it, workflow spans go nowhere and activities are not traced. */
   tracing?: WorkerTracingDeps;
-}): Promise<WorkerFleet> {
-  const { config, connection, registry, metrics } = deps;
-  // Explicit tuning per process, from configuration (docs/operators-guide.md#configuration).
-  const tuning = {
+}
+
+/** Explicit tuning per process, from configuration (docs/operators-guide.md#configuration). */
+function workerTuning(config: Config) {
+  return {
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
@@ -71,99 +73,99 @@ export async function createWorkers(deps: {
         }
       : {}),
   };
+}
+
+/**
+ * The workflows a process serves: the prebuilt bundle, or one bundled once for every worker of this
+ * process (development), with the workflow interceptors inside as the prebuilt bundle has them
+ * (tools/build-workflows.ts).
+ */
+async function workflowsOption(deps: WorkerDeps): Promise<Pick<WorkerOptions, 'workflowBundle'>> {
+  if (deps.workflowBundle) return { workflowBundle: deps.workflowBundle };
+  if (!deps.groups.some((g) => g === 'shipments' || g === 'webhooks')) return {};
+  return {
+    workflowBundle: await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      // Tracing's workflow interceptors double the bundle (every new workflow evaluates it)
+      // and wrap every call in more promises: bundled only when there is a tracer to feed.
+      workflowInterceptorModules: deps.tracing ? WORKFLOW_INTERCEPTOR_MODULES : [],
+      logger: quietBundler,
+    }),
+  };
+}
+
+/** What every worker of a process shares: connection, namespace, codec, tuning, tracing. */
+type CommonOptions = Pick<WorkerOptions, 'connection' | 'namespace' | 'dataConverter' | 'interceptors' | 'sinks'> & ReturnType<typeof workerTuning>;
+
+async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflows: Pick<WorkerOptions, 'workflowBundle'>, renders: BackgroundRenders): Promise<Worker[]> {
+  const { config, registry, metrics } = deps;
   const queues = taskQueues(config.taskQueuePrefix);
-  const namespace = config.temporalNamespace;
-  // Bundled once for every worker of this process when no prebuilt bundle is given (development),
-  // with the workflow interceptors inside, as the prebuilt bundle has them (tools/build-workflows.ts).
-  const needsWorkflows = deps.groups.some((g) => g === 'shipments' || g === 'webhooks');
-  const workflows = deps.workflowBundle
-    ? { workflowBundle: deps.workflowBundle }
-    : needsWorkflows
-      ? {
-          workflowBundle: await bundleWorkflowCode({
-            workflowsPath: WORKFLOWS_PATH,
-            // Tracing's workflow interceptors double the bundle (every new workflow evaluates it)
-            // and wrap every call in more promises: bundled only when there is a tracer to feed.
-            workflowInterceptorModules: deps.tracing ? WORKFLOW_INTERCEPTOR_MODULES : [],
-            logger: quietBundler,
-          }),
-        }
-      : {};
-  const traced = workerTracing(deps.tracing, []);
+  const workers = [
+    await Worker.create({
+      ...common,
+      ...workflows,
+      interceptors: withHeartbeats(common.interceptors),
+      taskQueue: queues.shipments,
+      activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
+    }),
+  ];
+  if (deps.client) {
+    workers.push(
+      await Worker.create({ ...common, taskQueue: queues.batches, activities: batchQueueActivities({ db: deps.db, registry, client: deps.client }) }),
+    );
+    await ensureOrphanSweepSchedule(deps.client, config);
+  }
+  return workers;
+}
+
+/** `carriers` (every carrier) or `carrier-<code>`: each carrier's purchase queue and tracking queue. */
+async function carrierWorkers(deps: WorkerDeps, common: CommonOptions, group: QueueGroup): Promise<Worker[]> {
+  const { config, registry, metrics } = deps;
+  const queues = taskQueues(config.taskQueuePrefix);
+  const codes = group === 'carriers' ? registry.definitions.map((d) => d.code) : [group.slice('carrier-'.length)];
+  const workers: Worker[] = [];
+  for (const code of codes) {
+    const definition = registry.carrier(code);
+    if (!definition) throw new Error(`unknown carrier queue ${group}`);
+    // The carrier's limit holds across every worker polling these queues (fleet-wide), split so
+    // that tracking polls never delay a purchase (splitCarrierRate).
+    const rate = splitCarrierRate(config.carrierRateLimits[code] ?? definition.rateLimitPerSecond, config.carrierTrackingSharePercent);
+    const ownQueues = [{ taskQueue: queues.carrier(code), perSecond: rate.purchases }];
+    if (rate.tracking > 0) ownQueues.push({ taskQueue: queues.carrierTracking(code), perSecond: rate.tracking });
+    for (const { taskQueue, perSecond } of ownQueues) {
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue,
+          activities: createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(deps.db) }),
+          maxTaskQueueActivitiesPerSecond: perSecond,
+        }),
+      );
+    }
+  }
+  return workers;
+}
+
+export async function createWorkers(deps: WorkerDeps): Promise<WorkerFleet> {
+  const { config } = deps;
+  const common: CommonOptions = {
+    connection: deps.connection,
+    namespace: config.temporalNamespace,
+    // Every payload is encrypted and decrypted here (codec/), as in every client.
+    dataConverter: encryptingDataConverter(config),
+    ...workerTuning(config),
+    ...workerTracing(deps.tracing, []),
+  };
+  const workflows = await workflowsOption(deps);
   const workers: Worker[] = [];
   const renders = new BackgroundRenders();
-  // Every payload is encrypted and decrypted here (codec/), as in every client.
-  const dataConverter = encryptingDataConverter(config);
-
   for (const group of deps.groups) {
-    if (group === 'shipments') {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace,
-          taskQueue: queues.shipments,
-          dataConverter,
-          ...tuning,
-          ...workflows,
-          ...traced,
-          activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
-        }),
-      );
-      if (deps.client) {
-        workers.push(
-          await Worker.create({
-            connection,
-            namespace,
-            taskQueue: queues.batches,
-            dataConverter,
-            ...tuning,
-            ...traced,
-            activities: batchQueueActivities({ db: deps.db, registry, client: deps.client }),
-          }),
-        );
-      }
-      if (deps.client) await ensureOrphanSweepSchedule(deps.client, config);
-    } else if (group === 'carriers' || group.startsWith('carrier-')) {
-      const codes = group === 'carriers' ? registry.definitions.map((d) => d.code) : [group.slice('carrier-'.length)];
-      for (const code of codes) {
-        const definition = registry.carrier(code);
-        if (!definition) throw new Error(`unknown carrier queue ${group}`);
-        // The carrier's limit holds across every worker polling these queues (issue: fleet-wide),
-        // split so that tracking polls never delay a purchase (splitCarrierRate).
-        const rate = splitCarrierRate(config.carrierRateLimits[code] ?? definition.rateLimitPerSecond, config.carrierTrackingSharePercent);
-        const ownQueues = [{ taskQueue: queues.carrier(code), perSecond: rate.purchases }];
-        if (rate.tracking > 0) ownQueues.push({ taskQueue: queues.carrierTracking(code), perSecond: rate.tracking });
-        for (const { taskQueue, perSecond } of ownQueues) {
-          workers.push(
-            await Worker.create({
-              connection,
-              namespace,
-              taskQueue,
-              dataConverter,
-              ...tuning,
-              ...traced,
-              activities: createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(deps.db) }),
-              maxTaskQueueActivitiesPerSecond: perSecond,
-            }),
-          );
-        }
-      }
-    } else if (group === 'webhooks') {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace,
-          taskQueue: queues.webhooks,
-          dataConverter,
-          ...tuning,
-          ...workflows,
-          ...traced,
-          activities: createWebhookActivities({ db: deps.db, config, metrics }),
-        }),
-      );
-    } else {
-      throw new Error(`unknown queue group "${group}"`);
-    }
+    if (group === 'shipments') workers.push(...(await shipmentWorkers(deps, common, workflows, renders)));
+    else if (group === 'carriers' || group.startsWith('carrier-')) workers.push(...(await carrierWorkers(deps, common, group)));
+    else if (group === 'webhooks') {
+      const activities = createWebhookActivities({ db: deps.db, config, metrics: deps.metrics });
+      workers.push(await Worker.create({ ...common, ...workflows, taskQueue: taskQueues(config.taskQueuePrefix).webhooks, activities }));
+    } else throw new Error(`unknown queue group "${group}"`);
   }
   return {
     workers,

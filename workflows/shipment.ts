@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { CODE, isVoidable } from '../domain/workflow.js';
 import {
@@ -135,7 +135,12 @@ async function endFailedPurchase(
     setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
     const stray = await cancelStrayLabel(input, result.carrier);
     // What an operator reads once it is over: the failure, and a label the carrier made late.
-    setCurrentDetails(stray ? `${failed}; a stray label ${stray} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
+    if (stray.unchecked) {
+      log.error('a stray label could not be checked at the carrier: check it there', { carrier: result.carrier, why: stray.unchecked });
+      setCurrentDetails(`${failed}; a stray label could not be checked at ${result.carrier} (${stray.unchecked}): look up reference ${input.shipmentId} there and cancel any label`);
+    } else {
+      setCurrentDetails(stray.cancelled ? `${failed}; a stray label ${stray.cancelled} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
+    }
   }
   await condition(allHandlersFinished);
   return { status: 'failed' };

@@ -87,6 +87,23 @@ function verificationToJson(check: AddressVerification, carrier: Verifier, livem
   };
 }
 
+/**
+ * Checks an address that passed `AddressSchema`, for a sandbox or a live caller: the API's
+ * `POST /addresses/verify` and the portal's "Check address" buttons (api/web/) both answer with it.
+ */
+export async function verifyAddress(ctx: AppContext, livemode: boolean, body: AddressInput, log: FastifyBaseLogger) {
+  const { address, errors } = normalizeAddress(body, '');
+  if (errors.length) {
+    const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));
+    throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: named });
+  }
+  const verifiers = verifiersFor(ctx, address.country);
+  if (verifiers.length === 0) throw notAvailable(address.country);
+  if (!livemode) return verificationToJson(sandboxCheck(address), verifiers[0].code, false);
+  const { carrier, check } = await liveCheck(ctx, log, address, verifiers);
+  return verificationToJson(check, carrier, true);
+}
+
 export const addressVerifyRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -96,18 +113,6 @@ export const addressVerifyRoutes =
         config: { scope: 'addresses:read' },
         schema: { body: AddressSchema, summary: 'Check an address with the carrier (US and Puerto Rico)', operationId: 'verifyAddress', response: RESPONSES.verifyAddress },
       },
-      async (request) => {
-        const caller = callerOf(request);
-        const { address, errors } = normalizeAddress(request.body, '');
-        if (errors.length) {
-          const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));
-          throw new ApiError(CODE.validation_failed, 'The request has invalid fields; see errors.', { errors: named });
-        }
-        const verifiers = verifiersFor(ctx, address.country);
-        if (verifiers.length === 0) throw notAvailable(address.country);
-        if (!caller.livemode) return verificationToJson(sandboxCheck(address), verifiers[0].code, false);
-        const { carrier, check } = await liveCheck(ctx, request.log, address, verifiers);
-        return verificationToJson(check, carrier, true);
-      },
+      async (request) => verifyAddress(ctx, callerOf(request).livemode, request.body, request.log),
     );
   };

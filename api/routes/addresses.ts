@@ -62,7 +62,7 @@ const AddressPatchSchema = Type.Object(
 type AddressPatch = Static<typeof AddressPatchSchema>;
 
 /** Trims and checks the address; an unknown country is a 422 like any other bad field. */
-function normalized(input: AddressInput): Address {
+export function normalized(input: AddressInput): Address {
   const { address, errors } = normalizeAddress(input, '');
   if (errors.length) {
     const named = errors.map((e) => ({ ...e, path: e.path.replace(/^\./, '') }));

@@ -15,6 +15,24 @@ const INVOICE = 'commercial_invoice';
 // `format` is the link's signed name of the file (signed-files.ts reads it): here the document's type.
 const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ maxLength: 40 }) });
 
+/** How the shipment's invoice is had: drawn by us, the carrier's stored one, or none. */
+function paperworkOf(ctx: AppContext, row: ShipmentRow): 'draw' | 'carrier' | null {
+  if (!row.customs || !hasLabel(row.status) || !row.trackingNumber) return null;
+  const paperwork = ctx.catalog.definitions.find((d) => d.code === row.carrier)?.capabilities.customsPaperwork;
+  if (paperwork === 'platform_invoice' || (paperwork === 'carrier_invoice' && !row.livemode)) return 'draw';
+  return paperwork === 'carrier_invoice' ? 'carrier' : null;
+}
+
+/**
+ * The customs documents a shipment has to download, by type: the API's list and the portal's
+ * shipment page show the same ones.
+ */
+export async function documentTypesOf(ctx: AppContext, row: ShipmentRow): Promise<string[]> {
+  const how = paperworkOf(ctx, row);
+  const listed = how === 'draw' || (how === 'carrier' && (await findShipmentDocument(ctx.db, row.id, INVOICE)) !== undefined);
+  return listed ? [INVOICE] : [];
+}
+
 /**
  * Customs paperwork (contract: Customs): a commercial invoice for an international shipment with a
  * label, where the carrier's paperwork is a document of its own. The platform draws it for sandbox
@@ -24,17 +42,9 @@ const FileParams = Type.Object({ shipment: Type.String(), format: Type.String({ 
 export const documentRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    /** How the shipment's invoice is had: drawn by us, the carrier's stored one, or none. */
-    function paperworkOf(row: ShipmentRow): 'draw' | 'carrier' | null {
-      if (!row.customs || !hasLabel(row.status) || !row.trackingNumber) return null;
-      const paperwork = ctx.catalog.definitions.find((d) => d.code === row.carrier)?.capabilities.customsPaperwork;
-      if (paperwork === 'platform_invoice' || (paperwork === 'carrier_invoice' && !row.livemode)) return 'draw';
-      return paperwork === 'carrier_invoice' ? 'carrier' : null;
-    }
-
     /** The invoice, stored once: the carrier's as stored, or drawn now and stored. */
     async function invoiceOf(row: ShipmentRow): Promise<StoredDocument | undefined> {
-      const how = paperworkOf(row);
+      const how = paperworkOf(ctx, row);
       if (!how) return undefined;
       const stored = await findShipmentDocument(ctx.db, row.id, INVOICE);
       if (stored || how === 'carrier') return stored;
@@ -59,9 +69,13 @@ export const documentRoutes =
       { config: { scope: 'labels:read' }, schema: { params: ShipmentParams, summary: "The shipment's customs paperwork, as signed URLs", operationId: 'listDocuments', response: RESPONSES.listDocuments } },
       async (request) => {
         const row = await ownShipment(ctx, callerOf(request), request.params.shipment);
-        const how = paperworkOf(row);
-        const listed = how === 'draw' || (how === 'carrier' && (await findShipmentDocument(ctx.db, row.id, INVOICE)) !== undefined);
-        const data = listed ? [{ object: 'shipment_document', livemode: row.livemode, type: INVOICE, format: 'pdf', ...signedFileLink(ctx, DOCUMENT_FILES, row.id, INVOICE) }] : [];
+        const data = (await documentTypesOf(ctx, row)).map((type) => ({
+          object: 'shipment_document',
+          livemode: row.livemode,
+          type,
+          format: 'pdf',
+          ...signedFileLink(ctx, DOCUMENT_FILES, row.id, type),
+        }));
         return { object: 'list', data };
       },
     );

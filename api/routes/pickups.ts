@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { accountContactEmail, findOwnPickup, findOwnShipments, heldIdempotencyKey, listPickups, markPickupCancelled, recordPickup, refundFunds, type PickupRow } from '../../db/index.js';
-import type { PickupRequest } from '../../carriers/index.js';
+import { carriersWhere, type PickupRequest } from '../../carriers/index.js';
 import { ApiError, CODE, normalizeAddress, makeId, priceToJson, type FieldError, type Price } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
@@ -12,7 +12,8 @@ import { AddressSchema, INSTANT_FORMAT, INSTANT_PATTERN, OPTIONAL_TEXT, pageQuer
 import { bookPickup, pickupKeepsKey, pickupWindowErrors, resumePickup } from '../services/pickup.js';
 import { carrierFailure, liveAdapter } from '../services/carrier-ops.js';
 
-export const PICKUP_CARRIERS = ['ups', 'usps', 'acme'] as const;
+/** The carriers that book collections, as their capabilities say (`pickups`). */
+export const PICKUP_CARRIERS = carriersWhere((c) => c.pickups);
 const instant = (description: string) => Type.String({ maxLength: 40, pattern: INSTANT_PATTERN, format: INSTANT_FORMAT, description });
 
 export const CreatePickupSchema = Type.Object(
@@ -80,8 +81,8 @@ export const pickupRoutes =
         errors.push(...addressErrors);
         const start = new Date(body.window.start);
         const end = new Date(body.window.end);
-        errors.push(...pickupWindowErrors(body.carrier, { start, end }, now));
         const definition = ctx.catalog.definitions.find((d) => d.code === body.carrier);
+        errors.push(...pickupWindowErrors({ code: body.carrier, pickupWindow: definition?.capabilities.pickupWindow }, { start, end }, now));
         if (!definition?.capabilities.pickups) errors.push({ path: 'carrier', message: `${body.carrier} does not book pickups here` });
         const ids = body.shipment_ids ?? [];
         const rows = new Map((await findOwnShipments(ctx.db, caller.owner, ids)).map((r) => [r.id, r]));

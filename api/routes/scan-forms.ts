@@ -2,7 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { findOwnScanForm, findOwnShipments, findScanForm, formsOfShipments, insertScanForm, listScanForms, schema, type ScanFormRow, type ShipmentRow } from '../../db/index.js';
+import {
+  confirmScanForm,
+  findOwnScanForm,
+  findOwnShipments,
+  findScanForm,
+  formsOfShipments,
+  insertScanForm,
+  listScanForms,
+  releaseScanForm,
+  schema,
+  type ScanFormRow,
+  type ShipmentRow,
+} from '../../db/index.js';
+import { CarrierError, type CarrierAdapter, type ScanForm, type ScanFormRequest } from '../../carriers/index.js';
 import { ApiError, CODE, makeId, type Address, type FieldError } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
@@ -98,44 +111,58 @@ export async function createScanForm(ctx: AppContext, owner: Caller['owner'], bo
   const from = shipments[0].fromAddress as Record<string, string | undefined>;
   const fromLines = [from.name, from.line1, from.line2, `${from.city} ${from.state ?? ''} ${from.postcode} ${from.country}`.replace(/\s+/g, ' ')].filter((l): l is string => Boolean(l));
   const trackingNumbers = shipments.map((s) => s.trackingNumber as string);
-
-  let carrierFormId: string;
-  let content: Buffer;
+  const row = { id, accountId: owner.accountId, livemode: owner.livemode, carrier, shipmentIds: ids, contentType: 'application/pdf', createdAt: now };
+  const refusedBy = (refused: Awaited<ReturnType<typeof insertScanForm>>) => {
+    // Another form took some of them, or a void began, since they were checked.
+    const { taken, notPurchased } = refused;
+    if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
+    if (notPurchased.length) throw invalid(notPurchased.map((s) => ({ path: pathOf(ids.indexOf(s.id)), message: `${s.id} is ${s.status}, not purchased` })));
+  };
   if (!owner.livemode) {
     // A sandbox key never reaches a carrier: the form is made here, in the same shape.
-    carrierFormId = `SANDBOX-${id.slice(-10).toUpperCase()}`;
+    const carrierFormId = `SANDBOX-${id.slice(-10).toUpperCase()}`;
     const carrierName = ctx.catalog.definitions.find((d) => d.code === carrier)?.name ?? carrier;
-    content = await sandboxFormPdf({ carrierName, number: carrierFormId, from: fromLines, trackingNumbers });
+    const content = await sandboxFormPdf({ carrierName, number: carrierFormId, from: fromLines, trackingNumbers });
+    refusedBy(await insertScanForm(ctx.db, { ...row, carrierFormId, content }));
   } else {
     const adapter = liveAdapter(ctx, carrier);
     if (!adapter.createScanForm) throw invalid([{ path: pathOf(0), message: `${carrier} makes no SCAN forms` }]);
-    try {
-      const form = await adapter.createScanForm({
-        reference: id,
-        from: shipments[0].fromAddress as Address,
-        labels: shipments.map((s) => ({ reference: s.id, trackingNumber: s.trackingNumber as string })),
-      });
-      carrierFormId = form.carrierFormId;
-      content = await formPdf(form.document);
-    } catch (error) {
+    // Recorded, holding its shipments, before the carrier is asked: a void is refused from now on,
+    // so the carrier never keeps a form of a label we voided. Its file comes with the carrier's answer.
+    refusedBy(await insertScanForm(ctx.db, { ...row, carrierFormId: '', content: Buffer.alloc(0) }));
+    await makeAtCarrier(ctx, adapter, id, { from: shipments[0].fromAddress as Address, labels: shipments.map((s) => ({ reference: s.id, trackingNumber: s.trackingNumber as string })) });
+  }
+  return scanFormToJson({ id, livemode: owner.livemode, carrier, shipmentIds: ids, createdAt: now });
+}
+
+/**
+ * Has the carrier make the recorded form `id`, and keeps its number and file. A refusal frees its
+ * shipments (no form was made: a void may go ahead). An answer that never came may still have made
+ * it: the form then keeps holding its shipments, as does one whose file cannot be read, until an
+ * operator has settled it with the carrier (`npm run ops -- stuck` names it).
+ */
+async function makeAtCarrier(ctx: AppContext, adapter: CarrierAdapter, id: string, request: Omit<ScanFormRequest, 'reference'>): Promise<void> {
+  let form: ScanForm;
+  try {
+    form = await adapter.createScanForm!({ reference: id, ...request });
+  } catch (error) {
+    if (error instanceof CarrierError && error.kind === 'definitive') {
+      await releaseScanForm(ctx.db, id);
       carrierFailure(error);
     }
+    throw new ApiError(
+      CODE.carrier_unavailable,
+      `The carrier's answer to SCAN form ${id} was lost, so it may have made it: its shipments stay on it (they can no longer be voided) until we have settled it with the carrier. Nothing was charged.`,
+    );
   }
-  const { taken, notPurchased } = await insertScanForm(ctx.db, {
-    id,
-    accountId: owner.accountId,
-    livemode: owner.livemode,
-    carrier,
-    shipmentIds: ids,
-    carrierFormId,
-    contentType: 'application/pdf',
-    content,
-    createdAt: now,
-  });
-  // Another form took some of them, or a void began, while the carrier made this one.
-  if (taken.length) throw invalid(taken.map((t) => ({ path: pathOf(ids.indexOf(t)), message: `${t} is on another form already` })));
-  if (notPurchased.length) throw invalid(notPurchased.map((s) => ({ path: pathOf(ids.indexOf(s.id)), message: `${s.id} is ${s.status}, not purchased` })));
-  return scanFormToJson({ id, livemode: owner.livemode, carrier, shipmentIds: ids, createdAt: now });
+  let content: Buffer;
+  try {
+    content = await formPdf(form.document);
+  } catch (error) {
+    await confirmScanForm(ctx.db, id, { carrierFormId: form.carrierFormId, content: Buffer.alloc(0) });
+    throw new ApiError(CODE.carrier_error, `The carrier made SCAN form ${form.carrierFormId} but sent a file we cannot read (${(error as Error).message}); its shipments stay on it.`);
+  }
+  await confirmScanForm(ctx.db, id, { carrierFormId: form.carrierFormId, content });
 }
 
 export const scanFormRoutes =

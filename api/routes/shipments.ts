@@ -4,9 +4,8 @@ import { CODE, ApiError, GENERIC_FAILURE_MESSAGE, parseIsoInstant, shipmentToJso
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
-import { requestPurchase, type PurchaseOrder } from '../services/purchase.js';
-import { checkCarrierAddresses } from '../services/quote.js';
-import { checkOptions, shipmentTerms } from '../services/shipment-terms.js';
+import { checkPurchase, requestPurchase, type PurchaseOrder } from '../services/purchase.js';
+import { shipmentTerms } from '../services/shipment-terms.js';
 import { returnOrder } from '../services/return.js';
 import { ListShipmentsQuery, ShipmentParams } from '../schemas.js';
 import { PurchaseRequestSchema, ReturnRequestSchema, type PurchaseRequest, type ReturnRequest } from '../schemas-shipment.js';
@@ -53,13 +52,7 @@ export const shipmentRoutes =
      * still pending (the workflow finishes it), or the purchase's own error naming the failed shipment.
      */
     async function purchase(request: FastifyRequest, reply: FastifyReply, caller: Caller, order: PurchaseOrder) {
-      checkOptions(ctx.catalog, order.service, order.terms.options, order.terms.isReturn);
-      const { from, to, customs, options, isReturn } = order.terms;
-      checkCarrierAddresses(ctx.catalog, caller.livemode, order.service, from, to, { ...(options ? { options } : {}), isReturn }, {
-        parcel: order.parcel,
-        ...(customs ? { customs } : {}),
-        currency: caller.account.currency,
-      });
+      checkPurchase(ctx, caller, order);
       const answer = await requestPurchase(ctx, caller, order, { idempotency: request.idempotency, requestId: String(request.id), log: request.log });
       if (answer.stored) return reply.code(answer.stored.status).send(answer.stored.body);
       const row = answer.row;

@@ -14,7 +14,7 @@ import { RESPONSES } from '../response-schemas.js';
 import { OPTIONAL_TEXT } from '../schemas.js';
 
 const ScanStatus = Type.Union(SCAN_STATUSES.map((s) => Type.Literal(s)));
-const SandboxScan = Type.Object(
+export const SandboxScan = Type.Object(
   { status: ScanStatus, description: Type.Optional(Type.String({ maxLength: 200, pattern: OPTIONAL_TEXT })) },
   { additionalProperties: false },
 );
@@ -60,6 +60,45 @@ export async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]
     // good: its tracking is final.
     return resumeTracking(ctx.temporal, row.id, scans, ctx.db);
   }
+}
+
+export type SandboxScanBody = Static<typeof SandboxScan>;
+
+/**
+ * Records a carrier scan on a sandbox shipment (contract: Sandbox), which then flows through
+ * tracking and webhooks as a real scan does: the API's `POST /sandbox/shipments/{id}/scans` and the
+ * portal's sandbox scan form (api/web/) both make it here.
+ */
+export async function recordSandboxScan(ctx: AppContext, owner: { accountId: string; livemode: boolean }, shipmentId: string, body: SandboxScanBody) {
+  // Sandbox only: a live key sees no such resource.
+  const row = owner.livemode ? undefined : await findOwnShipment(ctx.db, owner, shipmentId);
+  if (!row) throw new ApiError(CODE.not_found, `No sandbox shipment ${shipmentId}.`);
+  // A carrier scans only a label that exists and has not reached the end of its life.
+  if (!hasLabel(row.status) || row.status === 'delivered') {
+    throw new ApiError(CODE.label_not_available, `A ${row.status} shipment has no label for a carrier to scan.`);
+  }
+  const scan: Scan = {
+    id: makeId('trk', ctx.now().getTime(), randomBytes(16)),
+    occurredAt: ctx.now().toISOString(),
+    status: body.status,
+    description: body.description?.trim() || DESCRIPTIONS[body.status],
+    location: null,
+  };
+  if (!(await pushScans(ctx, row, [scan]))) {
+    // Its workflow ended for good since the row was read (a void finished meanwhile): the scan
+    // was not recorded, so it is not accepted either.
+    const now = await findOwnShipment(ctx.db, owner, row.id);
+    throw new ApiError(CODE.label_not_available, `A ${now?.status ?? row.status} shipment has no label for a carrier to scan.`);
+  }
+  return {
+    object: 'scan' as const,
+    livemode: false,
+    shipment_id: row.id,
+    tracking_number: row.trackingNumber,
+    status: scan.status,
+    description: scan.description,
+    occurred_at: scan.occurredAt,
+  };
 }
 
 /**
@@ -110,38 +149,7 @@ export const trackingRoutes =
         config: { scope: 'shipments:write' },
         schema: { params: Type.Object({ shipment: Type.String() }), body: SandboxScan, summary: 'Record a carrier scan on a sandbox shipment', operationId: 'createSandboxScan', response: RESPONSES.sandboxScan },
       },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        // Sandbox only: a live key sees no such resource.
-        const row = caller.livemode ? undefined : await findOwnShipment(ctx.db, caller.owner, request.params.shipment);
-        if (!row) throw new ApiError(CODE.not_found, `No sandbox shipment ${request.params.shipment}.`);
-        // A carrier scans only a label that exists and has not reached the end of its life.
-        if (!hasLabel(row.status) || row.status === 'delivered') {
-          throw new ApiError(CODE.label_not_available, `A ${row.status} shipment has no label for a carrier to scan.`);
-        }
-        const scan: Scan = {
-          id: makeId('trk', ctx.now().getTime(), randomBytes(16)),
-          occurredAt: ctx.now().toISOString(),
-          status: request.body.status,
-          description: request.body.description?.trim() || DESCRIPTIONS[request.body.status],
-          location: null,
-        };
-        if (!(await pushScans(ctx, row, [scan]))) {
-          // Its workflow ended for good since the row was read (a void finished meanwhile): the scan
-          // was not recorded, so it is not accepted either.
-          const now = await findOwnShipment(ctx.db, caller.owner, row.id);
-          throw new ApiError(CODE.label_not_available, `A ${now?.status ?? row.status} shipment has no label for a carrier to scan.`);
-        }
-        return reply.code(202).send({
-          object: 'scan',
-          livemode: false,
-          shipment_id: row.id,
-          tracking_number: row.trackingNumber,
-          status: scan.status,
-          description: scan.description,
-          occurred_at: scan.occurredAt,
-        });
-      },
+      async (request, reply) => reply.code(202).send(await recordSandboxScan(ctx, callerOf(request).owner, request.params.shipment, request.body)),
     );
 
     // Carriers push scans here; each carrier authenticates with its own shared secret.

@@ -7,7 +7,7 @@ import {
   markPickupUnsettled,
   type PickupRow,
 } from '../../db/index.js';
-import { CarrierError, type BookedPickup, type CarrierAdapter, type PickupRequest } from '../../carriers/index.js';
+import { CarrierError, type BookedPickup, type CarrierAdapter, type CarrierCapabilities, type PickupRequest } from '../../carriers/index.js';
 import { ApiError, CODE, priceWithVat, type FieldError } from '../../domain/index.js';
 import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
@@ -24,31 +24,26 @@ type Log = { error(o: object, m: string): void };
 
 const DAY_MS = 24 * 3600_000;
 
-/**
- * How far ahead a pickup may start and how long its window may be, by what each carrier's own
- * document accepts. USPS (carrier-pickup) books a day, `pickupDate`, "up to one year in advance".
- * UPS (Pickup Creation) books one day's ready and close times (`PickupDate`, `ReadyTime`,
- * `CloseTime`) and names no limit ahead, so USPS's year holds for it too rather than none. Acme
- * follows the strictest of the two. Beyond these a booking is refused before any carrier is asked.
- */
-export const PICKUP_WINDOW_LIMITS: Record<string, { aheadDays: number; lengthHours: number }> = {
-  usps: { aheadDays: 365, lengthHours: 24 },
-  ups: { aheadDays: 365, lengthHours: 24 },
-  acme: { aheadDays: 365, lengthHours: 24 },
-};
+type PickupWindow = NonNullable<CarrierCapabilities['pickupWindow']>;
 
-/** What is wrong with a pickup's window for this carrier, as 422 field errors (`window.start`, `window.end`). */
-export function pickupWindowErrors(carrier: string, window: { start: Date; end: Date }, now: Date): FieldError[] {
+/** A year ahead and one day long, where a carrier declares no pickup window of its own (`capabilities.pickupWindow`). */
+const DEFAULT_PICKUP_WINDOW = { aheadDays: 365, lengthHours: 24 };
+
+/**
+ * What is wrong with a pickup's window for this carrier, as 422 field errors (`window.start`,
+ * `window.end`): the limits are what the carrier's own document accepts, as it declares them.
+ */
+export function pickupWindowErrors(carrier: { code: string; pickupWindow?: PickupWindow }, window: { start: Date; end: Date }, now: Date): FieldError[] {
   const { start, end } = window;
-  const limits = PICKUP_WINDOW_LIMITS[carrier] ?? { aheadDays: 365, lengthHours: 24 };
+  const limits = carrier.pickupWindow ?? DEFAULT_PICKUP_WINDOW;
   const errors: FieldError[] = [];
   if (!(start.getTime() > now.getTime())) errors.push({ path: 'window.start', message: 'must be in the future' });
   else if (start.getTime() - now.getTime() > limits.aheadDays * DAY_MS) {
-    errors.push({ path: 'window.start', message: `must be at most ${limits.aheadDays} days ahead: ${carrier} books pickups up to a year in advance` });
+    errors.push({ path: 'window.start', message: `must be at most ${limits.aheadDays} days ahead: ${carrier.code} books pickups up to ${limits.aheadDays} days in advance` });
   }
   if (!(end.getTime() > start.getTime())) errors.push({ path: 'window.end', message: 'must be after window.start' });
   else if (end.getTime() - start.getTime() > limits.lengthHours * 3600_000) {
-    errors.push({ path: 'window.end', message: `must be at most ${limits.lengthHours} hours after window.start: ${carrier} books a pickup for one day` });
+    errors.push({ path: 'window.end', message: `must be at most ${limits.lengthHours} hours after window.start: ${carrier.code} books a pickup for ${limits.lengthHours} hours at most` });
   }
   return errors;
 }

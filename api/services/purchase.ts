@@ -9,7 +9,8 @@ import type { IdempotentRequest } from '../idempotency.js';
 import { serviceOf } from '../catalog.js';
 import { startPurchase } from '../purchases.js';
 import { pushedCarriers } from '../carrier-push.js';
-import type { ShipmentTermsOf } from './shipment-terms.js';
+import { checkCarrierAddresses } from './quote.js';
+import { checkOptions, type ShipmentTermsOf } from './shipment-terms.js';
 
 /** What a purchase is made of, once its body is checked: the service, the parcel, its reference and terms. */
 export interface PurchaseOrder {
@@ -21,11 +22,31 @@ export interface PurchaseOrder {
   returnOf?: string;
 }
 
+/**
+ * Who buys: an account in one mode. An API key's caller, or the portal's signed-in user acting for
+ * their account in the mode the page shows (api/web/).
+ */
+export type Buyer = Pick<Caller, 'account' | 'livemode' | 'owner'>;
+
 /** What a purchase request comes to: the stored first answer (a replay), or the shipment as it now is. */
 export type PurchaseAnswer = { stored: { status: number; body: unknown } } | { stored: null; row: ShipmentRow };
 
+/**
+ * What a purchase must pass before anything is recorded or started: a service that honours its
+ * options, and a carrier that can take its addresses and customs as they are (422 naming each field).
+ */
+export function checkPurchase(ctx: AppContext, buyer: Buyer, order: PurchaseOrder): void {
+  checkOptions(ctx.catalog, order.service, order.terms.options, order.terms.isReturn);
+  const { from, to, customs, options, isReturn } = order.terms;
+  checkCarrierAddresses(ctx.catalog, buyer.livemode, order.service, from, to, { ...(options ? { options } : {}), isReturn }, {
+    parcel: order.parcel,
+    ...(customs ? { customs } : {}),
+    currency: buyer.account.currency,
+  });
+}
+
 /** The shipment workflow's input for a purchase, from the request, the account and the configuration. */
-function workflowInput(ctx: AppContext, caller: Caller, shipmentId: string, req: PurchaseOrder, reference: string | null): ShipmentWorkflowInput {
+function workflowInput(ctx: AppContext, caller: Buyer, shipmentId: string, req: PurchaseOrder, reference: string | null): ShipmentWorkflowInput {
   const account = caller.account;
   const { terms } = req;
   return {
@@ -74,7 +95,7 @@ export function purchaseSettings(ctx: AppContext): Pick<ShipmentWorkflowInput, '
  */
 export async function requestPurchase(
   ctx: AppContext,
-  caller: Caller,
+  caller: Buyer,
   req: PurchaseOrder,
   o: { idempotency?: IdempotentRequest; requestId: string; log: FastifyBaseLogger },
 ): Promise<PurchaseAnswer> {

@@ -12,6 +12,8 @@ export type Req = FastifyRequest<PageRoute>;
 
 export const sessionOf = (request: FastifyRequest): WebSession => request.webSession!;
 export const ownerOf = (s: WebSession, mode: Mode) => ({ accountId: s.account.id, livemode: mode === 'live' });
+/** The signed-in user's account as a buyer in the mode the page shows: what the API's services take from a key. */
+export const buyerOf = (s: WebSession, mode: Mode) => ({ account: s.account, livemode: mode === 'live', owner: ownerOf(s, mode) });
 /** The message of a refusal from the shared rules, for the form that caused it. */
 export const messageOf = (err: unknown): string | null => {
   if (err instanceof AdminError) return err.message.replace(/--([a-z-]+)/g, '$1');

@@ -13,6 +13,10 @@ import { adminPages } from './admin.js';
 import { portalPages } from './portal.js';
 import { portalWebhookPages } from './portal-webhooks.js';
 import { portalBatchPages } from './portal-batches.js';
+import { portalDeskPages } from './portal-desk.js';
+import { portalShipmentPages } from './portal-shipments.js';
+import { portalShipmentActions } from './portal-shipment-actions.js';
+import { portalAddressPages } from './portal-addresses.js';
 import { field, type Form } from './forms.js';
 import { settleUnreadBody } from './guard.js';
 import { formRefusal } from './uploads.js';
@@ -89,6 +93,10 @@ export const webRoutes =
     await app.register(portalPages(ctx));
     await app.register(portalWebhookPages(ctx));
     await app.register(portalBatchPages(ctx));
+    await app.register(portalDeskPages(ctx));
+    await app.register(portalShipmentPages(ctx));
+    await app.register(portalShipmentActions(ctx));
+    await app.register(portalAddressPages(ctx));
     await app.register(adminPages(ctx));
   };
 

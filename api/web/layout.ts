@@ -14,6 +14,10 @@ interface NavItem {
 
 const PORTAL_NAV: NavItem[] = [
   { href: '/portal', label: 'Overview', id: 'overview' },
+  { href: '/portal/shipments/new', label: 'New shipment', id: 'new' },
+  { href: '/portal/shipments', label: 'Shipments', id: 'shipments' },
+  { href: '/portal/tracking', label: 'Tracking', id: 'tracking' },
+  { href: '/portal/addresses', label: 'Addresses', id: 'addresses' },
   { href: '/portal/batches', label: 'Batches', id: 'batches' },
   { href: '/portal/keys', label: 'API keys', id: 'keys' },
   { href: '/portal/webhooks', label: 'Webhooks', id: 'webhooks' },
@@ -90,5 +94,15 @@ export const NOTICES: Record<string, string> = {
   credit_limit_saved: 'Credit limit saved.',
   batch_started: 'Every line of the file was accepted: the batch is buying its labels.',
   scan_form_created: 'SCAN form created.',
+  purchased: 'Label bought.',
+  purchase_pending: 'The purchase is still under way at the carrier: this page shows the label once it is bought.',
+  return_bought: 'Return label bought.',
+  voided: 'Label voided: the carrier cancelled it and the charge was given back.',
+  voiding: 'The void is under way at the carrier: the charge is given back once it is done.',
+  scan_recorded: 'Sandbox scan sent: it shows on the timeline once tracking has recorded it (reload in a moment).',
+  address_saved: 'Address added to the address book.',
+  address_exists: 'That address was already in the address book.',
+  address_updated: 'Address saved.',
+  address_deleted: 'Address deleted.',
 };
 export const noticeOf = (q: unknown) => NOTICES[String((q as { notice?: unknown })?.notice ?? '')] ?? null;

@@ -13,6 +13,7 @@ import { html, when, type Html } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage, type Mode } from './layout.js';
 import { readUpload, registerUploads, uploadLength } from './uploads.js';
 import { currentBatchLabelFile } from '../batch-label-file.js';
+import { td } from './shipment-page.js';
 
 /**
  * Whether a completed batch has a merged file to download: a current one, or one being made again
@@ -30,6 +31,8 @@ const UNREADABLE = 'The file is not UTF-8 text. Save it from your spreadsheet as
 const NO_MERGED_FILE = (format: string) =>
   `No merged label file: a carrier did not provide every purchased label as ${LABEL_FORMAT_NAMES[format] ?? format}. Each shipment's own label can still be downloaded.`;
 const describeProblem = (p: CsvProblem) => (p.line > 0 ? `Line ${p.line}${p.column ? `, ${p.column}` : ''}: ${p.message}` : `${p.column ?? 'form'}: ${p.message}`);
+/** A header line that may break after each comma, so it wraps inside its box on any screen; copied, it is the same text. */
+const csvHeader = (columns: readonly string[]) => columns.map((c, i) => html`${i ? html`,<wbr>` : ''}${c}`);
 const batchPath = (id: string, mode: Mode) => `/portal/batches/${encodeURIComponent(id)}?mode=${mode}`;
 
 /**
@@ -57,7 +60,7 @@ export const portalBatchPages =
       const upload = mayBuy(request)
         ? html`<form method="post" action="/portal/batches?mode=${mode}" enctype="multipart/form-data">${csrfField(s)}
 <label for="csv">Orders file (CSV)</label>
-<p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code>${CSV_COLUMNS.join(',')}</code>.
+<p class="hint" id="csv-hint">One order a line, up to ${BATCH_MAX_ITEMS.toLocaleString('en-GB')}, after this header line: <code id="csv-header">${csvHeader(CSV_COLUMNS)}</code>.
 For addresses in the US or Canada, which need a state or province, add the two columns <code>${CSV_STATE_COLUMNS.join(',')}</code> at the end of the header and of every line (empty where an address needs none).
 Fields holding commas or quotes go in double quotes, with each quote written twice. Every line is checked first: if one is wrong, nothing is bought.</p>
 <input id="csv" name="csv" type="file" accept=".csv,text/csv" required aria-describedby="csv-hint">
@@ -73,10 +76,10 @@ Fields holding commas or quotes go in double quotes, with each quote written twi
       const body = html`<section aria-labelledby="upload-h"><h2 id="upload-h">Buy labels from an orders file</h2>${modeSwitch('/portal/batches', mode)}${problems}${upload}</section>
 <section aria-labelledby="batches-h"><h2 id="batches-h">${modeName(mode)} batches</h2>${
         rows.length
-          ? html`<table><thead><tr><th>Batch</th><th>Status</th><th>Orders</th><th>Purchased</th><th>Failed</th><th>Pending</th><th>Created</th><th>Completed</th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Batch</th><th>Status</th><th>Orders</th><th>Purchased</th><th>Failed</th><th>Pending</th><th>Created</th><th>Completed</th></tr></thead><tbody>
 ${rows.map(
-  (b) => html`<tr data-batch-id="${b.id}"><td><a href="${batchPath(b.id, mode)}"><code>${b.id}</code></a></td><td>${statusBadge(b)}</td>
-<td>${b.counts.total}</td><td>${b.counts.purchased}</td><td>${b.counts.failed}</td><td>${b.counts.pending}</td><td>${when(b.createdAt)}</td><td>${when(b.completedAt)}</td></tr>`,
+  (b) => html`<tr data-batch-id="${b.id}">${td('Batch', html`<a href="${batchPath(b.id, mode)}"><code>${b.id}</code></a>`)}${td('Status', statusBadge(b))}
+${td('Orders', b.counts.total)}${td('Purchased', b.counts.purchased)}${td('Failed', b.counts.failed)}${td('Pending', b.counts.pending)}${td('Created', when(b.createdAt))}${td('Completed', when(b.completedAt))}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">No ${modeName(mode).toLowerCase()} batches yet.</p>`
       }</section>`;
@@ -170,10 +173,10 @@ ${forms.length ? html`<ul>${forms.map((f) => html`<li><a href="/portal/scan-form
 ${formButtons.length ? formButtons : forms.length ? '' : html`<p class="muted">No purchased shipments of a carrier that makes SCAN forms${running ? ' yet' : ''}.</p>`}</section>
 <section aria-labelledby="failed-h"><h2 id="failed-h">Failed orders</h2>${
         failed.length
-          ? html`<table id="failed-items"><thead><tr><th>Order</th><th>Reference</th><th>Service</th><th>Reason</th></tr></thead><tbody>
+          ? html`<table id="failed-items" class="stack"><thead><tr><th>Order</th><th>Reference</th><th>Service</th><th>Reason</th></tr></thead><tbody>
 ${failed.map(
-  (i) => html`<tr><td>${(i.batchIndex ?? 0) + 1}</td><td>${i.reference ?? ''}</td><td>${i.serviceName ?? i.serviceCode}</td>
-<td><code>${i.failureCode ?? 'failed'}</code> ${i.failureMessage ?? ''}</td></tr>`,
+  (i) => html`<tr>${td('Order', (i.batchIndex ?? 0) + 1)}${td('Reference', i.reference ?? '')}${td('Service', i.serviceName ?? i.serviceCode)}
+${td('Reason', html`<code>${i.failureCode ?? 'failed'}</code> ${i.failureMessage ?? ''}`)}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">None${running ? ' so far' : ''}.</p>`
       }</section>`;

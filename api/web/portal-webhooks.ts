@@ -11,6 +11,7 @@ import { field, fields } from './forms.js';
 import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
+import { td } from './shipment-page.js';
 
 /** The portal's webhook endpoints: create (secret shown once), delete, and each one's delivery log. */
 export const portalWebhookPages =
@@ -49,10 +50,10 @@ export const portalWebhookPages =
 <p><button type="submit">Add endpoint</button></p></form></section>
 <section aria-labelledby="we-h"><h2 id="we-h">${modeName(mode)} endpoints</h2>${
         rows.length
-          ? html`<table><thead><tr><th>Endpoint</th><th>URL</th><th>Events</th><th>Created</th><th></th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Endpoint</th><th>URL</th><th>Events</th><th>Created</th><th></th></tr></thead><tbody>
 ${rows.map(
-  (e) => html`<tr><td><a href="/portal/webhooks/${e.id}?mode=${mode}"><code>${e.id}</code></a></td><td>${e.url}</td><td>${e.events ? e.events.join(', ') : 'all'}</td><td>${when(e.createdAt)}</td>
-<td><form class="inline" method="post" action="/portal/webhooks/${e.id}/delete?mode=${mode}">${csrfField(s)}<button class="danger" type="submit" aria-label="Delete endpoint ${e.url}">Delete</button></form></td></tr>`,
+  (e) => html`<tr>${td('Endpoint', html`<a href="/portal/webhooks/${e.id}?mode=${mode}"><code>${e.id}</code></a>`)}${td('URL', e.url)}${td('Events', e.events ? e.events.join(', ') : 'all')}${td('Created', when(e.createdAt))}
+${td('', html`<form class="inline" method="post" action="/portal/webhooks/${e.id}/delete?mode=${mode}">${csrfField(s)}<button class="danger" type="submit" aria-label="Delete endpoint ${e.url}">Delete</button></form>`)}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">No endpoints yet.</p>`
       }</section>`;
@@ -114,10 +115,10 @@ ${rows.map(
 <tr><th scope="row">Mode</th><td>${modeName(mode)}</td></tr></tbody></table></section>
 <section aria-labelledby="log-h"><h2 id="log-h">Delivery log</h2>${
         rows.length
-          ? html`<table><thead><tr><th>Event</th><th>Attempt</th><th>Status</th><th>HTTP</th><th>Attempted</th><th>Next retry</th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Event</th><th>Attempt</th><th>Status</th><th>HTTP</th><th>Attempted</th><th>Next retry</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr><td><code>${r.eventId}</code></td><td>${r.attempt} of ${WEBHOOK_MAX_ATTEMPTS}</td><td><span class="badge ${r.outcome === 'succeeded' ? 'ok' : 'bad'}">${r.outcome}</span>${r.error ? html`<br><span class="muted">${r.error}</span>` : ''}</td>
-<td>${r.statusCode ?? '—'}</td><td>${when(r.attemptedAt)}</td><td>${nextRetry(r)}</td></tr>`,
+  (r) => html`<tr>${td('Event', html`<code>${r.eventId}</code>`)}${td('Attempt', `${r.attempt} of ${WEBHOOK_MAX_ATTEMPTS}`)}${td('Status', html`<span class="badge ${r.outcome === 'succeeded' ? 'ok' : 'bad'}">${r.outcome}</span>${r.error ? html`<br><span class="muted">${r.error}</span>` : ''}`)}
+${td('HTTP', r.statusCode ?? '—')}${td('Attempted', when(r.attemptedAt))}${td('Next retry', nextRetry(r))}</tr>`,
 )}</tbody></table>`
           : html`<p class="muted">Nothing delivered yet.</p>`
       }</section>`;

@@ -9,6 +9,7 @@ import { field, fields, type Form } from './forms.js';
 import { guardPages } from './guard.js';
 import { html, when } from './html.js';
 import { csrfField, modeName, modeOf, noticeOf, sendPage } from './layout.js';
+import { shipmentPath, statusBadge, td } from './shipment-page.js';
 
 /** The customer portal: overview (API access, balance, threshold, shipments) and API keys. */
 export const portalPages =
@@ -52,14 +53,15 @@ ${
 <section aria-labelledby="shipments-h"><h2 id="shipments-h">Recent shipments</h2>${modeSwitch('/portal', mode)}
 ${
   rows.length
-    ? html`<table><thead><tr><th>Shipment</th><th>Reference</th><th>Service</th><th>Status</th><th>Tracking</th><th>Price</th><th>Created</th><th>Label</th></tr></thead><tbody>
+    ? html`<table class="stack" id="recent-shipments"><thead><tr><th>Shipment</th><th>Reference</th><th>Service</th><th>Status</th><th>Tracking</th><th>Price</th><th>Created</th><th>Label</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr><td><code>${r.id}</code></td><td>${r.reference ?? ''}</td><td>${r.serviceName ?? r.serviceCode}</td><td><span class="badge">${r.status}</span></td>
-<td>${r.trackingNumber ?? ''}${r.trackingStatus ? html` <span class="muted">(${r.trackingStatus})</span>` : ''}</td>
-<td>${r.priceGross !== null ? `${formatAmount(r.priceGross)} ${r.currency}` : ''}</td><td>${when(r.createdAt)}</td>
-<td>${hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/portal/shipments/${r.id}/label/${f}?mode=${mode}">${f}</a> `) : ''}</td></tr>`,
-)}</tbody></table>`
-    : html`<p class="muted">No ${modeName(mode).toLowerCase()} shipments yet.</p>`
+  (r) => html`<tr data-shipment-id="${r.id}">${td('Shipment', html`<a href="${shipmentPath(r.id, mode)}"><code>${r.id}</code></a>`)}${td('Reference', r.reference ?? '')}${td('Service', r.serviceName ?? r.serviceCode)}${td('Status', statusBadge(r.status))}
+${td('Tracking', html`${r.trackingNumber ?? ''}${r.trackingStatus ? html` <span class="muted">(${r.trackingStatus})</span>` : ''}`)}
+${td('Price', r.priceGross !== null ? `${formatAmount(r.priceGross)} ${r.currency}` : '')}${td('Created', when(r.createdAt))}
+${td('Label', hasLabel(r.status) ? LABEL_FORMAT_LIST.map((f) => html`<a href="/portal/shipments/${r.id}/label/${f}?mode=${mode}">${f}</a> `) : '')}</tr>`,
+)}</tbody></table>
+<p><a href="/portal/shipments?mode=${mode}">All ${modeName(mode).toLowerCase()} shipments</a> · <a href="/portal/shipments/new?mode=${mode}">New shipment</a></p>`
+    : html`<p class="muted">No ${modeName(mode).toLowerCase()} shipments yet. <a href="/portal/shipments/new?mode=${mode}">Buy a label</a>.</p>`
 }</section>`;
       return sendPage(reply, { title: account.name, session: s, active: 'overview', notice: noticeOf(request.query), error: o.error, body }, o.status);
     }
@@ -138,17 +140,18 @@ ${rows.map(
         : html`<section><p>Keys can be created once an administrator has enabled API access. <a href="/portal">Request API access</a> on the overview.</p></section>`;
       const list = html`<section aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2>${
         keys.length
-          ? html`<table><thead><tr><th>Key</th><th>Mode</th><th>Scopes</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
+          ? html`<table class="stack"><thead><tr><th>Key</th><th>Mode</th><th>Scopes</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
 ${keys.map((k) => {
   const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active';
-  return html`<tr data-key-id="${k.id}"><td><code>${k.prefix ? `${k.prefix}…` : k.id}</code></td><td>${k.livemode ? 'live' : 'sandbox'}</td>
-<td>${k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}${k.allowedIps?.length ? html`<br><span class="muted">from ${k.allowedIps.join(', ')}</span>` : ''}<br><span class="muted">${k.rateLimitCount}/${k.rateLimitSeconds} s</span></td>
-<td>${when(k.lastUsedAt)}</td><td>${when(k.expiresAt)}</td><td><span class="badge ${state === 'active' ? 'ok' : 'bad'}">${state}</span></td>
-<td>${
+  return html`<tr data-key-id="${k.id}">${td('Key', html`<code>${k.prefix ? `${k.prefix}…` : k.id}</code>`)}${td('Mode', k.livemode ? 'live' : 'sandbox')}
+${td('Scopes', html`${k.scopes.length === SCOPES.length ? 'all' : k.scopes.join(', ')}${k.allowedIps?.length ? html`<br><span class="muted">from ${k.allowedIps.join(', ')}</span>` : ''}<br><span class="muted">${k.rateLimitCount}/${k.rateLimitSeconds} s</span>`)}
+${td('Last used', when(k.lastUsedAt))}${td('Expires', when(k.expiresAt))}${td('Status', html`<span class="badge ${state === 'active' ? 'ok' : 'bad'}">${state}</span>`)}
+${td(
+    '',
     state === 'active'
       ? html`<form class="inline" method="post" action="/portal/keys/${k.id}/revoke">${csrfField(s)}<button class="danger" type="submit" aria-label="Revoke key ${k.prefix ?? k.id}">Revoke</button></form>`
-      : ''
-  }</td></tr>`;
+      : '',
+  )}</tr>`;
 })}</tbody></table>`
           : html`<p class="muted">No keys yet.</p>`
       }</section>`;

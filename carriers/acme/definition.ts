@@ -69,6 +69,8 @@ export const acmeDefinition: CarrierDefinition = {
     trackingBatch: 30,
     scanForms: true,
     pickups: true,
+    // The strictest of the real carriers' windows.
+    pickupWindow: { aheadDays: 365, lengthHours: 24 },
     international: true,
     returns: true,
     customsPaperwork: 'platform_invoice',

@@ -71,9 +71,13 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     return found.filter((c) => c.reference === reference);
   }
 
-  /** Looks our reference up until something turns up or the settle window has passed. */
-  async function settle(reference: string): Promise<Consignment[]> {
-    const until = Date.now() + settleMs;
+  /**
+   * Looks our reference up until something turns up or the settle window of a booking sent at
+   * `sentAt` has passed: SwiftPost commits within its processing time of receiving it, however long
+   * its answer then took to be given up on.
+   */
+  async function settle(reference: string, sentAt: number): Promise<Consignment[]> {
+    const until = sentAt + settleMs;
     const pause = Math.max(100, Math.min(1_000, Math.floor(settleMs / 10)));
     for (;;) {
       const found = await consignmentsFor(reference).catch((err: unknown) => {
@@ -111,14 +115,17 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
   async function buyOnce(request: PurchaseRequest): Promise<KnownPurchase> {
     let existing = await consignmentsFor(request.reference);
     // An earlier attempt's booking may still be committing: wait it out before booking again.
-    if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference);
+    const givenAt = request.earlierAttemptAt ? Date.parse(request.earlierAttemptAt) : Number.NaN;
+    const earlierAt = Number.isFinite(givenAt) ? Math.min(givenAt, Date.now()) : Date.now();
+    if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference, earlierAt);
     if (existing.length > 0) return keepOne(request, existing);
     let booked: Consignment;
+    const sentAt = Date.now();
     try {
       booked = await book(request);
     } catch (err) {
       if (!(err instanceof CarrierError) || err.kind !== 'ambiguous') throw err;
-      const settled = await settle(request.reference);
+      const settled = await settle(request.reference, sentAt);
       if (settled.length > 0) return keepOne(request, settled);
       // Past the settle window with nothing under our reference: that booking can no longer commit.
       throw new CarrierError('retryable', `${err.message}; nothing was booked within ${settleMs} ms, so it is safe to book again`, {

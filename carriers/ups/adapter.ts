@@ -1,17 +1,14 @@
 import { crossesBorder, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
-import { requiredCredentials } from '../credentials.js';
+import { requiredCredentials, requiredSettings } from '../credentials.js';
 import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
-import { upsDefinition } from './definition.js';
-import { upsAddressProblems, upsParcelProblems } from './address.js';
+import { upsDefinition, UPS_SETTINGS } from './definition.js';
+import { upsAddressProblems, upsParcelProblems } from './mapping-address.js';
 import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
-import { upsPurchaseProblems } from './international.js';
-import { upsDeclaredValueFits } from './options.js';
-import { upsPickupProblems } from './pickup.js';
+import { upsPurchaseProblems } from './mapping-international.js';
+import { upsDeclaredValueFits } from './mapping-options.js';
+import { upsPickupProblems } from './mapping-pickup.js';
 import { localDate, timeZoneOf } from '../local-time.js';
-
-/** The settings the UPS adapter needs beside its URL (CARRIER_UPS_<suffix>). */
-export const UPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'ACCOUNT_NUMBER'] as const;
 
 /**
  * What this process bought under a reference, only to name the service of a purchase found later
@@ -34,7 +31,7 @@ export function createUpsAdapter(options: HttpAdapterOptions, overrides: Partial
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
-  const credentials = requiredCredentials('ups', UPS_CREDENTIALS, options);
+  const credentials = requiredCredentials(upsDefinition.code, requiredSettings(UPS_SETTINGS), options);
   return {
     url: options.baseUrl,
     clientId: credentials.CLIENT_ID,

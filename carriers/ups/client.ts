@@ -1,24 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
-import { createCarrierHttpClient, DEFAULT_TIMEOUT_MS, type CarrierCall, type CarrierOperation } from '../http-client.js';
+import { DEFAULT_TIMEOUT_MS } from '../http-client.js';
+import { createCarrierClient, type CarrierCallSpec, type CarrierClientDeclaration } from '../kit/index.js';
 import { CarrierError } from '../types.js';
 import type { AddressVerification } from '../address-verification.js';
-import { classifyUpsError, readUpsError, type UpsOperation } from './errors.js';
-import { buildRateRequest, parseRateResponse, type RatedService } from './rating.js';
+import { UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';
+import { buildRateRequest, parseRateResponse, type RatedService } from './mapping-rates.js';
 import { TokenResponse } from './schemas.js';
 import {
   buildLabelRecoveryRequest,
   buildShipRequest,
   buildVoidRequest,
+  cancelOutcomeFromError,
   parseLabelRecoveryResponse,
   parseShipResponse,
   parseVoidResponse,
   type BoughtLabel,
   type CancelOutcome,
   type UpsLabelRequestFormat,
-} from './shipping.js';
+} from './mapping-shipment.js';
 import {
   buildUpsPickupRequest,
   parseUpsPendingPickups,
@@ -30,11 +32,11 @@ import {
   type UpsBookedPickup,
   type UpsPendingPickup,
   type UpsPickupInput,
-} from './pickup.js';
-import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './address-validation.js';
-import type { UpsTerms } from './international.js';
+} from './mapping-pickup.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from './mapping-address-check.js';
+import type { UpsTerms } from './mapping-international.js';
 import type { ShipmentOptions } from '../../domain/index.js';
-import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './tracking.js';
+import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './mapping-tracking.js';
 import { buildTrackAlertSubscription, parseTrackAlertSubscription, TRACK_ALERT_SUBSCRIBE_PATH } from './track-alert.js';
 
 /**
@@ -73,133 +75,58 @@ export interface UpsBuyInput extends UpsTerms {
 }
 
 const DEFAULT_BACKOFF = { attempts: 4, baseMs: 500, maxMs: 8_000 };
+/**
+ * UPS's ship call can take 10 s (a slow but live UPS, as measured): given up on sooner, a label may
+ * still be made after we looked our reference up and found none, and UPS takes no idempotency key,
+ * so the next attempt would buy a second. Its own deadline, 10 s and 2 s for the network.
+ */
+export const UPS_SHIP_TIMEOUT_MS = 12_000;
 /** A token is renewed this long before UPS says it expires (or at half its life when that is shorter). */
 const TOKEN_MARGIN_MS = 60_000;
 
-/** Our operations as the shared HTTP client knows them: it decides what a lost answer means. */
-const HTTP_OPERATION: Record<Exclude<UpsOperation, 'token'>, CarrierOperation> = {
-  rate: 'quote',
-  ship: 'buy',
-  void: 'cancel',
-  recover: 'lookup',
-  reference: 'lookup',
-  track: 'track',
-  pickup: 'buy',
-  pickup_cancel: 'cancel',
-  pickup_pending: 'lookup',
-  address: 'lookup',
-};
+/** UPS's token answer (OAuth client credentials), its lifetime a string of seconds. */
+function readUpsToken(body: unknown): { accessToken: string; expiresInSeconds: number } | undefined {
+  return Value.Check(TokenResponse, body) ? { accessToken: body.access_token, expiresInSeconds: Number(body.expires_in) } : undefined;
+}
+
+/**
+ * UPS's API as the shared client takes it: OAuth client credentials sent with HTTP Basic to
+ * `/security/v1/oauth/token` (outside `/api`), the token cached and renewed; `transId` and
+ * `transactionSrc` on every call; a 429 without `Retry-After`, so its own backoff; UPS's error body
+ * and its hint (errors.ts).
+ */
+export function upsClientDeclaration(config: UpsClientConfig): CarrierClientDeclaration {
+  return {
+    ...UPS_ERRORS,
+    baseUrl: config.url,
+    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    auth: {
+      kind: 'oauth_client_credentials',
+      tokenPath: '/security/v1/oauth/token',
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      credentialsIn: 'basic',
+      readToken: readUpsToken,
+      renewBeforeMs: (lifeMs) => Math.min(TOKEN_MARGIN_MS, lifeMs / 2),
+    },
+    headers: (request): Record<string, string> =>
+      request.authenticated === false ? {} : { transId: randomUUID().replace(/-/g, ''), transactionSrc: config.transactionSrc ?? 'parcel-shipping' },
+    limits: { backoff: config.backoff ?? DEFAULT_BACKOFF },
+    ...(config.now ? { now: config.now } : {}),
+    ...(config.sleep ? { sleep: config.sleep } : {}),
+    ...(config.random ? { random: config.random } : {}),
+    ...(config.dispatcher ? { dispatcher: config.dispatcher } : {}),
+  };
+}
 
 export function createUpsClient(config: UpsClientConfig) {
-  const origin = config.url.replace(/\/+$/, '');
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const now = config.now ?? Date.now;
-  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = config.random ?? Math.random;
-  const backoff = config.backoff ?? DEFAULT_BACKOFF;
-  const http = createCarrierHttpClient({ carrierCode: 'ups', baseUrl: `${origin}/api`, timeoutMs, readError: readUpsError, dispatcher: config.dispatcher });
+  const declaration = upsClientDeclaration(config);
+  const http = createCarrierClient(declaration);
+  const shipTimeout = { timeoutMs: Math.max(declaration.timeoutMs, UPS_SHIP_TIMEOUT_MS) };
 
-  let cached: { token: string; renewAt: number } | undefined;
-  let pending: Promise<string> | undefined;
-
-  /** The cached token, or one new token shared by every caller waiting for it. */
-  function token(): Promise<string> {
-    if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
-    pending ??= withBackoff(fetchToken).finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  }
-
-  async function fetchToken(): Promise<string> {
-    const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
-    let status: number;
-    let text: string;
-    try {
-      const response = await request(`${origin}/security/v1/oauth/token`, {
-        method: 'POST',
-        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: 'grant_type=client_credentials',
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        ...(config.dispatcher ? { dispatcher: config.dispatcher } : {}),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      // Asking for a token buys nothing: whatever happened, trying again is safe.
-      throw new CarrierError('retryable', `ups token: ${error instanceof Error ? error.message : String(error)}`, { carrierCode: 'ups' });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (status === 200 && Value.Check(TokenResponse, body)) {
-      const lifeMs = Number(body.expires_in) * 1000;
-      cached = { token: body.access_token, renewAt: now() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2) };
-      return body.access_token;
-    }
-    const info = readUpsError(body);
-    const details = { status, carrierCode: 'ups', ...(info.code ? { carrierErrorCode: info.code } : {}) };
-    // The credentials are never part of a message: only UPS's answer is.
-    if (status === 429 || status >= 500) throw new CarrierError('retryable', `ups token: HTTP ${status}${info.message ? `: ${info.message}` : ''}`, details);
-    if (status === 200) throw new CarrierError('retryable', 'ups token: an answer without a usable token', details);
-    throw new CarrierError('definitive', `UPS refused the client credentials (HTTP ${status}${info.message ? `: ${info.message}` : ''})`, details);
-  }
-
-  /** Runs `attempt`, waiting after each 429 on our own schedule (UPS sends no `Retry-After`). */
-  async function withBackoff<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let n = 0; ; n++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!(error instanceof CarrierError) || error.details.status !== 429 || n >= backoff.attempts) throw error;
-        await sleep(Math.floor(random() * Math.min(backoff.maxMs, backoff.baseMs * 2 ** n)));
-      }
-    }
-  }
-
-  /** One UPS API call with a bearer token: one refresh and one retry after a 401, backoff after 429s. */
-  async function call<T>(operation: Exclude<UpsOperation, 'token'>, spec: Omit<CarrierCall<T>, 'operation' | 'headers'> & { extraHeaders?: Record<string, string> }): Promise<T> {
-    const { extraHeaders, ...rest } = spec;
-    let refreshed = false;
-    for (;;) {
-      const bearer = await token();
-      try {
-        return await withBackoff(() =>
-          http.call<T>({
-            ...rest,
-            operation: HTTP_OPERATION[operation],
-            headers: { ...extraHeaders, authorization: `Bearer ${bearer}`, transId: randomUUID().replace(/-/g, ''), transactionSrc: config.transactionSrc ?? 'parcel-shipping' },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof CarrierError)) throw error;
-        if (error.details.status === 401 && !refreshed) {
-          // A token UPS no longer takes (expired early, revoked): one new token, one more try.
-          refreshed = true;
-          if (cached?.token === bearer) cached = undefined;
-          continue;
-        }
-        throw reclassify(error, operation);
-      }
-    }
-  }
-
-  /** A refusal (4xx) classified by the UPS mapping, which also reads the reasons from UPS's words. */
-  function reclassify(error: CarrierError, operation: UpsOperation): CarrierError {
-    const status = error.details.status;
-    if (error.kind !== 'definitive' || status === undefined) return error;
-    const c = classifyUpsError(status, { code: error.details.carrierErrorCode, message: error.message }, operation);
-    return new CarrierError(c.kind, c.message, {
-      status,
-      carrierCode: 'ups',
-      ...(c.carrierErrorCode ? { carrierErrorCode: c.carrierErrorCode } : {}),
-      ...(c.reason ? { reason: c.reason } : {}),
-    });
+  /** One UPS API call (under `/api`): the shared client holds the token, the backoff and the classification. */
+  function call<T>(operation: UpsOperation, spec: Omit<CarrierCallSpec<T>, 'operation' | 'name' | 'path'> & { path: string }): Promise<T> {
+    return http.call<T>({ ...spec, path: `/api${spec.path}`, operation: UPS_OPERATIONS[operation], name: operation, ...(operation === 'ship' ? shipTimeout : {}) });
   }
 
   async function rate(input: { from: Address; to: Address; parcel: Parcel; service: string; options?: ShipmentOptions; currency?: string; isReturn?: boolean }): Promise<RatedService[]> {
@@ -247,10 +174,9 @@ export function createUpsClient(config: UpsClientConfig) {
     try {
       return await call('void', { method, path, decode: parseVoidResponse });
     } catch (error) {
-      if (!(error instanceof CarrierError) || error.kind !== 'definitive') throw error;
-      const status = error.details.status;
-      if (status === undefined || status === 401 || status === 403) throw error;
-      return { kind: 'refused', reason: error.details.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: error.message };
+      const refusal = error instanceof CarrierError ? cancelOutcomeFromError(error) : undefined;
+      if (!refusal) throw error;
+      return refusal;
     }
   }
 
@@ -272,12 +198,12 @@ export function createUpsClient(config: UpsClientConfig) {
 
   /** Cancels a pickup by its PRN (sent in the `Prn` header, as the document says). */
   async function cancelPickup(prn: string): Promise<void> {
-    await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, extraHeaders: { prn }, decode: parseUpsPickupCancelResponse });
+    await call('pickup_cancel', { method: 'DELETE', path: UPS_PICKUP_CANCEL_PATH, headers: { prn }, decode: parseUpsPickupCancelResponse });
   }
 
   /** The account's pending on-call pickups (today's and tomorrow's, as UPS keeps them). */
   async function pendingPickups(): Promise<UpsPendingPickup[]> {
-    return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, extraHeaders: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
+    return call('pickup_pending', { method: 'GET', path: UPS_PICKUP_PENDING_PATH, headers: { AccountNumber: config.accountNumber }, decode: parseUpsPendingPickups });
   }
 
   /** Street-level validation and classification of one US or Puerto Rico address; a no-match is an answer. */

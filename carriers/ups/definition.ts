@@ -1,10 +1,10 @@
-import { PARCEL_LIMITS } from '../../domain/index.js';
+import { PARCEL_LIMITS, type CarrierSetting } from '../../domain/index.js';
 import { digitsFromSeed } from '../tracking-digits.js';
 import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
-import { UPS_SERVICE_OPTIONS, upsReturnOptions } from './options.js';
+import { UPS_SERVICE_OPTIONS, upsReturnOptions } from './mapping-options.js';
 import { TRACK_ALERT_LIFETIME_MS, TRACK_ALERT_PER_CALL } from './track-alert.js';
 
 /** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
@@ -62,7 +62,12 @@ export const upsDefinition: CarrierDefinition = {
     labelFormats: ['gif', 'zpl'],
     tracking: 'poll',
     pickups: true,
+    // Pickup Creation books one day's ready and close times (`PickupDate`, `ReadyTime`, `CloseTime`)
+    // and names no limit ahead, so USPS's year holds for it too rather than none.
+    pickupWindow: { aheadDays: 365, lengthHours: 24 },
     addressVerification: US_POSTAL_COUNTRIES,
+    // Asked when USPS, the postal service whose register US addresses are, is not enabled or does not answer.
+    addressVerificationRank: 1,
     international: true,
     returns: true,
     customsPaperwork: 'carrier_invoice',
@@ -74,3 +79,21 @@ export const upsDefinition: CarrierDefinition = {
   trackingNumberFor: (seed) => `1Z000000${digitsFromSeed(`ups:${seed}`, 10)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value),
 };
+
+/**
+ * What UPS needs configured beside CARRIER_UPS_URL (an origin such as https://onlinetools.ups.com),
+ * with the values the carrier simulator accepts, in the formats UPS's documents give.
+ */
+export const UPS_SETTINGS: readonly CarrierSetting[] = [
+  { suffix: 'CLIENT_ID', secret: false, required: true, description: 'OAuth client id of the API application', simulatorValue: 'sim-ups-client-id' },
+  { suffix: 'CLIENT_SECRET', secret: true, required: true, description: 'OAuth client secret of the API application', simulatorValue: 'sim-ups-client-secret' },
+  // `Shipper.ShipperNumber`: six characters.
+  { suffix: 'ACCOUNT_NUMBER', secret: false, required: true, description: 'the account labels are billed to', simulatorValue: 'A1B2C3' },
+  {
+    suffix: 'PICKUP_PHONE',
+    secret: false,
+    required: false,
+    description: 'the phone number UPS is given for a pickup when the request names none (UPS requires one)',
+    simulatorValue: '+1 555 0100',
+  },
+];

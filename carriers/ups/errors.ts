@@ -1,27 +1,26 @@
 import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import type { CarrierErrorKind, CarrierErrorReason } from '../types.js';
+import { classifyAnswer, type CarrierErrorInfo, type CarrierOperation, type ErrorDeclaration, type ErrorHint, type FailedCall } from '../kit/index.js';
+import type { CarrierError } from '../types.js';
 
-/** What a UPS call does; decides whether a lost or gateway-failed answer may have had an effect. */
-export type UpsOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
+/** What a UPS call does, by UPS's own names, and what it is to the shared client (a lost write's answer may mean it happened). */
+export const UPS_OPERATIONS = {
+  rate: 'quote',
+  ship: 'buy',
+  void: 'cancel',
+  recover: 'lookup',
+  reference: 'lookup',
+  track: 'track',
+  pickup: 'buy',
+  pickup_cancel: 'cancel',
+  pickup_pending: 'lookup',
+  address: 'lookup',
+} as const satisfies Record<string, CarrierOperation>;
 
-const WRITES: ReadonlySet<UpsOperation> = new Set(['ship', 'void', 'pickup', 'pickup_cancel']);
-
-export interface UpsErrorInfo {
-  code?: string;
-  message?: string;
-}
-
-export interface UpsErrorClass {
-  kind: CarrierErrorKind;
-  /** UPS's own code and message, kept as sent. */
-  carrierErrorCode?: string;
-  message: string;
-  reason?: CarrierErrorReason;
-}
+export type UpsOperation = keyof typeof UPS_OPERATIONS;
 
 /** UPS's error body: `{ response: { errors: [{ code, message }] } }` (every API alike). */
-export function readUpsError(body: unknown): UpsErrorInfo {
+export function readUpsError(body: unknown): CarrierErrorInfo {
   const errors = isRecord(body) && isRecord(body.response) && Array.isArray(body.response.errors) ? body.response.errors : [];
   const first = errors.find(isRecord);
   if (!first) return {};
@@ -41,21 +40,23 @@ export function isAlreadyScannedMessage(message: string | undefined): boolean {
 }
 
 /**
- * How a failed UPS call ends, from its HTTP status and UPS's error body (the style guide's rule,
- * as Stripe's client does it):
- * - 429 (UPS sends no `Retry-After`; the client backs off on its own), 409 and 5xx did nothing: retryable;
- *   except a write's 502, 503 or 504, which a gateway may send after forwarding it: ambiguous;
- * - 401 is definitive here (the client refreshes its token once before it gets this far);
- * - 404 is `not_found`; a void refused in words of a scan is `already_scanned`; any other 4xx is definitive.
+ * UPS's word on a failed answer, beside what its status says (the shared client's rules: 409, 429
+ * and 5xx retryable, a write's gateway failure ambiguous, any other refusal definitive): a 404 is
+ * `not_found`, and a void refused in words of a scan is `already_scanned`. A 401 reaches here only
+ * after the client renewed its token once: definitive, as any refusal.
  */
-export function classifyUpsError(status: number, info: UpsErrorInfo, operation: UpsOperation): UpsErrorClass {
-  const carrier = info.code === undefined ? {} : { carrierErrorCode: info.code };
-  const message = info.message ?? `UPS answered HTTP ${status}`;
-  if (status === 409 || status === 429 || status >= 500) {
-    const kind = WRITES.has(operation) && (status === 502 || status === 503 || status === 504) ? 'ambiguous' : 'retryable';
-    return { kind, message, ...carrier };
-  }
-  if (status === 404) return { kind: 'definitive', message, reason: CARRIER_REASON.notFound, ...carrier };
-  if (operation === 'void' && isAlreadyScannedMessage(info.message)) return { kind: 'definitive', message, reason: CARRIER_REASON.alreadyScanned, ...carrier };
-  return { kind: 'definitive', message, ...carrier };
+export function upsErrorHint(failure: FailedCall): ErrorHint | undefined {
+  if (failure.status === 404) return { reason: CARRIER_REASON.notFound };
+  const refusal = failure.status >= 400 && failure.status < 500 && failure.status !== 409 && failure.status !== 429;
+  if (failure.name === 'void' && refusal && isAlreadyScannedMessage(failure.info.message)) return { reason: CARRIER_REASON.alreadyScanned };
+  return undefined;
+}
+
+/** How UPS's failures are read and classified: the part of its client's declaration the classification takes. */
+export const UPS_ERRORS: ErrorDeclaration = { carrierCode: 'ups', name: 'UPS', readError: readUpsError, hint: upsErrorHint };
+
+/** A UPS answer's failure as its client classifies it (canned-payload tests read UPS's answers through it). */
+export function classifyUpsAnswer(status: number, body: unknown, operation: UpsOperation): CarrierError {
+  const request = { operation: UPS_OPERATIONS[operation], name: operation, method: 'POST' as const, path: '/' };
+  return classifyAnswer(UPS_ERRORS, request, { status, headers: {}, body, text: body === undefined ? '' : JSON.stringify(body) }, Date.now());
 }

@@ -1,10 +1,11 @@
 /**
- * The UPS mapping: pure functions from our types to UPS's document-shaped requests and from UPS's
- * answers to ours. No I/O here; client.ts does the HTTP.
+ * The UPS mapping's door: pure functions from our types to UPS's document-shaped requests and from
+ * UPS's answers to ours, one file per topic (`mapping-*.ts`). No I/O here; `client.ts` does the
+ * HTTP. Beside them: `services.ts`, the service table; `errors.ts`, how UPS's failures read.
  */
 export { UPS_SERVICES, upsCarrierServiceCode, ourUpsServiceCode, type UpsServiceCode } from './services.js';
-export { upsAddressProblems, upsParcelProblems, upsPackageMeasures, upsPostalCode, upsUnits, addressState, type UpsProblem } from './address.js';
-export { buildRateRequest, parseRateResponse, upsAddress, upsMoney, UPS_RATING_VERSION, type RatedService, type UpsRateInput } from './rating.js';
+export { upsAddressProblems, upsParcelProblems, upsPackageMeasures, upsPostalCode, upsUnits, addressState, type UpsProblem } from './mapping-address.js';
+export { buildRateRequest, parseRateResponse, upsAddress, upsMoney, UPS_RATING_VERSION, type RatedService, type UpsRateInput } from './mapping-rates.js';
 export {
   buildShipRequest,
   parseShipResponse,
@@ -17,19 +18,11 @@ export {
   type CancelOutcome,
   type UpsPurchaseInput,
   type UpsLabelRequestFormat,
-} from './shipping.js';
-export { parseTrackResponse, parseReferenceTrackResponse, UPS_STATUS_TYPES, type UpsScan, type UpsScanStatus, type UpsFoundPackage } from './tracking.js';
-export { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse, UPS_ADDRESS_VALIDATION_PATH } from './address-validation.js';
-export { classifyUpsError, readUpsError, isAlreadyScannedMessage, type UpsErrorClass, type UpsErrorInfo, type UpsOperation } from './errors.js';
-
-import { CARRIER_REASON } from '../../domain/index.js';
-import { classifyUpsError, readUpsError } from './errors.js';
-import type { CancelOutcome } from './shipping.js';
-
-/** A refused void answer as a cancellation outcome; undefined when the failure is not a refusal (retry it). */
-export function cancelOutcomeFromError(status: number, body: unknown): CancelOutcome | undefined {
-  const info = readUpsError(body);
-  const c = classifyUpsError(status, info, 'void');
-  if (c.kind !== 'definitive' || status === 401 || status === 403) return undefined;
-  return { kind: 'refused', reason: c.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: c.message };
-}
+  cancelOutcomeFromError,
+} from './mapping-shipment.js';
+export { parseTrackResponse, parseReferenceTrackResponse, UPS_STATUS_TYPES, type UpsScan, type UpsScanStatus, type UpsFoundPackage } from './mapping-tracking.js';
+export { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse, UPS_ADDRESS_VALIDATION_PATH } from './mapping-address-check.js';
+export * from './mapping-international.js';
+export * from './mapping-options.js';
+export * from './mapping-pickup.js';
+export { classifyUpsAnswer, readUpsError, isAlreadyScannedMessage, upsErrorHint, UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { Scan } from '../types.js';
-import { UPS_STATUS_TYPES } from './tracking.js';
+import { UPS_STATUS_TYPES } from './mapping-tracking.js';
 
 /**
  * UPS Track Alert (UPS's `UPSTrackAlert.yaml`, v2): packages subscribed by

@@ -1,17 +1,14 @@
 import { CARRIER_REASON, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CancelOutcome, type CarrierAdapter, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
-import { uspsAddressProblems } from './address.js';
+import { uspsAddressProblems } from './mapping-address.js';
 import { localDate, usTimeZone } from '../local-time.js';
-import { requiredCredentials } from '../credentials.js';
+import { requiredCredentials, requiredSettings } from '../credentials.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig, type UspsPurchase } from './client.js';
-import { uspsDefinition } from './definition.js';
+import { uspsDefinition, USPS_SETTINGS } from './definition.js';
 import { uspsServiceByCode } from './services.js';
-import { uspsIntlProblems, uspsIntlServiceByCode } from './international.js';
+import { uspsIntlProblems, uspsIntlServiceByCode } from './mapping-international.js';
 
 const sells = (code: string) => uspsServiceByCode(code) !== undefined || uspsIntlServiceByCode(code) !== undefined;
-
-/** The settings the USPS adapter needs beside its URL (CARRIER_USPS_<suffix>). */
-export const USPS_CREDENTIALS = ['CLIENT_ID', 'CLIENT_SECRET', 'CRID', 'MID', 'MANIFEST_MID', 'ACCOUNT_NUMBER'] as const;
 
 /** What this process bought, only to name the service of a purchase found later (USPS's lookups do not). */
 interface Bought {
@@ -46,7 +43,7 @@ export function createUspsAdapter(options: HttpAdapterOptions, overrides: Partia
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function uspsClientConfig(options: HttpAdapterOptions): UspsClientConfig {
-  const c = requiredCredentials('usps', USPS_CREDENTIALS, options);
+  const c = requiredCredentials(uspsDefinition.code, requiredSettings(USPS_SETTINGS), options);
   return {
     url: options.baseUrl,
     clientId: c.CLIENT_ID,

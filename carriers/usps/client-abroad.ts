@@ -1,6 +1,6 @@
 import type { Address, Parcel, ShipmentOptions } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
-import { buildUspsExtraQuery, parseUspsExtraPrices } from './extras.js';
+import { buildUspsExtraQuery, parseUspsExtraPrices } from './mapping-options.js';
 import {
   buildUspsIntlExtraQuery,
   buildUspsIntlLabelRequest,
@@ -8,21 +8,21 @@ import {
   parseUspsIntlLabelResponse,
   uspsIntlProblems,
   uspsIntlServiceByCode,
-} from './international.js';
-import type { BoughtLabel, LabelFormat } from './labels.js';
-import type { RatedService } from './rating.js';
-import { parseUspsRateResponse } from './rating.js';
-import { buildUspsReturnLabelRequest, parseUspsReturnLabelResponse } from './returns.js';
-import { uspsIdempotencyKey } from './labels.js';
+} from './mapping-international.js';
+import type { BoughtLabel, LabelFormat } from './mapping-shipment.js';
+import type { RatedService } from './mapping-rates.js';
+import { parseUspsRateResponse } from './mapping-rates.js';
+import { buildUspsReturnLabelRequest, parseUspsReturnLabelResponse } from './mapping-returns.js';
+import { uspsIdempotencyKey } from './mapping-shipment.js';
 import type { UspsService } from './services.js';
+import type { UspsAnswer, UspsSendOptions } from './client-calls.js';
 import type { UspsPurchase } from './client-types.js';
-import type { UspsAnswer, UspsSendOptions } from './transport.js';
 
 /** What the client lends the international, return and extra-service calls. */
 export interface UspsAbroadKit {
   authorized(options: UspsSendOptions): Promise<UspsAnswer>;
   paid(options: UspsSendOptions): Promise<UspsAnswer>;
-  fail(answer: UspsAnswer, write: boolean): never;
+  fail(answer: UspsAnswer): never;
   unreadable(what: string, write: boolean, status: number): never;
   refusal(answer: UspsAnswer): CarrierError;
   mailingDate(from: Address, at?: string): string;
@@ -38,7 +38,7 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
   async function search(path: string, body: unknown): Promise<{ body: unknown } | CarrierError> {
     const answer = await kit.authorized({ method: 'POST', path, body, write: false });
     if (answer.status === 400) return kit.refusal(answer);
-    if (answer.status !== 200) kit.fail(answer, false);
+    if (answer.status !== 200) kit.fail(answer);
     return { body: answer.body };
   }
 
@@ -91,7 +91,7 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
         body,
         write: true,
       });
-      if (answer.status !== 200 && answer.status !== 201) kit.fail(answer, true);
+      if (answer.status !== 200 && answer.status !== 201) kit.fail(answer);
       const label = parseUspsIntlLabelResponse(answer.body) ?? kit.unreadable('international label', true, answer.status);
       return { trackingNumber: label.trackingNumber, label: { format: 'pdf', contentBase64: label.labelBase64 }, billed: label.billedCents === null ? null : { amount: label.billedCents, currency: 'USD' }, carrierShipmentId: label.trackingNumber };
     },
@@ -109,7 +109,7 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
         body: { imageInfo: { imageType: format === 'zpl' ? 'ZPL203DPI' : 'PDF', labelType: '4X6LABEL' } },
         write: false,
       });
-      if (answer.status !== 200) kit.fail(answer, false);
+      if (answer.status !== 200) kit.fail(answer);
       const body = answer.body as { labelMetadata?: { internationalTrackingNumber?: unknown }; labelImage?: unknown } | undefined;
       const tracking = body?.labelMetadata?.internationalTrackingNumber;
       const image = typeof body?.labelImage === 'string' ? body.labelImage.replace(/\s+/g, '') : '';
@@ -127,7 +127,7 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
         body,
         write: true,
       });
-      if (answer.status !== 200) kit.fail(answer, true);
+      if (answer.status !== 200) kit.fail(answer);
       return parseUspsReturnLabelResponse(answer.body, kit.format) ?? kit.unreadable('return label', true, answer.status);
     },
   };

@@ -1,7 +1,7 @@
 import type { Address } from '../../domain/index.js';
-import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './pickup.js';
-import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './scan-forms.js';
-import type { UspsAnswer, UspsSendOptions } from './transport.js';
+import { buildUspsPickupRequest, parseUspsPickupConfirmation, type UspsPickupInput } from './mapping-pickup.js';
+import { buildUspsScanFormRequest, parseUspsScanFormResponse, type UspsScanForm } from './mapping-scan-forms.js';
+import type { UspsCallKit } from './client-calls.js';
 
 /** The USPS client's SCAN form and carrier pickup calls, on the client's own token and error handling. */
 export interface UspsFormCalls {
@@ -13,15 +13,6 @@ export interface UspsFormCalls {
   cancelPickup(confirmationNumber: string): Promise<void>;
 }
 
-/** What the client lends these calls: a call with its bearer token, and how it fails. */
-export interface UspsCallKit {
-  authorized(options: UspsSendOptions): Promise<UspsAnswer>;
-  fail(answer: UspsAnswer, write: boolean): never;
-  unreadable(what: string, write: boolean, status: number): never;
-  mailingDate(from: Address): string;
-  refuseBadAddresses(from: Address, to: Address): void;
-}
-
 export function uspsFormCalls(kit: UspsCallKit): UspsFormCalls {
   const { authorized, fail, unreadable } = kit;
   return {
@@ -30,24 +21,24 @@ export function uspsFormCalls(kit: UspsCallKit): UspsFormCalls {
       const body = buildUspsScanFormRequest(from, trackingNumbers, kit.mailingDate(from));
       // The vendor media type answers one JSON object with the form in base64, not multipart.
       const answer = await authorized({ method: 'POST', path: '/scan-forms/v3/scan-form', headers: { accept: 'application/vnd.usps.labels+json' }, body, write: true });
-      if (answer.status !== 200) fail(answer, true);
+      if (answer.status !== 200) fail(answer);
       return parseUspsScanFormResponse(answer.body) ?? unreadable('SCAN form', true, answer.status);
     },
 
     async schedulePickup(input) {
       const answer = await authorized({ method: 'POST', path: '/pickup/v3/carrier-pickup', body: buildUspsPickupRequest(input), write: true });
-      if (answer.status !== 200) fail(answer, true);
+      if (answer.status !== 200) fail(answer);
       return parseUspsPickupConfirmation(answer.body) ?? unreadable('carrier pickup', true, answer.status);
     },
 
     async cancelPickup(confirmationNumber) {
       const path = `/pickup/v3/carrier-pickup/${encodeURIComponent(confirmationNumber)}`;
       const read = await authorized({ method: 'GET', path, write: false });
-      if (read.status !== 200) fail(read, false);
+      if (read.status !== 200) fail(read);
       const etag = read.headers.etag;
       if (typeof etag !== 'string' || etag === '') return unreadable('carrier pickup (no ETag)', false, read.status);
       const answer = await authorized({ method: 'DELETE', path, headers: { 'if-match': etag }, write: true });
-      if (answer.status !== 200) fail(answer, true);
+      if (answer.status !== 200) fail(answer);
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { Dispatcher } from 'undici';
 import type { Address, Customs, Parcel, ShipmentOptions } from '../../domain/index.js';
 import type { UspsFormCalls } from './client-forms.js';
-import type { UspsAddressCalls } from './addresses-client.js';
+import type { UspsAddressCalls } from './client-addresses.js';
 import type { BoughtLabel, CancelOutcome, LabelFormat, RatedService, UspsScan } from './mapping.js';
 
 /**
@@ -37,6 +37,8 @@ export interface UspsClientConfig {
   callsPerHour?: number;
   dispatcher?: Dispatcher;
 }
+
+export type { UspsAnswer, UspsSendOptions } from './client-calls.js';
 
 export interface UspsPurchase {
   /** Our shipment id: its UUID form is the `X-Idempotency-Key`. */

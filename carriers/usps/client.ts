@@ -6,7 +6,6 @@ import {
   buildUspsPaymentAuthorizationRequest,
   buildUspsRateRequests,
   buildUspsReprintRequest,
-  buildUspsTokenRequest,
   parseUspsCancelRefusal,
   parseUspsCancelResponse,
   parseUspsLabelResponse,
@@ -14,7 +13,6 @@ import {
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
-  parseUspsTokenResponse,
   parseUspsTracking,
   uspsIdempotencyKey,
   type BoughtLabel,
@@ -23,147 +21,141 @@ import {
   type RatedService,
   type UspsScan,
 } from './mapping.js';
-import { isUs, refuseBadAddresses } from './address.js';
+import { isUs, refuseBadAddresses } from './mapping-address.js';
 import { localDate, usTimeZone } from '../local-time.js';
-import { createUspsBudget, USPS_DEFAULT_CALLS_PER_HOUR } from './budget.js';
-import { sendToUsps, uspsAnswerError, type UspsAnswer, type UspsSendOptions } from './transport.js';
-import { rejectsPaymentToken } from './errors.js';
+import { rejectsPaymentToken, USPS_ERRORS } from './errors.js';
+import { createCarrierClient, createTokenCache, type CarrierClientDeclaration, type CarrierRequest } from '../kit/index.js';
 import { uspsFormCalls } from './client-forms.js';
-import { uspsAddressCalls } from './addresses-client.js';
-import type { UspsClient, UspsClientConfig } from './client-types.js';
+import { uspsAddressCalls } from './client-addresses.js';
+import type { UspsAnswer, UspsClient, UspsClientConfig, UspsSendOptions } from './client-types.js';
 import { uspsAbroadCalls } from './client-abroad.js';
-import { USPS_RETURN_MAIL_CLASS } from './returns.js';
-import { USPS_S10 } from './international.js';
+import { USPS_RETURN_MAIL_CLASS } from './mapping-returns.js';
+import { USPS_S10 } from './mapping-international.js';
 
-export type { UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase } from './client-types.js';
+export type { UspsAnswer, UspsClient, UspsClientConfig, UspsKeyCancel, UspsPurchase, UspsSendOptions } from './client-types.js';
 
-/** A token is renewed this long before USPS says it expires, so none expires on the way. */
-const TOKEN_EXPIRY_MARGIN_MS = 60_000;
+/** The document's reprint limit: "Labels can only be reprinted up to 3 times." */
+export const USPS_REPRINTS_PER_LABEL = 3;
+/** USPS's default quota for an application: 60 calls an hour, token requests included. */
+export const USPS_DEFAULT_CALLS_PER_HOUR = 60;
 
-interface Cached {
-  value: string;
-  /** The instant after which it is not used. */
-  until: number;
+/**
+ * Each label's reprints, counted before each is sent: a reprint beyond a label's three is refused
+ * for good, as USPS would refuse it. (The hour's quota of calls, tokens included, is the shared
+ * client's: `limits.callsPerHour` of USPS's declaration.) Counted per process.
+ */
+export function createUspsReprints() {
+  const reprints = new Map<string, number>();
+  return {
+    /** Counts one reprint of a label, or throws when its three are spent (USPS would refuse it). */
+    reprint(trackingNumber: string): void {
+      const done = reprints.get(trackingNumber) ?? 0;
+      if (done >= USPS_REPRINTS_PER_LABEL) {
+        throw new CarrierError('definitive', `USPS reprints a label at most ${USPS_REPRINTS_PER_LABEL} times; ${trackingNumber} has had them`, { carrierCode: 'usps' });
+      }
+      reprints.set(trackingNumber, done + 1);
+    },
+  };
+}
+
+/**
+ * USPS's APIs as the shared client takes them: OAuth client credentials in a JSON body at
+ * `/oauth2/v3/token`, the token cached and renewed; USPS's quota of calls an hour, tokens included
+ * (60 by default), and its 429s, whose `Retry-After` holds every call until then (a short one waited
+ * in place); USPS's error bodies and its hint (errors.ts). A path after the origin is kept in front
+ * of each API's own (a gateway's prefix, the simulator's `/usps`).
+ */
+export function uspsClientDeclaration(config: UspsClientConfig): CarrierClientDeclaration {
+  return {
+    ...USPS_ERRORS,
+    baseUrl: config.url,
+    // Label generation is slow at USPS.
+    timeoutMs: config.timeoutMs ?? 10_000,
+    auth: {
+      kind: 'oauth_client_credentials',
+      tokenPath: '/oauth2/v3/token',
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      // The getting-started guide accepts JSON or a form; expires_in comes as a number or a string of digits.
+      credentialsIn: 'json',
+    },
+    limits: { callsPerHour: config.callsPerHour ?? USPS_DEFAULT_CALLS_PER_HOUR, maxRetryAfterWaitMs: config.maxRetryAfterWaitMs ?? 2_000 },
+    ...(config.now ? { now: config.now } : {}),
+    ...(config.sleep ? { sleep: config.sleep } : {}),
+    ...(config.dispatcher ? { dispatcher: config.dispatcher } : {}),
+  };
+}
+
+/** A request as the shared client takes it: its name (method and path) in messages, a write where a lost answer may mean it happened. */
+function toRequest(options: UspsSendOptions): CarrierRequest {
+  return {
+    operation: options.write ? 'buy' : 'lookup',
+    name: `${options.method} ${options.path.split('?')[0]}`,
+    method: options.method,
+    path: options.path,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.body === undefined ? {} : { body: options.body }),
+  };
 }
 
 export function createUspsClient(config: UspsClientConfig): UspsClient {
-  const parsed = new URL(config.url); // a misconfigured URL fails here, not on a purchase
-  const baseUrl = parsed.origin + parsed.pathname.replace(/\/+$/, '');
+  const http = createCarrierClient(uspsClientDeclaration(config));
   const now = config.now ?? Date.now;
-  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const timeoutMs = config.timeoutMs ?? 10_000;
-  const maxWait = config.maxRetryAfterWaitMs ?? 2_000;
   const format = config.labelFormat ?? 'pdf';
-  const secrets = [config.clientSecret];
-  const budget = createUspsBudget({ callsPerHour: config.callsPerHour ?? USPS_DEFAULT_CALLS_PER_HOUR, now });
+  const reprints = createUspsReprints();
 
-  let accessToken: Cached | undefined;
-  let tokenInFlight: Promise<string> | undefined;
-  let paymentToken: Cached | undefined;
-  let paymentInFlight: Promise<string> | undefined;
-  /** USPS's quota is small (60 calls an hour, tokens included): after a 429, nothing is sent until its Retry-After. */
-  let blockedUntil = 0;
-
-  /** One exchange, honouring a rate limit: waits out a short Retry-After once, throws a longer one. */
-  async function send(options: UspsSendOptions): Promise<UspsAnswer> {
-    for (let attempt = 0; ; attempt++) {
-      const wait = blockedUntil - now();
-      if (wait > 0) {
-        if (wait > maxWait || attempt > 1) {
-          throw new CarrierError('retryable', `USPS rate limit: next call allowed in ${Math.ceil(wait / 1000)} s`, { status: 429, carrierCode: 'usps', retryAfterMs: wait });
-        }
-        await sleep(wait);
-      }
-      budget.spend(`${options.method} ${options.path.split('?')[0]}`);
-      const answer = await sendToUsps(baseUrl, options, timeoutMs, config.dispatcher);
-      if (answer.status !== 429) return answer;
-      const error = uspsAnswerError(answer, options.write, now());
-      // Without a Retry-After, a 429 blocks nothing further: the caller's retry policy spaces it out.
-      blockedUntil = Math.max(blockedUntil, now() + (error.details.retryAfterMs ?? 0));
-      if (error.details.retryAfterMs === undefined || error.details.retryAfterMs > maxWait || attempt >= 1) throw redact(error);
-    }
-  }
-
-  function redact(error: CarrierError): CarrierError {
-    let message = error.message;
-    for (const secret of [...secrets, accessToken?.value, paymentToken?.value]) {
-      if (secret) message = message.split(secret).join('[redacted]');
-    }
-    return message === error.message ? error : new CarrierError(error.kind, message, error.details);
-  }
-
-  async function fetchAccessToken(): Promise<string> {
-    const answer = await send({ method: 'POST', path: '/oauth2/v3/token', body: buildUspsTokenRequest(config.clientId, config.clientSecret), write: false });
-    if (answer.status !== 200) {
-      const error = uspsAnswerError(answer, false, now());
-      // Wrong credentials are a setting to fix, not a moment to wait out.
-      throw redact(answer.status === 400 || answer.status === 401 ? new CarrierError('definitive', `USPS refused the client credentials: ${error.message}`, error.details) : error);
-    }
-    const token = parseUspsTokenResponse(answer.body);
-    if (!token) throw new CarrierError('retryable', 'USPS token answer without a token or a lifetime', { status: answer.status, carrierCode: 'usps' });
-    const lifetime = token.expiresInSeconds * 1000;
-    accessToken = { value: token.accessToken, until: now() + Math.max(lifetime - Math.min(TOKEN_EXPIRY_MARGIN_MS, lifetime / 10), 0) };
-    return token.accessToken;
-  }
-
-  /** One token per process, shared by concurrent calls; renewed only when it is about to expire. */
-  function bearer(): Promise<string> {
-    if (accessToken && now() < accessToken.until) return Promise.resolve(accessToken.value);
-    tokenInFlight ??= fetchAccessToken().finally(() => (tokenInFlight = undefined));
-    return tokenInFlight;
-  }
-
-  /**
-   * A call with the bearer token: after a 401 the token is renewed once and the call sent once more.
-   * Only the token this call sent is dropped: calls that met the same 401 join one renewal, and a
-   * call whose 401 arrives after another renewed the token sends the new one, renewing nothing.
-   */
+  /** A call with the bearer token (renewed once after a 401), USPS's limits kept by the shared client. */
   async function authorized(options: UspsSendOptions): Promise<UspsAnswer> {
-    const sent = await bearer();
-    const first = await send({ ...options, headers: { ...options.headers, authorization: `Bearer ${sent}` } });
-    if (first.status !== 401) return first;
-    if (accessToken?.value === sent) accessToken = undefined;
-    return send({ ...options, headers: { ...options.headers, authorization: `Bearer ${await bearer()}` } });
+    const request = toRequest(options);
+    return { ...(await http.send(request)), request };
   }
 
-  async function fetchPaymentToken(): Promise<string> {
-    const body = buildUspsPaymentAuthorizationRequest({ crid: config.crid, mid: config.mid, manifestMid: config.manifestMid, accountNumber: config.accountNumber });
-    const answer = await authorized({ method: 'POST', path: '/payments/v3/payment-authorization', body, write: false });
-    if (answer.status !== 200) throw redact(uspsAnswerError(answer, false, now()));
-    const token = parseUspsPaymentAuthorization(answer.body);
-    if (!token) throw new CarrierError('retryable', 'USPS payment authorization answer without a token', { status: answer.status, carrierCode: 'usps' });
-    paymentToken = { value: token, until: now() + USPS_PAYMENT_TOKEN_LIFETIME_MS };
-    return token;
-  }
-
-  function payment(): Promise<string> {
-    if (paymentToken && now() < paymentToken.until) return Promise.resolve(paymentToken.value);
-    paymentInFlight ??= fetchPaymentToken().finally(() => (paymentInFlight = undefined));
-    return paymentInFlight;
-  }
+  /** The payment authorization, which buying and cancelling labels need beside the bearer token: it lasts eight hours. */
+  const paymentToken = createTokenCache({
+    now,
+    renewBeforeMs: () => 0,
+    async fetch() {
+      const body = buildUspsPaymentAuthorizationRequest({ crid: config.crid, mid: config.mid, manifestMid: config.manifestMid, accountNumber: config.accountNumber });
+      const answer = await authorized({ method: 'POST', path: '/payments/v3/payment-authorization', body, write: false });
+      if (answer.status !== 200) fail(answer);
+      const token = parseUspsPaymentAuthorization(answer.body);
+      if (!token) throw new CarrierError('retryable', 'USPS payment authorization answer without a token', { status: answer.status, carrierCode: 'usps' });
+      return { value: token, lifeMs: USPS_PAYMENT_TOKEN_LIFETIME_MS };
+    },
+  });
 
   /** A labels call: the payment token too, fetched afresh once if USPS says it is no longer valid. */
   async function paid(options: UspsSendOptions): Promise<UspsAnswer> {
-    const withPayment = async () => authorized({ ...options, headers: { ...options.headers, 'x-payment-authorization-token': await payment() } });
-    const answer = await withPayment();
-    if (!rejectsPaymentToken(answer)) return answer;
-    paymentToken = undefined;
-    return withPayment();
+    const withPayment = async () => {
+      const token = await paymentToken.get();
+      return { token, answer: await authorized({ ...options, headers: { ...options.headers, 'x-payment-authorization-token': token } }) };
+    };
+    const first = await withPayment();
+    if (!rejectsPaymentToken(first.answer)) return first.answer;
+    paymentToken.drop(first.token);
+    return (await withPayment()).answer;
+  }
+
+  /** A failed answer, classified once by the shared client; the payment token is never in its message. */
+  function failure(answer: UspsAnswer): CarrierError {
+    const error = http.failure(answer.request, answer);
+    const token = paymentToken.current();
+    return token && error.message.includes(token) ? new CarrierError(error.kind, error.message.split(token).join('[redacted]'), error.details) : error;
+  }
+
+  function fail(answer: UspsAnswer): never {
+    throw failure(answer);
+  }
+
+  function unreadable(what: string, write: boolean, status: number): never {
+    // USPS did something we cannot read; for a purchase, a label may exist: settle before buying again.
+    throw http.unreadable({ operation: write ? 'buy' : 'lookup', method: 'POST', path: '' }, status, what);
   }
 
   function labelOf(answer: UspsAnswer): BoughtLabel | undefined {
     const contentType = answer.headers['content-type'];
     if (typeof contentType === 'string' && /^multipart\//i.test(contentType)) return parseUspsMultipartLabel(contentType, answer.text, format);
     return parseUspsLabelResponse(answer.body, format);
-  }
-
-  function fail(answer: UspsAnswer, write: boolean): never {
-    throw redact(uspsAnswerError(answer, write, now()));
-  }
-
-  function unreadable(what: string, write: boolean, status: number): never {
-    // USPS did something we cannot read; for a purchase, a label may exist: settle before buying again.
-    throw new CarrierError(write ? 'ambiguous' : 'retryable', `USPS ${what}: answered ${status} with a body we cannot read`, { status, carrierCode: 'usps' });
   }
 
   /**
@@ -177,7 +169,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     paid,
     fail,
     unreadable,
-    refusal: (answer) => redact(uspsAnswerError(answer, false, now())),
+    refusal: failure,
     mailingDate,
     accountNumber: config.accountNumber,
     format,
@@ -193,7 +185,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
     }
     const refusal = parseUspsCancelRefusal(answer.status, answer.body);
     if (refusal) return { outcome: refusal };
-    return fail(answer, true);
+    return fail(answer);
   }
 
   return {
@@ -230,12 +222,12 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         body,
         write: true,
       });
-      if (answer.status !== 200) fail(answer, true);
+      if (answer.status !== 200) fail(answer);
       return labelOf(answer) ?? unreadable('label', true, answer.status);
     },
 
     async reprint(trackingNumber, imageFormat) {
-      budget.reprint(trackingNumber);
+      reprints.reprint(trackingNumber);
       if (USPS_S10.test(trackingNumber)) return abroad.reprintInternational(trackingNumber, imageFormat);
       const answer = await paid({
         method: 'POST',
@@ -244,7 +236,7 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
         body: buildUspsReprintRequest(imageFormat),
         write: false,
       });
-      if (answer.status !== 200) fail(answer, false);
+      if (answer.status !== 200) fail(answer);
       return parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
     },
 
@@ -258,12 +250,12 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       });
       if (answer.status === 200) {
         const label = parseUspsReprintResponse(answer.body, imageFormat) ?? unreadable('label reprint', false, answer.status);
-        budget.reprint(label.trackingNumber);
+        reprints.reprint(label.trackingNumber);
         return label;
       }
-      const error = uspsAnswerError(answer, false, now());
+      const error = failure(answer);
       if (error.details.reason === CARRIER_REASON.notFound) return null;
-      throw redact(error);
+      throw error;
     },
 
     async cancel(trackingNumber) {
@@ -282,14 +274,14 @@ export function createUspsClient(config: UspsClientConfig): UspsClient {
       return trackingNumber === undefined ? outcome : { ...outcome, trackingNumber };
     },
 
-    quotaSpent: () => budget.spent(),
+    quotaSpent: () => http.callsSpent(),
 
     ...uspsFormCalls({ authorized, fail, unreadable, mailingDate, refuseBadAddresses }),
     ...uspsAddressCalls({ authorized, fail, unreadable }),
 
     async track(trackingNumber) {
       const answer = await authorized({ method: 'GET', path: `/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, write: false });
-      if (answer.status !== 200) fail(answer, false);
+      if (answer.status !== 200) fail(answer);
       return parseUspsTracking(answer.body) ?? unreadable('tracking', false, answer.status);
     },
   };

@@ -3,8 +3,8 @@ import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { USPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
-import { USPS_INTERNATIONAL_SERVICES, USPS_S10 } from './international.js';
-import type { OptionPrices } from '../../domain/index.js';
+import { USPS_INTERNATIONAL_SERVICES, USPS_S10 } from './mapping-international.js';
+import type { CarrierSetting, OptionPrices } from '../../domain/index.js';
 
 /** Days by the mail class's own service standard (the label states the exact commitment). */
 const DELIVERY_DAYS: Record<(typeof USPS_SERVICES)[number]['code'], number> = {
@@ -23,7 +23,7 @@ const SANDBOX_CARD: Record<(typeof USPS_SERVICES)[number]['code'], Parameters<ty
 };
 
 /**
- * The options each service honours (extras.ts): USPS's price searches price them, so 0 here. Every
+ * The options each service honours (mapping-options.ts): USPS's price searches price them, so 0 here. Every
  * domestic class sells signature confirmation, adult signature and insurance; Saturday delivery is
  * Priority Mail Express's alone (it delivers every day; the documents sell no Saturday service).
  * International mail sells insurance only.
@@ -93,15 +93,49 @@ export const uspsDefinition: CarrierDefinition = {
     tracking: 'poll',
     scanForms: true,
     pickups: true,
+    // carrier-pickup books a day, `pickupDate`, "up to one year in advance".
+    pickupWindow: { aheadDays: 365, lengthHours: 24 },
     addressVerification: US_POSTAL_COUNTRIES,
+    addressVerificationRank: 0,
     international: true,
     returns: true,
     customsPaperwork: 'in_label',
   },
   // USPS's default quota is 60 calls an hour: the queue's limit cannot go below one a second, so the
-  // adapter's own Retry-After handling (client.ts) does the rest.
+  // shared client's Retry-After handling and the hour's quota (client.ts) do the rest.
   rateLimitPerSecond: 1,
   // The sandbox's numbers: an IMpb shape under a service type of zeros, never a real label's.
   trackingNumberFor: (seed) => `9000${digitsFromSeed(`usps:${seed}`, 18)}`,
   isTrackingNumber: (value) => TRACKING_NUMBER.test(value) || USPS_S10.test(value),
 };
+
+/**
+ * What USPS needs configured beside CARRIER_USPS_URL (https://apis.usps.com), with the values the
+ * carrier simulator accepts, in the formats USPS's documents give.
+ */
+export const USPS_SETTINGS: readonly CarrierSetting[] = [
+  { suffix: 'CLIENT_ID', secret: false, required: true, description: 'OAuth client id of the API application', simulatorValue: 'sim-usps-client-id' },
+  { suffix: 'CLIENT_SECRET', secret: true, required: true, description: 'OAuth client secret of the API application', simulatorValue: 'sim-usps-client-secret' },
+  // Digits, 2 to 18 characters.
+  { suffix: 'CRID', secret: false, required: true, description: 'Customer Registration ID', simulatorValue: '56982563' },
+  // Mailer IDs: 6 or 9 digits.
+  { suffix: 'MID', secret: false, required: true, description: 'Mailer ID printed on labels', simulatorValue: '904128936' },
+  { suffix: 'MANIFEST_MID', secret: false, required: true, description: 'Mailer ID of manifests (SCAN forms)', simulatorValue: '904128937' },
+  // The EPS account postage is paid from: digits.
+  { suffix: 'ACCOUNT_NUMBER', secret: false, required: true, description: 'the account labels are billed to', simulatorValue: '1000405525' },
+  {
+    suffix: 'PICKUP_EMAIL',
+    secret: false,
+    required: false,
+    description: 'the e-mail USPS is given for a pickup of an account without a portal user (USPS requires one)',
+    simulatorValue: 'shipping@example.com',
+  },
+  {
+    suffix: 'CALLS_PER_HOUR',
+    secret: false,
+    required: false,
+    description: "the USPS application's quota of calls an hour, tokens included (USPS's default 60; a whole number): no call is sent beyond it",
+    // The simulator keeps no quota unless a test gives it one: the client's own budget stays out of the way.
+    simulatorValue: '1000000',
+  },
+];

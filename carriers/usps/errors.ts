@@ -1,7 +1,8 @@
 import { CARRIER_REASON } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
-import type { CarrierErrorKind } from '../types.js';
-import type { CancelOutcome } from './labels.js';
+import { classifyAnswer, type ErrorDeclaration, type ErrorHint, type FailedCall } from '../kit/index.js';
+import type { CarrierError } from '../types.js';
+import type { CancelOutcome } from './mapping-shipment.js';
 
 /** USPS's own code and words for a failure, from either error body it sends. */
 export interface UspsErrorInfo {
@@ -29,37 +30,31 @@ export function readUspsError(body: unknown): UspsErrorInfo {
   return { ...(code ? { code } : {}), ...(message ? { message } : {}) };
 }
 
-export interface UspsErrorClassification {
-  kind: CarrierErrorKind;
-  /** USPS's own code, as sent. */
-  carrierErrorCode?: string;
-  message: string;
-  /** `not_found` when USPS says it has no such label or tracking number. */
-  reason?: typeof CARRIER_REASON.notFound;
-}
-
 /** Whether a USPS text says the label, order or tracking number does not exist. */
 export function saysNotFound(text: string | undefined): boolean {
   return text !== undefined && /\bnot\s+(?:be\s+)?found\b|\bno\s+record\b|does\s+not\s+exist/i.test(text);
 }
 
 /**
- * A failed answer's class. As Stripe's client does: a rate limit (429, honour `Retry-After`), a
- * conflict (409) or a server fault (5xx) did nothing and may pass later; except that a 502, 503 or
- * 504 to a purchase or a cancellation may come from a gateway after USPS acted, so it is ambiguous
- * (settle by idempotency key before trying again). Any other 4xx is USPS's final word. A 401 is
- * final too: the client refreshes its token once before it gets here.
+ * USPS's word on a failed answer, beside what its status says (the shared client's rules, as
+ * Stripe's: a rate limit, a conflict or a server fault did nothing and may pass later, a purchase's
+ * or a cancellation's gateway failure is ambiguous, any other refusal is USPS's final word): a 404,
+ * or a refusal whose words say so, is `not_found`. A 401 reaches here only after the client renewed
+ * its token once: final too.
  */
-export function classifyUspsError(status: number, body: unknown, write: boolean): UspsErrorClassification {
-  const info = readUspsError(body);
-  const message = info.message ? `USPS HTTP ${status}: ${info.message}` : `USPS HTTP ${status}`;
-  const base = info.code ? { carrierErrorCode: info.code, message } : { message };
-  if (status === 409 || status === 429 || status >= 500) {
-    const gateway = status === 502 || status === 503 || status === 504;
-    return { ...base, kind: write && gateway ? 'ambiguous' : 'retryable' };
-  }
-  if (status === 404 || saysNotFound(info.message)) return { ...base, kind: 'definitive', reason: CARRIER_REASON.notFound };
-  return { ...base, kind: 'definitive' };
+export function uspsErrorHint(failure: FailedCall): ErrorHint | undefined {
+  const refusal = failure.status >= 400 && failure.status < 500 && failure.status !== 409 && failure.status !== 429;
+  if (refusal && (failure.status === 404 || saysNotFound(failure.info.message))) return { reason: CARRIER_REASON.notFound };
+  return undefined;
+}
+
+/** How USPS's failures are read and classified: the part of its client's declaration the classification takes. */
+export const USPS_ERRORS: ErrorDeclaration = { carrierCode: 'usps', name: 'USPS', readError: readUspsError, hint: uspsErrorHint };
+
+/** A USPS answer's failure as its client classifies it (canned-payload tests read USPS's answers through it). */
+export function classifyUspsAnswer(status: number, body: unknown, write: boolean): CarrierError {
+  const request = { operation: write ? ('buy' as const) : ('lookup' as const), method: 'POST' as const, path: '/' };
+  return classifyAnswer(USPS_ERRORS, request, { status, headers: {}, body, text: body === undefined ? '' : JSON.stringify(body) }, Date.now());
 }
 
 /**

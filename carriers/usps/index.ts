@@ -1,13 +1,13 @@
 import type { CarrierModule } from '../types.js';
-import { createUspsAdapter, USPS_CREDENTIALS } from './adapter.js';
-import { uspsDefinition } from './definition.js';
+import { createUspsAdapter } from './adapter.js';
+import { uspsDefinition, USPS_SETTINGS } from './definition.js';
 
-export { createUspsAdapter, uspsAdapterOn, uspsClientConfig, USPS_CREDENTIALS } from './adapter.js';
-export { uspsDefinition };
+export { createUspsAdapter, uspsAdapterOn, uspsClientConfig } from './adapter.js';
+export { uspsDefinition, USPS_SETTINGS };
 
 export const uspsCarrier: CarrierModule = {
   definition: uspsDefinition,
   createHttpAdapter: (options) => createUspsAdapter(options),
   simulatorPath: '/usps',
-  credentials: USPS_CREDENTIALS,
+  settings: USPS_SETTINGS,
 };

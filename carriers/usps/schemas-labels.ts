@@ -1,6 +1,6 @@
 /** USPS domestic labels schemas (`/labels/v3`): purchase, reprint and cancel. */
 import { Type, type Static } from '@sinclair/typebox';
-import { closed, FULL_DATE, MailClass, open, Positive, ProcessingCategory, RateIndicator, STATE_PATTERN, UspsFee, UUID_PATTERN } from './schemas-common.js';
+import { closed, FULL_DATE, MailClass, open, Positive, ProcessingCategory, RateIndicator, STATE_PATTERN, UspsFee } from './schemas-common.js';
 
 /** `DomesticLabelAddress` / `DomesticLabelToAddress`, limited to the fields we fill. */
 export const UspsLabelAddress = Type.Object(
@@ -60,12 +60,6 @@ export const UspsLabelRequest = Type.Object(
   closed,
 );
 export type UspsLabelRequest = Static<typeof UspsLabelRequest>;
-
-/** The headers a label purchase carries besides the bearer token. */
-export const UspsLabelHeaders = Type.Object(
-  { 'x-payment-authorization-token': Type.String({ minLength: 1 }), 'x-idempotency-key': Type.String({ pattern: UUID_PATTERN }) },
-  open,
-);
 
 const UspsCommitment = Type.Object(
   {

@@ -7,40 +7,14 @@
  * the point of validating what we send is that we send only what the document defines. Responses
  * stay as open as the document says, so a field USPS adds later is no error.
  *
+ * The simulator and the tests check every request and answer against the schemas generated from the
+ * documents themselves (`carriers/usps/schemas/`); these stay for the adapter's reading of answers
+ * and for the OAuth token, which has no document.
+ *
  * Split by operation: `schemas-common.ts` (shared pieces, the error body), `schemas-auth.ts` (OAuth
  * token, payment authorization), `schemas-rating.ts`, `schemas-labels.ts`, `schemas-tracking.ts`.
  * Importers use this module.
  */
-import type { TSchema } from '@sinclair/typebox';
-import { UspsPaymentAuthorizationRequest, UspsPaymentAuthorizationResponse, UspsTokenError, UspsTokenRequest, UspsTokenResponse } from './schemas-auth.js';
-import { UspsErrorMessage } from './schemas-common.js';
-import {
-  UspsCancelResponse,
-  UspsLabelHeaders,
-  UspsLabelReprintRequest,
-  UspsLabelReprintResponse,
-  UspsLabelRequest,
-  UspsLabelVendorResponse,
-} from './schemas-labels.js';
-import { UspsBaseRateOption, UspsBaseRatesQuery } from './schemas-rating.js';
-import { UspsTrackingDetails } from './schemas-tracking.js';
-import { UspsScanFormRequest, UspsScanFormVendorResponse } from './schemas-scan-forms.js';
-import { UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
-import { UspsAddressQuery, UspsAddressResponse } from './schemas-addresses.js';
-import {
-  UspsExtraServiceRateDetails,
-  UspsExtraServiceRateQuery,
-  UspsIntlBaseRatesQuery,
-  UspsIntlExtraServiceRateDetails,
-  UspsIntlExtraServiceRateQuery,
-  UspsIntlLabelReprintRequest,
-  UspsIntlLabelReprintResponse,
-  UspsIntlLabelRequest,
-  UspsIntlLabelVendorResponse,
-  UspsReturnLabelRequest,
-  UspsReturnLabelVendorResponse,
-} from './schemas-international.js';
-
 export { USPS_MAIL_CLASSES, USPS_STATE_CODES, UspsErrorMessage } from './schemas-common.js';
 export {
   UspsPaymentAuthorizationRequest,
@@ -56,7 +30,6 @@ export {
   UspsCancelResponse,
   UspsImageInfo,
   UspsLabelAddress,
-  UspsLabelHeaders,
   UspsLabelMetadata,
   UspsLabelReprintRequest,
   UspsLabelReprintResponse,
@@ -69,39 +42,3 @@ export { USPS_ENTRY_FACILITY_TYPES, USPS_SCAN_FORM_IMAGE_TYPES, UspsScanFormAddr
 export { UspsAddressAdditionalInfo, UspsAddressQuery, UspsAddressResponse, UspsDomesticAddress } from './schemas-addresses.js';
 export * from './schemas-international.js';
 export { USPS_PACKAGE_LOCATIONS, USPS_PICKUP_PACKAGE_TYPES, UspsPickupAddress, UspsPickupConfirmation, UspsSchedulePickupRequest } from './schemas-pickup.js';
-
-/** Every schema by name, for a validator that compiles them once (tests, the simulator). */
-export const USPS_SCHEMAS: Record<string, TSchema> = {
-  UspsErrorMessage,
-  UspsTokenRequest,
-  UspsTokenResponse,
-  UspsTokenError,
-  UspsPaymentAuthorizationRequest,
-  UspsPaymentAuthorizationResponse,
-  UspsBaseRatesQuery,
-  UspsBaseRateOption,
-  UspsLabelRequest,
-  UspsLabelHeaders,
-  UspsLabelVendorResponse,
-  UspsLabelReprintRequest,
-  UspsLabelReprintResponse,
-  UspsCancelResponse,
-  UspsTrackingDetails,
-  UspsScanFormRequest,
-  UspsScanFormVendorResponse,
-  UspsSchedulePickupRequest,
-  UspsPickupConfirmation,
-  UspsAddressQuery,
-  UspsAddressResponse,
-  UspsIntlBaseRatesQuery,
-  UspsExtraServiceRateQuery,
-  UspsExtraServiceRateDetails,
-  UspsIntlExtraServiceRateQuery,
-  UspsIntlExtraServiceRateDetails,
-  UspsIntlLabelRequest,
-  UspsIntlLabelVendorResponse,
-  UspsIntlLabelReprintRequest,
-  UspsIntlLabelReprintResponse,
-  UspsReturnLabelRequest,
-  UspsReturnLabelVendorResponse,
-};

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../connection.js';
 import { shipments, type ShipmentRow } from '../schema.js';
 import { scanFormShipments, scanForms, type ScanFormRow } from '../schema-forms.js';
@@ -82,9 +82,40 @@ export async function markVoidingUnlessOnForm(
   });
 }
 
+/**
+ * A form is recorded, its shipments with it, before the carrier is asked to make it (so that a void
+ * is refused from that moment: a form and a void never both happen), without its file. It has one
+ * once the carrier made it (`confirmScanForm`); until then it is no form of the customer's, and an
+ * unconfirmed one whose carrier answer was lost holds its shipments until an operator settles it.
+ */
+const confirmed = sql`octet_length(${scanForms.content}) > 0`;
+
+/** The carrier made the form: its number and its file. */
+export async function confirmScanForm(db: Db, id: string, form: { carrierFormId: string; content: Buffer }): Promise<void> {
+  await db.update(scanForms).set(form).where(eq(scanForms.id, id));
+}
+
+/** The carrier refused the form: nothing holds its shipments any more (a void may go ahead). */
+export async function releaseScanForm(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(scanFormShipments).where(eq(scanFormShipments.scanFormId, id));
+    await tx.delete(scanForms).where(and(eq(scanForms.id, id), sql`not (${confirmed})`));
+  });
+}
+
+/** Forms recorded before `before` whose carrier never confirmed them (its answer was lost), oldest first. */
+export async function unconfirmedScanForms(db: Db, before: Date, accountId?: string): Promise<ScanFormRow[]> {
+  return db
+    .select()
+    .from(scanForms)
+    .where(and(sql`not (${confirmed})`, lt(scanForms.createdAt, before), ...(accountId ? [eq(scanForms.accountId, accountId)] : [])))
+    .orderBy(asc(scanForms.createdAt))
+    .limit(100);
+}
+
 /** A form by its id alone: its signed link is the credential. */
 export async function findScanForm(db: Db, id: string): Promise<ScanFormRow | undefined> {
-  const [row] = await db.select().from(scanForms).where(eq(scanForms.id, id));
+  const [row] = await db.select().from(scanForms).where(and(eq(scanForms.id, id), confirmed));
   return row;
 }
 
@@ -92,13 +123,13 @@ export async function findOwnScanForm(db: Db, owner: Owner, id: string): Promise
   const [row] = await db
     .select()
     .from(scanForms)
-    .where(and(eq(scanForms.id, id), eq(scanForms.accountId, owner.accountId), eq(scanForms.livemode, owner.livemode)));
+    .where(and(eq(scanForms.id, id), eq(scanForms.accountId, owner.accountId), eq(scanForms.livemode, owner.livemode), confirmed));
   return row;
 }
 
 /** A page of forms, newest first, without their files. */
 export async function listScanForms(db: Db, f: Owner & { before?: string; limit: number }) {
-  const where = [eq(scanForms.accountId, f.accountId), eq(scanForms.livemode, f.livemode)];
+  const where = [eq(scanForms.accountId, f.accountId), eq(scanForms.livemode, f.livemode), confirmed];
   if (f.before) where.push(lt(scanForms.id, f.before));
   const rows = await db
     .select({ id: scanForms.id, livemode: scanForms.livemode, carrier: scanForms.carrier, shipmentIds: scanForms.shipmentIds, createdAt: scanForms.createdAt })

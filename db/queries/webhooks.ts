@@ -1,4 +1,4 @@
-import { and, arrayContains, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../connection.js';
 import { webhookDeliveries, webhookEndpoints } from '../schema.js';
@@ -153,6 +153,20 @@ export async function listWebhookDeliveries(
     .orderBy(desc(webhookDeliveries.id))
     .limit(f.limit + 1);
   return { rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit };
+}
+
+/**
+ * Every delivery attempt of these events, with the URL of the endpoint it went to (a deleted
+ * endpoint's too: its attempts happened), oldest first: what the portal's shipment page shows.
+ */
+export async function deliveriesOfEvents(db: Db, eventIds: string[]): Promise<Array<WebhookDeliveryRow & { url: string }>> {
+  if (!eventIds.length) return [];
+  return db
+    .select({ ...getTableColumns(webhookDeliveries), url: webhookEndpoints.url })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(inArray(webhookDeliveries.eventId, eventIds))
+    .orderBy(asc(webhookDeliveries.attemptedAt), asc(webhookDeliveries.id));
 }
 
 /** A stored event and an endpoint that takes it, with no delivery attempt recorded. */

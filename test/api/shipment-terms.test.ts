@@ -83,8 +83,21 @@ describe('validation (contract: International, returns, address checks, options)
     const { customs: _none, service: _s, ...quote } = abroad();
     const answer = await post(acct, '/api/v1/quotes', quote);
     expect(answer.status, answer.text).toBe(200);
-    // Acme and UPS (its international services) ship abroad; SwiftPost is domestic, USPS leaves from the US only.
-    expect(answer.body.data.map((q: any) => q.service.code).sort()).toEqual(['acme_express', 'acme_ground', 'ups_expedited', 'ups_express', 'ups_saver', 'ups_standard']);
+    // Acme, UPS, FedEx and DHL Express (their international services) ship abroad; SwiftPost is domestic, USPS leaves from the US only.
+    expect(answer.body.data.map((q: any) => q.service.code).sort()).toEqual([
+      'acme_express',
+      'acme_ground',
+      'dhl_express_12',
+      'dhl_express_9',
+      'dhl_express_economy_select',
+      'dhl_express_worldwide',
+      'fedex_international_economy',
+      'fedex_international_priority',
+      'ups_expedited',
+      'ups_express',
+      'ups_saver',
+      'ups_standard',
+    ]);
     const domestic = await post(acct, '/api/v1/quotes', { ...quote, to: address({ name: 'B' }), customs: customs() });
     expect(domestic.status).toBe(422);
     expect(paths(domestic)).toEqual(['customs']);

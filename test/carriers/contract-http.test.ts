@@ -1,6 +1,6 @@
 import { CARRIER_MODULES, defaultCarrierBaseUrls } from '../../carriers/index.js';
 import { startCarrierSimulator } from '../../tools/carrier-sim/index.js';
-import { describeCarrierAdapterContract } from '../../carriers/contract-kit.js';
+import { describeCarrierAdapterContract } from '../support/carrier-kit/index.js';
 import { addFault, addSimScan } from './sim-helpers.js';
 
 // Every carrier the simulator plays (a simulatorPath), against its own simulator started for this

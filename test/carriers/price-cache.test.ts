@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { carrierRates, createPriceCache, createSandboxAdapter, shipmentHash, upsDefinition, uspsDefinition, type CarrierAdapter, type Rate, type RateRequest } from '../../carriers/index.js';
+import { carrierRates, createPriceCache, createSandboxAdapter, shipmentHash, type CarrierAdapter, type Rate, type RateRequest } from '../../carriers/index.js';
+import { upsDefinition } from '../../carriers/ups/index.js';
+import { uspsDefinition } from '../../carriers/usps/index.js';
 import { CarrierError } from '../../carriers/types.js';
 import type { Address, Parcel } from '../../domain/index.js';
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   acmeDefinition,
+  ADDRESS_VERIFIERS,
+  ALL_CARRIER_MODULES,
+  carriersWhere,
   CARRIER_MODULES,
   createCarrierRegistry,
   REAL_CARRIER_MODULES,
@@ -45,6 +48,15 @@ describe('carrier registry', () => {
     const simulated = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES].filter((m) => m.simulatorPath).map((m) => m.definition.code);
     expect(Object.keys(urls).sort()).toEqual([...simulated].sort());
     expect(urls).toMatchObject({ ups: 'http://127.0.0.1:4010/ups', usps: 'http://127.0.0.1:4010/usps' });
+  });
+
+  it("derives who books pickups and who checks addresses from the carriers' capabilities", () => {
+    const all = [...CARRIER_MODULES, ...REAL_CARRIER_MODULES].map((m) => m.definition);
+    expect(ALL_CARRIER_MODULES.map((m) => m.definition)).toEqual(all);
+    expect(carriersWhere((c) => c.pickups)).toEqual(all.filter((d) => d.capabilities.pickups).map((d) => d.code));
+    expect(carriersWhere((c) => c.pickups)).toEqual(expect.arrayContaining(['acme', 'ups', 'usps']));
+    // The postal service whose register US addresses are is asked first; UPS when it does not answer.
+    expect(ADDRESS_VERIFIERS).toEqual(['usps', 'ups']);
   });
 });
 

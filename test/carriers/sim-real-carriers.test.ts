@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CarrierError } from '../../carriers/types.js';
 import { createUpsClient } from '../../carriers/ups/client.js';
 import { createUspsClient, type UspsClientConfig } from '../../carriers/usps/client.js';
-import { SIMULATOR_CREDENTIALS, startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
+import { upsClientConfig } from '../../carriers/ups/index.js';
+import { SIMULATOR_CREDENTIALS, SIMULATOR_SETTINGS, startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, addSimScan, simCall, simPurchases } from './sim-helpers.js';
 import { PARCEL, US_FROM, US_TO } from './ups/payloads.js';
 import { FROM_US, PARCEL_US, TO_US } from './usps/payloads.js';
@@ -42,8 +43,7 @@ describe('UPS in the shared simulator', () => {
   const sleeps: number[] = [];
   const ups = () =>
     createUpsClient({
-      url: sim.carrierUrls.ups,
-      ...SIMULATOR_CREDENTIALS.ups,
+      ...upsClientConfig({ baseUrl: sim.carrierUrls.ups, credentials: SIMULATOR_SETTINGS.ups }),
       timeoutMs: 2_000,
       sleep: async (ms) => {
         sleeps.push(ms);
@@ -118,7 +118,9 @@ describe('UPS in the shared simulator', () => {
 });
 
 describe('USPS in the shared simulator', () => {
-  const usps = (overrides: Partial<UspsClientConfig> = {}) => createUspsClient({ url: sim.carrierUrls.usps, ...SIMULATOR_CREDENTIALS.usps, timeoutMs: 2_000, ...overrides });
+  const usps = (overrides: Partial<UspsClientConfig> = {}) => createUspsClient({ url: sim.carrierUrls.usps, ...uspsCredentials, timeoutMs: 2_000, ...overrides });
+  const { clientId, clientSecret, crid, mid, manifestMid, accountNumber } = SIMULATOR_CREDENTIALS.usps;
+  const uspsCredentials = { clientId, clientSecret, crid, mid, manifestMid, accountNumber };
   const purchase = (id = shipmentId()) => ({ shipmentId: id, serviceCode: 'usps_priority_mail', from: FROM_US, to: TO_US, parcel: PARCEL_US });
 
   it('answers at <sim>/usps as at USPS\'s origin: prices, a 4 × 6 PDF label, PNG and ZPL per imageType', async () => {

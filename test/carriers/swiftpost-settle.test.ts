@@ -76,6 +76,23 @@ describe('swiftpost: a booking that commits after our deadline (fault 2)', () =>
     expect(bought.trackingNumber).toBe(labels[0].tracking_number);
   });
 
+  it('settles an earlier attempt over the window from when it was given up on: a window passed is not waited again', async () => {
+    // The workflow's earlier attempt was given up on long ago (its own settle came to nothing):
+    // nothing of it can commit any more, so this attempt books at once.
+    const past = purchaseRequest('swiftpost_standard');
+    let started = Date.now();
+    await swiftpost.buy({ ...past, earlierAttempt: true, earlierAttemptAt: new Date(Date.now() - SETTLE_MS - 1_000).toISOString() });
+    expect(Date.now() - started).toBeLessThan(SETTLE_MS / 2);
+    // Given up on a second ago: only the rest of its window is waited out.
+    const recent = purchaseRequest('swiftpost_standard');
+    started = Date.now();
+    await swiftpost.buy({ ...recent, earlierAttempt: true, earlierAttemptAt: new Date(Date.now() - 1_000).toISOString() });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(SETTLE_MS - 1_000 - 100);
+    expect(took).toBeLessThan(SETTLE_MS);
+    for (const r of [past, recent]) expect(await simPurchases(sim.url, r.reference)).toHaveLength(1);
+  });
+
   it('cancels any extra consignment found under our reference and keeps the first', async () => {
     const request = purchaseRequest('swiftpost_standard');
     for (let i = 0; i < 2; i++) expect((await simCall(sim.url, 'POST', '/swiftpost/api/consignments', rawBooking(request.reference))).status).toBe(201);

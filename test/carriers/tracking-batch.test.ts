@@ -1,5 +1,5 @@
-// Tracking calls of a carrier whose API takes many numbers in one call (capabilities.trackingBatch;
-// Acme's POST /tracking takes 30, as FedEx's trackingnumbers does): the polls a worker runs at once
+// Tracking calls of a carrier whose API takes many numbers in one call (capabilities.trackingBatch:
+// FedEx's trackingnumbers takes 30, and so does Acme's POST /tracking): the polls a worker runs at once
 // go to the carrier together, each still gets its own scans or its own "not found", and a number the
 // carrier does not know is an expected (benign) answer, not a fault.
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
@@ -9,6 +9,9 @@ import { acmeDefinition, CarrierError } from '../../carriers/index.js';
 import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { CODE } from '../../domain/index.js';
 import { addSimScan, httpAdapter, purchaseRequest, simCall } from './sim-helpers.js';
+import { createFedexAdapter, fedexDefinition } from '../../carriers/fedex/index.js';
+import { startFedexSimulator } from '../../tools/carrier-sim/fedex/index.js';
+import { PARCEL as FEDEX_PARCEL, US_FROM, US_TO } from './fedex/payloads.js';
 
 let sim: CarrierSimulator;
 beforeAll(async () => {
@@ -65,5 +68,30 @@ describe('batched tracking (Acme: 30 numbers a call)', () => {
     const results = await Promise.allSettled(labels.map((l) => acts.fetchScans({ carrier: 'acme', livemode: true, trackingNumber: l.trackingNumber })));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ type: CODE.carrier_retryable, nonRetryable: false });
+  });
+});
+
+describe('batched tracking (FedEx: trackingnumbers, 30 numbers a call)', () => {
+  it('sends 31 polls in two calls, each number with its own scans or its own "not found"', async () => {
+    const credentials = { CLIENT_ID: 'client-id', CLIENT_SECRET: 'client-secret', ACCOUNT_NUMBER: '740561073' };
+    const fedex = await startFedexSimulator({ clientId: credentials.CLIENT_ID, clientSecret: credentials.CLIENT_SECRET, accountNumber: credentials.ACCOUNT_NUMBER });
+    try {
+      expect(fedexDefinition.capabilities.trackingBatch).toBe(30);
+      const adapter = createFedexAdapter({ baseUrl: fedex.url, timeoutMs: 2_000, credentials });
+      const acts = createCarrierActivities({ adapter: () => adapter });
+      const bought = await Promise.all(
+        [1, 2, 3].map((n) => adapter.buy({ reference: `shp_batchfedex${String(n).padStart(16, '0')}`, serviceCode: 'fedex_ground', from: US_FROM, to: US_TO, parcel: FEDEX_PARCEL, at: new Date().toISOString() })),
+      );
+      const unknown = Array.from({ length: 28 }, (_, i) => `7999${String(i).padStart(8, '0')}`);
+      const numbers = [...bought.map((b) => b.trackingNumber), ...unknown];
+      const before = fedex.sim.log.filter((l) => l.operation === 'track').length;
+      const results = await Promise.allSettled(numbers.map((trackingNumber) => acts.fetchScans({ carrier: 'fedex', livemode: true, trackingNumber })));
+      expect(fedex.sim.log.filter((l) => l.operation === 'track').length - before).toBe(2);
+      for (const [i, b] of bought.entries()) expect((results[i] as PromiseFulfilledResult<unknown>).value).toEqual(await adapter.scans(b.trackingNumber));
+      for (const r of results.slice(3)) expect((r as PromiseRejectedResult).reason).toMatchObject({ type: CODE.carrier_error, category: ApplicationFailureCategory.BENIGN });
+      expect(fedex.sim.violations).toEqual([]);
+    } finally {
+      await fedex.close();
+    }
   });
 });

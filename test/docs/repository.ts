@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Files not written by hand: recorded histories (their stack traces name the recording machine's paths), generated code, lock files. */
-const GENERATED = [/^package-lock\.json$/, /(^|\/)node_modules\//, /^test\/replay\/histories\//, /^sdk\/src\/generated\//, /^db\/migrations\/meta\//];
+const GENERATED = [/^package-lock\.json$/, /^carriers\/[^/]+\/schemas\//, /(^|\/)node_modules\//, /^test\/replay\/histories\//, /^sdk\/src\/generated\//, /^db\/migrations\/meta\//];
 
 /** Every tracked (or new, not ignored) hand-written file, relative to the root. */
 export function trackedFiles(): string[] {

@@ -76,13 +76,13 @@ describe('UPS Track Alert', () => {
     const tracking = await eventually(async () => {
       const t = await trackingOf(trackingNumber);
       return t.status === 'in_transit' ? t : undefined;
-    }, 30_000, 'the pushed event recorded');
+    }, 60_000, 'the pushed event recorded');
     expect(tracking).toMatchObject({ shipment_id: id, status: 'in_transit', events: [{ status: 'in_transit', description: 'Departed from Facility', carrier_code: 'I' }] });
     expect((await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status).toBe('in_transit');
     // Delivered by push too: the workflow ends with the parcel delivered.
     upsScan(trackingNumber, 'O', 'OT', 'Out For Delivery Today');
     upsScan(trackingNumber, 'D', 'FS', 'DELIVERED');
-    await eventually(async () => ((await trackingOf(trackingNumber)).status === 'delivered' ? true : undefined), 30_000, 'delivered');
+    await eventually(async () => ((await trackingOf(trackingNumber)).status === 'delivered' ? true : undefined), 60_000, 'delivered');
     const handle = stack.temporal.workflow.getHandle(`shipment/${id}`);
     expect(await handle.result()).toMatchObject({ status: 'delivered' });
     // Signals carried every event; the carrier was never polled for this parcel.
@@ -127,7 +127,7 @@ describe('UPS Track Alert', () => {
   it('a repeated event changes nothing: recorded once, announced once, the status as it was', async () => {
     const { id, trackingNumber } = await subscribedLabel();
     upsScan(trackingNumber, 'X', 'RS', 'The receiver was not available for delivery.');
-    await eventually(async () => ((await trackingOf(trackingNumber)).events.length === 1 ? true : undefined), 30_000, 'the exception recorded');
+    await eventually(async () => ((await trackingOf(trackingNumber)).events.length === 1 ? true : undefined), 60_000, 'the exception recorded');
     const once = await trackingEvents(id);
     expect(once).toHaveLength(1);
     // UPS sends the same event again (a retry after a lost answer), exactly as before.

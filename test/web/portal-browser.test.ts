@@ -186,7 +186,7 @@ describe('the portal and the admin console in a browser', () => {
 
     // The overview lists the shipment with its status and a working label link.
     await go(shop, '/portal');
-    const shipmentRow = await shop.$eval(`xpath/.//tr[td/code[text()="${bought.body.id}"]]`, (r) => (r as unknown as { innerText: string }).innerText);
+    const shipmentRow = await shop.$eval(`xpath/.//tr[td//code[text()="${bought.body.id}"]]`, (r) => (r as unknown as { innerText: string }).innerText);
     expect(shipmentRow).toContain('walk-1');
     expect(shipmentRow).toMatch(/purchased/);
     const label = await shop.$eval(`a[href="/portal/shipments/${bought.body.id}/label/pdf_6x4?mode=test"]`, async (a) => {

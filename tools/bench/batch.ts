@@ -10,8 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startInfra } from '../../test/support/infra.js';
-import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../../test/support/stack.js';
+import { address, call, createAccount, parcel, startInfra, startLocalStack, type LocalStack } from '../stack/index.js';
 import { closedLoop } from './load.js';
 import { parseScenarioFlags } from './options.js';
 import { describeMachine, machine } from './report.js';
@@ -38,7 +37,7 @@ interface Measure {
 }
 const perSecond = (n: number, ms: number) => Math.round((n / Math.max(ms, 1)) * 1000 * 10) / 10;
 
-async function batchRun(stack: TestStack, key: string, items: number, run: string): Promise<Measure & { batch_id: string }> {
+async function batchRun(stack: LocalStack, key: string, items: number, run: string): Promise<Measure & { batch_id: string }> {
   const body = { shipments: Array.from({ length: items }, (_, i) => order(i, `${run}-b`)) };
   const started = performance.now();
   const a = await call(stack, 'POST', '/api/v1/batches', { key, body });
@@ -61,7 +60,7 @@ async function batchRun(stack: TestStack, key: string, items: number, run: strin
   }
 }
 
-async function singlesRun(stack: TestStack, key: string, count: number, clients: number, run: string) {
+async function singlesRun(stack: LocalStack, key: string, count: number, clients: number, run: string) {
   let failed = 0;
   const load = await closedLoop({ concurrency: clients, requests: count, timeMs: 60 * 60_000 }, async (i) => {
     const a = await call(stack, 'POST', '/api/v1/shipments', { key, body: order(i, `${run}-s`), headers: { 'idempotency-key': `${run}-s-${i}` } });
@@ -93,7 +92,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const infra = await startInfra(log);
   try {
-    const stack = await startTestStack(
+    const stack = await startLocalStack(
+      infra,
       {
         carrierRateLimits: { acme: LIFTED_RPS, swiftpost: LIFTED_RPS },
         // Single purchases answer when bought, not with a 202 after a wait, unless something is wrong.
@@ -101,7 +101,6 @@ export async function main(argv: string[]): Promise<number> {
         purchaseDeadlineMs: 600_000,
         carrierTimeoutMs: 10_000,
       },
-      { infra },
     );
     try {
       const acct = await createAccount(stack, { topUp: '10000000.00' });

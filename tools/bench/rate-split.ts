@@ -11,8 +11,7 @@
  */
 import { parseScenarioFlags } from './options.js';
 import { randomUUID } from 'node:crypto';
-import { startInfra } from '../../test/support/infra.js';
-import { address, call, createAccount, parcel, startTestStack, type TestStack } from '../../test/support/stack.js';
+import { address, call, createAccount, parcel, startInfra, startLocalStack, type LocalStack } from '../stack/index.js';
 import { percentile } from './stats.js';
 
 interface Layout {
@@ -30,7 +29,7 @@ const order = () => ({ service: 'acme_ground', from: address(), to: address({ na
 const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
 
 /** How long the purchase's carrier call sat in its task queue: its buy scheduled → started, from the history. */
-async function buyQueueWait(stack: TestStack, shipmentId: string): Promise<number> {
+async function buyQueueWait(stack: LocalStack, shipmentId: string): Promise<number> {
   const events = (await stack.temporal.workflow.getHandle(`shipment/${shipmentId}`).fetchHistory()).events ?? [];
   const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'buyLabel');
   const started = events.find((e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled?.eventId));
@@ -39,14 +38,15 @@ async function buyQueueWait(stack: TestStack, shipmentId: string): Promise<numbe
 }
 
 /** Polls of the tracked shipments that are queued and not yet taken by a worker. */
-async function queuedPolls(stack: TestStack, workflowIds: string[]): Promise<number> {
+async function queuedPolls(stack: LocalStack, workflowIds: string[]): Promise<number> {
   const described = await Promise.all(workflowIds.map((id) => stack.temporal.workflow.getHandle(id).describe()));
   // State 1 is SCHEDULED: in the task queue, no worker has it yet.
   return described.flatMap((d) => d.raw.pendingActivities ?? []).filter((p) => p.activityType?.name === 'fetchScans' && p.state === 1).length;
 }
 
 async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: Layout, o: { tracked: number; purchases: number; rps: number }) {
-  const stack = await startTestStack(
+  const stack = await startLocalStack(
+    infra,
     {
       carrierRateLimits: { acme: o.rps },
       carrierTrackingSharePercent: layout.trackingSharePercent,
@@ -54,7 +54,6 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
       trackingPollMaxMs: 100,
       purchaseWaitMs: 300_000,
     },
-    { infra },
   );
   try {
     const acct = await createAccount(stack, { topUp: '5000.00' });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { upsDefinition } from '../../carriers/index.js';
+import { upsDefinition } from '../../carriers/ups/index.js';
 import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput } from '../../contract/index.js';
 import { schema } from '../../db/index.js';
 import { makeId } from '../../domain/index.js';
@@ -10,6 +10,7 @@ export const BENCH_SERVICES: Record<string, { code: string; name: string }> = {
   acme: { code: 'acme_ground', name: 'Acme Ground' },
   swiftpost: { code: 'swiftpost_standard', name: 'SwiftPost Standard' },
   ups: { code: 'ups_ground', name: 'UPS Ground' },
+  fedex: { code: 'fedex_ground', name: 'FedEx Ground' },
 };
 
 const FROM = { name: 'Bench Sender', line1: '1 High Street', city: 'London', postcode: 'EC1A 1BB', country: 'GB' };

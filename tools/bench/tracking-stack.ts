@@ -57,7 +57,7 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: apiUrl,
     LOG_LEVEL: 'warn',
-    ...Object.fromEntries(['ACME', 'SWIFTPOST', 'UPS', 'USPS'].map((c) => [`CARRIER_${c}_RPS`, LIFTED_RPS])),
+    ...Object.fromEntries(['ACME', 'SWIFTPOST', 'UPS', 'USPS', 'FEDEX'].map((c) => [`CARRIER_${c}_RPS`, LIFTED_RPS])),
     PURCHASE_WAIT_MS: '60000',
     ...(o.cachedWorkflows !== undefined ? { WORKER_MAX_CACHED_WORKFLOWS: String(o.cachedWorkflows) } : {}),
   };

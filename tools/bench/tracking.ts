@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- tracking --parcels N`: N purchased parcels in flight on the simulated carriers
- * (Acme, SwiftPost and UPS under Track Alert), their tracking started directly as a purchase would,
+ * (Acme and FedEx tracked in batches, SwiftPost one number a call, UPS under Track Alert), their
+ * tracking started directly as a purchase would,
  * while the simulator walks each through a realistic week on a clock `--scale` times faster than the
  * wall's, the poll schedule's clock scaled with it (docs/benchmarks.md#tracking-at-scale). It starts
  * its own stack, every part a process (tracking-stack.ts), and reports CPU seconds per parcel-day of
@@ -19,7 +20,7 @@ import { startParcels, type BenchParcel } from './tracking-parcels.js';
 import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport } from './tracking-report.js';
 import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
 
-const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups]
+const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
                                 [--purchases 200] [--clients 8] [--cache <n>] [--keep]
   --parcels    parcels in flight, spread over --carriers
   --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
@@ -36,7 +37,7 @@ const IDLE_MS = 30_000;
 const log = (line: string) => void process.stderr.write(`bench tracking: ${line}\n`);
 
 export async function main(argv: string[]): Promise<number> {
-  const flags = parseScenarioFlags(argv, { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups', purchases: '200', clients: '8', cache: '', keep: 'no' }, USAGE);
+  const flags = parseScenarioFlags(argv, { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', keep: 'no' }, USAGE);
   if ('exit' in flags) return flags.exit;
   const v = flags.values;
   const parcels = Number(v.parcels);
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     clients: Number(v.clients),
     cache: v.cache ? Number(v.cache) : undefined,
   };
-  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups'].includes(c));
+  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
   if (bad || (o.cache !== undefined && !(o.cache >= 0))) {
     process.stderr.write(USAGE);
     return 2;

@@ -5,7 +5,8 @@
  */
 
 export interface LabelArt {
-  carrier: 'UPS' | 'USPS';
+  /** The carrier's name as printed (`UPS`, `USPS`, `FedEx`); its first letter marks the corner block, USPS's a P for Postal. */
+  carrier: string;
   /** As printed: `UPS GROUND`, `PRIORITY MAIL`. */
   service: string;
   trackingNumber: string;
@@ -68,7 +69,7 @@ export function labelSvg(art: LabelArt): string {
     lines(60, 315, 36, art.to.slice(0, 5), 46),
     '<rect x="20" y="560" width="760" height="8"/>',
     `<rect x="20" y="580" width="150" height="150"/>`,
-    text(48, 680, 72, art.carrier === 'UPS' ? 'U' : 'P', true).replace('<text', '<text fill="#fff"'),
+    text(48, 680, 72, art.carrier === 'USPS' ? 'P' : art.carrier.charAt(0), true).replace('<text', '<text fill="#fff"'),
     text(200, 640, 44, art.service, true),
     text(200, 700, 26, `TRACKING #: ${spacedTrackingNumber(art.trackingNumber)}`, true),
     '<rect x="20" y="750" width="760" height="4"/>',

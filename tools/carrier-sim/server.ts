@@ -1,21 +1,43 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAcmeApi } from './acme-api.js';
 import { createCardpayApi } from './cardpay-api.js';
 import { createControlApi } from './control-api.js';
 import { createFaultStore, type Fault, type FaultStore } from './faults.js';
 import { BodyTooLargeError, readBody, sendGarbage, sendJson } from './http-io.js';
 import { SimHttpError, type SimApi, type SimReply, type SimRequest, type SimRoute } from './sim-types.js';
 import { createSimState, type SimState } from './state.js';
-import { createSwiftpostApi } from './swiftpost-api.js';
-import { createUpsApi, UPS_MOUNT } from './ups-api.js';
-import { createUspsApi, USPS_MOUNT } from './usps-api.js';
+import { ALL_CARRIER_MODULES, defaultCarrierBaseUrls, REAL_CARRIER_MODULES, type CarrierModule } from '../../carriers/index.js';
+
+/** What each carrier's simulator folder exports from its `mount.ts`: its API, answering under `mount`. */
+type MountSimulator = (state: SimState, mount: string) => SimApi;
+
+/** A carrier's simulator folder: `tools/carrier-sim/<code>/`, a code's underscores as hyphens (`blue_courier` → `blue-courier/`). */
+export const simulatorFolder = (code: string) => code.replace(/_/g, '-');
 
 /**
- * The remote APIs the simulator plays. A simulated carrier is its API module plus one line here.
- * UPS and USPS answer under `/ups` and `/usps` as if those were their origins.
+ * Where a carrier's `mount.ts` is, beside this file: `.ts` under a TypeScript loader (tsx, vitest),
+ * `.js` once compiled into dist/ (docker compose's dev profile).
  */
-const SIMULATED_APIS: ReadonlyArray<(state: SimState) => SimApi> = [createAcmeApi, createSwiftpostApi, createCardpayApi, createUpsApi, createUspsApi];
+function mountUrl(code: string): string {
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./${simulatorFolder(code)}/mount${extension}`, import.meta.url).href;
+}
+
+/**
+ * The remote APIs the simulator plays: every registered carrier with a `simulatorPath`, from its
+ * folder's `mount.ts`, at that path (a real carrier's as if it were its origin), and the card
+ * processor. The registry's line is all a new carrier adds: nothing here lists carriers.
+ */
+async function simulatedApis(state: SimState): Promise<SimApi[]> {
+  const simulated = ALL_CARRIER_MODULES.filter((m): m is CarrierModule & { simulatorPath: string } => m.simulatorPath !== undefined);
+  const carriers = await Promise.all(
+    simulated.map(async (m) => {
+      const { mountSimulator } = (await import(mountUrl(m.definition.code))) as { mountSimulator: MountSimulator };
+      return mountSimulator(state, m.simulatorPath);
+    }),
+  );
+  return [...carriers, createCardpayApi(state)];
+}
 
 /** A held (`timeout`) request is let go after this long, so nothing waits for ever. */
 const HOLD_MS = 60_000;
@@ -29,18 +51,19 @@ export interface CarrierSimulatorOptions {
 export interface CarrierSimulator {
   url: string;
   port: number;
-  /** The origins to give the real carriers' clients (CARRIER_UPS_URL, CARRIER_USPS_URL). */
-  carrierUrls: { ups: string; usps: string };
+  /** The origins to give the real carriers' clients (`CARRIER_<CODE>_URL`), by carrier code: each module's `simulatorPath` here. */
+  carrierUrls: Record<string, string>;
   close(): Promise<void>;
 }
 
 /**
- * Starts the carrier simulator: the simulated carriers' APIs (acme, swiftpost, and UPS and USPS
- * under `/ups` and `/usps`), the card processor and the `/_sim` control API, all state in memory. Plain node:http, so a fault can drop a connection mid-request.
+ * Starts the carrier simulator: every simulated carrier's API (the real ones' under their
+ * `simulatorPath`, as if it were their origin), the card processor and the `/_sim` control API,
+ * all state in memory. Plain node:http, so a fault can drop a connection mid-request.
  */
 export async function startCarrierSimulator(options: CarrierSimulatorOptions = {}): Promise<CarrierSimulator> {
   const state = createSimState();
-  const remoteApis = SIMULATED_APIS.map((create) => create(state));
+  const remoteApis = await simulatedApis(state);
   for (const api of remoteApis) if (api.isCarrier) state.buyTimestamps.set(api.code, []);
   const faults = createFaultStore(remoteApis);
   const apis = [createControlApi(state, faults, remoteApis), ...remoteApis];
@@ -70,7 +93,7 @@ export async function startCarrierSimulator(options: CarrierSimulatorOptions = {
   return {
     url,
     port,
-    carrierUrls: { ups: url + UPS_MOUNT, usps: url + USPS_MOUNT },
+    carrierUrls: defaultCarrierBaseUrls(url, REAL_CARRIER_MODULES),
     async close() {
       for (const timer of pending) clearTimeout(timer);
       pending.clear();

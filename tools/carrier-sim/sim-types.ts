@@ -21,7 +21,7 @@ export interface SimReply {
 }
 
 export interface SimRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   pattern: RegExp;
   /** The operation faults name (`buy`, `track`); absent for control routes, which faults never touch. */
   operation?: string;

@@ -26,6 +26,9 @@ export interface KeyOutcome {
   shipmentIds: Set<string>;
   lastStatus: number | null;
   problemCode: string | null;
+  /** When the client first sent it and when it read its final state (ms since the run started; a purchase's). */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 const agent = new Agent({ keepAliveTimeout: 2_000, connect: { timeout: 3_000 } });
@@ -107,7 +110,8 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
     while (Date.now() < until) {
       const a = await careful('GET', `/api/v1/shipments/${id}`, key);
       if (a?.status === 200 && done(a.body.status)) return a.body;
-      await sleep(500);
+      // A quarter of a second: the latency table reads the end of a purchase to within it.
+      await sleep(250);
     }
     return null;
   }
@@ -116,9 +120,19 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
   async function purchase(key: string, idempotencyKey: string, body: unknown, path = '/api/v1/shipments'): Promise<KeyOutcome & { shipment: any | null }> {
     const out: KeyOutcome & { shipment: any | null } = {
       key: idempotencyKey, kind: 'purchase', outcome: 'unfinished', shipmentIds: new Set(), lastStatus: null, problemCode: null, shipment: null,
+      startedAt: Date.now() - opts.started,
     };
-    const a = await careful('POST', path, key, body, idempotencyKey);
-    if (!a) return out;
+    try {
+      await follow(out, await careful('POST', path, key, body, idempotencyKey), key);
+    } finally {
+      out.endedAt = Date.now() - opts.started;
+    }
+    return out;
+  }
+
+  /** The purchase's answer, followed to its final state as the contract says (a 202: GET until it is not pending). */
+  async function follow(out: KeyOutcome & { shipment: any | null }, a: Answer | null, key: string): Promise<void> {
+    if (!a) return;
     out.lastStatus = a.status;
     const id = a.body?.id ?? a.body?.shipment_id;
     if (typeof id === 'string') out.shipmentIds.add(id);
@@ -136,7 +150,6 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
       out.outcome = 'failed';
       out.problemCode = a.body.code;
     }
-    return out;
   }
 
   async function voidLabel(key: string, idempotencyKey: string, shipmentId: string): Promise<KeyOutcome> {

@@ -110,7 +110,7 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
     WORKFLOW_BUNDLE_PATH: path.join(DIST, 'workflow-bundle.js'),
     WEBHOOK_ALLOW_PRIVATE: '1',
     LOG_LEVEL: toolingSettings().chaosLogLevel,
-    CARRIER_TIMEOUT_MS: '2000',
+    // The carriers' time-out is production's (CARRIER_TIMEOUT_MS, 5 s): a time-out costs what it would there.
     // USPS's real quota (60 calls an hour) sets its queue to one call a second; the simulator has
     // none, and at one a second the run would measure USPS's queue, not the faults.
     CARRIER_USPS_RPS: '20',

@@ -1,8 +1,14 @@
+import { request } from 'undici';
+import { ALL_CARRIER_MODULES } from '../../carriers/index.js';
 import type { createClients, KeyOutcome } from './clients.js';
 import type { ChaosOptions } from './options.js';
 import type { Random } from './random.js';
 import type { ChaosCurrency } from './routes.js';
 import { purchasePlan, RETURN_CARRIERS, type TermsPools } from './terms.js';
+import { plannedBuyFault, purchaseMark, type BuyFaultKind, type PlannedBuyFault } from './schedule.js';
+
+/** A purchase's outcome, with the carrier fault planted for its buy and whether the buy met it. */
+export type PurchaseOutcome = KeyOutcome & { planted?: { kind: BuyFaultKind; met: boolean } };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -19,9 +25,10 @@ export async function runPurchases(p: {
   pools: TermsPools;
   random: Random;
   now: () => number;
-}): Promise<KeyOutcome[]> {
+  simUrl: string;
+}): Promise<PurchaseOutcome[]> {
   const { o, clients, random } = p;
-  const outcomes: KeyOutcome[] = [];
+  const outcomes: PurchaseOutcome[] = [];
   let running = 0;
   const jobs: Promise<void>[] = [];
   for (let i = 0; i < o.purchases; i++) {
@@ -31,11 +38,15 @@ export async function runPurchases(p: {
     const key = `chaos-${o.seed}-${i}`;
     const plan = purchasePlan(i, account.currency, p.pools, random, key);
     const voidIt = random.chance(0.1);
+    const planted = plannedBuyFault(random);
+    const mark = purchaseMark(plan.kind === 'return' ? 'Customer' : 'Recipient', i);
     running++;
     jobs.push(
       (async () => {
         try {
-          const bought = await clients.purchase(account.key, key, plan.body);
+          if (planted) await armFault(p.simUrl, planted, String(plan.body.service), mark);
+          const bought: PurchaseOutcome & { shipment: any } = await clients.purchase(account.key, key, plan.body);
+          if (planted) bought.planted = { kind: planted.kind, met: await disarmFault(p.simUrl, mark) };
           outcomes.push(bought);
           let last = bought;
           if (plan.returnAfter && bought.outcome === 'purchased' && RETURN_CARRIERS.has(bought.shipment?.service?.carrier)) {
@@ -53,4 +64,22 @@ export async function runPurchases(p: {
   }
   await Promise.all(jobs);
   return outcomes;
+}
+
+/** Plants the purchase's fault at its service's carrier, for one buy whose request carries `mark`. */
+async function armFault(simUrl: string, planted: PlannedBuyFault, service: string, mark: string): Promise<void> {
+  const carrier = ALL_CARRIER_MODULES.find((m) => m.definition.services.some((s) => s.code === service))?.definition.code;
+  if (!carrier) throw new Error(`no carrier sells ${service}`);
+  const body = { ...planted.fault, carrier, match: mark, times: 1 };
+  const res = await request(`${simUrl}/_sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.statusCode !== 201) throw new Error(`fault refused: ${await res.body.text()}`);
+  await res.body.dump();
+}
+
+/** Whether the buy met its planted fault (it is used up); one it never met is cleared. */
+async function disarmFault(simUrl: string, mark: string): Promise<boolean> {
+  const res = await request(`${simUrl}/_sim/faults`);
+  const armed = ((await res.body.json()) as { data: Array<{ match: string | null }> }).data.some((f) => f.match === mark);
+  if (armed) await request(`${simUrl}/_sim/faults?match=${encodeURIComponent(mark)}`, { method: 'DELETE' }).then((r) => r.body.dump());
+  return !armed;
 }

@@ -15,6 +15,7 @@ import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
 import { runPurchases } from './purchases.js';
 import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
+import { closedRunsCheck, formatLatencyTable, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
 
 export interface ChaosResult {
@@ -25,6 +26,9 @@ export interface ChaosResult {
   faults: Record<string, number>;
   /** Labels bought abroad, return labels, and of those the returns bought from a shipment. */
   bought: TermsTally;
+  /** Every purchase's latency by what it met, and that as a table (p50, p95, p99, max). */
+  latency: LatencyRow[];
+  latencyTable: string;
   crashes: string[];
   dir: string;
 }
@@ -129,6 +133,7 @@ async function exercise(
   }
 
   const outages: Array<{ from: number; to: number; what: string }> = [];
+  const disruptions: Disruptions = { workerKills: [], outages: [] };
   const done: Record<string, number> = { 'worker SIGKILL': 0, 'API SIGKILL': 0, 'Temporal restart': 0, 'PostgreSQL restart': 0 };
   const now = () => Date.now() - started;
   const GRACE = 15_000;
@@ -141,6 +146,8 @@ async function exercise(
           const w = fleet.workers[e.worker];
           w.kill();
           done['worker SIGKILL']++;
+          // The webhooks worker has no part in a purchase: its kills are not what a purchase meets.
+          if (!w.name.includes('webhooks')) disruptions.workerKills.push(now());
           setTimeout(() => w.start(), e.downMs);
           break;
         }
@@ -153,6 +160,7 @@ async function exercise(
           a.start();
           await waitForHttp(`${fleet.apiUrls[e.api]}/healthz`).catch(() => undefined);
           outages.push({ from, to: now() + GRACE, what: 'API restart' });
+          disruptions.outages.push({ what: 'API kill', downAt: from, backAt: now() });
           break;
         }
         case 'restart-temporal': {
@@ -160,6 +168,7 @@ async function exercise(
           await fleet.restartTemporal();
           done['Temporal restart']++;
           outages.push({ from, to: now() + GRACE, what: 'Temporal restart' });
+          disruptions.outages.push({ what: 'Temporal restart', downAt: from, backAt: now() });
           break;
         }
         case 'restart-postgres': {
@@ -169,6 +178,7 @@ async function exercise(
           await fleet.startPostgres();
           done['PostgreSQL restart']++;
           outages.push({ from, to: now() + GRACE, what: 'PostgreSQL restart' });
+          disruptions.outages.push({ what: 'PostgreSQL restart', downAt: from, backAt: now() });
           break;
         }
       }
@@ -190,7 +200,7 @@ async function exercise(
     o.log(`batches completed at t+${Math.round(now() / 1000)} s`);
   })();
 
-  const outcomes = await runPurchases({ o, clients, accounts, pools, random, now });
+  const outcomes = await runPurchases({ o, clients, accounts, pools, random, now, simUrl: fleet.simUrl });
   await batchesDone;
   o.log(`clients done at t+${Math.round(now() / 1000)} s`);
   await faultsDone;
@@ -221,12 +231,16 @@ async function exercise(
   }
   const terms = await termsChecks(fleet.databaseUrl, ids);
   checks.push(...terms.checks);
+  checks.push(await closedRunsCheck(fleet.temporalAddress));
+  const latency = latencyRows(outcomes, disruptions);
   return {
     ok: checks.every((c) => c.ok),
     checks,
     table: formatTable(checks),
-    faults: { ...done, 'carrier fault kinds': carrier.length },
+    faults: { ...done, 'carrier fault kinds': carrier.length, 'planted buy faults met': outcomes.filter((k) => k.planted?.met).length },
     bought: terms.tally,
+    latency,
+    latencyTable: formatLatencyTable(latency),
     crashes,
     dir,
   };

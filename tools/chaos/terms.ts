@@ -4,6 +4,7 @@ import type { Check } from './checks.js';
 import type { createClients } from './clients.js';
 import type { Random } from './random.js';
 import { customsFor, DOMESTIC, GB_SERVICES, INTERNATIONAL_ROUTES, parcelFor, US_SERVICES, type ChaosCurrency, type Route } from './routes.js';
+import { purchaseMark } from './schedule.js';
 
 /**
  * The chaos run's labels beyond the bare shipment: labels abroad with customs, return labels
@@ -74,16 +75,16 @@ export function purchasePlan(i: number, currency: ChaosCurrency, pools: TermsPoo
   const slot = i % 10;
   if ((slot === 2 || slot === 7) && pool.international.length) {
     const { route, service } = random.pick(pool.international);
-    const body = { service, from: route.from, to: route.to(`Recipient ${i}`), parcel, customs: customsFor(i), reference };
+    const body = { service, from: route.from, to: route.to(purchaseMark('Recipient', i)), parcel, customs: customsFor(i), reference };
     return { body, kind: 'international', returnAfter: slot === 7 };
   }
   if (slot === 4 && pool.returns.length) {
-    const body = { service: random.pick(pool.returns), from: home.to(`Customer ${i}`), to: home.from, parcel, is_return: true, reference };
+    const body = { service: random.pick(pool.returns), from: home.to(purchaseMark('Customer', i)), to: home.from, parcel, is_return: true, reference };
     return { body, kind: 'return', returnAfter: false };
   }
   const returnAfter = slot === 9 && pool.returns.length > 0;
   const service = returnAfter ? random.pick(pool.returns) : random.pick(currency === 'USD' ? US_SERVICES : GB_SERVICES);
-  return { body: { service, from: home.from, to: home.to(`Recipient ${i}`), parcel, reference }, kind: 'domestic', returnAfter };
+  return { body: { service, from: home.from, to: home.to(purchaseMark('Recipient', i)), parcel, reference }, kind: 'domestic', returnAfter };
 }
 
 /** A batch item i: every fifth abroad with customs, every tenth (offset) a return label; the rest from `services`. */

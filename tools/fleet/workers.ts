@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { parseConfig } from '../../config/index.js';
+import { parseServiceConfig } from '../../runtime/index.js';
 import { carrierRegistryFor } from '../../workers/activities.js';
 import { WORKFLOWS_PATH } from '../../workers/run.js';
 
@@ -29,12 +29,12 @@ export async function buildWorkflowBundle(dir: string, workflowsPath = WORKFLOWS
 
 /**
  * The groups of the worker processes: two `shipments`, one per enabled carrier, one `webhooks`.
- * `env` is the carriers' part of the processes' environment: UPS and USPS are enabled, and get
- * their `carrier-ups` and `carrier-usps` workers, where it holds their URLs and credentials.
+ * `env` is the carriers' part of the processes' environment: a real carrier is enabled, and gets
+ * its `carrier-<code>` worker, where it holds its URL and every required setting.
  */
 export function workerLayout(env: Record<string, string | undefined> = {}): Array<{ name: string; groups: string[] }> {
   const carrierEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('CARRIER_')));
-  const carriers = carrierRegistryFor(parseConfig(carrierEnv)).definitions.map((d) => d.code);
+  const carriers = carrierRegistryFor(parseServiceConfig(carrierEnv)).definitions.map((d) => d.code);
   return [
     { name: 'worker-shipments-1', groups: ['shipments'] },
     { name: 'worker-shipments-2', groups: ['shipments'] },

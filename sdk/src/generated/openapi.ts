@@ -648,7 +648,7 @@ export interface components {
             object: "scan_form";
             /** @description false for sandbox objects */
             livemode: boolean;
-            /** @description The carrier whose form it is (usps; acme in the simulator) */
+            /** @description The carrier whose form it is: acme, usps */
             carrier: string;
             /** @description The shipments on the form, as listed */
             shipment_ids: string[];
@@ -666,7 +666,7 @@ export interface components {
             /** @description false for sandbox objects */
             livemode: boolean;
             status: "scheduled" | "cancelled";
-            /** @description ups, usps or acme */
+            /** @description The carrier that collects: acme, ups, usps, fedex, dhl_express */
             carrier: string;
             /** @description The carrier's confirmation number */
             confirmation: string;
@@ -856,7 +856,7 @@ export interface components {
             livemode: boolean;
             service: {
                 /** @enum {string} */
-                code: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international";
+                code: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international" | "fedex_ground" | "fedex_home_delivery" | "fedex_express_saver" | "fedex_2day" | "fedex_standard_overnight" | "fedex_priority_overnight" | "fedex_international_priority" | "fedex_international_economy" | "dhl_express_worldwide" | "dhl_express_economy_select" | "dhl_express_12" | "dhl_express_9" | "dhl_express_domestic";
                 carrier: string;
                 name: string;
             };
@@ -1675,7 +1675,7 @@ export interface operations {
                      * @description A service code from a quote
                      * @enum {string}
                      */
-                    service: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international";
+                    service: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international" | "fedex_ground" | "fedex_home_delivery" | "fedex_express_saver" | "fedex_2day" | "fedex_standard_overnight" | "fedex_priority_overnight" | "fedex_international_priority" | "fedex_international_economy" | "dhl_express_worldwide" | "dhl_express_economy_select" | "dhl_express_12" | "dhl_express_9" | "dhl_express_domestic";
                     from: {
                         /** @description Contact name */
                         name: string;
@@ -1980,7 +1980,7 @@ export interface operations {
                      * @description A service code; the original shipment's when left out
                      * @enum {string}
                      */
-                    service?: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international";
+                    service?: "acme_ground" | "acme_express" | "swiftpost_standard" | "swiftpost_nextday" | "ups_ground" | "ups_next_day_air" | "ups_2nd_day_air" | "ups_3_day_select" | "ups_standard" | "ups_saver" | "ups_express" | "ups_expedited" | "usps_ground_advantage" | "usps_priority_mail" | "usps_priority_mail_express" | "usps_priority_mail_international" | "usps_priority_mail_express_international" | "usps_first_class_package_international" | "fedex_ground" | "fedex_home_delivery" | "fedex_express_saver" | "fedex_2day" | "fedex_standard_overnight" | "fedex_priority_overnight" | "fedex_international_priority" | "fedex_international_economy" | "dhl_express_worldwide" | "dhl_express_economy_select" | "dhl_express_12" | "dhl_express_9" | "dhl_express_domestic";
                 };
             };
         };
@@ -5599,7 +5599,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    carrier: "ups" | "usps" | "acme";
+                    carrier: "acme" | "ups" | "usps" | "fedex" | "dhl_express";
                     address: {
                         /** @description Contact name */
                         name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCarrierRegistry, createSandboxAdapter, quoteServices, type CarrierModule } from '../../../carriers/index.js';
-import { describeCarrierAdapterContract } from '../../../carriers/contract-kit.js';
+import { describeCarrierAdapterContract } from '../../support/carrier-kit/index.js';
 import { FROM, PARCEL, TO, TO_FRANCE } from '../sim-helpers.js';
 import { createToyAdapter } from './adapter.js';
 import { toyDefinition } from './definition.js';

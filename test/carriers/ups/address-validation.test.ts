@@ -3,13 +3,12 @@
 // ambiguous with candidates, no candidates, classifications, alerts); then the client against the
 // simulator, every answer held to our schema of the document.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from '../../../carriers/ups/address-validation.js';
+import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } from '../../../carriers/ups/mapping-address-check.js';
 import { createUpsClient } from '../../../carriers/ups/client.js';
-import { UpsErrorBody, XAVRequestWrapper, XAVResponseWrapper } from '../../../carriers/ups/schemas.js';
 import { CarrierError } from '../../../carriers/types.js';
 import type { Address } from '../../../domain/index.js';
 import { startUpsSimulator } from '../../../tools/carrier-sim/ups/index.js';
-import { schemaErrors } from './ajv.js';
+import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';
 
 const OFFICE: Address = { name: 'Ritz Camera', line1: '26601 Aliso Creek Road', line2: 'Ste D', city: 'Aliso Viejo', state: 'CA', postcode: '92656', country: 'US' };
 const PR_HOME: Address = { name: 'Ana Ruiz', line1: '1 Calle Luna', city: 'San Juan', postcode: '00901-1234', country: 'PR' };
@@ -54,7 +53,7 @@ describe('UPS address validation request, from the document', () => {
         },
       },
     });
-    expect(schemaErrors(XAVRequestWrapper, request.body)).toEqual([]);
+    expect(upsRequestProblems('address-validation', request.body)).toEqual([]);
   });
 
   it('sends Puerto Rico as its own country and state, with the ZIP+4 as the extended code', () => {
@@ -67,7 +66,7 @@ describe('UPS address validation request, from the document', () => {
       PostcodeExtendedLow: '1234',
       CountryCode: 'PR',
     });
-    expect(schemaErrors(XAVRequestWrapper, body)).toEqual([]);
+    expect(upsRequestProblems('address-validation', body)).toEqual([]);
   });
 
   it('refuses before any call what UPS would not take whole, never cutting it', () => {
@@ -78,7 +77,7 @@ describe('UPS address validation request, from the document', () => {
 
 describe('UPS address validation answers, into our check', () => {
   it('a valid address: its candidate standardized with the ZIP+4, commercial by the candidate\'s classification', () => {
-    expect(schemaErrors(XAVResponseWrapper, VALID)).toEqual([]);
+    expect(upsAnswerProblems('address-validation', 200, VALID)).toEqual([]);
     expect(parseUpsAddressValidationResponse(VALID, OFFICE)).toEqual({
       verified: true,
       address: { name: 'Ritz Camera', line1: '26601 ALISO CREEK RD', line2: 'STE D', city: 'ALISO VIEJO', state: 'CA', postcode: '92656-1521', country: 'US' },
@@ -97,7 +96,7 @@ describe('UPS address validation answers, into our check', () => {
   });
 
   it('ambiguous: not verified, the address as sent, the first candidates named', () => {
-    expect(schemaErrors(XAVResponseWrapper, AMBIGUOUS)).toEqual([]);
+    expect(upsAnswerProblems('address-validation', 200, AMBIGUOUS)).toEqual([]);
     expect(parseUpsAddressValidationResponse(AMBIGUOUS, OFFICE)).toEqual({
       verified: false,
       address: OFFICE,
@@ -114,7 +113,7 @@ describe('UPS address validation answers, into our check', () => {
 
   it('no candidates: not verified; UPS\'s alerts are passed on as notices', () => {
     const withAlert = { XAVResponse: { ...NONE.XAVResponse, Response: { ...status, Alert: [{ Code: '120801', Description: 'Street level validation is limited in this environment.' }] } } };
-    expect(schemaErrors(XAVResponseWrapper, withAlert)).toEqual([]);
+    expect(upsAnswerProblems('address-validation', 200, withAlert)).toEqual([]);
     expect(parseUpsAddressValidationResponse(withAlert, OFFICE)).toEqual({
       verified: false,
       address: OFFICE,
@@ -137,10 +136,6 @@ describe('UPS client address validation against the simulator', () => {
   beforeAll(async () => {
     server = await startUpsSimulator({
       accountNumber: 'A1B2C3',
-      validate: (direction, operation, body) => {
-        if (direction !== 'response' || (operation !== 'address' && operation !== 'error')) return [];
-        return schemaErrors(operation === 'address' ? XAVResponseWrapper : UpsErrorBody, body);
-      },
     });
   });
   afterAll(() => server.close());

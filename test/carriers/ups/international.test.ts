@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildRateRequest, buildShipRequest, parseShipResponse } from '../../../carriers/ups/mapping.js';
-import { upsPurchaseProblems, unitValue } from '../../../carriers/ups/international.js';
+import { upsPurchaseProblems, unitValue } from '../../../carriers/ups/mapping-international.js';
 import { upsDefinition } from '../../../carriers/ups/index.js';
-import { RateRequest, ShipRequest, ShipResponse } from '../../../carriers/ups/schemas.js';
 import { normalizeCustoms, unsupportedOption, type Address } from '../../../domain/index.js';
-import { schemaErrors } from './ajv.js';
+import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';
 import { ACCOUNT, GB_FROM, PARCEL, SHIP_ANSWER, SHIPMENT_ID, US_FROM, US_TO } from './payloads.js';
 
 /** A London shop sending two T-shirts and a mug to a New York customer, written from the contract's example. */
@@ -43,13 +42,13 @@ const INVOICE = {
   Product: [
     {
       Description: ['Cotton T-shirt'],
-      Unit: { Number: '2', Value: '15.00', UnitOfMeasurement: { Code: 'PCS', Description: 'Pieces' } },
+      Unit: { Number: '2', Value: '15.00', UnitOfMeasurement: { Code: 'PCS' } },
       CommodityCode: '610910',
       PartNumber: 'TS-01',
       OriginCountryCode: 'PT',
     },
     // No SKU: the part number is the line's number; 10.00 over 3 to UPS's six decimals.
-    { Description: ['Mug'], Unit: { Number: '3', Value: '3.333333', UnitOfMeasurement: { Code: 'PCS', Description: 'Pieces' } }, PartNumber: '2', OriginCountryCode: 'GB' },
+    { Description: ['Mug'], Unit: { Number: '3', Value: '3.333333', UnitOfMeasurement: { Code: 'PCS' } }, PartNumber: '2', OriginCountryCode: 'GB' },
   ],
   // No invoice number given: the shipment id.
   InvoiceNumber: SHIPMENT_ID,
@@ -118,17 +117,17 @@ describe('UPS abroad: the ship request', () => {
         LabelSpecification: { LabelImageFormat: { Code: 'GIF' }, HTTPUserAgent: 'Mozilla/4.5', LabelStockSize: { Height: '6', Width: '4' } },
       },
     });
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('a DDU invoice is DAP terms, an explanation is the reason, and a given invoice number is kept', () => {
     const customs = { ...CUSTOMS, incoterm: 'DDU' as const, contents_type: 'other' as const, contents_explanation: 'Spare parts', invoice_number: 'INV-1001', tax_ids: undefined };
     const { body } = buildShipRequest({ reference: SHIPMENT_ID, serviceCode: 'ups_saver', from: FROM, to: TO, parcel: PARCEL, labelFormat: 'gif', accountNumber: ACCOUNT, customs, at: AT });
     const shipment = body.ShipmentRequest.Shipment;
-    expect(shipment.PaymentInformation.ShipmentCharge).toEqual([{ Type: '01', BillShipper: { AccountNumber: ACCOUNT } }]);
+    expect(shipment.PaymentInformation!.ShipmentCharge).toEqual([{ Type: '01', BillShipper: { AccountNumber: ACCOUNT } }]);
     expect(shipment.GlobalTaxInformation).toBeUndefined();
     expect(shipment.ShipmentServiceOptions?.InternationalForms).toMatchObject({ TermsOfShipment: 'DAP', ReasonForExport: 'Spare parts', InvoiceNumber: 'INV-1001' });
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('a return label: ReturnService 9 (Print Return Label), billed to us as shipper at `to`, leaving from `from`; abroad a partial invoice without date', () => {
@@ -148,7 +147,7 @@ describe('UPS abroad: the ship request', () => {
     const forms = shipment.ShipmentServiceOptions?.InternationalForms;
     expect(forms).toMatchObject({ FormType: ['05'], ReasonForExport: 'RETURN', TermsOfShipment: 'DAP' });
     expect(forms).not.toHaveProperty('InvoiceDate');
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('a domestic return carries no invoice', () => {
@@ -157,7 +156,7 @@ describe('UPS abroad: the ship request', () => {
     expect(shipment.ReturnService).toEqual({ Code: '9' });
     expect(shipment.ShipmentServiceOptions).toBeUndefined();
     expect(shipment.Description).toBeUndefined();
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('options: declared value and signature on the package, Saturday delivery on the shipment', () => {
@@ -176,7 +175,7 @@ describe('UPS abroad: the ship request', () => {
     expect(shipment.ShipmentServiceOptions).toEqual({ SaturdayDeliveryIndicator: '' });
     expect(shipment.Package[0]!.PackageServiceOptions).toEqual({ DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '150.50' }, DeliveryConfirmation: { DCISType: '3' } });
     expect(shipment.ShipTo).toMatchObject({ Name: 'Happy Dog Inc', AttentionName: 'Happy Dog Pet Supply' });
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 });
 
@@ -196,7 +195,7 @@ describe('UPS abroad: rating', () => {
     expect(shipment.ShipTo.Address.ResidentialAddressIndicator).toBe('');
     expect(shipment.Package[0]!.PackageServiceOptions).toEqual({ DeclaredValue: { CurrencyCode: 'USD', MonetaryValue: '00150.00' }, DeliveryConfirmation: { DCISType: '2' } });
     expect(shipment.ShipmentServiceOptions).toEqual({ SaturdayDeliveryIndicator: '', ReturnService: { Code: '9' } });
-    expect(schemaErrors(RateRequest, body)).toEqual([]);
+    expect(upsRequestProblems('rating', body)).toEqual([]);
   });
 
   it('rates a return as Shipping buys it: our account as shipper at `to`, leaving from the customer at `from`', () => {
@@ -209,7 +208,7 @@ describe('UPS abroad: rating', () => {
     expect(rated.Shipper.Address).toMatchObject({ City: 'London', CountryCode: 'GB' });
     expect(rated.ShipFrom).toEqual({ Name: 'Bob Buyer', Address: shipped.ShipFrom!.Address });
     expect(rated.ShipTo.Address.CountryCode).toBe('GB');
-    expect(schemaErrors(RateRequest, body)).toEqual([]);
+    expect(upsRequestProblems('rating', body)).toEqual([]);
   });
 
   it('rates a forward shipment from the shipper alone, with no ShipFrom', () => {
@@ -223,7 +222,7 @@ describe('UPS abroad: the answer and the refusals', () => {
   it('keeps the Form image as the commercial invoice', () => {
     const answer = structuredClone(SHIP_ANSWER) as typeof SHIP_ANSWER & { ShipmentResponse: { ShipmentResults: Record<string, unknown> } };
     answer.ShipmentResponse.ShipmentResults.Form = { Code: '01', Description: 'All Requested International Forms', Image: { ImageFormat: { Code: 'PDF', Description: 'PDF' }, GraphicImage: 'JVBERi0xLjcK' } };
-    expect(schemaErrors(ShipResponse, answer)).toEqual([]);
+    expect(upsAnswerProblems('shipments', 200, answer)).toEqual([]);
     expect(parseShipResponse(answer)?.documents).toEqual([{ type: 'commercial_invoice', format: 'pdf', contentBase64: 'JVBERi0xLjcK' }]);
     expect(parseShipResponse(SHIP_ANSWER)).not.toHaveProperty('documents');
   });

@@ -5,7 +5,7 @@ import {
   buildShipRequest,
   buildVoidRequest,
   cancelOutcomeFromError,
-  classifyUpsError,
+  classifyUpsAnswer,
   ourUpsServiceCode,
   parseLabelRecoveryResponse,
   parseRateResponse,
@@ -20,19 +20,8 @@ import {
   UPS_SERVICES,
   UPS_STATUS_TYPES,
 } from '../../../carriers/ups/mapping.js';
-import {
-  LabelRecoveryRequest,
-  LabelRecoveryResponse,
-  RateRequest,
-  RateResponse,
-  ShipRequest,
-  ShipResponse,
-  TrackResponse,
-  UpsErrorBody,
-  VoidResponse,
-} from '../../../carriers/ups/schemas.js';
 import type { Address } from '../../../domain/index.js';
-import { schemaErrors } from './ajv.js';
+import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';
 import {
   ACCOUNT,
   GB_FROM,
@@ -92,7 +81,7 @@ describe('UPS rating', () => {
         },
       },
     });
-    expect(schemaErrors(RateRequest, body)).toEqual([]);
+    expect(upsRequestProblems('rating', body)).toEqual([]);
   });
 
   it('builds a Rate request for one service in metric units off the US', () => {
@@ -106,7 +95,7 @@ describe('UPS rating', () => {
       Dimensions: { UnitOfMeasurement: { Code: 'CM', Description: 'Centimeters' }, Length: '30', Width: '20', Height: '15' },
       PackageWeight: { UnitOfMeasurement: { Code: 'KGS', Description: 'Kilograms' }, Weight: '2.5' },
     });
-    expect(schemaErrors(RateRequest, body)).toEqual([]);
+    expect(upsRequestProblems('rating', body)).toEqual([]);
     expect(() => buildRateRequest({ from: GB_FROM, to: GB_TO, parcel: PARCEL, service: 'acme_ground', accountNumber: ACCOUNT })).toThrow(/not a UPS service/);
   });
 
@@ -116,14 +105,24 @@ describe('UPS rating', () => {
     broken.RateRequest.Shipment.Package = broken.RateRequest.Shipment.Package[0];
     broken.RateRequest.Shipment.ShipTo.Address.AddressLine = '123 Main St';
     delete broken.RateRequest.Request.RequestOption;
-    const errors = schemaErrors(RateRequest, broken).join('\n');
+    const errors = upsRequestProblems('rating', broken).join('\n');
     expect(errors).toMatch(/Package must be array/);
     expect(errors).toMatch(/AddressLine must be array/);
     expect(errors).toMatch(/RequestOption/);
   });
 
+  it('a request our mapping builds that breaks the generated schema fails: a field the document does not define, a length it does not allow', () => {
+    const { body } = buildRateRequest({ from: US_FROM, to: US_TO, parcel: PARCEL, service: 'all', accountNumber: ACCOUNT });
+    const extra = structuredClone(body) as any;
+    extra.RateRequest.Shipment.Shipper.Nickname = 'HQ';
+    expect(upsRequestProblems('rating', extra)).toEqual(['/RateRequest/Shipment/Shipper must NOT have unevaluated properties (Nickname)']);
+    const long = structuredClone(body) as any;
+    long.RateRequest.Shipment.Shipper.ShipperNumber = 'A1B2C3D';
+    expect(upsRequestProblems('rating', long)).toEqual(['/RateRequest/Shipment/Shipper/ShipperNumber must NOT have more than 6 characters']);
+  });
+
   it('parses a Shop answer into our services, negotiated price first, UPS services we do not sell left out', () => {
-    expect(schemaErrors(RateResponse, RATE_SHOP_ANSWER)).toEqual([]);
+    expect(upsAnswerProblems('rating', 200, RATE_SHOP_ANSWER)).toEqual([]);
     expect(parseRateResponse(RATE_SHOP_ANSWER)).toEqual([
       { serviceCode: 'ups_ground', carrierServiceCode: '03', net: 1312, currency: 'USD', estimatedDeliveryDays: 3 },
       { serviceCode: 'ups_next_day_air', carrierServiceCode: '01', net: 7120, currency: 'USD', estimatedDeliveryDays: 1 },
@@ -172,7 +171,7 @@ describe('UPS shipping', () => {
         LabelSpecification: { LabelImageFormat: { Code: 'ZPL' }, LabelStockSize: { Height: '6', Width: '4' } },
       },
     });
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('off US/US the reference goes on the shipment, and a GIF asks with a browser user agent', () => {
@@ -186,11 +185,11 @@ describe('UPS shipping', () => {
       HTTPUserAgent: 'Mozilla/4.5',
       LabelStockSize: { Height: '6', Width: '4' },
     });
-    expect(schemaErrors(ShipRequest, body)).toEqual([]);
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
   it('parses the ship answer: tracking number, label, billed (negotiated total), UPS shipment id', () => {
-    expect(schemaErrors(ShipResponse, SHIP_ANSWER)).toEqual([]);
+    expect(upsAnswerProblems('shipments', 200, SHIP_ANSWER)).toEqual([]);
     expect(parseShipResponse(SHIP_ANSWER)).toEqual({
       trackingNumber: '1ZA1B2C30312345675',
       label: { format: 'zpl', contentBase64: 'XlhBXkZPNTAsNTBeRkQxWkExQjJDMzAzMTIzNDU2NzVeRlNeWFo=' },
@@ -208,7 +207,7 @@ describe('UPS shipping', () => {
 
   it('voids by UPS shipment id and reads the outcome', () => {
     expect(buildVoidRequest('1ZA1B2C30312345675')).toEqual({ method: 'DELETE', path: '/shipments/v2409/void/cancel/1ZA1B2C30312345675' });
-    expect(schemaErrors(VoidResponse, VOID_ANSWER)).toEqual([]);
+    expect(upsAnswerProblems('void', 200, VOID_ANSWER)).toEqual([]);
     expect(parseVoidResponse(VOID_ANSWER)).toEqual({ kind: 'cancelled' });
     const notVoided = structuredClone(VOID_ANSWER);
     notVoided.VoidShipmentResponse.SummaryResult.Status = { Code: '0', Description: 'Not Voided' };
@@ -217,16 +216,16 @@ describe('UPS shipping', () => {
 
   it('a void refused in words of a scan is already_scanned; other refusals not_cancellable; faults are not refusals', () => {
     const scanned = UPS_ERROR('190117', 'The package has already been picked up or is in transit and cannot be voided.');
-    expect(schemaErrors(UpsErrorBody, scanned)).toEqual([]);
-    expect(cancelOutcomeFromError(400, scanned)).toEqual({ kind: 'refused', reason: 'already_scanned', message: scanned.response.errors[0].message });
-    expect(cancelOutcomeFromError(400, UPS_ERROR('190102', 'No shipment found within the allowed void period'))).toEqual({
+    expect(upsAnswerProblems('void', 400, scanned)).toEqual([]);
+    expect(cancelOutcomeFromError(classifyUpsAnswer(400, scanned, 'void'))).toEqual({ kind: 'refused', reason: 'already_scanned', message: scanned.response.errors[0].message });
+    expect(cancelOutcomeFromError(classifyUpsAnswer(400, UPS_ERROR('190102', 'No shipment found within the allowed void period'), 'void'))).toEqual({
       kind: 'refused',
       reason: 'not_cancellable',
       message: 'No shipment found within the allowed void period',
     });
-    expect(cancelOutcomeFromError(429, UPS_ERROR('10429', 'Too Many Requests'))).toBeUndefined();
-    expect(cancelOutcomeFromError(503, {})).toBeUndefined();
-    expect(cancelOutcomeFromError(401, UPS_ERROR('250002', 'Invalid Authentication Information.'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(429, UPS_ERROR('10429', 'Too Many Requests'), 'void'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(503, {}, 'void'))).toBeUndefined();
+    expect(cancelOutcomeFromError(classifyUpsAnswer(401, UPS_ERROR('250002', 'Invalid Authentication Information.'), 'void'))).toBeUndefined();
   });
 
   it('recovers a label in another format, the schema satisfied with the same package named everywhere', () => {
@@ -241,15 +240,15 @@ describe('UPS shipping', () => {
         ReferenceValues: { ReferenceNumber: { Value: SHIPMENT_ID }, ShipperNumber: 'A1B2C3' },
       },
     });
-    expect(schemaErrors(LabelRecoveryRequest, body)).toEqual([]);
-    expect(schemaErrors(LabelRecoveryResponse, RECOVERY_ANSWER)).toEqual([]);
+    expect(upsRequestProblems('label-recovery', body)).toEqual([]);
+    expect(upsAnswerProblems('label-recovery', 200, RECOVERY_ANSWER)).toEqual([]);
     expect(parseLabelRecoveryResponse(RECOVERY_ANSWER, '1ZA1B2C30312345675')).toEqual({ format: 'gif', contentBase64: 'R0lGODlhAQABAAAAACw=' });
   });
 });
 
 describe('UPS tracking', () => {
   it('parses activities into scans oldest first, UTC, with UPS type kept; unknown types left out', () => {
-    expect(schemaErrors(TrackResponse, TRACK_ANSWER)).toEqual([]);
+    expect(upsAnswerProblems('tracking-details', 200, TRACK_ANSWER)).toEqual([]);
     const tn = '1ZA1B2C30312345675';
     const scans = parseTrackResponse(TRACK_ANSWER, tn);
     expect(scans).toEqual([
@@ -330,18 +329,23 @@ describe('UPS error classification', () => {
     [401, 'rate', 'definitive'],
     [403, 'ship', 'definitive'],
   ] as const)('HTTP %i on %s is %s', (status, operation, kind) => {
-    const c = classifyUpsError(status, err('120100', 'Missing or invalid shipper number'), operation);
+    const c = classifyUpsAnswer(status, UPS_ERROR('120100', 'Missing or invalid shipper number'), operation);
     expect(c.kind).toBe(kind);
-    expect(c.carrierErrorCode).toBe('120100');
-    expect(c.message).toBe('Missing or invalid shipper number');
+    expect(c.details.carrierErrorCode).toBe('120100');
+    // A refusal in UPS's own words, for the customer; a fault names the call and its status too, for operators.
+    if (kind === 'definitive') expect(c.message).toBe('Missing or invalid shipper number');
+    else expect(c.message).toMatch(new RegExp(`^UPS ${operation}: HTTP ${status}: Missing or invalid shipper number`));
   });
 
   it('a 404 is not_found; a scanned void is already_scanned, and only on a void', () => {
-    expect(classifyUpsError(404, err('TW0001', 'Tracking Information Not Found'), 'track')).toMatchObject({ kind: 'definitive', reason: 'not_found', carrierErrorCode: 'TW0001' });
-    const scanned = err('190117', 'The package has already been picked up or is in transit and cannot be voided.');
-    expect(classifyUpsError(400, scanned, 'void').reason).toBe('already_scanned');
-    expect(classifyUpsError(400, scanned, 'ship').reason).toBeUndefined();
-    expect(classifyUpsError(400, {}, 'void')).toEqual({ kind: 'definitive', message: 'UPS answered HTTP 400' });
+    expect(classifyUpsAnswer(404, UPS_ERROR('TW0001', 'Tracking Information Not Found'), 'track')).toMatchObject({ kind: 'definitive', details: { reason: 'not_found', carrierErrorCode: 'TW0001' } });
+    const scanned = UPS_ERROR('190117', 'The package has already been picked up or is in transit and cannot be voided.');
+    expect(classifyUpsAnswer(400, scanned, 'void').details.reason).toBe('already_scanned');
+    expect(classifyUpsAnswer(400, scanned, 'ship').details.reason).toBeUndefined();
+    // A scan's words in a fault are not a refusal.
+    const fault = classifyUpsAnswer(503, scanned, 'void');
+    expect([fault.kind, fault.details.reason]).toEqual(['ambiguous', undefined]);
+    expect(classifyUpsAnswer(400, {}, 'void')).toMatchObject({ kind: 'definitive', message: 'UPS void: HTTP 400', details: { status: 400, carrierCode: 'ups' } });
   });
 });
 

@@ -23,7 +23,7 @@ export const RATE_SHOP_ANSWER = {
     },
     RatedShipment: [
       {
-        Service: { Code: '03', Description: '' },
+        Service: { Code: '03', Description: 'UPS GROUND' },
         RatedShipmentAlert: [{ Code: '110971', Description: 'Your invoice may vary from the displayed reference rates' }],
         BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '6.0' },
         TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: '14.58' },
@@ -35,7 +35,7 @@ export const RATE_SHOP_ANSWER = {
         RatedPackage: [{ TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: '14.58' }, Weight: '5.6' }],
       },
       {
-        Service: { Code: '01', Description: '' },
+        Service: { Code: '01', Description: 'UPS NEXT DAY AIR' },
         BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '6.0' },
         TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: '71.20' },
         ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
@@ -45,7 +45,7 @@ export const RATE_SHOP_ANSWER = {
       },
       {
         // Next Day Air Saver: UPS offers it, we do not sell it.
-        Service: { Code: '13', Description: '' },
+        Service: { Code: '13', Description: 'UPS NEXT DAY AIR SAVER' },
         BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '6.0' },
         TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: '63.05' },
         ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },
@@ -53,7 +53,7 @@ export const RATE_SHOP_ANSWER = {
         RatedPackage: [{}],
       },
       {
-        Service: { Code: '12', Description: '' },
+        Service: { Code: '12', Description: 'UPS 3 DAY SELECT' },
         BillingWeight: { UnitOfMeasurement: { Code: 'LBS', Description: 'Pounds' }, Weight: '6.0' },
         TransportationCharges: { CurrencyCode: 'USD', MonetaryValue: '30.4' },
         ServiceOptionsCharges: { CurrencyCode: 'USD', MonetaryValue: '0.00' },

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsAdapterOn } from '../../../carriers/ups/adapter.js';
 import { createUpsClient } from '../../../carriers/ups/client.js';
-import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, upsPickupProblems } from '../../../carriers/ups/pickup.js';
-import { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse, UpsErrorBody } from '../../../carriers/ups/schemas.js';
+import { buildUpsPickupRequest, parseUpsPickupCancelResponse, parseUpsPickupResponse, upsPickupProblems } from '../../../carriers/ups/mapping-pickup.js';
 import { CarrierError } from '../../../carriers/types.js';
 import { startUpsSimulator } from '../../../tools/carrier-sim/ups/index.js';
-import { schemaErrors } from './ajv.js';
+import { upsAnswerProblems, upsRequestProblems } from './schema-problems.js';
 import { ACCOUNT, US_TO } from './payloads.js';
 
 const START = Date.parse('2026-07-11T12:00:00Z');
@@ -17,11 +16,6 @@ beforeAll(async () => {
   server = await startUpsSimulator({
     accountNumber: ACCOUNT,
     clock: () => START,
-    validate: (direction, operation, body) => {
-      if (direction === 'request') return operation === 'pickup' ? schemaErrors(PickupCreationRequest, body) : [];
-      const schema = operation === 'pickup' ? PickupCreationResponse : operation === 'pickup_cancel' ? PickupCancelResponse : operation === 'error' ? UpsErrorBody : undefined;
-      return schema ? schemaErrors(schema, body) : [];
-    },
   });
 });
 afterAll(() => server.close());
@@ -72,7 +66,7 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
         ReferenceNumber: 'pck_01j0000000000000000000000a',
       },
     });
-    expect(schemaErrors(PickupCreationRequest, body)).toEqual([]);
+    expect(upsRequestProblems('pickup-creation', body)).toEqual([]);
   });
 
   it('reads the PRN and the rated charge of a creation answer', () => {
@@ -84,7 +78,7 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
         RateResult: { RateType: 'FD', CurrencyCode: 'USD', GrandTotalOfAllCharge: '8.75', ChargeDetail: [{ ChargeCode: 'B', ChargeAmount: '8.75' }] },
       },
     };
-    expect(schemaErrors(PickupCreationResponse, answer)).toEqual([]);
+    expect(upsAnswerProblems('pickup-creation', 200, answer)).toEqual([]);
     expect(parseUpsPickupResponse(answer)).toEqual({ prn: '2929602E9CP', fee: { amount: 875, currency: 'USD' } });
     const unrated = { PickupCreationResponse: { ...answer.PickupCreationResponse, RateStatus: { Code: '04' }, RateResult: undefined } };
     expect(parseUpsPickupResponse(JSON.parse(JSON.stringify(unrated)))).toEqual({ prn: '2929602E9CP', fee: null });
@@ -106,7 +100,7 @@ describe('UPS Pickup payloads, from Pickup.yaml', () => {
     const winter = buildUpsPickupRequest({ ...input, address: newYork, window: { start: '2027-01-12T15:00:00.000Z', end: '2027-01-12T21:00:00.000Z' } }).PickupCreationRequest;
     expect(winter.PickupDateInfo).toEqual({ ReadyTime: '1000', CloseTime: '1600', PickupDate: '20270112' });
     expect(winter.TotalWeight).toEqual({ Weight: '0000.1', UnitOfMeasurement: 'LBS' });
-    expect(schemaErrors(PickupCreationRequest, { PickupCreationRequest: winter })).toEqual([]);
+    expect(upsRequestProblems('pickup-creation', { PickupCreationRequest: winter })).toEqual([]);
     // Honolulu's afternoon is the next day in UTC: the local date is the one sent.
     const honolulu = { name: 'Aloha Supply', line1: '1450 Ala Moana Blvd', city: 'Honolulu', state: 'HI', postcode: '96814', country: 'US' };
     const late = buildUpsPickupRequest({ ...input, address: honolulu, window: { start: '2026-07-14T01:00:00.000Z', end: '2026-07-14T03:00:00.000Z' } }).PickupCreationRequest;

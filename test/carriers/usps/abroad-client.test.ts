@@ -4,7 +4,6 @@ import { createUspsClient } from '../../../carriers/usps/client.js';
 import type { Address, Customs } from '../../../domain/index.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
 import { FROM_US, PARCEL_US, TO_US } from './payloads.js';
-import { namedSchemaProblems } from './schema-check.js';
 
 const CREDENTIALS = { clientId: 'sim-client', clientSecret: 'sim-secret-do-not-log' };
 const TO_CA: Address = { name: 'Jean Tremblay', line1: '100 Queen St W', city: 'Toronto', state: 'ON', postcode: 'M5H 2N2', country: 'CA', phone: '+1 (416) 555-0100' };
@@ -17,11 +16,12 @@ const problems: string[] = [];
 async function harness() {
   const started = await startUspsSimulator({
     ...CREDENTIALS,
-    // Every request is checked against our schemas of the documents, every answer too.
-    validateRequest: namedSchemaProblems,
-    onAnswer: (schema, body) => problems.push(...namedSchemaProblems(schema, body).map((p) => `${schema}: ${p}`)),
+    // The simulator checks every request and every answer against the schemas generated from USPS's documents.
   });
-  closers.push(started.close);
+  closers.push(async () => {
+    problems.push(...started.simulator.answerProblems);
+    await started.close();
+  });
   const client = createUspsClient({ url: started.url, ...CREDENTIALS, crid: '12345678', mid: '123456', manifestMid: '123456', accountNumber: '1000000000' });
   return { client, sim: started.simulator };
 }

@@ -15,20 +15,8 @@ import {
   uspsIntlServiceByCode,
 } from '../../../carriers/usps/mapping.js';
 import { uspsDefinition } from '../../../carriers/usps/index.js';
-import {
-  UspsExtraServiceRateDetails,
-  UspsExtraServiceRateQuery,
-  UspsIntlBaseRatesQuery,
-  UspsIntlExtraServiceRateDetails,
-  UspsIntlExtraServiceRateQuery,
-  UspsIntlLabelRequest,
-  UspsIntlLabelVendorResponse,
-  UspsLabelRequest,
-  UspsReturnLabelRequest,
-  UspsReturnLabelVendorResponse,
-} from '../../../carriers/usps/schemas.js';
 import { FROM_US, MAILING_DATE, PARCEL_US, SHIPMENT_ID, TO_US } from './payloads.js';
-import { schemaProblems } from './schema-check.js';
+import { LABELS_JSON, uspsAnswerProblems, uspsRequestProblems } from './schema-check.js';
 
 const TO_CA: Address = { name: 'Jean Tremblay', line1: '100 Queen St W', city: 'Toronto', state: 'ON', postcode: 'M5H 2N2', country: 'CA', phone: '+1 (416) 555-0100' };
 const CUSTOMS: Customs = {
@@ -67,7 +55,7 @@ describe('USPS international prices', () => {
       accountType: 'EPS',
       accountNumber: '1000000000',
     });
-    for (const r of requests) expect(schemaProblems(UspsIntlBaseRatesQuery, r.body)).toEqual([]);
+    for (const r of requests) expect(uspsRequestProblems('international-base-rates', r.body)).toEqual([]);
   });
 
   it('reads the document example answer as the net price', () => {
@@ -78,11 +66,11 @@ describe('USPS international prices', () => {
   it('prices insurance of the declared value with the international extra-service search', () => {
     const query = buildUspsIntlExtraQuery(PMI, TO_CA, PARCEL_US, { declared_value: '120.00' }, MAILING_DATE);
     expect(query).toEqual({ extraServices: [930], mailClass: 'PRIORITY_MAIL_INTERNATIONAL', priceType: 'COMMERCIAL', itemValue: '120.00', weight: 4.41, mailingDate: MAILING_DATE, rateIndicator: 'SP', destinationCountryCode: 'CA' });
-    expect(schemaProblems(UspsIntlExtraServiceRateQuery, query)).toEqual([]);
+    expect(uspsRequestProblems('international-extra-service-rates', query)).toEqual([]);
     expect(buildUspsIntlExtraQuery(PMI, TO_CA, PARCEL_US, { declared_value: '500.01' }, MAILING_DATE)?.extraServices).toEqual([931]);
     expect(buildUspsIntlExtraQuery(PMI, TO_CA, PARCEL_US, {}, MAILING_DATE)).toBeNull();
     const answer = { extraServices: [{ priceType: 'COMMERCIAL', price: 15.0, extraService: 930, name: 'Insurance <= $500' }] };
-    expect(schemaProblems(UspsIntlExtraServiceRateDetails, answer)).toEqual([]);
+    expect(uspsAnswerProblems('international-extra-service-rates', 200, answer)).toEqual([]);
     expect(parseUspsExtraPrices(answer, [930])).toBe(1500);
     expect(parseUspsExtraPrices(answer, [931])).toBeUndefined();
   });
@@ -120,7 +108,7 @@ describe('USPS international labels', () => {
         contents: [{ itemDescription: 'Cotton T-shirt', itemQuantity: 2, itemTotalValue: 30, weightUOM: 'lb', itemTotalWeight: 0.89, HSTariffNumber: '610910', countryofOrigin: 'PT' }],
       },
     });
-    expect(schemaProblems(UspsIntlLabelRequest, body)).toEqual([]);
+    expect(uspsRequestProblems('international-label', body)).toEqual([]);
   });
 
   it('refuses, naming our field, what the document does not take; never truncates', () => {
@@ -133,7 +121,7 @@ describe('USPS international labels', () => {
 
   it('reads the document example answer: the S10 number, postage plus extra services, the label file', () => {
     const example = { internationalTrackingNumber: 'EZ000012162US', constructCode: 'I01', postage: 286.03, extraServices: [{ serviceID: '930', serviceName: 'Insurance <= $500', price: 2.5, sku: 'NA', warnings: [] }], internationalPriceGroup: '12', weightUOM: 'lb', weight: 23.0, dimensionalWeight: '0.0', mailingDate: '2023-12-01', fees: [], labelImage: 'JVBERi0xLjQK' };
-    expect(schemaProblems(UspsIntlLabelVendorResponse, example)).toEqual([]);
+    expect(uspsAnswerProblems('international-label', 201, example, LABELS_JSON)).toEqual([]);
     expect(parseUspsIntlLabelResponse(example)).toEqual({ trackingNumber: 'EZ000012162US', labelBase64: 'JVBERi0xLjQK', billedCents: 28853 });
     expect(uspsDefinition.isTrackingNumber('EZ000012162US')).toBe(true);
   });
@@ -149,12 +137,12 @@ describe('USPS return labels', () => {
       fromAddress: { firm: 'Nick Fury', streetAddress: '2700 S Jefferson Ave', secondaryAddress: 'STE 150', city: 'St. Louis', state: 'MO', ZIPCode: '63104', ZIPPlus4: '2351' },
       packageDescription: { mailClass: 'PRIORITY_MAIL_RETURN_SERVICE', rateIndicator: 'SP', processingCategory: 'MACHINABLE', weightUOM: 'lb', weight: 4.41, dimensionsUOM: 'in', length: 11.82, width: 7.88, height: 3.94, customerReference: [{ referenceNumber: SHIPMENT_ID }] },
     });
-    expect(schemaProblems(UspsReturnLabelRequest, body)).toEqual([]);
+    expect(uspsRequestProblems('return-label', body)).toEqual([]);
   });
 
   it('reads the document example answer', () => {
     const example = { trackingNumber: '9405509898644824249889', SKU: '12345', postage: 8.75, extraServices: [{ name: 'Certified Mail', SKU: '67890', price: 3.5 }], zone: '03', returnLabelImage: 'iVBORw0KGgo=' };
-    expect(schemaProblems(UspsReturnLabelVendorResponse, example)).toEqual([]);
+    expect(uspsAnswerProblems('return-label', 200, example, LABELS_JSON)).toEqual([]);
     expect(parseUspsReturnLabelResponse(example, 'png')).toEqual({ trackingNumber: '9405509898644824249889', label: { format: 'png', contentBase64: 'iVBORw0KGgo=' }, billed: { amount: 1225, currency: 'USD' }, carrierShipmentId: '9405509898644824249889' });
   });
 });
@@ -164,14 +152,14 @@ describe('USPS extra services for signature and insurance', () => {
   it('prices them with the extra-service search and sends them on the label', () => {
     const query = buildUspsExtraQuery({ mailClass: 'PRIORITY_MAIL', originZIP: '20024', destinationZIP: '63104', weightLb: 4.41, mailingDate: MAILING_DATE }, { signature: 'adult', declared_value: '750.00' });
     expect(query).toEqual({ extraServices: [922, 931], mailClass: 'PRIORITY_MAIL', priceType: 'COMMERCIAL', itemValue: 750, weight: 4.41, originZIPCode: '20024', destinationZIPCode: '63104', mailingDate: MAILING_DATE });
-    expect(schemaProblems(UspsExtraServiceRateQuery, query)).toEqual([]);
+    expect(uspsRequestProblems('extra-service-rates', query)).toEqual([]);
     const answer = [{ extraService: '922', name: 'Adult Signature Required', priceType: 'COMMERCIAL', price: 9.1 }, { extraService: '931', name: 'Insurance > $500', priceType: 'COMMERCIAL', price: 12.35 }];
-    expect(schemaProblems(UspsExtraServiceRateDetails, answer)).toEqual([]);
+    expect(uspsAnswerProblems('extra-service-rates', 200, answer)).toEqual([]);
     expect(parseUspsExtraPrices(answer, [922, 931])).toBe(2145);
 
     const label = buildUspsLabelRequest({ shipmentId: SHIPMENT_ID, serviceCode: 'usps_priority_mail_express', from: FROM_US, to: TO_US, parcel: PARCEL_US, format: 'png', mailingDate: MAILING_DATE, options: { signature: 'required', declared_value: '80.00' } });
     expect(label.body.packageDescription).toMatchObject({ extraServices: [981, 930], packageOptions: { packageValue: 80 }, physicalSignatureRequired: true });
-    expect(schemaProblems(UspsLabelRequest, label.body)).toEqual([]);
+    expect(uspsRequestProblems('label', label.body)).toEqual([]);
     const plain = buildUspsLabelRequest({ shipmentId: SHIPMENT_ID, serviceCode: 'usps_ground_advantage', from: FROM_US, to: TO_US, parcel: PARCEL_US, format: 'png', mailingDate: MAILING_DATE });
     expect(plain.body.packageDescription).not.toHaveProperty('extraServices');
   });

@@ -3,12 +3,11 @@
 // client against the simulator, every request and answer held to our schemas of the document.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CarrierError } from '../../../carriers/types.js';
-import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from '../../../carriers/usps/addresses.js';
+import { buildUspsAddressQuery, parseUspsAddressNotFound, parseUspsAddressResponse, uspsAddressPath } from '../../../carriers/usps/mapping-address-check.js';
 import { createUspsClient } from '../../../carriers/usps/client.js';
-import { UspsAddressQuery, UspsAddressResponse, UspsErrorMessage } from '../../../carriers/usps/schemas.js';
 import type { Address } from '../../../domain/index.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
-import { namedSchemaProblems, schemaProblems } from './schema-check.js';
+import { uspsAnswerProblems, uspsQueryProblems } from './schema-check.js';
 
 const HOME: Address = { name: 'Nick Fury', line1: '2700 S Jefferson Avenue', line2: 'Apt 4', city: 'St. Louis', state: 'MO', postcode: '63104', country: 'US' };
 const PR_HOME: Address = { name: 'Ana Ruiz', line1: '1 Calle Luna', city: 'San Juan', postcode: '00901-1234', country: 'PR' };
@@ -40,14 +39,14 @@ describe('USPS address query, from the document', () => {
   it('sends the street, the unit, the city, the state and the ZIP Code, nothing else', () => {
     const query = buildUspsAddressQuery(HOME);
     expect(query).toEqual({ streetAddress: '2700 S Jefferson Avenue', secondaryAddress: 'Apt 4', city: 'St. Louis', state: 'MO', ZIPCode: '63104' });
-    expect(schemaProblems(UspsAddressQuery, query)).toEqual([]);
+    expect(uspsQueryProblems('address', query)).toEqual([]);
     expect(uspsAddressPath(query)).toBe('/addresses/v3/address?streetAddress=2700+S+Jefferson+Avenue&secondaryAddress=Apt+4&city=St.+Louis&state=MO&ZIPCode=63104');
   });
 
   it('sends Puerto Rico as the state PR, and a ZIP+4 split in two', () => {
     const query = buildUspsAddressQuery(PR_HOME);
     expect(query).toEqual({ streetAddress: '1 Calle Luna', city: 'San Juan', state: 'PR', ZIPCode: '00901', ZIPPlus4: '1234' });
-    expect(schemaProblems(UspsAddressQuery, query)).toEqual([]);
+    expect(uspsQueryProblems('address', query)).toEqual([]);
   });
 
   it('leaves out a postcode that is no ZIP Code, and refuses what USPS cannot look up before any call', () => {
@@ -59,7 +58,7 @@ describe('USPS address query, from the document', () => {
 
 describe('USPS address answers, into our check', () => {
   it('a DPV-confirmed address: verified, standardized, ZIP+4, residential (not a business)', () => {
-    expect(schemaProblems(UspsAddressResponse, STANDARDIZED)).toEqual([]);
+    expect(uspsAnswerProblems('address', 200, STANDARDIZED)).toEqual([]);
     expect(parseUspsAddressResponse(STANDARDIZED, HOME)).toEqual({
       verified: true,
       address: { name: 'Nick Fury', line1: '2700 S JEFFERSON AVE', line2: 'APT 4', city: 'SAINT LOUIS', state: 'MO', postcode: '63104-2351', country: 'US' },
@@ -103,7 +102,7 @@ describe('USPS address answers, into our check', () => {
   });
 
   it('the document\'s 404 examples: no match and more than one address, in USPS\'s words', () => {
-    expect(schemaProblems(UspsErrorMessage, NO_MATCH)).toEqual([]);
+    expect(uspsAnswerProblems('address', 404, NO_MATCH)).toEqual([]);
     expect(parseUspsAddressNotFound(NO_MATCH, HOME)).toEqual({
       verified: false,
       address: HOME,
@@ -124,18 +123,19 @@ describe('USPS client address checks against the simulator', () => {
   const closers: Array<() => Promise<void>> = [];
   const problems: string[] = [];
   afterEach(async () => {
-    expect(problems.splice(0)).toEqual([]);
     for (const close of closers.splice(0)) await close();
+    expect(problems.splice(0)).toEqual([]);
   });
 
   async function harness() {
     const started = await startUspsSimulator({
       clientId: 'c',
       clientSecret: 's',
-      validateRequest: namedSchemaProblems,
-      onAnswer: (schema, body) => problems.push(...namedSchemaProblems(schema, body).map((p) => `${schema}: ${p}`)),
     });
-    closers.push(started.close);
+    closers.push(async () => {
+      problems.push(...started.simulator.answerProblems);
+      await started.close();
+    });
     const client = createUspsClient({ url: started.url, clientId: 'c', clientSecret: 's', crid: '12345678', mid: '123456', manifestMid: '123456', accountNumber: '1000000000', timeoutMs: 2_000 });
     return { client, sim: started.simulator };
   }

@@ -3,7 +3,6 @@ import { CarrierError } from '../../../carriers/types.js';
 import { createUspsClient, type UspsClient, type UspsClientConfig } from '../../../carriers/usps/client.js';
 import { startUspsSimulator, type UspsSimulatorOptions } from '../../../tools/carrier-sim/usps/index.js';
 import { FROM_US, PARCEL_US, TO_US } from './payloads.js';
-import { namedSchemaProblems } from './schema-check.js';
 
 const HOUR = 3_600_000;
 const CREDENTIALS = { clientId: 'sim-client', clientSecret: 'sim-secret-do-not-log' };
@@ -22,13 +21,10 @@ let clock = Date.parse('2026-07-01T14:00:00Z');
 const harnesses: Harness[] = [];
 
 async function harness(simOptions: Partial<UspsSimulatorOptions> = {}, clientOptions: Partial<UspsClientConfig> = {}): Promise<Harness> {
-  const answerProblems: string[] = [];
+  // The simulator checks every request the client sends and every answer against the schemas generated from USPS's documents.
   const started = await startUspsSimulator({
     ...CREDENTIALS,
     now: () => clock,
-    // Every request the client sends is checked against our request schemas, every answer against the answer schemas.
-    validateRequest: namedSchemaProblems,
-    onAnswer: (schema, body) => answerProblems.push(...namedSchemaProblems(schema, body).map((p) => `${schema}: ${p}`)),
     ...simOptions,
   });
   const client = createUspsClient({
@@ -46,7 +42,7 @@ async function harness(simOptions: Partial<UspsSimulatorOptions> = {}, clientOpt
     timeoutMs: 10_000,
     ...clientOptions,
   });
-  const h: Harness = { client, sim: started.simulator, advance: (ms) => (clock += ms), answerProblems, close: started.close };
+  const h: Harness = { client, sim: started.simulator, advance: (ms) => (clock += ms), answerProblems: started.simulator.answerProblems, close: started.close };
   harnesses.push(h);
   return h;
 }
@@ -256,7 +252,7 @@ describe('USPS client against the simulator', () => {
   });
 
   it('has the simulator refuse a request that breaks the document, as USPS does', async () => {
-    const started = await startUspsSimulator({ ...CREDENTIALS, now: () => clock, validateRequest: namedSchemaProblems });
+    const started = await startUspsSimulator({ ...CREDENTIALS, now: () => clock });
     try {
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
         fetch(started.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CarrierError } from '../../../carriers/types.js';
 import { createUspsClient } from '../../../carriers/usps/client.js';
-import { buildUspsPickupRequest, parseUspsPickupConfirmation } from '../../../carriers/usps/pickup.js';
-import { buildUspsScanFormRequest, parseUspsScanFormResponse } from '../../../carriers/usps/scan-forms.js';
-import { UspsPickupConfirmation, UspsSchedulePickupRequest, UspsScanFormRequest, UspsScanFormVendorResponse } from '../../../carriers/usps/schemas.js';
+import { buildUspsPickupRequest, parseUspsPickupConfirmation } from '../../../carriers/usps/mapping-pickup.js';
+import { buildUspsScanFormRequest, parseUspsScanFormResponse } from '../../../carriers/usps/mapping-scan-forms.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
 import { inspectPdf } from '../../labels/pdf-inspect.js';
 import { FROM_US, PARCEL_US, TO_US } from './payloads.js';
-import { namedSchemaProblems, schemaProblems } from './schema-check.js';
+import { LABELS_JSON, uspsAnswerProblems, uspsRequestProblems } from './schema-check.js';
 
 const CREDENTIALS = { clientId: 'sim-client', clientSecret: 'sim-secret' };
 let clock = Date.parse('2026-07-01T14:00:00Z');
@@ -23,15 +22,12 @@ afterEach(async () => {
 
 async function harness() {
   clock = Date.parse('2026-07-01T14:00:00Z');
-  const answerProblems: string[] = [];
   const started = await startUspsSimulator({
     ...CREDENTIALS,
     now: () => clock,
-    validateRequest: namedSchemaProblems,
-    onAnswer: (schema, body) => answerProblems.push(...namedSchemaProblems(schema, body).map((p) => `${schema}: ${p}`)),
   });
   const client = createUspsClient({ url: started.url, ...CREDENTIALS, crid: '12345678', mid: '123456', manifestMid: '123456', accountNumber: '1000000000', now: () => clock, timeoutMs: 2_000 });
-  closers.push({ close: started.close, problems: () => [...started.simulator.requestProblems, ...answerProblems] });
+  closers.push({ close: started.close, problems: () => [...started.simulator.requestProblems, ...started.simulator.answerProblems] });
   return { client, sim: started.simulator };
 }
 
@@ -47,7 +43,7 @@ describe('USPS SCAN form and pickup payloads, from the documents', () => {
       shipment: { trackingNumbers: ['9205590006662200000001', '9205590006662200000002'] },
       fromAddress: { firm: 'Sam Wilson Supply Co', streetAddress: '45 L St SW', city: 'Washington', state: 'DC', ZIPCode: '20024' },
     });
-    expect(schemaProblems(UspsScanFormRequest, body)).toEqual([]);
+    expect(uspsRequestProblems('scan-form', body)).toEqual([]);
   });
 
   it('reads the vendor answer of the document\'s example', () => {
@@ -63,7 +59,7 @@ describe('USPS SCAN form and pickup payloads, from the documents', () => {
       SCANFormImage: 'iVBORw0KGgo=',
       trackingNumbers: ['9405530900066611112089'],
     };
-    expect(schemaProblems(UspsScanFormVendorResponse, example)).toEqual([]);
+    expect(uspsAnswerProblems('scan-form', 200, example, LABELS_JSON)).toEqual([]);
     expect(parseUspsScanFormResponse(example)).toEqual({ manifestNumber: '9475038234567000031430', trackingNumbers: ['9405530900066611112089'], pdfBase64: 'iVBORw0KGgo=' });
     expect(parseUspsScanFormResponse({ ...example, manifestNumber: undefined })).toBeUndefined();
   });
@@ -94,19 +90,20 @@ describe('USPS SCAN form and pickup payloads, from the documents', () => {
       estimatedWeight: 13.3,
       pickupLocation: { packageLocation: 'OTHER', specialInstructions: 'Loading dock B' },
     });
-    expect(schemaProblems(UspsSchedulePickupRequest, body)).toEqual([]);
+    expect(uspsRequestProblems('carrier-pickup', body)).toEqual([]);
     const bare = buildUspsPickupRequest({ address: { ...FROM_US, name: 'Cher' }, pickupDate: '2026-07-02', count: 1, totalWeightG: 0, serviceCodes: [], contactEmail: 'a@b.co' });
     expect(bare.pickupAddress).toMatchObject({ firstName: 'Cher', lastName: 'Cher' });
     expect(bare.packages).toEqual([{ packageType: 'OTHER', packageCount: 1 }]);
     expect(bare.pickupLocation).toEqual({ packageLocation: 'FRONT_DOOR' });
-    expect(schemaProblems(UspsSchedulePickupRequest, bare)).toEqual([]);
-    // The document requires specialInstructions beside OTHER.
-    expect(schemaProblems(UspsSchedulePickupRequest, { ...bare, pickupLocation: { packageLocation: 'OTHER' } })).not.toEqual([]);
+    expect(uspsRequestProblems('carrier-pickup', bare)).toEqual([]);
+    // The document requires specialInstructions beside OTHER in its prose only: the simulator holds that rule.
   });
 
   it('reads a pickup confirmation', () => {
-    const confirmation = { confirmationNumber: 'WTC123456789', pickupDate: '2026-07-02', carrierPickupRequest: {} };
-    expect(schemaProblems(UspsPickupConfirmation, confirmation)).toEqual([]);
+    // USPS answers with the request it booked.
+    const booked = buildUspsPickupRequest({ address: { ...FROM_US, name: 'Cher' }, pickupDate: '2026-07-02', count: 1, totalWeightG: 0, serviceCodes: [], contactEmail: 'a@b.co' });
+    const confirmation = { confirmationNumber: 'WTC123456789', pickupDate: '2026-07-02', carrierPickupRequest: booked };
+    expect(uspsAnswerProblems('carrier-pickup', 200, confirmation)).toEqual([]);
     expect(parseUspsPickupConfirmation(confirmation)).toBe('WTC123456789');
     expect(parseUspsPickupConfirmation({})).toBeUndefined();
   });

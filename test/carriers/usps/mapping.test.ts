@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readOAuthToken } from '../../../carriers/kit/index.js';
+import { tokenRequest } from '../../../carriers/kit/auth.js';
+import { uspsClientDeclaration } from '../../../carriers/usps/client.js';
 import type { Address } from '../../../domain/index.js';
 import {
   USPS_EVENT_STATUS,
@@ -7,8 +10,7 @@ import {
   buildUspsPaymentAuthorizationRequest,
   buildUspsRateRequests,
   buildUspsReprintRequest,
-  buildUspsTokenRequest,
-  classifyUspsError,
+  classifyUspsAnswer,
   gramsToPounds,
   millimetresToInches,
   parseUspsCancelRefusal,
@@ -18,7 +20,6 @@ import {
   parseUspsPaymentAuthorization,
   parseUspsRateResponse,
   parseUspsReprintResponse,
-  parseUspsTokenResponse,
   parseUspsTracking,
   processingCategory,
   readUspsError,
@@ -29,20 +30,7 @@ import {
   uspsServiceByMailClass,
   uspsTrackingStatus,
 } from '../../../carriers/usps/mapping.js';
-import {
-  UspsBaseRateOption,
-  UspsBaseRatesQuery,
-  UspsCancelResponse,
-  UspsErrorMessage,
-  UspsLabelReprintRequest,
-  UspsLabelReprintResponse,
-  UspsLabelRequest,
-  UspsLabelVendorResponse,
-  UspsPaymentAuthorizationRequest,
-  UspsPaymentAuthorizationResponse,
-  UspsTokenRequest,
-  UspsTrackingDetails,
-} from '../../../carriers/usps/schemas.js';
+import { UspsTokenRequest } from '../../../carriers/usps/schemas.js';
 import {
   BASE_RATE_RESPONSE,
   CANCEL_NOT_FOUND,
@@ -64,7 +52,7 @@ import {
   TRACKING_RESPONSE,
   cancelError,
 } from './payloads.js';
-import { schemaProblems } from './schema-check.js';
+import { LABELS_JSON, schemaProblems, uspsAnswerProblems, uspsRequestProblems } from './schema-check.js';
 
 describe('USPS service table', () => {
   it('maps our three codes to the document mail classes and back', () => {
@@ -136,22 +124,27 @@ describe('USPS address limits', () => {
 
 describe('USPS OAuth and payments', () => {
   it('builds the client-credentials request and reads expires_in as a number or a string', () => {
-    const request = buildUspsTokenRequest('client-123', 'secret-456');
-    expect(request).toEqual(EXPECTED_TOKEN_REQUEST);
-    expect(schemaProblems(UspsTokenRequest, request)).toEqual([]);
-    expect(parseUspsTokenResponse({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
-    expect(parseUspsTokenResponse({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
-    expect(parseUspsTokenResponse({ expires_in: 3600 })).toBeUndefined();
+    // The shared client builds it from USPS's declaration: client credentials in a JSON body.
+    const { auth } = uspsClientDeclaration({ url: 'https://apis.usps.com', clientId: 'client-123', clientSecret: 'secret-456', crid: '1', mid: '123456', manifestMid: '123456', accountNumber: '1' });
+    if (auth.kind !== 'oauth_client_credentials') throw new Error('USPS declares OAuth client credentials');
+    const request = tokenRequest(auth);
+    expect([request.method, request.path, request.form]).toEqual(['POST', '/oauth2/v3/token', undefined]);
+    expect(request.body).toEqual(EXPECTED_TOKEN_REQUEST);
+    expect(schemaProblems(UspsTokenRequest, request.body)).toEqual([]);
+    const read = auth.readToken ?? readOAuthToken;
+    expect(read({ access_token: 'abc', token_type: 'Bearer', expires_in: '28799' })).toEqual({ accessToken: 'abc', expiresInSeconds: 28799 });
+    expect(read({ access_token: 'abc', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600 });
+    expect(read({ access_token: 'abc', expires_in: 'soon' })).toBeUndefined();
+    expect(read({ expires_in: 3600 })).toBeUndefined();
   });
 
   it('builds the payment authorization with the PAYER and LABEL_OWNER roles', () => {
     const request = buildUspsPaymentAuthorizationRequest({ crid: '12345678', mid: '123456', manifestMid: '123456', accountNumber: '1000000000' });
     expect(request).toEqual(EXPECTED_PAYMENT_REQUEST);
-    expect(schemaProblems(UspsPaymentAuthorizationRequest, request)).toEqual([]);
-    expect(schemaProblems(UspsPaymentAuthorizationResponse, PAYMENT_RESPONSE)).toEqual([]);
+    expect(uspsRequestProblems('payment-authorization', request)).toEqual([]);
+    expect(uspsAnswerProblems('payment-authorization', 200, PAYMENT_RESPONSE)).toEqual([]);
     expect(parseUspsPaymentAuthorization(PAYMENT_RESPONSE)).toBe('header.body.signature');
-    expect(schemaProblems(UspsPaymentAuthorizationRequest, { roles: [{ ...EXPECTED_PAYMENT_REQUEST.roles[1], MID: '1234' }] })).not.toEqual([]);
+    expect(uspsRequestProblems('payment-authorization', { roles: [{ ...EXPECTED_PAYMENT_REQUEST.roles[1], MID: '1234' }] })).not.toEqual([]);
   });
 });
 
@@ -160,7 +153,7 @@ describe('USPS rating', () => {
     const requests = buildUspsRateRequests(FROM_US, TO_US, PARCEL_US, 'usps_priority_mail', MAILING_DATE, { accountNumber: '1000000000' });
     expect(requests.map((r) => r.service.code)).toEqual(['usps_priority_mail']);
     expect(requests[0].body).toEqual(EXPECTED_PRIORITY_RATE_QUERY);
-    expect(schemaProblems(UspsBaseRatesQuery, requests[0].body)).toEqual([]);
+    expect(uspsRequestProblems('base-rates', requests[0].body)).toEqual([]);
 
     const all = buildUspsRateRequests(FROM_US, TO_US, PARCEL_US, 'all', MAILING_DATE);
     expect(all.map((r) => [r.body.mailClass, r.body.rateIndicator])).toEqual([
@@ -170,7 +163,7 @@ describe('USPS rating', () => {
     ]);
     for (const r of all) {
       expect(r.body).not.toHaveProperty('accountNumber');
-      expect(schemaProblems(UspsBaseRatesQuery, r.body)).toEqual([]);
+      expect(uspsRequestProblems('base-rates', r.body)).toEqual([]);
     }
   });
 
@@ -184,7 +177,7 @@ describe('USPS rating', () => {
   });
 
   it('reads totalBasePrice (rate plus fees) as the net price in cents', () => {
-    expect(schemaProblems(UspsBaseRateOption, BASE_RATE_RESPONSE)).toEqual([]);
+    expect(uspsAnswerProblems('base-rates', 200, BASE_RATE_RESPONSE)).toEqual([]);
     const service = uspsServiceByCode('usps_ground_advantage')!;
     expect(parseUspsRateResponse(service, BASE_RATE_RESPONSE)).toEqual({
       serviceCode: 'usps_ground_advantage',
@@ -217,7 +210,7 @@ describe('USPS labels', () => {
     });
     expect(request.idempotencyKey).toBe(uspsIdempotencyKey(SHIPMENT_ID));
     expect(request.body).toEqual(EXPECTED_LABEL_REQUEST);
-    expect(schemaProblems(UspsLabelRequest, request.body)).toEqual([]);
+    expect(uspsRequestProblems('label', request.body)).toEqual([]);
   });
 
   it('asks for ZPL at 203 dpi for our zpl format, and the same image on a reprint', () => {
@@ -225,7 +218,7 @@ describe('USPS labels', () => {
     expect(request.body.imageInfo).toEqual({ imageType: 'ZPL203DPI', labelType: '4X6LABEL', receiptOption: 'NONE' });
     expect(request.body.packageDescription.rateIndicator).toBe('PA');
     expect(buildUspsReprintRequest('zpl')).toEqual({ imageInfo: { imageType: 'ZPL203DPI', labelType: '4X6LABEL' } });
-    expect(schemaProblems(UspsLabelReprintRequest, buildUspsReprintRequest('pdf'))).toEqual([]);
+    expect(uspsRequestProblems('label-reprint', buildUspsReprintRequest('pdf'))).toEqual([]);
   });
 
   it('refuses to build a purchase for an address USPS would refuse', () => {
@@ -235,7 +228,7 @@ describe('USPS labels', () => {
   });
 
   it('parses the label answer, billing postage plus extra services', () => {
-    expect(schemaProblems(UspsLabelVendorResponse, LABEL_RESPONSE)).toEqual([]);
+    expect(uspsAnswerProblems('label', 200, LABEL_RESPONSE, LABELS_JSON)).toEqual([]);
     expect(parseUspsLabelResponse(LABEL_RESPONSE, 'pdf')).toEqual({
       trackingNumber: '9205590006662200704797',
       label: { format: 'pdf', contentBase64: PDF_BASE64 },
@@ -260,7 +253,7 @@ describe('USPS labels', () => {
   });
 
   it('parses the reprint answer into the same label', () => {
-    expect(schemaProblems(UspsLabelReprintResponse, REPRINT_RESPONSE)).toEqual([]);
+    expect(uspsAnswerProblems('label-reprint', 200, REPRINT_RESPONSE, LABELS_JSON)).toEqual([]);
     expect(parseUspsReprintResponse(REPRINT_RESPONSE, 'pdf')).toEqual(parseUspsLabelResponse(LABEL_RESPONSE, 'pdf'));
   });
 });
@@ -269,15 +262,15 @@ describe('USPS cancellation', () => {
   it('reads CANCELED as cancelled and DISPUTED as a refund request', () => {
     const canceled = { trackingNumber: '9262593519935271903671', status: 'CANCELED' };
     const disputed = { trackingNumber: '9262593519935271903671', status: 'DISPUTED', disputeId: '103789' };
-    expect(schemaProblems(UspsCancelResponse, canceled)).toEqual([]);
-    expect(schemaProblems(UspsCancelResponse, disputed)).toEqual([]);
+    expect(uspsAnswerProblems('label-cancel', 200, canceled)).toEqual([]);
+    expect(uspsAnswerProblems('label-cancel', 200, disputed)).toEqual([]);
     expect(parseUspsCancelResponse(canceled)).toEqual({ kind: 'cancelled' });
     expect(parseUspsCancelResponse(disputed)).toEqual({ kind: 'refund_requested' });
     expect(parseUspsCancelResponse({ status: 'PENDING' })).toBeUndefined();
   });
 
   it('classifies the refusals from their text', () => {
-    for (const body of [CANCEL_NOT_FOUND, CANCEL_REFUND_NOT_SUBMITTED, CANCEL_REFUND_SAME_DAY]) expect(schemaProblems(UspsErrorMessage, body)).toEqual([]);
+    for (const body of [CANCEL_NOT_FOUND, CANCEL_REFUND_NOT_SUBMITTED, CANCEL_REFUND_SAME_DAY]) expect(uspsAnswerProblems('label-cancel', 400, body)).toEqual([]);
     expect(parseUspsCancelRefusal(400, CANCEL_REFUND_NOT_SUBMITTED)).toEqual({
       kind: 'refused',
       reason: 'already_scanned',
@@ -295,7 +288,7 @@ describe('USPS cancellation', () => {
 
 describe('USPS tracking', () => {
   it('parses the events oldest first, in UTC, keeping the USPS code', () => {
-    expect(schemaProblems(UspsTrackingDetails, TRACKING_RESPONSE)).toEqual([]);
+    expect(uspsAnswerProblems('tracking', 200, TRACKING_RESPONSE)).toEqual([]);
     expect(parseUspsTracking(TRACKING_RESPONSE)).toEqual([
       {
         id: 'GX:2026-07-01T13:12:00.000Z:20024',
@@ -365,16 +358,19 @@ describe('USPS error classification', () => {
     expect(readUspsError({ error: 'invalid_client', error_description: 'Client authentication failed' })).toEqual({ code: 'invalid_client', message: 'Client authentication failed' });
     expect(readUspsError({ error: { code: '503', message: 'Service Unavailable' } })).toEqual({ code: '503', message: 'Service Unavailable' });
 
-    expect(classifyUspsError(400, body('ZIP Code is invalid'), true)).toEqual({ kind: 'definitive', carrierErrorCode: '00000XX', message: 'USPS HTTP 400: ZIP Code is invalid' });
-    expect(classifyUspsError(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', reason: 'not_found' });
-    expect(classifyUspsError(404, {}, false)).toEqual({ kind: 'definitive', reason: 'not_found', message: 'USPS HTTP 404' });
-    expect(classifyUspsError(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', carrierErrorCode: 'invalid_client' });
-    expect(classifyUspsError(403, {}, false).kind).toBe('definitive');
-    expect(classifyUspsError(429, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(409, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(500, {}, true).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, false).kind).toBe('retryable');
-    expect(classifyUspsError(503, {}, true).kind).toBe('ambiguous');
-    expect(classifyUspsError(504, undefined, true).kind).toBe('ambiguous');
+    // A refusal in USPS's own words, for the customer; a fault names the call and its status too, for operators.
+    expect(classifyUspsAnswer(400, body('ZIP Code is invalid'), true)).toMatchObject({ kind: 'definitive', message: 'ZIP Code is invalid', details: { status: 400, carrierErrorCode: '00000XX' } });
+    expect(classifyUspsAnswer(400, body('Order not found'), false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found' } });
+    expect(classifyUspsAnswer(404, {}, false)).toMatchObject({ kind: 'definitive', details: { reason: 'not_found', status: 404 } });
+    expect(classifyUspsAnswer(401, { error: 'invalid_client' }, false)).toMatchObject({ kind: 'definitive', details: { carrierErrorCode: 'invalid_client' } });
+    expect(classifyUspsAnswer(403, {}, false).kind).toBe('definitive');
+    expect(classifyUspsAnswer(429, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(409, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(500, {}, true).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, false).kind).toBe('retryable');
+    expect(classifyUspsAnswer(503, {}, true).kind).toBe('ambiguous');
+    expect(classifyUspsAnswer(504, undefined, true).kind).toBe('ambiguous');
+    // Words of a missing label in a fault are not a refusal.
+    expect(classifyUspsAnswer(503, body('Order not found'), false).details.reason).toBeUndefined();
   });
 });

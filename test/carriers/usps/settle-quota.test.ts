@@ -11,7 +11,6 @@ import { uspsAdapterOn } from '../../../carriers/usps/adapter.js';
 import { createUspsClient, type UspsClientConfig } from '../../../carriers/usps/client.js';
 import { startUspsSimulator } from '../../../tools/carrier-sim/usps/index.js';
 import { FROM_US, PARCEL_US, TO_US } from './payloads.js';
-import { namedSchemaProblems } from './schema-check.js';
 
 const CREDENTIALS = { clientId: 'sim-client', clientSecret: 'sim-secret' };
 let clock = Date.parse('2026-07-01T14:00:00Z');
@@ -19,7 +18,7 @@ const closers: Array<() => Promise<void>> = [];
 let serial = 0;
 
 async function harness(clientOptions: Partial<UspsClientConfig> = {}) {
-  const started = await startUspsSimulator({ ...CREDENTIALS, now: () => clock, validateRequest: namedSchemaProblems });
+  const started = await startUspsSimulator({ ...CREDENTIALS, now: () => clock });
   closers.push(started.close);
   const client = clientOn(started.url, clientOptions);
   return { adapter: uspsAdapterOn(client), client, sim: started.simulator, url: started.url };

@@ -1,13 +1,12 @@
-import { XAVRequestWrapper } from '../../../carriers/ups/schemas.js';
+import type { AddressValidation } from '../../../carriers/ups/schemas/index.js';
 import { simCheckAddress, type SimMatchedAddress } from '../address-rules.js';
-import { requestProblems } from '../schema-check.js';
 import { UPS_ERROR } from './rating.js';
 
 /**
  * The UPS simulator's Address Validation - Street Level (`AddressValidation.yaml`,
- * `POST /addressvalidation/v2/{requestoption}`): the `XAVRequest` is checked against our schema of
- * the document, the request option (1 validation, 2 classification, 3 both) and the candidate list
- * size against their listed values. The answer is an `XAVResponse` with one of the three indicators,
+ * `POST /addressvalidation/v2/{requestoption}`): the `XAVRequest` is checked against the document's
+ * schema first (`./index.ts`, code 264001), the request option (1 validation, 2 classification,
+ * 3 both) and the candidate list size against their listed values. The answer is an `XAVResponse` with one of the three indicators,
  * the classification where it was asked for, and the candidates (the shared rules, `../address-rules.ts`).
  */
 
@@ -26,9 +25,7 @@ export function validateAddress(requestOption: string, query: URLSearchParams, b
   if (size !== null && !(/^\d+$/.test(size) && Number(size) <= 50)) return [400, UPS_ERROR('264003', 'The maximum candidate list size must be 0 to 50.')];
   const regional = query.get('regionalrequestindicator');
   if (regional !== null && regional !== 'True' && regional !== 'False') return [400, UPS_ERROR('264004', 'The regional request indicator must be True or False.')];
-  const problems = requestProblems(XAVRequestWrapper, body);
-  if (problems.length) return [400, UPS_ERROR('264001', `Invalid address validation request: ${problems[0]}`)];
-  const a = (body as XAVRequestWrapper).XAVRequest.AddressKeyFormat;
+  const a = (body as AddressValidation.Request).XAVRequest.AddressKeyFormat;
   if (!STREET_LEVEL.has(a.CountryCode)) return [400, UPS_ERROR('264005', 'Street level validation is available for US and Puerto Rico addresses only.')];
   const validation = requestOption !== '2';
   const classification = requestOption !== '1';

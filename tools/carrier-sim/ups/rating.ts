@@ -59,7 +59,7 @@ export function rate(option: 'Rate' | 'Shop', body: any): [number, unknown] {
   const rated = services.map((code) => {
     const p = price(code, shipment);
     return {
-      Service: { Code: code, Description: '' },
+      Service: { Code: code, Description: SERVICE_NAMES[code] },
       BillingWeight: billingWeight(p.unit, p.billed),
       TransportationCharges: charges(p.currency, p.published),
       ServiceOptionsCharges: charges(p.currency, p.options),

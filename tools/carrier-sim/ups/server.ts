@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UPS_ERROR, createUpsSimulator, type UpsSimFault, type UpsSimOperation, type UpsSimulator, type UpsSimulatorOptions } from './index.js';
+import { UPS_ERROR, createUpsSimulator, type UpsSimFault, type UpsSimOperation, type UpsSimulator, type UpsSimulatorOptions } from './simulator.js';
 
 /** The UPS simulator on a port of its own (tests), with its own fault list. */
 

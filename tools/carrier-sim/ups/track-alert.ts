@@ -23,9 +23,9 @@ export interface TrackAlertWebhook {
 const LIFETIME_MS = 14 * 24 * 3_600_000;
 const PER_CALL = 100;
 const TRACKING_NUMBER = /(^1Z[0-9A-Z]{16}$)|(^1R[0-9A-Z]{14}$)|(^1R[0-9A-Z]{26}$)/;
-/** Pushes in flight at once, and tries per event (a second apart) before it is dropped. */
+/** Pushes in flight at once, and tries per event (1, 2, 4 and 8 s apart) before it is dropped. */
 const CONCURRENCY = 16;
-const TRIES = 3;
+const TRIES = 5;
 
 interface Subscription {
   since: number;
@@ -153,7 +153,7 @@ export function createTrackAlert(books: UpsBooks, webhook?: TrackAlertWebhook) {
       stats.dropped++;
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+    await new Promise((resolve) => setTimeout(resolve, 1_000 * 2 ** (item.tries - 1)).unref());
     outbox.push(item);
   }
 

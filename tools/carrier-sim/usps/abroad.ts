@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { LabelArt } from '../label-art.js';
 import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, header, round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simExtraName, simLabelExtras } from './extras.js';
 import { simInternationalPdf, simInternationalZpl, type SimCustomsForm } from './customs-pdf.js';
 import { simPrice, simZone, type SimLabel } from './state.js';
@@ -39,15 +39,13 @@ function s10(prefix: string, serial: number): string {
 }
 
 export function intlRate(desk: UspsDesk, body: unknown): UspsReply {
-  const problems = desk.problems('intl_rate', 'UspsIntlBaseRatesQuery', body);
-  if (problems.length) return desk.error(400, `Invalid rate ingredients: ${problems[0]}`);
   const q = body as { mailClass: string; destinationCountryCode: string; weight: number; processingCategory: string; rateIndicator: string; priceType: string };
   const price = simIntlPrice(q.mailClass, q.destinationCountryCode, q.weight);
   if (price === undefined) return desk.error(400, `The weight exceeds the limit for ${q.mailClass}`, 'weight');
   return desk.reply(200, {
     totalBasePrice: price,
     rates: [{ description: `${q.mailClass} ${q.processingCategory}`, priceType: q.priceType, price, weight: q.weight, fees: [], startDate: '2026-01-18', endDate: '', mailClass: q.mailClass, zone: String(priceGroup(q.destinationCountryCode)), processingCategory: q.processingCategory, rateIndicator: q.rateIndicator, destinationEntryFacilityType: 'NONE' }],
-  }, 'UspsBaseRateOption');
+  });
 }
 
 type Address = Record<string, string | undefined>;
@@ -73,11 +71,6 @@ const customsForms = new WeakMap<SimLabel, SimCustomsForm>();
 /** `POST /international-labels/v3/international-label`: 201 with the label and its customs pages in one PDF. */
 export async function intlLabel(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown): Promise<UspsReply> {
   const key = header(headers, 'x-idempotency-key');
-  const found = [
-    ...desk.problems('intl_label', 'UspsIntlLabelRequest', body),
-    ...desk.problems('intl_label', 'UspsLabelHeaders', { 'x-payment-authorization-token': header(headers, 'x-payment-authorization-token'), 'x-idempotency-key': key }),
-  ];
-  if (found.length) return desk.error(400, `Invalid international label request: ${found[0]}`);
   const b = body as { imageInfo: { imageType: string }; toAddress: Address; fromAddress: Address; packageDescription: Record<string, any>; customsForm: SimCustomsForm };
   const again = replayed(desk, key, body);
   if (again && 'status' in again && typeof again.status === 'number') return again as UspsReply;
@@ -103,24 +96,24 @@ export async function intlLabel(desk: UspsDesk, headers: IncomingHttpHeaders, bo
     customsForms.set(l, { ...b.customsForm, ...(p.packageOptions?.nonDeliveryOption ? { nonDeliveryOption: p.packageOptions.nonDeliveryOption } : {}) });
   }
   const image = await simInternationalPdf(l.art, l.mailClass, customsForms.get(l) as SimCustomsForm);
-  return desk.reply(201, {
+  return desk.labelsReply(201, {
     internationalTrackingNumber: l.trackingNumber,
     constructCode: 'C01',
-    SKU: `IP${l.mailClass.slice(0, 3)}00000`,
+    // The document's SKU and price group have fixed lengths: 15 and 2 characters.
+    SKU: `IP${l.mailClass.slice(0, 3)}0000000000`,
     postage: l.postage,
     extraServices: (l.extras ?? []).map((e) => ({ serviceID: String(e.code), serviceName: simExtraName(e.code), price: e.price })),
-    internationalPriceGroup: l.zone,
+    internationalPriceGroup: l.zone.padStart(2, '0'),
     mailingDate: l.mailingDate,
     fees: [],
     labelImage: image,
-  }, 'UspsIntlLabelVendorResponse');
+  });
 }
 
 const REPRINT_PATH = '/international-labels/v3/international-label-reprint/';
 
 /** `POST /international-labels/v3/international-label-reprint/{trackingNumber}`: PDF or ZPL, three times a label. */
 export async function intlReprint(desk: UspsDesk, body: unknown, path: string): Promise<UspsReply> {
-  if (desk.problems('intl_reprint', 'UspsIntlLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
   const found = desk.books.byTracking(decodeURIComponent(path.slice(REPRINT_PATH.length)));
   const l = found?.api === 'international-labels' ? found : undefined;
   const form = l ? customsForms.get(l) : undefined;
@@ -130,7 +123,7 @@ export async function intlReprint(desk: UspsDesk, body: unknown, path: string): 
   l.reprints++;
   const zpl = (body as { imageInfo: { imageType: string } }).imageInfo.imageType.startsWith('ZPL');
   const image = zpl ? simInternationalZpl(l.art, l.mailClass, form) : await simInternationalPdf(l.art, l.mailClass, form);
-  return desk.reply(200, { labelMetadata: { internationalTrackingNumber: l.trackingNumber, postage: l.postage, mailingDate: l.mailingDate }, labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } }, 'UspsIntlLabelReprintResponse');
+  return desk.labelsReply(200, { labelMetadata: { internationalTrackingNumber: l.trackingNumber, postage: l.postage, mailingDate: l.mailingDate }, labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } });
 }
 
 const RETURN_FILES: Record<string, LabelFileType> = { PDF: 'PDF', PNG: 'PNG', GIF: 'GIF', ZPL203DPI: 'ZPL' };
@@ -138,8 +131,6 @@ const RETURN_FILES: Record<string, LabelFileType> = { PDF: 'PDF', PNG: 'PNG', GI
 /** `POST /labels/v3/return-label`: the return label, priced as its return mail class. */
 export async function returnLabel(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown): Promise<UspsReply> {
   const key = header(headers, 'x-idempotency-key');
-  const problems = desk.problems('return_label', 'UspsReturnLabelRequest', body);
-  if (problems.length) return desk.error(400, `Invalid return label request: ${problems[0]}`);
   const b = body as { imageInfo: { imageType: string }; toAddress: Address; fromAddress: Address; packageDescription: Record<string, any> };
   const again = replayed(desk, key, body);
   if (again && 'status' in again && typeof again.status === 'number') return again as UspsReply;
@@ -156,11 +147,11 @@ export async function returnLabel(desk: UspsDesk, headers: IncomingHttpHeaders, 
     l = book(desk, { trackingNumber, idempotencyKey: key, requestText: canonical(body), mailClass: p.mailClass, extras: priced.extras, api: 'labels', imageType: b.imageInfo.imageType, postage: round2(price + fee), zone: String(zone).padStart(2, '0'), mailingDate: new Date(desk.now()).toISOString().slice(0, 10), destinationZIP: String(b.toAddress.ZIPCode), originZIP: String(b.fromAddress.ZIPCode), art });
   }
   const image = await labelFile(l.art, RETURN_FILES[l.imageType] ?? 'PDF');
-  return desk.reply(200, {
+  return desk.labelsReply(200, {
     trackingNumber: l.trackingNumber,
     postage: l.postage,
     extraServices: (l.extras ?? []).map((e) => ({ name: simExtraName(e.code), SKU: `DX${e.code}`, price: e.price })),
     zone: l.zone,
     returnLabelImage: image,
-  }, 'UspsReturnLabelVendorResponse');
+  });
 }

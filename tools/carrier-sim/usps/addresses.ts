@@ -1,7 +1,5 @@
-import { UspsAddressQuery } from '../../../carriers/usps/schemas.js';
 import { simCheckAddress, type SimMatchedAddress } from '../address-rules.js';
-import { requestProblems } from '../schema-check.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's Addresses API (`addresses.yaml`): `GET /addresses/v3/address`, the address in
@@ -20,9 +18,7 @@ export function standardizeAddress(desk: UspsDesk, query: URLSearchParams): Usps
     if (key in params) return desk.error(400, `The query parameter ${key} is given twice`, key);
     params[key] = value;
   }
-  const problems = [...desk.problems('address', 'UspsAddressQuery', params), ...requestProblems(UspsAddressQuery, params)];
-  if (problems.length) return desk.error(400, `Invalid address request: ${problems[0]}`);
-  // The document's rule beside its schema (TypeBox does not read the schema's anyOf of required fields).
+  // The document's rule beside its schema, in its words.
   if (!params.city && !params.ZIPCode) return desk.error(400, 'Must specify a street address, a state, and either a city or a ZIP Code.', 'city');
   const outcome = simCheckAddress({
     lines: [params.streetAddress, ...(params.secondaryAddress ? [params.secondaryAddress] : [])],
@@ -32,11 +28,11 @@ export function standardizeAddress(desk: UspsDesk, query: URLSearchParams): Usps
   });
   if (outcome.kind === 'none') return notFound(desk, NO_MATCH);
   if (outcome.kind === 'ambiguous') return notFound(desk, MULTIPLE);
-  return desk.reply(200, addressResponse(outcome.address, params.firm), 'UspsAddressResponse');
+  return desk.reply(200, addressResponse(outcome.address, params.firm));
 }
 
 function notFound(desk: UspsDesk, message: string): UspsReply {
-  return desk.reply(404, { apiVersion: 'v3', error: { code: '404', message, errors: [] } }, 'UspsErrorMessage');
+  return desk.reply(404, { apiVersion: 'v3', error: { code: '404', message, errors: [] } });
 }
 
 function addressResponse(a: SimMatchedAddress, firm: string | undefined) {

@@ -1,4 +1,4 @@
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { round2 } from './http-io.js';
 
 /**
@@ -57,9 +57,6 @@ export const simExtraName = (code: number) => NAMES[code] ?? String(code);
  * sold for the class is left out of the answer, as the search finds no rate for it.
  */
 export function extraRates(desk: UspsDesk, body: unknown, international: boolean): UspsReply {
-  const schema = international ? 'UspsIntlExtraServiceRateQuery' : 'UspsExtraServiceRateQuery';
-  const problems = desk.problems(international ? 'intl_extra_rate' : 'extra_rate', schema, body);
-  if (problems.length) return desk.error(400, `Invalid extra service rate ingredients: ${problems[0]}`);
   const q = body as { extraServices: number[]; mailClass: string; priceType: string; itemValue?: number | string };
   const value = q.itemValue === undefined ? undefined : Number(q.itemValue);
   const lines = q.extraServices.flatMap((code) => {
@@ -69,6 +66,6 @@ export function extraRates(desk: UspsDesk, body: unknown, international: boolean
     return [international ? { extraService: code, SKU: sku, priceType: q.priceType, price } : { extraService: String(code), name: simExtraName(code), SKU: sku, priceType: q.priceType, price }];
   });
   return international
-    ? desk.reply(200, { extraServices: lines }, 'UspsIntlExtraServiceRateDetails')
-    : desk.reply(200, lines, 'UspsExtraServiceRateDetails');
+    ? desk.reply(200, { extraServices: lines })
+    : desk.reply(200, lines);
 }

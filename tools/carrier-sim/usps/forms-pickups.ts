@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { UspsScanFormRequest, UspsSchedulePickupRequest } from '../../../carriers/usps/schemas.js';
+import type { CarrierPickup, ScanForm } from '../../../carriers/usps/schemas/index.js';
 import { manifestPdf } from '../form-files.js';
-import { requestProblems } from '../schema-check.js';
 import { header } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 
 /**
  * The USPS simulator's SCAN Forms and Carrier Pickup answers, as `scan-forms.yaml` and
@@ -34,14 +33,9 @@ function booksOf(desk: UspsDesk): FormBooks {
   return b;
 }
 
-function checked(desk: UspsDesk, operation: 'scanform' | 'pickup', schema: string, value: unknown, typebox: Parameters<typeof requestProblems>[0]): string[] {
-  return [...desk.problems(operation, schema, value), ...requestProblems(typebox, value)];
-}
-
 export async function scanForm(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown): Promise<UspsReply> {
-  const problems = checked(desk, 'scanform', 'UspsScanFormRequest', body, UspsScanFormRequest);
-  if (problems.length) return desk.error(400, `Invalid SCAN form request: ${problems[0]}`);
-  const b = body as UspsScanFormRequest;
+  // The form of labels (by tracking number), the one of the document's shapes that we send.
+  const b = body as ScanForm.Request & { shipment: ScanForm.LabelShipment };
   const f = booksOf(desk);
   for (const t of b.shipment.trackingNumbers) {
     const label = desk.books.byTracking(t);
@@ -55,7 +49,7 @@ export async function scanForm(desk: UspsDesk, headers: IncomingHttpHeaders, bod
   const pdf = await manifestPdf({
     title: 'PS FORM 5630 - SHIPMENT CONFIRMATION ACCEPTANCE NOTICE',
     number: manifestNumber,
-    from: [a.firm ?? `${a.firstName ?? ''} ${a.lastName ?? ''}`.trim(), a.streetAddress, `${a.city} ${a.state} ${a.ZIPCode}`].map((l) => l.toUpperCase()),
+    from: [a.firm ?? `${a.firstName ?? ''} ${a.lastName ?? ''}`.trim(), a.streetAddress, `${a.city} ${a.state} ${a.ZIPCode}`].map((l) => (l ?? '').toUpperCase()),
     trackingNumbers: b.shipment.trackingNumbers,
   });
   const { shipment, ...metadata } = b;
@@ -64,14 +58,14 @@ export async function scanForm(desk: UspsDesk, headers: IncomingHttpHeaders, bod
     // The default answer is multipart; this simulator serves the vendor JSON only and says so.
     return desk.error(400, 'This simulator answers SCAN forms with Accept: application/vnd.usps.labels+json only', 'Accept');
   }
-  return desk.reply(200, answer, 'UspsScanFormVendorResponse');
+  return desk.labelsReply(200, answer);
 }
 
 export function schedulePickup(desk: UspsDesk, body: unknown): UspsReply {
-  const problems = checked(desk, 'pickup', 'UspsSchedulePickupRequest', body, UspsSchedulePickupRequest);
-  const b = body as UspsSchedulePickupRequest;
-  if (!problems.length && b.pickupLocation.packageLocation === 'OTHER' && !b.pickupLocation.specialInstructions) problems.push('/pickupLocation/specialInstructions is required when packageLocation is OTHER');
-  if (problems.length) return desk.error(400, `Invalid carrier pickup request: ${problems[0]}`);
+  const b = body as CarrierPickup.Request;
+  if (b.pickupLocation.packageLocation === 'OTHER' && !b.pickupLocation.specialInstructions) {
+    return desk.error(400, 'Invalid carrier pickup request: /pickupLocation/specialInstructions is required when packageLocation is OTHER');
+  }
   // "You can schedule pickups Monday - Saturday": a Sunday is refused unless the next day is asked for.
   const day = new Date(`${b.pickupDate}T12:00:00Z`).getUTCDay();
   const today = new Date(desk.now()).toISOString().slice(0, 10);
@@ -82,7 +76,7 @@ export function schedulePickup(desk: UspsDesk, body: unknown): UspsReply {
   const confirmationNumber = `WTC${String(f.serial).padStart(9, '0')}`;
   const booking: Booking = { confirmationNumber, etag: newEtag(), cancelled: false, request: b as unknown as Record<string, unknown> };
   f.pickups.set(confirmationNumber, booking);
-  return desk.reply(200, { confirmationNumber, pickupDate: b.pickupDate, carrierPickupRequest: b }, 'UspsPickupConfirmation', { etag: booking.etag });
+  return desk.reply(200, { confirmationNumber, pickupDate: b.pickupDate, carrierPickupRequest: b }, { etag: booking.etag });
 }
 
 export function readPickup(desk: UspsDesk, confirmationNumber: string): UspsReply {
@@ -90,7 +84,8 @@ export function readPickup(desk: UspsDesk, confirmationNumber: string): UspsRepl
   if (!booking || booking.cancelled) return desk.error(404, `No carrier pickup ${confirmationNumber}`, 'confirmationNumber');
   // "The ETag is returned in the GET operation and is good for one hour or until it is used."
   booking.etag = newEtag();
-  return desk.reply(200, { confirmationNumber, pickupDate: booking.request.pickupDate, carrierPickupRequest: booking.request }, 'UspsPickupConfirmation', { etag: booking.etag });
+  // The document answers a list of confirmations.
+  return desk.reply(200, [{ confirmationNumber, pickupDate: booking.request.pickupDate, carrierPickupRequest: booking.request }], { etag: booking.etag });
 }
 
 export function cancelPickup(desk: UspsDesk, headers: IncomingHttpHeaders, confirmationNumber: string): UspsReply {

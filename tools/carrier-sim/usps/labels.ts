@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { LabelArt } from '../label-art.js';
 import { labelFile, type LabelFileType } from '../label-files.js';
 import { canonical, disputeId, header, round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simExtraName, simLabelExtras } from './extras.js';
 import { SIM_ACCEPTED_AFTER_MS, simPrice, simZone, type MailClass, type SimLabel } from './state.js';
 
@@ -37,11 +37,6 @@ function addressLines(a: LabelAddress): string[] {
 
 export async function label(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown): Promise<UspsReply> {
   const key = header(headers, 'x-idempotency-key');
-  const found = [
-    ...desk.problems('label', 'UspsLabelRequest', body),
-    ...desk.problems('label', 'UspsLabelHeaders', { 'x-payment-authorization-token': header(headers, 'x-payment-authorization-token'), 'x-idempotency-key': key }),
-  ];
-  if (found.length) return desk.error(400, `Invalid label request: ${found[0]}`);
   const b = body as { imageInfo?: { imageType?: string }; toAddress: LabelAddress & { ZIPCode: string }; fromAddress: LabelAddress & { ZIPCode: string }; packageDescription: Record<string, any> };
   const existing = key ? desk.books.byKey(key) : undefined;
   if (existing) {
@@ -106,7 +101,7 @@ async function labelReply(desk: UspsDesk, headers: IncomingHttpHeaders, l: SimLa
   const [type, filename, contentType] = fileOf(l.imageType);
   const image = await labelFile(l.art, type);
   if (!desk.options.labelsAlwaysMultipart && (headers.accept ?? '').includes(JSON_LABELS)) {
-    return desk.reply(200, { ...metadata(l), labelImage: image }, 'UspsLabelVendorResponse');
+    return desk.labelsReply(200, { ...metadata(l), labelImage: image });
   }
   // The document's default: multipart/form-data with the metadata and the base64 image as parts.
   const boundary = `usps-${randomBytes(8).toString('hex')}`;
@@ -121,7 +116,6 @@ async function labelReply(desk: UspsDesk, headers: IncomingHttpHeaders, l: SimLa
 /** A reprint by the label's tracking number (`/label-reprint/{trackingNumber}`) or by its idempotency key. */
 export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body: unknown, path: string): Promise<UspsReply> {
   const key = header(headers, 'x-idempotency-key');
-  if (desk.problems('reprint', 'UspsLabelReprintRequest', body).length) return desk.error(400, 'Invalid reprint request');
   const byTracking = path.startsWith('/labels/v3/label-reprint/') ? decodeURIComponent(path.slice('/labels/v3/label-reprint/'.length)) : undefined;
   const found = byTracking !== undefined ? desk.books.byTracking(byTracking) : key ? desk.books.byKey(key) : undefined;
   // Domestic-labels reprints its own labels; an international label is reprinted by international-labels.
@@ -132,7 +126,7 @@ export async function reprint(desk: UspsDesk, headers: IncomingHttpHeaders, body
   l.reprints++;
   const imageType = (body as { imageInfo?: { imageType?: string } }).imageInfo?.imageType ?? 'PDF';
   const image = await labelFile(l.art, fileOf(imageType)[0]);
-  return desk.reply(200, { labelMetadata: metadata(l), labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } }, 'UspsLabelReprintResponse');
+  return desk.labelsReply(200, { labelMetadata: metadata(l), labelImage: image, reprintInfo: { reprintNumber: l.reprints, reprintLimit: 3 } });
 }
 
 /**
@@ -150,7 +144,7 @@ export function cancel(desk: UspsDesk, headers: IncomingHttpHeaders, path: strin
   const today = new Date(t).toISOString().slice(0, 10);
   if (l.status === 'disputed') {
     if (l.refundRequestedOn === today) return desk.error(400, 'A refund request for this order has already been submitted today', 'trackingNumber');
-    return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'DISPUTED', disputeId: disputeId(l) }, 'UspsCancelResponse');
+    return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'DISPUTED', disputeId: disputeId(l) });
   }
   // USPS refunds unused labels only: once the item is scanned, a refund request cannot be submitted.
   const scanned = t >= l.createdAt + SIM_ACCEPTED_AFTER_MS || (desk.options.extraEvents?.(l.trackingNumber) ?? []).some((e) => e.at <= t);
@@ -158,10 +152,10 @@ export function cancel(desk: UspsDesk, headers: IncomingHttpHeaders, path: strin
   if (t < l.createdAt + (desk.options.manifestAfterMs ?? 30 * 60_000)) {
     l.status = 'canceled';
     desk.options.onCancel?.(l);
-    return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'CANCELED' }, 'UspsCancelResponse');
+    return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'CANCELED' });
   }
   l.status = 'disputed';
   l.refundRequestedOn = today;
   desk.options.onCancel?.(l);
-  return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'DISPUTED', disputeId: disputeId(l) }, 'UspsCancelResponse');
+  return desk.reply(200, { trackingNumber: l.trackingNumber, status: 'DISPUTED', disputeId: disputeId(l) });
 }

@@ -1,11 +1,10 @@
 import { round2 } from './http-io.js';
-import type { UspsDesk, UspsReply } from './index.js';
+import type { UspsDesk, UspsReply } from './desk.js';
 import { simEvents, simPrice, simZone, type MailClass } from './state.js';
 
 /** The USPS simulator's reads: the base-rates search and tracking. */
 
 export function rate(desk: UspsDesk, body: unknown): UspsReply {
-  if (desk.problems('rate', 'UspsBaseRatesQuery', body).length) return desk.error(400, 'Invalid rate ingredients');
   const q = body as Record<string, string & number>;
   const zone = simZone(q.originZIPCode, q.destinationZIPCode);
   const { price, fee } = simPrice(q.mailClass as MailClass, zone, q.weight, q.processingCategory === 'NONSTANDARD');
@@ -28,7 +27,7 @@ export function rate(desk: UspsDesk, body: unknown): UspsReply {
         destinationEntryFacilityType: 'NONE',
       },
     ],
-  }, 'UspsBaseRateOption');
+  });
 }
 
 export function track(desk: UspsDesk, trackingNumber: string, expand: string | null): UspsReply {
@@ -36,7 +35,7 @@ export function track(desk: UspsDesk, trackingNumber: string, expand: string | n
   if (!l) return desk.error(404, 'Resource Not Found', 'trackingNumber');
   const events = simEvents(l, desk.now(), desk.options.extraEvents?.(trackingNumber));
   if (expand !== 'DETAIL') {
-    return desk.reply(200, { trackingNumber, eventSummaries: events.map((e) => `${String(e.eventType)}, ${String(e.eventCity)}`) }, 'UspsTrackingSummary');
+    return desk.reply(200, { trackingNumber, eventSummaries: events.map((e) => `${String(e.eventType)}, ${String(e.eventCity)}`) });
   }
   const latest = events[0];
   return desk.reply(200, {
@@ -48,5 +47,5 @@ export function track(desk: UspsDesk, trackingNumber: string, expand: string | n
     status: latest?.eventType ?? 'Label Created',
     statusCategory: latest?.eventCode === '01' ? 'Delivered' : latest?.eventCode === 'GX' ? 'Pre-Shipment' : 'In Transit',
     trackingEvents: events,
-  }, 'UspsTrackingDetails');
+  });
 }

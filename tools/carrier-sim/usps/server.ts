@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from './http-io.js';
-import { USPS_PREFIXES, createUspsSimulator, uspsErrorBody, uspsOperationOf, type UspsReply, type UspsSimFault, type UspsSimOperation, type UspsSimulatorOptions } from './index.js';
+import { USPS_PREFIXES, createUspsSimulator, uspsErrorBody, uspsOperationOf } from './simulator.js';
+import type { UspsReply, UspsSimFault, UspsSimOperation, UspsSimulatorOptions } from './desk.js';
 
 /** The USPS simulator on a port of its own (tests), with faults queued per operation. */
 
@@ -39,7 +40,7 @@ export async function startUspsSimulator(options: UspsSimulatorOptions & { port?
       if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
       if (fault?.kind === 'error') {
         const body = fault.body ?? uspsErrorBody(fault.status, `Simulated ${fault.status}`);
-        options.onAnswer?.('UspsErrorMessage', body);
+        core.checkAnswer(operation, { method: req.method ?? 'GET', path: url.pathname }, { status: fault.status, body });
         return send(res, { status: fault.status, body, headers: fault.headers });
       }
       const reply = await core.serve(operation, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody });

@@ -1,0 +1,148 @@
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS: its function sits on `default` when imported from ESM.
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2019) => Ajv2019 }).default;
+
+/** OpenAPI's own formats: annotations of size and encoding that JSON Schema validators do not check. */
+const ANNOTATION_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
+
+/**
+ * Draft 2019-09's validator (the generated files are draft-07, which it reads alike) for its
+ * `unevaluatedProperties`: a closed request must still accept what each `allOf` part defines.
+ */
+function newAjv(coerceTypes: false | 'array'): Ajv2019 {
+  const ajv = addFormats(new Ajv2019({ allErrors: true, strict: false, coerceTypes }));
+  for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
+  return ajv;
+}
+
+/** Bodies are checked as sent: no coercion. Parameters arrive as text, so `"2"` is the number 2 there. */
+const bodies = newAjv(false);
+const parameters = newAjv('array');
+
+/** Which carrier document, version and operation a generated schema file was made from. */
+export interface SchemaSource {
+  readonly carrier: string;
+  /** The operation's name: its file is `carriers/<carrier>/schemas/<name>.json`. */
+  readonly name: string;
+  readonly document: string;
+  readonly title: string;
+  /** The document's `info.version`; null where it gives none. */
+  readonly version: string | null;
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: string | null;
+}
+
+interface OperationIndex {
+  readonly request?: { readonly mediaType: string; readonly required: boolean; readonly definition: string };
+  readonly parameters?: string;
+  readonly responses: Readonly<Record<string, { readonly description: string; readonly content: Readonly<Record<string, string>> }>>;
+}
+
+type SchemaFile = { 'x-source': SchemaSource; 'x-operation': OperationIndex; definitions: Record<string, unknown> };
+
+/** A request's parameters as a server sees them: path and query values as text, headers by lower-case name. */
+export interface RequestParameters {
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | readonly string[]>>;
+  readonly header?: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+/** One operation's validators; each `…Problems` answers `path message` lines, empty when the value fits. */
+export interface OperationSchemas {
+  readonly source: SchemaSource;
+  /** The documented answers' statuses (`200`, `4XX`, `default`…). */
+  readonly statuses: readonly string[];
+  /**
+   * The request body against the document, closed: a property the document does not define is a
+   * problem too, since we send only what the carrier's document defines.
+   */
+  requestProblems(body: unknown): string[];
+  parameterProblems(params: RequestParameters): string[];
+  /** The answer's schema for its status (exact, then `4XX`, then `default`) and media type (JSON unless named). */
+  responseProblems(status: number, body: unknown, mediaType?: string): string[];
+  /** The compiled validator of one definition of the file, as the document wrote it (`request`, `response-200`, a component's name). */
+  validator(definition: string): ValidateFunction;
+  /** Compiles every validator now (a simulator at start), so that no request waits for one. */
+  warm(): void;
+}
+
+function describe(e: ErrorObject): string {
+  const extra = e.params.unevaluatedProperty ?? e.params.additionalProperty;
+  return `${e.instancePath || '/'} ${e.message ?? ''}${extra === undefined ? '' : ` (${String(extra)})`}`.trim();
+}
+
+function problemsOf(validate: ValidateFunction, value: unknown): string[] {
+  return validate(value) ? [] : (validate.errors ?? []).map(describe);
+}
+
+/** Where an object's properties are all known to the schema: wherever a value sits, but not in an `allOf`/`anyOf`/`oneOf` part. */
+const VALUE_MAPS = new Set(['properties', 'patternProperties']);
+const VALUE_SCHEMAS = new Set(['items', 'additionalProperties', 'additionalItems', 'contains']);
+const PART_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+
+/** The schema with `unevaluatedProperties: false` at every value position (the root, properties, items). */
+function closed(schema: unknown, position = true): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => closed(s, position));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (VALUE_MAPS.has(key) && typeof value === 'object' && value !== null) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
+    else if (VALUE_SCHEMAS.has(key)) out[key] = closed(value);
+    else if (PART_LISTS.has(key) || key === 'not') out[key] = closed(value, false);
+    else out[key] = value;
+  }
+  if (position) out.unevaluatedProperties = false;
+  return out;
+}
+
+/** Wraps one generated schema file (as imported JSON) in validators compiled on first use. */
+export function operationSchemas(file: unknown): OperationSchemas {
+  const { $schema: _draft, ...schema } = file as SchemaFile & { $schema?: string };
+  const source = schema['x-source'];
+  const index = schema['x-operation'];
+  const key = `https://carrier-schemas.invalid/${source.carrier}/${source.name}.json`;
+  const compiled = new Map<string, ValidateFunction>();
+  const validatorIn = (ajv: Ajv2019, id: string, definition: string, build: () => object = () => schema): ValidateFunction => {
+    let validate = compiled.get(id);
+    if (validate) return validate;
+    if (!Object.hasOwn(schema.definitions, definition)) throw new Error(`${key} has no definition ${definition}`);
+    const schemaKey = id === 'closed' ? `${key}?closed` : key;
+    if (!ajv.getSchema(schemaKey)) ajv.addSchema(build(), schemaKey);
+    validate = ajv.getSchema(`${schemaKey}#/definitions/${definition.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (!validate) throw new Error(`${key}: definition ${definition} did not compile`);
+    compiled.set(id, validate);
+    return validate;
+  };
+  const statuses = Object.keys(index.responses);
+  const request = index.request;
+  const operation: OperationSchemas = {
+    source,
+    statuses,
+    requestProblems: (body) => {
+      if (!request) return body === undefined ? [] : ['/ the operation takes no request body'];
+      const definitions = Object.fromEntries(Object.entries(schema.definitions).map(([name, def]) => [name, closed(def, name === request.definition)]));
+      return problemsOf(validatorIn(bodies, 'closed', request.definition, () => ({ ...schema, definitions })), body);
+    },
+    parameterProblems: (params) => (index.parameters ? problemsOf(validatorIn(parameters, 'parameters', index.parameters), structuredClone(params)) : []),
+    responseProblems: (status, body, mediaType = 'application/json') => {
+      const documented = [String(status), `${String(status)[0]}XX`, 'default'].find((s) => statuses.includes(s));
+      if (!documented) return [`/ status ${status} is not documented for ${source.method} ${source.path}`];
+      const content = index.responses[documented].content;
+      const json = Object.keys(content).find((m) => m.endsWith('json'));
+      const definition = content[mediaType] ?? (mediaType === 'application/json' && json ? content[json] : undefined);
+      if (!definition) return Object.keys(content).length === 0 ? [] : [`/ no ${mediaType} answer is documented for status ${documented}`];
+      return problemsOf(validatorIn(bodies, `open:${definition}`, definition), body);
+    },
+    validator: (definition) => validatorIn(bodies, `open:${definition}`, definition),
+    warm: () => {
+      operation.requestProblems(undefined);
+      operation.parameterProblems({});
+      for (const content of Object.values(index.responses)) for (const definition of Object.values(content.content)) operation.validator(definition);
+    },
+  };
+  return operation;
+}

@@ -1,0 +1,14 @@
+import type { CarrierModule } from '../types.js';
+import { createDhlExpressAdapter } from './adapter.js';
+import { dhlExpressDefinition, DHL_EXPRESS_SETTINGS } from './definition.js';
+
+export { createDhlExpressAdapter, dhlAdapterOn, dhlClientConfig } from './adapter.js';
+export { dhlExpressDefinition, DHL_EXPRESS_SETTINGS };
+
+export const dhlExpressCarrier: CarrierModule = {
+  definition: dhlExpressDefinition,
+  createHttpAdapter: (options) => createDhlExpressAdapter(options),
+  // The simulator serves the document's server URL here (`…/mydhlapi` stands for `<sim>/dhl-express`).
+  simulatorPath: '/dhl-express',
+  settings: DHL_EXPRESS_SETTINGS,
+};

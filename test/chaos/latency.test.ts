@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { formatLatencyTable, latencyRows } from '../../tools/chaos/latency.js';
+import type { PurchaseOutcome } from '../../tools/chaos/purchases.js';
+
+const purchase = (startedAt: number, endedAt: number, planted?: PurchaseOutcome['planted']): PurchaseOutcome => ({
+  key: `k${startedAt}`,
+  kind: 'purchase',
+  outcome: 'purchased',
+  shipmentIds: new Set(),
+  lastStatus: 201,
+  problemCode: null,
+  startedAt,
+  endedAt,
+  ...(planted ? { planted } : {}),
+});
+
+describe('the chaos run’s latency table', () => {
+  it('puts each purchase in every row of what it met, measured from the fault or from the recovery', () => {
+    const rows = latencyRows(
+      [
+        purchase(0, 500),
+        purchase(1_000, 4_000, { kind: '5xx', met: true }),
+        // Planted but never met (its buy never happened): nothing, from the request.
+        purchase(5_000, 5_300, { kind: '429', met: false }),
+        // In flight at a worker kill at 10 s, with a planted time-out: in both rows.
+        purchase(9_000, 16_000, { kind: 'time-out or slow', met: true }),
+        // In flight when Temporal went down at 20 s; back at 24 s.
+        purchase(19_000, 27_000),
+        // Started after the outage began: it did not meet it.
+        purchase(21_000, 21_400),
+      ],
+      { workerKills: [10_000], outages: [{ what: 'Temporal restart', downAt: 20_000, backAt: 24_000 }] },
+    );
+    const by = Object.fromEntries(rows.map((r) => [r.met, r.latenciesMs]));
+    expect(by.nothing).toEqual([500, 300, 400]);
+    expect(by['one carrier 5xx on the buy']).toEqual([3_000]);
+    expect(by['one carrier time-out or slow on the buy']).toEqual([7_000]);
+    expect(by['a worker SIGKILL']).toEqual([6_000]);
+    expect(by['in flight across the Temporal restart']).toEqual([3_000]);
+    const table = formatLatencyTable(rows);
+    expect(table).toContain('| nothing | the request | 3 | 0.4 s | 0.5 s | 0.5 s | 0.5 s |');
+    expect(table).toContain('| in flight across the PostgreSQL restart | it was back | 0 | – | – | – | – |');
+  });
+});

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, simControl } from '../support/sim.js';
+import { startStackWorker } from '../support/processes.js';
+import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
+
+// A `shipments` worker SIGKILLed while it runs one of a purchase's steps that is an activity of its
+// own queue (here the card authorization): the step heartbeats, so another worker runs it again
+// after the heartbeat time-out (5 s), not after its start-to-close time-out (30 s).
+let stack: TestStack;
+let sim: ReturnType<typeof simControl>;
+beforeAll(async () => {
+  // The shipment workflows and their activities run only in worker processes of the test's own.
+  stack = await startTestStack({ purchaseWaitMs: 300 }, { groups: ['carriers', 'webhooks'] });
+  sim = simControl(stack.simUrl);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('a shipments worker killed in the middle of a card authorization', () => {
+  it('is replaced within seconds: the purchase ends about 10 s after the kill (5 s heartbeat time-out, 3 s for the workflow task stuck to the dead worker), charged once', async () => {
+    // Two workers, as a fleet has: the one that runs the authorization is killed, the other takes over.
+    const workers = await Promise.all([startStackWorker(stack, ['shipments']), startStackWorker(stack, ['shipments'])]);
+    const acct = await createAccount(stack, { funding: 'card' });
+    // The price's hold waits 2 s for this account (a real PostgreSQL trigger): time to learn the
+    // shipment's id from the 202 and plant the slow authorization for it.
+    const db = stack.database.db;
+    const fn = `slow_begin_${acct.id.toLowerCase()}`;
+    await db.execute(
+      sql.raw(`create function ${fn}() returns trigger language plpgsql as $$
+        begin if new.account_id = '${acct.id}' and new.price_gross is not null and old.price_gross is null then perform pg_sleep(2); end if; return new; end $$`),
+    );
+    await db.execute(sql.raw(`create trigger ${fn} before update on shipments for each row execute function ${fn}()`));
+    try {
+      const body = { service: 'acme_ground', from: address(), to: address(), parcel: parcel() };
+      const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body });
+      expect(a.status, a.text).toBe(202);
+      const id: string = a.body.id;
+      // The processor authorizes at once and answers only after our 10 s time-out: the worker is
+      // mid-call when killed.
+      await sim.fault({ carrier: 'cardpay', operation: 'authorize', mode: 'slow', delay_ms: 30_000, match: id, times: 1 });
+      const handle = stack.temporal.workflow.getHandle(`shipment/${id}`);
+      const runningOn = await eventually(async () => {
+        const pending = (await handle.describe()).raw.pendingActivities?.find((p) => p.activityType?.name === 'authorizeCard' && p.lastWorkerIdentity);
+        return (await sim.faults(id)).length === 0 && pending ? pending.lastWorkerIdentity! : undefined;
+      }, 30_000, 'the authorization to reach the processor');
+      const doomed = workers.find((w) => runningOn.startsWith(`${w.pid}@`))!;
+      expect(doomed, `the authorization runs on ${runningOn}`).toBeDefined();
+      const killedAt = Date.now();
+      await doomed.kill();
+      const done = await eventually(async () => {
+        const s = await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
+        return s.body.status === 'pending' ? undefined : { status: s.body.status as string, at: Date.now() };
+      }, 60_000, 'the purchase to end');
+      const endedAfter = done.at - killedAt;
+      process.stdout.write(`shipments worker kill: the purchase ended ${(endedAfter / 1000).toFixed(1)} s after the kill\n`);
+      expect(done.status).toBe('purchased');
+      expect(endedAfter, `ended ${(endedAfter / 1000).toFixed(1)} s after the kill`).toBeLessThan(15_000);
+      const charges = await sim.cardCharges(id);
+      expect(charges.filter((c) => c.status === 'captured')).toHaveLength(1);
+      await expectLedgerConsistent(stack, acct.id);
+    } finally {
+      await db.execute(sql.raw(`drop trigger if exists ${fn} on shipments; drop function if exists ${fn}()`));
+      for (const w of workers) await w.kill();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,98 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Check } from './checks.js';
+import type { PurchaseOutcome } from './purchases.js';
+import { BUY_FAULT_KINDS } from './schedule.js';
+
+/**
+ * What the run did to the fleet, in ms since it started: each worker SIGKILL, and each time an API
+ * process, Temporal or PostgreSQL went down and was back.
+ */
+export interface Disruptions {
+  workerKills: number[];
+  outages: Array<{ what: 'API kill' | 'Temporal restart' | 'PostgreSQL restart'; downAt: number; backAt: number }>;
+}
+
+/** One row of the latency table: what the purchases met, and their latencies from that fault (or its recovery). */
+export interface LatencyRow {
+  met: string;
+  from: string;
+  latenciesMs: number[];
+}
+
+/**
+ * Every purchase's latency, by what it met (issue: faults cost seconds). A purchase is in every row
+ * whose fault it met: its planted carrier fault (from the request), a worker SIGKILL while it was in
+ * flight (from the kill), an API, Temporal or PostgreSQL outage that began while it was in flight
+ * (from the moment it was back); "nothing" when it met none of them (from the request). Its end is
+ * when its client read the final state: a 201, a failure, or the GET after a 202 that showed it done.
+ */
+export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
+  const row = (met: string, from: string): LatencyRow => ({ met, from, latenciesMs: [] });
+  const nothing = row('nothing', 'the request');
+  const workerKill = row('a worker SIGKILL', 'the kill');
+  const carrier = new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`one carrier ${kind} on the buy`, 'the request')]));
+  const outage = new Map(OUTAGES.map(([what, met]) => [what, row(met, 'it was back')]));
+  for (const p of purchases) {
+    if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
+    const { startedAt, endedAt } = p;
+    let met = false;
+    if (p.planted?.met) {
+      carrier.get(p.planted.kind)!.latenciesMs.push(endedAt - startedAt);
+      met = true;
+    }
+    const kill = d.workerKills.find((at) => at >= startedAt && at < endedAt);
+    if (kill !== undefined) {
+      workerKill.latenciesMs.push(endedAt - kill);
+      met = true;
+    }
+    for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) {
+      outage.get(o.what)!.latenciesMs.push(Math.max(0, endedAt - o.backAt));
+      met = true;
+    }
+    if (!met) nothing.latenciesMs.push(endedAt - startedAt);
+  }
+  return [nothing, workerKill, ...carrier.values(), ...outage.values()];
+}
+
+const OUTAGES = [
+  ['API kill', 'in flight when an API process was SIGKILLed'],
+  ['Temporal restart', 'in flight across the Temporal restart'],
+  ['PostgreSQL restart', 'in flight across the PostgreSQL restart'],
+] as const;
+
+/** The nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export function formatLatencyTable(rows: readonly LatencyRow[]): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const lines = ['| purchases that met | measured from | n | p50 | p95 | p99 | max |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const sorted = [...r.latenciesMs].sort((a, b) => a - b);
+    const cells = sorted.length ? [50, 95, 99].map((p) => s(percentile(sorted, p))).concat(s(sorted[sorted.length - 1])) : ['–', '–', '–', '–'];
+    lines.push(`| ${r.met} | ${r.from} | ${sorted.length} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Every workflow of the run closed as a business process ends, or still runs: none Failed, Terminated
+ * or TimedOut. A carrier's answer, however odd, ends a shipment `failed`, never its workflow Failed.
+ */
+export async function closedRunsCheck(temporalAddress: string): Promise<Check> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const bad: string[] = [];
+    let total = 0;
+    for await (const w of client.workflow.list({ query: 'ExecutionStatus != "Running"' })) {
+      total++;
+      if (w.status.name === 'FAILED' || w.status.name === 'TERMINATED' || w.status.name === 'TIMED_OUT') bad.push(`${w.workflowId} ${w.status.name}`);
+    }
+    const sample = bad.length ? `${bad.length}: ${bad.slice(0, 4).join('; ')}${bad.length > 4 ? '; …' : ''}` : `${total} closed runs, none Failed, Terminated or TimedOut`;
+    return { name: 'no workflow ended Failed, Terminated or TimedOut', ok: bad.length === 0, detail: sample };
+  } finally {
+    await connection.close();
+  }
+}
