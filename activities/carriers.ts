@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { CarrierError, type BoughtLabel, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan, type StoredPurchase } from '../carriers/index.js';
 import { CARRIER_REASON, CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
+import { createTrackingCalls } from './tracking-calls.js';
 
 export interface CarrierTarget {
   carrier: string;
@@ -13,7 +14,7 @@ export interface CarrierTarget {
  * A carrier failure as what Temporal should do with it (docs/architecture.md#errors). The carrier's
  * client classified it once (carriers/kit/): its kind maps to a failure type here, never re-read.
  */
-function toActivityFailure(err: unknown, carrier: string): unknown {
+function toActivityFailure(err: unknown, carrier: string, operation: string): unknown {
   if (!(err instanceof CarrierError)) return err;
   // The reason travels with the failure: a cancel refused because the label was scanned is a 409 to the customer.
   const details = [
@@ -28,7 +29,14 @@ function toActivityFailure(err: unknown, carrier: string): unknown {
   ];
   switch (err.kind) {
     case 'definitive':
-      return ApplicationFailure.create({ type: CODE.carrier_error, message: err.message, nonRetryable: true, details });
+      return ApplicationFailure.create({
+        type: CODE.carrier_error,
+        message: err.message,
+        nonRetryable: true,
+        details,
+        // A tracking number the carrier does not know (yet) is an expected answer to a poll, not a fault.
+        ...(operation === 'track' && err.details.reason === CARRIER_REASON.notFound ? { category: ApplicationFailureCategory.BENIGN } : {}),
+      });
     case 'ambiguous':
       return ApplicationFailure.create({ type: CODE.carrier_ambiguous, message: err.message, nonRetryable: true, details });
     case 'retryable':
@@ -95,6 +103,9 @@ export interface CarrierLabelSink {
   storeDocument?(shipmentId: string, document: NonNullable<BoughtLabel['documents']>[number]): Promise<void>;
 }
 
+/** How long a poll waits for others to join it in one call, where the carrier takes many numbers in one. */
+export const TRACKING_BATCH_WINDOW_MS = 100;
+
 /** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
 export function createCarrierActivities(deps: {
   adapter(carrier: string, livemode: boolean): CarrierAdapter;
@@ -102,6 +113,7 @@ export function createCarrierActivities(deps: {
   /** Keeps the label documents real carriers make; without it they are dropped (our renderer draws). */
   labels?: CarrierLabelSink;
 }) {
+  const tracking = createTrackingCalls(TRACKING_BATCH_WINDOW_MS);
   async function call<T>(t: CarrierTarget, operation: string, fn: (a: CarrierAdapter) => Promise<T>): Promise<T> {
     const started = performance.now();
     let result = 'ok';
@@ -109,7 +121,7 @@ export function createCarrierActivities(deps: {
       return await heartbeating(() => fn(deps.adapter(t.carrier, t.livemode)));
     } catch (err) {
       result = err instanceof CarrierError ? err.kind : 'error';
-      throw toActivityFailure(err, t.carrier);
+      throw toActivityFailure(err, t.carrier, operation);
     } finally {
       if (t.livemode) {
         deps.metrics?.carrierCalls.observe({ carrier: t.carrier, operation, result }, (performance.now() - started) / 1000);
@@ -216,7 +228,11 @@ export function createCarrierActivities(deps: {
       });
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
-      return call(t, 'track', (a) => a.scans(t.trackingNumber));
+      return call(t, 'track', (a) => tracking.scans(t, a, t.trackingNumber));
+    },
+    /** Subscribes packages to the scans their carrier pushes (`capabilities.trackingSubscription`). */
+    async subscribeTracking(t: CarrierTarget & { trackingNumbers: string[] }): Promise<{ subscribed: string[]; refused: string[] }> {
+      return call(t, 'subscribe', (a) => tracking.subscribe(t, a, t.trackingNumbers));
     },
   };
 }

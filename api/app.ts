@@ -23,6 +23,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { labelRoutes } from './routes/labels.js';
 import { documentRoutes } from './routes/documents.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { upsTrackAlertRoutes } from './routes/ups-track-alert.js';
 import { addressRoutes } from './routes/addresses.js';
 import { addressVerifyRoutes } from './routes/address-verify.js';
 import { scanFormRoutes } from './routes/scan-forms.js';
@@ -155,6 +156,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(labelRoutes(ctx));
       await v1.register(documentRoutes(ctx));
       await v1.register(trackingRoutes(ctx));
+      await v1.register(upsTrackAlertRoutes(ctx));
       await v1.register(addressRoutes(ctx));
       await v1.register(addressVerifyRoutes(ctx));
       await v1.register(scanFormRoutes(ctx));

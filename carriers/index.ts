@@ -54,6 +54,8 @@ export { isRecord } from './decode.js';
 export { createSandboxAdapter } from './sandbox/index.js';
 export { acmeDefinition } from './acme/index.js';
 export { swiftpostDefinition } from './swiftpost/index.js';
+// UPS Track Alert's pushed events, read by the API's endpoint for them (api/routes/ups-track-alert.ts).
+export { TrackAlertEvent, trackAlertScan } from './ups/index.js';
 export { createCarrierHttpClient, parseRetryAfter } from './http-client.js';
 export { bandPrice, isInternational } from './rate-card.js';
 export type { WeightBands } from './rate-card.js';

@@ -1,6 +1,7 @@
 import type { AddressVerification } from './address-verification.js';
 import type { Address, CarrierErrorReason, CarrierSetting, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
+import type { TrackingCapabilities, TrackingOperations } from './tracking-types.js';
 
 export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
 
@@ -35,7 +36,7 @@ export interface ServiceDefinition {
 export type CarrierLabelFormat = 'gif' | 'png' | 'pdf' | 'zpl';
 
 /** What a carrier can do, so callers need not guess from its name. */
-export interface CarrierCapabilities {
+export interface CarrierCapabilities extends TrackingCapabilities {
   /**
    * `cancel`: a void cancels the label at once; `refund_request`: a void asks the carrier for a refund;
    * `none`: the carrier has no cancellation and bills only what it scans (DHL Express), so a void
@@ -238,7 +239,7 @@ export interface Scan {
 }
 
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
-export interface CarrierAdapter {
+export interface CarrierAdapter extends TrackingOperations {
   readonly definition: CarrierDefinition;
   /** Prices of the services that carry this parcel on this route, from the carrier or its rate card. */
   rate(request: RateRequest): Promise<Rate[]>;
@@ -283,7 +284,6 @@ export interface CarrierAdapter {
 }
 
 export { CarrierError, type CarrierErrorKind, type CarrierErrorReason } from './carrier-error.js';
-
 export interface HttpAdapterOptions {
   /** The carrier API's base address, e.g. the simulator's `http://127.0.0.1:4010/acme/v2`. */
   baseUrl: string;

@@ -186,7 +186,7 @@ function toConfig(v: Variables, all: Record<string, unknown>, production: boolea
     signingSecret: v.SIGNING_SECRET ?? DEV_SIGNING_SECRET,
     /** Key (32 bytes, base64 or hex) that encrypts webhook signing secrets at rest. */
     webhookSecretKey: v.WEBHOOK_SECRET_KEY ?? DEV_WEBHOOK_SECRET_KEY,
-    /** Tracking poll intervals in ms: first poll after purchase, then growing to the maximum. */
+    /** The floor and ceiling (ms) of every wait of the tracking schedule (domain/tracking-schedule.ts). */
     trackingPollMinMs: v.TRACKING_POLL_MIN_MS,
     trackingPollMaxMs: v.TRACKING_POLL_MAX_MS,
     /** Continue-as-new after this many polls (tests force it early); otherwise when Temporal suggests. */

@@ -8,7 +8,7 @@ export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWork
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
 export { batchLabelStaleSignal, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';
-export type { LatestScan, PurchaseInput, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
+export type { LatestScan, PurchaseInput, PushSubscription, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
 export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';

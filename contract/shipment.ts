@@ -42,6 +42,16 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     quietStopMs?: number;
     /** Polls share the carrier's one queue with purchases (CARRIER_TRACKING_SHARE=0). */
     sharedCarrierQueue?: boolean;
+    /**
+     * The carriers whose parcels are subscribed to pushed scans when their tracking starts (UPS Track
+     * Alert), each with how long a subscription lasts; absent: every carrier is polled.
+     */
+    push?: Record<string, { lifetimeMs: number }>;
+    /**
+     * Parcel time runs this many times faster than the workflow's clock (the tracking bench, whose
+     * simulated week passes in minutes); every duration of the schedule is parcel time. Absent: 1.
+     */
+    timeScale?: number;
   };
   /**
    * Set on a run the sweep starts for a shipment whose last run stopped (an operator's Terminate) while
@@ -62,8 +72,17 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     quietSince?: number;
     /** The newest scan applied so far; absent: none. */
     latestScan?: LatestScan;
+    /** Polls in a row that failed; absent: none. */
+    failures?: number;
+    /** False while the carrier has never reported the tracking number; absent (runs before it was kept): true. */
+    known?: boolean;
+    /** The carrier's push subscription: workflow time (ms) it lapses at, or when to ask again after a failure. */
+    push?: PushSubscription;
   };
 }
+
+/** A parcel's subscription to the scans its carrier pushes, in workflow time (ms). */
+export type PushSubscription = { until: number } | { retryAt: number } | { refused: true };
 
 /** A shipment's run that closed while its purchase or its void was under way. */
 export interface StoppedRun {

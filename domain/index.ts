@@ -54,6 +54,8 @@ export {
   TRACKING_STATUSES,
 } from './status.js';
 export type { EventType, FundingSource, ScanStatus, ShipmentStatus } from './status.js';
+export { nextPollMs, SUBSCRIPTION_RENEW_MARGIN_MS, TRACKING_CADENCE, TRACKING_UNKNOWN_STOP_MS, trackingPhase } from './tracking-schedule.js';
+export type { PhaseCadence, PollScheduleInput, TrackingPhase } from './tracking-schedule.js';
 export { isScope, SCOPES } from './scopes.js';
 export type { Scope } from './scopes.js';
 export { ipAllowed, isPublicAddress, isValidCidr } from './cidr.js';

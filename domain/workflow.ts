@@ -12,6 +12,8 @@ export { makeId } from './ids.js';
 export type { IdPrefix } from './ids.js';
 export { applyScan, eventForStatus, isTerminal, isVoidable } from './status.js';
 export type { EventType, FundingSource, ShipmentStatus } from './status.js';
+export { nextPollMs, SUBSCRIPTION_RENEW_MARGIN_MS, TRACKING_UNKNOWN_STOP_MS, trackingPhase } from './tracking-schedule.js';
+export type { TrackingPhase } from './tracking-schedule.js';
 export { WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from './webhook-schedule.js';
 export type { Address } from './address.js';
 export type { Parcel } from './parcel.js';

@@ -135,6 +135,7 @@ async function main(argv: string[]): Promise<number> {
   // A scenario that starts its own stacks (one per queue layout) rather than driving a running one.
   if (argv[0] === 'rate-split') return (await import('./bench/rate-split.js')).main(argv.slice(1));
   if (argv[0] === 'batch') return (await import('./bench/batch.js')).main(argv.slice(1));
+  if (argv[0] === 'tracking') return (await import('./bench/tracking.js')).main(argv.slice(1));
   if (argv[0] === 'sdk-floor') return (await import('./bench/floor/run.js')).main(argv.slice(1));
   const config = loadConfig();
   let options: BenchOptions;

@@ -14,7 +14,7 @@ import { REAL_CARRIER_MODULES } from '../carriers/index.js';
 import { simulatorCarrierEnv, startCarrierSimulator } from './carrier-sim/index.js';
 import { EncryptionCodec, startCodecServer } from '../codec/index.js';
 import { runningPostmaster } from '../db/index.js';
-import { childEnv, processEnv } from '../config/index.js';
+import { childEnv, devCarrierWebhookSecret, processEnv } from '../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../contract/index.js';
 import { adminCommands } from '../admin/index.js';
 import { connectDatabase, createLogger, loadConfig, takeOverSignals } from '../runtime/index.js';
@@ -110,6 +110,7 @@ async function main() {
     });
   }
   await waitForHealth(`http://127.0.0.1:${config.port}/healthz`, apiProcess);
+  if (!config.carrierUrls.ups) await registerTrackAlertWebhook(sim.url);
   writeProcesses({ api: apiProcess.pid, workers: workers.pid, temporal: temporalPid, postgres: config.databaseUrl ? undefined : runningPostmaster(config.dataDir) });
 
   const admin = adminCommands(database.db);
@@ -141,6 +142,21 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Registers the API's Track Alert endpoint with the simulator's UPS, as "Manage Webhook Credentials"
+ * does with UPS (docs/operators-guide.md#ups-track-alert): subscribed UPS parcels are then pushed.
+ */
+async function registerTrackAlertWebhook(simUrl: string): Promise<void> {
+  const api = `http://127.0.0.1:${config.port}/api/v1/carrier-webhooks/ups`;
+  const secret = config.carrierWebhookSecrets.ups ?? devCarrierWebhookSecret('ups');
+  const answer = await fetch(`${simUrl}/_sim/ups/track-alert`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${api}/track-alert`, token_url: `${api}/oauth/token`, client_id: 'ups', client_secret: secret }),
+  });
+  if (!answer.ok) log.warn({ status: answer.status }, 'the simulator did not take the Track Alert webhook: UPS parcels are polled');
 }
 
 /** A portal user and an administrator for the demo account, with fresh passwords each start. */

@@ -29,4 +29,16 @@ export const PATCHES: readonly PatchEntry[] = [
     why: 'The orphan sweep gains a last step: pickups whose carrier answer was lost are settled (UPS by Pickup Pending Status) or left for an operator.',
     deprecateWhen: 'no orphan sweep run started before the deploy is open (each ends within a minute of its start)',
   },
+  {
+    id: 'tracking-history-bound',
+    date: '2026-11-29',
+    why: 'A tracking run continues as new once its history reaches TRACKING_HISTORY_EVENTS (workflows/tracking-loop.ts), so that a worker replays a short history after its cache evicted the workflow.',
+    deprecateWhen: 'no shipment run started before the deploy is open (a run ends at delivery, a void, a quiet stop after 30 days, or when it continues as new)',
+  },
+  {
+    id: 'tracking-unknown-stop',
+    date: '2026-11-29',
+    why: 'Tracking of a number the carrier never reported stops after TRACKING_UNKNOWN_STOP_MS (10 days) instead of the 30-day quiet period.',
+    deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
+  },
 ];

@@ -1,17 +1,6 @@
-import {
-  allHandlersFinished,
-  CancellationScope,
-  condition,
-  continueAsNew,
-  isCancellation,
-  log,
-  setCurrentDetails,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { CODE, isTerminal, isVoidable } from '../domain/workflow.js';
+import { CODE, isVoidable } from '../domain/workflow.js';
 import {
   nonRetryableFailure,
   purchaseUpdate,
@@ -26,7 +15,8 @@ import {
 import { cancelStrayLabel, purchaseLabel } from './purchase.js';
 import type { PurchaseResult } from './purchase-types.js';
 import { shipmentActivities } from './proxies.js';
-import { followScans, quietStopMs, type TrackingState } from './tracking.js';
+import type { TrackingState } from './tracking.js';
+import { trackUntilDone } from './tracking-loop.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
 import { settleStoppedPurchase, stoppedBy } from './settle.js';
 
@@ -62,6 +52,11 @@ function trackingStateOf(input: ShipmentWorkflowInput): TrackingState {
     pollMs: input.resume?.pollMs ?? input.tracking.minPollMs,
     busy: false,
     latest: input.resume?.latestScan,
+    movedAt: input.resume?.quietSince ?? Date.now(),
+    failures: input.resume?.failures ?? 0,
+    // A run resumed from before this was kept says nothing: it is taken as known (tracked as it was).
+    known: input.resume ? (input.resume.known ?? true) : false,
+    ...(input.resume?.push ? { push: input.resume.push } : {}),
   };
 }
 
@@ -159,105 +154,4 @@ async function announceEvents(input: ShipmentWorkflowInput, result: PurchaseResu
   if (!result.events?.length) return;
   setCurrentDetails('purchased; announcing the events');
   await shipmentActivities().announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events });
-}
-
-/** How tracking ended: with the workflow's result, or with the input of the run that goes on with it. */
-type Tracked = { result: ShipmentWorkflowResult } | { continueWith: ShipmentWorkflowInput };
-
-/**
- * Follows the parcel: pushed scans as they arrive, carrier polls in between (less often while nothing
- * moves), until its status is final or a void ends it. Tracking stops after a quiet period, and
- * after enough polls (or when the server suggests it) the next run takes over with a fresh history.
- */
-async function trackUntilDone(input: ShipmentWorkflowInput, state: TrackingState): Promise<Tracked> {
-  let polls = 0;
-  let quietSince = input.resume?.quietSince ?? Date.now();
-  try {
-    while (!isTerminal(state.status)) {
-      const quietForMs = Date.now() - quietSince;
-      if (quietForMs >= quietStopMs(input) && !state.pushed.length && !state.busy) {
-        const stopped = await stopTracking(input, state, quietForMs);
-        if (stopped) return { result: stopped };
-        continue;
-      }
-      setCurrentDetails(
-        `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` + (state.problem ? `; last problem: ${state.problem}` : ''),
-      );
-      const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
-        summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
-      });
-      if (isTerminal(state.status)) break; // voided by the update handler
-      await condition(() => !state.busy); // a void in progress owns the scans
-      if (isTerminal(state.status)) break;
-      state.busy = true;
-      try {
-        if ((await followScans(input, state, pushed ? 'pushed' : 'poll')) > 0) quietSince = Date.now();
-      } finally {
-        state.busy = false;
-      }
-      polls++;
-      const limit = input.tracking.continueAsNewAfterPolls;
-      if (workflowInfo().continueAsNewSuggested || (limit !== undefined && polls >= limit)) {
-        // Weeks of polling: a fresh history, after every handler has finished.
-        await condition(allHandlersFinished);
-        if (!isTerminal(state.status)) {
-          log.info('continuing as new to keep the history small', { polls });
-          return { continueWith: { ...carriedOver(input), resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, quietSince } } };
-        }
-      }
-    }
-  } catch (err) {
-    // Cancelled by an operator: a void under way settles by the carrier's record first (its
-    // handler, void.ts), so the shipment is never left `voiding` with no workflow.
-    if (isCancellation(err)) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
-    throw err;
-  }
-  setCurrentDetails(`${state.status}; finished`);
-  await condition(allHandlersFinished);
-  return { result: { status: state.status } };
-}
-
-/** The input a next run of this shipment's workflow starts from: what this one settled stays settled. */
-function carriedOver(input: ShipmentWorkflowInput): ShipmentWorkflowInput {
-  const { settle: _settled, ...next } = input;
-  return next;
-}
-
-/** What a next run of this shipment's workflow carries over of the tracking state. */
-function resumeOf(state: TrackingState) {
-  return {
-    status: state.status,
-    carrier: state.carrier!,
-    trackingNumber: state.trackingNumber!,
-    seenScanIds: [...state.seenScanIds],
-    ...(state.latest ? { latestScan: state.latest } : {}),
-  };
-}
-
-/**
- * Ends the workflow after a quiet period, leaving the shipment's status as it is; the result carries
- * what a later scan or a void needs to start tracking again (api/resume.ts). Undefined when a scan or
- * an update arrived meanwhile: tracking goes on.
- */
-async function stopTracking(
-  input: ShipmentWorkflowInput,
-  state: TrackingState,
-  quietForMs: number,
-): Promise<ShipmentWorkflowResult | undefined> {
-  const days = Math.round((quietForMs / 86_400_000) * 10) / 10;
-  await condition(allHandlersFinished);
-  if (state.pushed.length || state.busy || isTerminal(state.status)) return undefined;
-  setCurrentDetails(`${state.status}; tracking stopped: no new scan for ${days} d. A pushed or sandbox scan, or a void, resumes it.`);
-  log.info('tracking stopped after a quiet period', { quietForMs, status: state.status });
-  return {
-    status: state.status,
-    trackingStopped: {
-      quietForMs,
-      resumeWith: {
-        ...carriedOver(input),
-        // A resumed run gets a whole quiet period of its own (its start time).
-        resume: { ...resumeOf(state), pollMs: input.tracking.minPollMs },
-      },
-    },
-  };
 }

@@ -1,7 +1,7 @@
 import { log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
-import { applyScan, CODE, isTerminal, type ShipmentStatus } from '../domain/workflow.js';
-import { SA, TRACKING_QUIET_STOP_MS, type LatestScan, type ShipmentWorkflowInput } from '../contract/index.js';
+import { applyScan, CARRIER_REASON, CODE, isTerminal, nextPollMs, SUBSCRIPTION_RENEW_MARGIN_MS, trackingPhase, type ShipmentStatus } from '../domain/workflow.js';
+import { applicationFailureOf, SA, TRACKING_QUIET_STOP_MS, type LatestScan, type PushSubscription, type ShipmentWorkflowInput } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
 import { carrierActivities, shipmentActivities } from './proxies.js';
@@ -22,6 +22,42 @@ export interface TrackingState {
   problem?: string;
   /** The newest scan applied: its time and status are the parcel's current ones. */
   latest?: LatestScan;
+  /** Workflow time (ms) of the last new scan, or of the purchase: how long the parcel has sat still. */
+  movedAt: number;
+  /** Polls in a row that failed: each doubles the next wait. */
+  failures: number;
+  /** Whether the carrier has ever reported the tracking number (a poll answered, or a scan came). */
+  known: boolean;
+  /** The carrier's push subscription, where its parcels have one (`input.tracking.push`). */
+  push?: PushSubscription;
+}
+
+/** Parcel time (the schedule's) from workflow time: they differ only on a bench's scaled clock. */
+export const parcelMs = (input: ShipmentWorkflowInput, workflowMs: number) => workflowMs * (input.tracking.timeScale ?? 1);
+/** Workflow time from parcel time; at least a millisecond. */
+export const workflowMs = (input: ShipmentWorkflowInput, parcel: number) => Math.max(1, Math.ceil(parcel / (input.tracking.timeScale ?? 1)));
+
+/**
+ * How long to wait for a push before the next poll, in workflow time: the schedule's answer for
+ * where the parcel is, how long it has sat still and how the last polls went (domain/tracking-schedule.ts).
+ */
+export function nextWaitMs(input: ShipmentWorkflowInput, state: TrackingState): number {
+  const now = Date.now();
+  // The sandbox's scans are only ever pushed; a subscribed parcel's are, while its subscription lasts.
+  const pushed = !input.livemode || (state.push !== undefined && 'until' in state.push && now < state.push.until);
+  const wait = workflowMs(
+    input,
+    nextPollMs({
+      phase: trackingPhase(state.latest?.status),
+      sinceMovementMs: parcelMs(input, now - state.movedAt),
+      failures: state.failures,
+      pushed,
+      bounds: { minMs: input.tracking.minPollMs, maxMs: input.tracking.maxPollMs },
+    }),
+  );
+  // A subscription about to lapse is renewed at the loop's next turn: the wait ends in time for it.
+  const renewAt = state.push && 'until' in state.push ? state.push.until - workflowMs(input, SUBSCRIPTION_RENEW_MARGIN_MS) : undefined;
+  return renewAt === undefined ? wait : Math.max(1, Math.min(wait, renewAt - now));
 }
 
 
@@ -133,12 +169,13 @@ function scansAfterDelivery(status: ShipmentStatus, fresh: Scan[]): Scan[] {
 }
 
 /** A poll that cannot get an answer in this long gives way; the loop polls again later. */
-const POLL_LIMIT_MS = 2 * 60_000;
+export const POLL_LIMIT_MS = 2 * 60_000;
 
 /**
- * One step of the tracking loop: take pushed scans or poll; poll less while nothing moves. Returns how
- * many scans were new. A carrier that errors on a read (even a 4xx) never ends the shipment: the
- * error shows in the current details and the loop backs off and polls again.
+ * One step of the tracking loop: take pushed scans or poll. Returns how many scans were new. A
+ * carrier that errors on a read (even a 4xx, or "not found" for a label it has not scanned yet)
+ * never ends the shipment: the error shows in the current details and each failure in a row doubles
+ * the next wait (nextWaitMs).
  */
 export async function followScans(input: ShipmentWorkflowInput, state: TrackingState, why: 'pushed' | 'poll'): Promise<number> {
   let scans: Scan[];
@@ -147,16 +184,23 @@ export async function followScans(input: ShipmentWorkflowInput, state: TrackingS
   } else {
     try {
       scans = await pollScans(input, state, POLL_LIMIT_MS, 'tracking');
+      state.failures = 0;
+      state.known = true;
     } catch (err) {
-      state.pollMs = Math.min(state.pollMs * 2, input.tracking.maxPollMs);
-      log.warn('tracking poll failed; polling again later', { error: failureMessage(err) });
-      state.problem = `the last poll of carrier ${state.carrier} failed: ${failureMessage(err)}`;
+      state.failures++;
+      const reason = (applicationFailureOf(err)?.details?.[0] as { reason?: string | null } | undefined)?.reason;
+      state.problem =
+        reason === CARRIER_REASON.notFound
+          ? `carrier ${state.carrier} does not know ${state.trackingNumber} (${state.failures} polls in a row)`
+          : `the last poll of carrier ${state.carrier} failed: ${failureMessage(err)}`;
+      log.warn('tracking poll failed; polling again later', { error: failureMessage(err), failures: state.failures });
       return 0;
     }
   }
   const fresh = await applyScans(input, state, scans);
-  if (why === 'poll') {
-    state.pollMs = fresh ? input.tracking.minPollMs : Math.min(state.pollMs * 2, input.tracking.maxPollMs);
+  if (fresh) {
+    state.movedAt = Date.now();
+    state.known = true;
   }
   return fresh;
 }

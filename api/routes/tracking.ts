@@ -1,15 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Scan } from '../../carriers/index.js';
 import { findOwnShipment, findOwnShipmentByTracking, findShipmentByTracking, scansOf, type ShipmentRow } from '../../db/index.js';
 import { CODE, ApiError, hasLabel, makeId, SCAN_STATUSES } from '../../domain/index.js';
-import { devCarrierWebhookSecret } from '../../config/index.js';
 import { scansSignal, shipmentWorkflowId } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf } from '../auth.js';
 import { resumeTracking } from '../resume.js';
+import { carrierPushSecret, sameSecret } from '../carrier-push.js';
 import { RESPONSES } from '../response-schemas.js';
 import { OPTIONAL_TEXT } from '../schemas.js';
 
@@ -49,7 +49,7 @@ const DESCRIPTIONS: Record<string, string> = {
  * Hands scans to the shipment's workflow at once, without waiting for its next poll. False when no
  * workflow took them: the shipment's life ended (delivered, voided) after `row` was read.
  */
-async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<boolean> {
+export async function pushScans(ctx: AppContext, row: ShipmentRow, scans: Scan[]): Promise<boolean> {
   try {
     await ctx.temporal.workflow.getHandle(shipmentWorkflowId(row.id)).signal(scansSignal, scans);
     return true;
@@ -106,12 +106,8 @@ export async function recordSandboxScan(ctx: AppContext, owner: { accountId: str
  * development secret works outside production only; production has no default at all.
  */
 function carrierSecretMatches(ctx: AppContext, carrier: string, authorization: string | undefined): boolean {
-  if (!ctx.catalog.definitions.some((d) => d.code === carrier)) return false;
-  const secret = ctx.config.carrierWebhookSecrets[carrier] ?? (ctx.config.production ? undefined : devCarrierWebhookSecret(carrier));
-  if (!secret) return false;
-  const given = createHash('sha256').update(String(authorization ?? '')).digest();
-  const wanted = createHash('sha256').update(`Bearer ${secret}`).digest();
-  return timingSafeEqual(given, wanted);
+  const secret = carrierPushSecret(ctx.config, ctx.catalog, carrier);
+  return secret !== undefined && sameSecret(String(authorization ?? ''), `Bearer ${secret}`);
 }
 
 export const trackingRoutes =

@@ -8,6 +8,7 @@ import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { serviceOf } from '../catalog.js';
 import { startPurchase } from '../purchases.js';
+import { pushedCarriers } from '../carrier-push.js';
 import { checkCarrierAddresses } from './quote.js';
 import { checkOptions, type ShipmentTermsOf } from './shipment-terms.js';
 
@@ -70,6 +71,8 @@ function workflowInput(ctx: AppContext, caller: Buyer, shipmentId: string, req: 
 
 /** This API's settings of every purchase it starts, alone or in a batch: queues, deadlines, tracking. */
 export function purchaseSettings(ctx: AppContext): Pick<ShipmentWorkflowInput, 'queuePrefix' | 'purchaseDeadlineMs' | 'strayLabelSettleMs' | 'tracking'> {
+  // Parcels of a carrier that pushes scans (UPS Track Alert) are subscribed as their tracking starts.
+  const push = pushedCarriers(ctx.config, ctx.catalog);
   return {
     queuePrefix: ctx.config.taskQueuePrefix,
     purchaseDeadlineMs: ctx.config.purchaseDeadlineMs,
@@ -79,6 +82,7 @@ export function purchaseSettings(ctx: AppContext): Pick<ShipmentWorkflowInput, '
       maxPollMs: ctx.config.trackingPollMaxMs,
       continueAsNewAfterPolls: ctx.config.trackingContinueAsNewAfterPolls,
       ...(ctx.config.carrierTrackingSharePercent === 0 ? { sharedCarrierQueue: true } : {}),
+      ...(push ? { push } : {}),
     },
   };
 }

@@ -65,6 +65,8 @@ export const acmeDefinition: CarrierDefinition = {
     void: 'cancel',
     labelFormats: [],
     tracking: 'poll',
+    // POST /tracking takes up to 30 numbers: a worker's concurrent polls go together.
+    trackingBatch: 30,
     scanForms: true,
     pickups: true,
     // The strictest of the real carriers' windows.

@@ -3,7 +3,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
 import { refusedCancel } from '../cancel-outcome.js';
-import type { BookedPickup, CarrierAdapter, HttpAdapterOptions, KnownPurchase, Scan, ScanForm } from '../types.js';
+import { CarrierError, type BookedPickup, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type Scan, type ScanForm } from '../types.js';
 import { acmeDefinition } from './definition.js';
 import { CARRIER_REASON } from '../../domain/index.js';
 
@@ -102,6 +102,23 @@ export function createAcmeHttpAdapter(options: HttpAdapterOptions): CarrierAdapt
       return oldestFirst(scans);
     },
 
+    // Up to 30 numbers in one call (capabilities.trackingBatch); a number Acme has no label for is its own not_found.
+    async scansBatch(trackingNumbers) {
+      const answer = await http.call({
+        operation: 'track',
+        method: 'POST',
+        path: '/tracking',
+        body: { tracking_numbers: trackingNumbers },
+        decode: decodeTrackingMany,
+      });
+      const results = new Map<string, Scan[] | CarrierError>();
+      for (const [number, scans] of answer.found) results.set(number, oldestFirst(scans));
+      for (const number of answer.notFound) {
+        results.set(number, new CarrierError('definitive', `No label with tracking number ${number}.`, { carrierCode: definition.code, reason: CARRIER_REASON.notFound }));
+      }
+      return results;
+    },
+
     // Manifests and pickups are keyed by our reference at Acme, so a repeated request answers the same one.
     async createScanForm(request) {
       return http.call({
@@ -162,6 +179,18 @@ function decodeEvent(value: unknown): Scan | undefined {
       country: stringField(location, 'country') ?? '',
     },
   };
+}
+
+/** `POST /tracking`'s answer: each number's events, and the numbers Acme has no label for. */
+function decodeTrackingMany(value: unknown): { found: Array<[string, Scan[]]>; notFound: string[] } | undefined {
+  if (!isRecord(value) || !Array.isArray(value.not_found) || !value.not_found.every((n) => typeof n === 'string')) return undefined;
+  const found = decodeArray(value.data, (item): [string, Scan[]] | undefined => {
+    if (!isRecord(item)) return undefined;
+    const number = stringField(item, 'tracking_number');
+    const scans = decodeArray(item.events, decodeEvent);
+    return number && scans ? [number, scans] : undefined;
+  });
+  return found && { found, notFound: value.not_found as string[] };
 }
 
 function decodeManifest(value: unknown): ScanForm | undefined {

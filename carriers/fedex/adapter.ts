@@ -1,4 +1,4 @@
-import { parseAmount, SCAN_STATUSES, type Address, type ScanStatus } from '../../domain/index.js';
+import { CARRIER_REASON, parseAmount, SCAN_STATUSES, type Address, type ScanStatus } from '../../domain/index.js';
 import { requiredCredentials } from '../credentials.js';
 import { CarrierError, type AddressProblem, type BoughtLabel, type CarrierAdapter, type CancelOutcome, type HttpAdapterOptions, type PurchaseRequest, type Scan } from '../types.js';
 import { createFedexClient, type FedexClient, type FedexClientConfig } from './client.js';
@@ -187,6 +187,21 @@ export function fedexAdapterOn(client: FedexClient): CarrierAdapter {
       const scans = await client.track(trackingNumber);
       // Label created and cancelled are not movements of the parcel: our scans are the ones that are.
       return scans.filter((s) => isScanStatus(s.status)).map((s): Scan => ({ ...s, status: s.status as ScanStatus }));
+    },
+
+    // Up to 30 numbers a call (capabilities.trackingBatch): the polls a worker runs at once go together.
+    async scansBatch(trackingNumbers) {
+      const answers = await client.trackMany(trackingNumbers);
+      const results = new Map<string, Scan[] | CarrierError>();
+      for (const [number, scans] of answers) {
+        results.set(
+          number,
+          scans === null
+            ? new CarrierError('definitive', `FedEx does not know tracking number ${number}`, { carrierCode: 'fedex', reason: CARRIER_REASON.notFound })
+            : scans.filter((s) => isScanStatus(s.status)).map((s): Scan => ({ ...s, status: s.status as ScanStatus })),
+        );
+      }
+      return results;
     },
 
     async schedulePickup(request) {

@@ -6,7 +6,18 @@ import { CarrierError } from '../types.js';
 import { FEDEX_ERRORS, FEDEX_OPERATIONS, type FedexOperation } from './errors.js';
 import { buildRateRequest, FEDEX_RATE_PATH, parseRateResponse, type FedexRatedService } from './mapping-rates.js';
 import { buildCancelRequest, buildShipRequest, FEDEX_CANCEL_PATH, FEDEX_SHIP_PATH, parseCancelResponse, parseShipResponse, type FedexLabel, type FedexShipInput } from './mapping-shipment.js';
-import { buildReferenceRequest, buildTrackRequest, FEDEX_REFERENCE_PATH, FEDEX_TRACK_PATH, parseReferenceResponse, parseTrackResponse, type FedexFoundPackage, type FedexScan } from './mapping-tracking.js';
+import {
+  buildReferenceRequest,
+  buildTrackManyRequest,
+  buildTrackRequest,
+  FEDEX_REFERENCE_PATH,
+  FEDEX_TRACK_PATH,
+  parseReferenceResponse,
+  parseTrackManyResponse,
+  parseTrackResponse,
+  type FedexFoundPackage,
+  type FedexScan,
+} from './mapping-tracking.js';
 import {
   buildPickupCancelRequest,
   buildPickupRequest,
@@ -79,6 +90,11 @@ export function createFedexClient(config: FedexClientConfig) {
     return answer;
   }
 
+  /** Up to 30 numbers' scans in one call, oldest first each; null for a number FedEx does not know. */
+  async function trackMany(trackingNumbers: readonly string[]): Promise<Map<string, FedexScan[] | null>> {
+    return call('track', 'POST', FEDEX_TRACK_PATH, buildTrackManyRequest(trackingNumbers), (body) => parseTrackManyResponse(body, trackingNumbers));
+  }
+
   /** The packages shipped under our reference (around `at`); empty when FedEx has none. */
   async function find(reference: string, at?: string): Promise<FedexFoundPackage[]> {
     const body = buildReferenceRequest({ reference, accountNumber: config.accountNumber, around: at ? new Date(at) : new Date(now()) });
@@ -101,7 +117,7 @@ export function createFedexClient(config: FedexClientConfig) {
     await call('pickup_cancel', 'PUT', FEDEX_PICKUP_CANCEL_PATH, buildPickupCancelRequest(config.accountNumber, parsed), parsePickupCancelResponse);
   }
 
-  return { rate, ship, cancel, track, find, schedulePickup, cancelPickup };
+  return { rate, ship, cancel, track, trackMany, find, schedulePickup, cancelPickup };
 }
 
 export type FedexClient = ReturnType<typeof createFedexClient>;

@@ -4,6 +4,7 @@ import { sandboxCard } from '../sandbox/card.js';
 import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { FEDEX_SERVICES, type FedexServiceCode } from './services.js';
 import { FEDEX_LIMITS } from './limits.js';
+import { FEDEX_TRACK_MAX } from './mapping-tracking.js';
 
 /** Working days door to door, as FedEx names its services (Ground's and Economy's are the longest). */
 const DELIVERY_DAYS: Record<FedexServiceCode, number> = {
@@ -69,6 +70,8 @@ export const fedexDefinition: CarrierDefinition = {
     void: 'cancel',
     labelFormats: ['png', 'zpl'],
     tracking: 'poll',
+    // trackingnumbers takes up to 30 numbers: a worker's concurrent polls go together.
+    trackingBatch: FEDEX_TRACK_MAX,
     pickups: true,
     international: true,
     returns: true,

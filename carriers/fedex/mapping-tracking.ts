@@ -46,7 +46,15 @@ export const FEDEX_EVENT_TYPES: Readonly<Record<string, FedexScanStatus>> = {
 
 /** `POST /track/v1/trackingnumbers` for one number, with every scan. */
 export function buildTrackRequest(trackingNumber: string) {
-  return { includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] } satisfies Trackingnumbers.Request;
+  return buildTrackManyRequest([trackingNumber]);
+}
+
+/** "Maximum limit is 30" tracking numbers in one `trackingnumbers` request. */
+export const FEDEX_TRACK_MAX = 30;
+
+/** `POST /track/v1/trackingnumbers` for up to 30 numbers at once, with every scan. */
+export function buildTrackManyRequest(trackingNumbers: readonly string[]) {
+  return { includeDetailedScans: true, trackingInfo: trackingNumbers.map((trackingNumber) => ({ trackingNumberInfo: { trackingNumber } })) } satisfies Trackingnumbers.Request;
 }
 
 /**
@@ -104,6 +112,26 @@ export function parseTrackResponse(body: unknown, trackingNumber: string): Fedex
   const results = trackResults(body);
   if (!results) return undefined;
   const result = results.find((r) => isRecord(r.trackingNumberInfo) && r.trackingNumberInfo.trackingNumber === trackingNumber) ?? (results.length === 1 ? results[0] : undefined);
+  return scansOfResult(trackingNumber, result);
+}
+
+/**
+ * Each number's scans from one answer for many, as parseTrackResponse reads one (null: FedEx does
+ * not know it); undefined when the answer is not the documented shape.
+ */
+export function parseTrackManyResponse(body: unknown, trackingNumbers: readonly string[]): Map<string, FedexScan[] | null> | undefined {
+  const results = trackResults(body);
+  if (!results) return undefined;
+  const answers = new Map<string, FedexScan[] | null>();
+  for (const n of trackingNumbers) {
+    const scans = scansOfResult(n, results.find((r) => isRecord(r.trackingNumberInfo) && r.trackingNumberInfo.trackingNumber === n));
+    if (scans === undefined) return undefined;
+    answers.set(n, scans);
+  }
+  return answers;
+}
+
+function scansOfResult(trackingNumber: string, result: Record<string, unknown> | undefined): FedexScan[] | null | undefined {
   if (!result) return null;
   if (isRecord(result.error) && result.error.code === FEDEX_TRACKING_NOT_FOUND) return null;
   const scans: FedexScan[] = [];

@@ -193,6 +193,8 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
     },
 
     verifyAddress: (address) => client.validateAddress(address),
+
+    subscribeTracking: (trackingNumbers) => client.subscribeTrackAlert(trackingNumbers),
   };
 }
 

@@ -37,6 +37,7 @@ import { buildUpsAddressValidationRequest, parseUpsAddressValidationResponse } f
 import type { UpsTerms } from './mapping-international.js';
 import type { ShipmentOptions } from '../../domain/index.js';
 import { parseReferenceTrackResponse, parseTrackResponse, type UpsFoundPackage, type UpsScan } from './mapping-tracking.js';
+import { buildTrackAlertSubscription, parseTrackAlertSubscription, TRACK_ALERT_SUBSCRIBE_PATH } from './track-alert.js';
 
 /**
  * Settings of one UPS connection, as the config module passes them (CARRIER_UPS_URL,
@@ -211,7 +212,13 @@ export function createUpsClient(config: UpsClientConfig) {
     return call('address', { method: 'POST', path, query, body, decode: (answer) => parseUpsAddressValidationResponse(answer, address) });
   }
 
-  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups, validateAddress };
+  /** Subscribes packages to Track Alert (track-alert.ts): the numbers UPS took and those it refused. */
+  async function subscribeTrackAlert(numbers: readonly string[]): Promise<{ subscribed: string[]; refused: string[] }> {
+    const body = buildTrackAlertSubscription(numbers);
+    return call('track', { method: 'POST', path: TRACK_ALERT_SUBSCRIBE_PATH, body, decode: (answer) => parseTrackAlertSubscription(answer, numbers) });
+  }
+
+  return { rate, buy, find, recoverLabel, cancel, track, schedulePickup, cancelPickup, pendingPickups, validateAddress, subscribeTrackAlert };
 }
 
 export type UpsClient = ReturnType<typeof createUpsClient>;

@@ -5,6 +5,7 @@ import type { CarrierDefinition, ServiceDefinition } from '../types.js';
 import { UPS_SERVICES } from './services.js';
 import { US_POSTAL_COUNTRIES } from '../address-verification.js';
 import { UPS_SERVICE_OPTIONS, upsReturnOptions } from './mapping-options.js';
+import { TRACK_ALERT_LIFETIME_MS, TRACK_ALERT_PER_CALL } from './track-alert.js';
 
 /** Working days door to door, as UPS names its services (Ground's is the longest domestic one). */
 const DELIVERY_DAYS: Record<(typeof UPS_SERVICES)[number]['code'], number> = {
@@ -70,6 +71,8 @@ export const upsDefinition: CarrierDefinition = {
     international: true,
     returns: true,
     customsPaperwork: 'carrier_invoice',
+    // Track Alert: each package subscribed at the start of its tracking; polls are the safety net.
+    trackingSubscription: { lifetimeMs: TRACK_ALERT_LIFETIME_MS, perCall: TRACK_ALERT_PER_CALL },
   },
   rateLimitPerSecond: 5,
   // The sandbox's numbers: a shipper account of zeros, so they can never be a real UPS label's.

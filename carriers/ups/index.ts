@@ -4,6 +4,7 @@ import { upsDefinition, UPS_SETTINGS } from './definition.js';
 
 export { createUpsAdapter, upsAdapterOn, upsClientConfig } from './adapter.js';
 export { upsDefinition, UPS_SETTINGS };
+export { TrackAlertEvent, trackAlertScan } from './track-alert.js';
 
 export const upsCarrier: CarrierModule = {
   definition: upsDefinition,

@@ -3,7 +3,7 @@
  *   npm run record-histories                                  (every scenario below)
  *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
  * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
- * late-scan, cancel-during-void, older-scan, settle. Each starts a stack of its own on one
+ * late-scan, cancel-during-void, older-scan, track-alert, history-bound, settle. Each starts a stack of its own on one
  * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
  * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
  * deliberate change to a workflow's commands; never to silence a failure.
@@ -176,6 +176,49 @@ const SCENARIOS: Record<string, Scenario> = {
       await push({ id: 'older-2', occurred_at: at(1), status: 'in_transit', description: 'Left the sorting centre' });
       await push({ id: 'older-3', occurred_at: at(3), status: 'delivered', description: 'Delivered' });
       await save(stack, name('shipment-older-scan-kept-status'), shipmentWorkflowId(bought.id));
+    },
+  },
+
+  // A UPS label under Track Alert: subscribed as its tracking starts, walked to delivered by the
+  // simulator's pushes alone (polls a minute apart, so none comes first).
+  'track-alert': {
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 60_000, trackingPollMaxMs: 60_000 },
+    async run({ stack, sim, name, carrierSimUrl }) {
+      const push = `${stack.url}/api/v1/carrier-webhooks/ups`;
+      await sim('/_sim/ups/track-alert', { url: `${push}/track-alert`, token_url: `${push}/oauth/token`, client_id: 'ups', client_secret: devCarrierWebhookSecret('ups') });
+      try {
+        const usd = await createAccount(stack, { currency: 'USD', topUp: '200.00' });
+        const from = { name: 'Replay Shipper', line1: '2311 York Rd', city: 'Timonium', state: 'MD', postcode: '21093', country: 'US' };
+        const to = { name: 'Happy Dog Pet Supply', line1: '123 Main St', city: 'Alpharetta', state: 'GA', postcode: '30005', country: 'US' };
+        const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: usd.liveKey, body: { service: 'ups_ground', from, to, parcel: parcel() } })).body;
+        const wfId = shipmentWorkflowId(bought.id);
+        const subscribed = async () => ((await (await fetch(`${carrierSimUrl}/_sim/ups/track-alert`)).json()) as { subscribed: number }).subscribed;
+        await waitFor('the Track Alert subscription', async () => ((await subscribed()) >= 1 ? true : undefined));
+        for (const status of ['in_transit', 'out_for_delivery', 'delivered']) {
+          await sim('/_sim/scans', { tracking_number: bought.tracking.number, status });
+          await new Promise((r) => setTimeout(r, 1500));
+        }
+        await save(stack, name('shipment-track-alert-delivered'), wfId);
+      } finally {
+        await fetch(`${carrierSimUrl}/_sim/ups/track-alert`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      }
+    },
+  },
+
+  // A parcel polled until its run's history reaches the bound: that run continues as new, with the patch's marker.
+  'history-bound': {
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
+    async run({ stack, acct, order, name }) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      const wfId = shipmentWorkflowId(bought.id);
+      const runs = async () => {
+        const ids: string[] = [];
+        for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) ids.push(w.runId);
+        return ids;
+      };
+      const all = await waitFor('a second run', async () => ((await runs()).length >= 2 ? await runs() : undefined), 120_000);
+      await save(stack, name('shipment-history-bound-first-run'), wfId, all[all.length - 1]);
+      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
     },
   },
 

@@ -44,6 +44,10 @@ describe('replaying recorded histories', () => {
         // purchase failed and its late label cancelled; a void back to purchased, then voided again.
         'shipment-settled-terminated-purchase.json',
         'shipment-settled-terminated-void.json',
+        // A UPS label under Track Alert: its subscription, then delivered by pushes alone.
+        'shipment-track-alert-delivered.json',
+        // A tracking run that continued as new at its history's bound, with the patch's marker.
+        'shipment-history-bound-first-run.json',
         'webhook-retried-then-delivered.json',
       ]),
     );

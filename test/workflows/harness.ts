@@ -124,6 +124,7 @@ function defaults(shipmentId: string): Required<Mocks> {
     findPurchase: async () => null,
     cancelLabel: async () => undefined,
     fetchScans: async () => [],
+    subscribeTracking: async (p) => ({ subscribed: p.trackingNumbers, refused: [] }),
   };
 }
 

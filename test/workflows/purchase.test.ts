@@ -17,6 +17,7 @@ import {
   DAY,
   endShipment,
   hangUntilCancelled,
+  HOUR,
   MINUTE,
   mockActivities,
   shipmentInput,
@@ -70,8 +71,9 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       // Nothing failed, nothing compensated, and no card in a wallet purchase.
       for (const name of ['failPurchase', 'authorizeCard', 'voidCard', 'findPurchase', 'cancelLabel'] as const) expect(mocks.of(name)).toHaveLength(0);
 
-      expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 15 * MINUTE, scansSeen: 0 });
-      await expect.poll(() => currentDetails(handle)).toBe('purchased; next carrier poll in 900 s');
+      // Tracking begins: a label not scanned yet is first asked about 6 h on (domain/tracking-schedule.ts).
+      await expect.poll(() => currentDetails(handle)).toBe('purchased; next carrier poll in 21600 s');
+      expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 6 * HOUR, scansSeen: 0 });
     });
   });
 

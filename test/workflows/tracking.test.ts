@@ -1,9 +1,11 @@
-// The tracking loop (workflows/shipment.ts, workflows/tracking.ts) on the time-skipping server with
-// mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
+// The tracking loop (workflows/tracking-loop.ts, workflows/tracking.ts) on the time-skipping server
+// with mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
 // ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
+// Each phase's own waits, pushes and failures: poll-schedule.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
 import { scansSignal, stateQuery } from '../../contract/index.js';
+import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking-loop.js';
 import {
   CARRIER,
   currentDetails,
@@ -35,12 +37,15 @@ function expectGaps(calls: Call[], expected: number[]) {
   });
 }
 
-/** The cadence while nothing moves: 15 min, doubling to the 12 h ceiling. */
-const BACKOFF = [15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR];
+/**
+ * The cadence of a label not scanned yet (domain/tracking-schedule.ts): 6 h, then half the time since
+ * the purchase, up to every 12 h: polls at 6, 12, 18 and 27 h, then every 12 h.
+ */
+const BEFORE_FIRST_SCAN = [6 * HOUR, 6 * HOUR, 9 * HOUR];
 const at = (iso: string) => Date.parse(iso);
 
 describe('tracking loop (time-skipping, mocked activities)', () => {
-  it('a week without scans: polls at 15 min, doubling to every 12 h, and records nothing', async () => {
+  it('a week without scans: polls at 6, 12, 18 and 27 h, then every 12 h, and records nothing', async () => {
     const input = purchasedInput();
     const mocks = mockActivities(se.env, input.shipmentId);
     await withWorkers(se, input, mocks, async (handle) => {
@@ -48,10 +53,10 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       const started = await se.env.currentTimeMs();
       await se.env.sleep('7 days');
       const polls = mocks.of('fetchScans');
-      // 15 min, 30 min, 1 h, 2 h, 4 h and 8 h (15.75 h), then every 12 h up to the seventh day.
-      const twelves = Math.floor((7 * DAY - 15.75 * HOUR) / (12 * HOUR));
-      expect(polls[0].at - started).toBeGreaterThanOrEqual(15 * MINUTE);
-      expectGaps(polls, [...BACKOFF.slice(1, 6), ...Array(twelves).fill(12 * HOUR)]);
+      const twelves = Math.floor((7 * DAY - 27 * HOUR) / (12 * HOUR));
+      expect(polls[0].at - started).toBeGreaterThanOrEqual(6 * HOUR);
+      expect(polls[0].at - started).toBeLessThan(6 * HOUR + 5_000);
+      expectGaps(polls, [...BEFORE_FIRST_SCAN, ...Array(twelves).fill(12 * HOUR)]);
       expect(polls.every((p) => JSON.stringify(p.arg) === JSON.stringify({ carrier: CARRIER, livemode: true, trackingNumber: TRACKING_NUMBER }))).toBe(true);
       // Live polls go to the carrier's tracking queue, whose share of the carrier's rate holds fleet-wide.
       expect(new Set(polls.map((p) => p.taskQueue))).toEqual(new Set([`${input.queuePrefix}carrier-${CARRIER}-tracking`]));
@@ -61,7 +66,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
     });
   }, 180_000);
 
-  it('a new scan is recorded once, moves the status with its events, and brings the cadence back to 15 min', async () => {
+  it('a new scan is recorded once, moves the status with its events, and starts the cadence of its phase again', async () => {
     const input = purchasedInput();
     // With the carrier's own status code, which the webhook payload carries as it came.
     const pickup = { ...scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z')), carrierCode: 'PU' };
@@ -72,8 +77,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       await startShipment(se, input);
       await se.env.sleep('2 days');
       const polls = mocks.of('fetchScans');
-      // Quiet: 15, 30, 60 min; the scan at the fourth; then 15 min again, doubling as before.
-      expect(gaps(polls).slice(0, 6).map((g) => Math.floor(g / MINUTE))).toEqual([30, 60, 120, 15, 30, 60]);
+      // Quiet: 6, 12, 18, 27 h; the scan at the fourth; then in transit's 6 h, backing off the same way.
+      expect(gaps(polls).slice(0, 6).map((g) => Math.floor(g / HOUR))).toEqual([6, 6, 9, 6, 6, 6]);
       const recorded = mocks.of('recordScans');
       expect(recorded).toHaveLength(1);
       expect(recorded[0].arg.shipmentId).toBe(input.shipmentId);
@@ -191,8 +196,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
     await withWorkers(se, input, mocks, async (handle) => {
       const first = await startShipment(se, input);
       const firstRunId = first.firstExecutionRunId;
-      // Polls at 15 and 30 min, then the new run takes the pushed scans; its next poll is at 60 min.
-      await se.env.sleep('45 minutes');
+      // Polls at 6 h and 12 h, then the new run takes the pushed scans; its next poll is 6 h later.
+      await se.env.sleep('13 hours');
       const recorded = mocks.of('recordScans');
       expect(recorded.map((c) => c.arg.scans.map((s) => s.id))).toEqual([['s1'], ['s2']]);
       // s1 in the first run; s2, pushed in the first run, recorded by the second; s1 never twice.
@@ -208,6 +213,30 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
     });
   });
+
+  it('a run continues as new before its history passes TRACKING_HISTORY_EVENTS, carrying the parcel on', async () => {
+    const input = purchasedInput();
+    const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z'));
+    let poll = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => (++poll >= 3 ? [pickup] : []) });
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      await se.env.sleep('20 days');
+      const runs = [...new Set(mocks.calls.map((c) => c.runId))];
+      expect(runs.length).toBeGreaterThanOrEqual(2);
+      const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, first.firstExecutionRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+      const events = (await firstRun.fetchHistory()).events ?? [];
+      // The bound, plus the last poll's events and the continue-as-new itself.
+      expect(events.length).toBeGreaterThanOrEqual(TRACKING_HISTORY_EVENTS);
+      expect(events.length).toBeLessThan(TRACKING_HISTORY_EVENTS + 20);
+      // The patch marker that lets runs recorded before the bound replay as they were.
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+      // The next run goes on where the first stopped: the scan is not recorded again, the cadence is in transit's.
+      expect(mocks.of('recordScans')).toHaveLength(1);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1, pollMs: 12 * HOUR });
+    });
+  }, 180_000);
 
   // A scan arriving after a newer one moved both statuses back to it (found by a black-box audit): an
   // exception pushed at 11:00, then the carrier's 10:00 in_transit, made the shipment in_transit again

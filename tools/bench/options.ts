@@ -49,7 +49,10 @@ Starting stacks of their own instead (nothing need run):
   npm run bench -- sdk-floor [--clients 8] [--workflows 300] [--warmup 100]
                            the purchase's history with no-op steps: the Temporal server's and the SDK's CPU alone
   npm run bench -- batch [--items 1000] [--singles 1000] [--clients 8]
-                           one batch of --items purchases against --singles single purchases at --clients clients`;
+                           one batch of --items purchases against --singles single purchases at --clients clients
+  npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--purchases 200]
+                           parcels in flight through a simulated week: CPU per parcel-day, carrier calls,
+                           memory per open workflow, purchases with them in flight (--help: every option)`;
 
 const DEFAULT_REQUESTS = 200;
 /** The count bound of a run timed by --duration alone. */

@@ -1,6 +1,7 @@
 import { SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { isRecord } from '../../carriers/index.js';
 import { listAuthorizations } from './cardpay-api.js';
+import { createParcels } from './parcels.js';
 import type { FaultStore } from './faults.js';
 import { SimHttpError, type SimApi, type SimReply, type SimRequest } from './sim-types.js';
 import type { SimState } from './state.js';
@@ -28,6 +29,7 @@ export function createControlApi(state: SimState, faults: FaultStore, apis: read
     { method: 'GET', pattern: /^\/_sim\/purchases$/, handle: (req) => purchases(state, req) },
     { method: 'GET', pattern: /^\/_sim\/stats$/, handle: () => stats(state) },
     { method: 'POST', pattern: /^\/_sim\/scans$/, handle: (req) => addScan(state, req) },
+    { method: 'POST', pattern: /^\/_sim\/parcels$/, handle: (req) => createParcels(state, apis, req) },
     {
       method: 'GET',
       pattern: /^\/_sim\/card-charges$/,
@@ -66,7 +68,12 @@ function stats(state: SimState): SimReply {
     buyRequests[carrier] = stamps.length;
     buyTimestamps[carrier] = [...stamps];
   }
-  return { status: 200, body: { buy_requests: buyRequests, buy_timestamps: buyTimestamps } };
+  const calls: Record<string, Record<string, number>> = {};
+  for (const [key, n] of state.calls) {
+    const [carrier, operation] = key.split(' ');
+    (calls[carrier] ??= {})[operation] = n;
+  }
+  return { status: 200, body: { buy_requests: buyRequests, buy_timestamps: buyTimestamps, calls } };
 }
 
 function addScan(state: SimState, req: SimRequest): SimReply {

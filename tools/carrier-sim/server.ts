@@ -141,6 +141,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
 
   if (!route.operation) return sendJson(res, await run());
   if (route.operation === 'buy') ctx.state.buyTimestamps.get(api.code)?.push(Date.now());
+  const call = `${api.code} ${route.operation}`;
+  ctx.state.calls.set(call, (ctx.state.calls.get(call) ?? 0) + 1);
   const fault = ctx.faults.take(api.code, route.operation, [target, rawBody, ...(api.faultTexts?.(simReq) ?? [])]);
   if (!fault) return sendJson(res, await run());
   await applyFault(fault, api, req, res, run, ctx);

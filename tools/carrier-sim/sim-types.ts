@@ -47,6 +47,11 @@ export interface SimApi {
    * recipient, so that a fault can single out one order's label.
    */
   faultTexts?(req: SimRequest): readonly string[];
+  /**
+   * A purchased label made without a purchase request, under our `reference`, for the tracking bench
+   * (`POST /_sim/parcels`): its tracking number. Its scans come from the state's itineraries.
+   */
+  createParcel?(createdAt: number, reference: string): string;
 }
 
 /** Thrown by handlers to answer with an error in the API's own shape. */

@@ -49,23 +49,44 @@ export interface SimState {
   scans: Map<string, SimScan[]>;
   /** When each carrier received each buy request (ms since the epoch), faulted or not. */
   buyTimestamps: Map<string, number[]>;
+  /** Requests each carrier received, by `<carrier> <operation>`, faulted or not (carrier calls per parcel, in the bench). */
+  calls: Map<string, number>;
+  /**
+   * Scans given in advance, each reported once its time has come (the tracking bench's parcels walk
+   * through a week this way), by tracking number, oldest first.
+   */
+  itineraries: Map<string, SimScan[]>;
+  /** Called with each scan added by `addScan` (UPS Track Alert pushes it to a subscribed package's webhook). */
+  scanListeners: Array<(scan: SimScan) => void>;
   authorizations: CardAuthorization[];
   newId(prefix: string): string;
   /** A tracking number in the carrier's format that no purchase has yet. */
   newTrackingNumber(definition: CarrierDefinition): string;
   addPurchase(purchase: Omit<SimPurchase, 'id' | 'trackingNumber' | 'createdAt' | 'cancelled'>, definition: CarrierDefinition): SimPurchase;
   purchaseByTracking(trackingNumber: string): SimPurchase | undefined;
-  scansOf(trackingNumber: string): SimScan[];
+  /** The scans that have happened by `until` (now): those added, and those of its itinerary whose time has come. */
+  scansOf(trackingNumber: string, until?: number): SimScan[];
   addScan(scan: Omit<SimScan, 'id' | 'occurredAt'>): SimScan;
 }
 
 export function createSimState(): SimState {
   let counter = 0;
   let lastScanAt = 0;
+  // Purchases by tracking number, for look-ups among the bench's hundred thousand (kept by `purchases.push`).
+  const byTracking = new Map<string, SimPurchase>();
+  const purchases: SimPurchase[] = [];
+  const push = purchases.push.bind(purchases);
+  purchases.push = (...added: SimPurchase[]) => {
+    for (const p of added) byTracking.set(p.trackingNumber, p);
+    return push(...added);
+  };
   const state: SimState = {
-    purchases: [],
+    purchases,
     scans: new Map(),
     buyTimestamps: new Map(),
+    calls: new Map(),
+    itineraries: new Map(),
+    scanListeners: [],
     authorizations: [],
     newId: (prefix) => `${prefix}_${(++counter).toString().padStart(6, '0')}${randomUUID().slice(0, 8)}`,
     newTrackingNumber(definition) {
@@ -85,8 +106,13 @@ export function createSimState(): SimState {
       state.purchases.push(purchase);
       return purchase;
     },
-    purchaseByTracking: (trackingNumber) => state.purchases.find((p) => p.trackingNumber === trackingNumber),
-    scansOf: (trackingNumber) => state.scans.get(trackingNumber) ?? [],
+    purchaseByTracking: (trackingNumber) => byTracking.get(trackingNumber),
+    scansOf(trackingNumber, until = Date.now()) {
+      const added = state.scans.get(trackingNumber) ?? [];
+      const planned = state.itineraries.get(trackingNumber);
+      if (!planned) return added;
+      return [...added, ...planned.filter((s) => Date.parse(s.occurredAt) <= until)].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
+    },
     addScan(input) {
       // Strictly increasing times, so "oldest first" is never a tie, even within one millisecond.
       lastScanAt = Math.max(Date.now(), lastScanAt + 1);
@@ -94,6 +120,7 @@ export function createSimState(): SimState {
       const list = state.scans.get(input.trackingNumber) ?? [];
       list.push(scan);
       state.scans.set(input.trackingNumber, list);
+      for (const listener of state.scanListeners) listener(scan);
       return scan;
     },
   };

@@ -207,6 +207,17 @@ export function describeCarrierAdapterContract(name: string, setup: () => Promis
       expect(await ctx.adapter.scans(purchase.trackingNumber)).toEqual([]);
     });
 
+    if (ctx.adapter.scansBatch) {
+      it('answers many tracking numbers in one call as it answers each alone (capabilities.trackingBatch)', async () => {
+        expect(definition.capabilities.trackingBatch ?? 0).toBeGreaterThan(1);
+        const [a, b] = [(await buyOne()).purchase, (await buyOne()).purchase];
+        if (addScan) await addScan(a.trackingNumber, 'in_transit');
+        const answer = await ctx.adapter.scansBatch!([a.trackingNumber, b.trackingNumber]);
+        expect(answer.get(a.trackingNumber)).toEqual(await ctx.adapter.scans(a.trackingNumber));
+        expect(answer.get(b.trackingNumber)).toEqual(await ctx.adapter.scans(b.trackingNumber));
+      });
+    }
+
     if (ctx.failNext) describeFaultChecks({ adapter: ctx.adapter, failNext: ctx.failNext, newRequest, buyOne });
 
     if (addScan) {

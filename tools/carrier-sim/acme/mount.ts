@@ -18,6 +18,8 @@ export function mountSimulator(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,
+    // The tracking bench's labels (POST /_sim/parcels): bought without a request, scanned by their itinerary.
+    createParcel: (_createdAt, reference) => state.addPurchase({ carrier: CODE, reference, service: 'acme_ground' }, acmeDefinition).trackingNumber,
     operations: ['quote', 'buy', 'lookup', 'cancel', 'track', 'manifest', 'pickup', 'pickup_cancel'],
     errorBody: (code, message) => ({ error: { code, message } }),
     routes: [
@@ -26,6 +28,7 @@ export function mountSimulator(state: SimState): SimApi {
       { method: 'GET', pattern: route('/labels'), operation: 'lookup', handle: (req) => lookup(state, req) },
       { method: 'POST', pattern: route('/labels/void'), operation: 'cancel', handle: (req) => cancel(state, req) },
       { method: 'GET', pattern: route('/tracking/([^/]+)'), operation: 'track', handle: (req) => track(state, req) },
+      { method: 'POST', pattern: route('/tracking'), operation: 'track', handle: (req) => trackMany(state, req) },
       { method: 'POST', pattern: route('/manifests'), operation: 'manifest', handle: (req) => manifest(state, req) },
       { method: 'POST', pattern: route('/pickups'), operation: 'pickup', handle: (req) => pickup(state, req) },
       { method: 'POST', pattern: route('/pickups/([^/]+)/cancel'), operation: 'pickup_cancel', handle: (req) => cancelPickup(state, req) },
@@ -104,10 +107,30 @@ function cancel(state: SimState, req: SimRequest): SimReply {
 
 function track(state: SimState, req: SimRequest): SimReply {
   const trackingNumber = req.params[0];
-  const purchase = state.purchaseByTracking(trackingNumber);
-  if (!purchase || purchase.carrier !== CODE) {
-    throw new SimHttpError(404, 'tracking_number_not_found', `No label with tracking number ${trackingNumber}.`);
+  const found = trackingOf(state, trackingNumber);
+  if (!found) throw new SimHttpError(404, 'tracking_number_not_found', `No label with tracking number ${trackingNumber}.`);
+  return { status: 200, body: found };
+}
+
+/** At most this many numbers in one `POST /tracking`. */
+const TRACK_MANY = 30;
+
+/** Several numbers at once: each one's events, and the numbers Acme has no label for. */
+function trackMany(state: SimState, req: SimRequest): SimReply {
+  const numbers = jsonObject(req).tracking_numbers;
+  if (!Array.isArray(numbers) || !numbers.length || numbers.length > TRACK_MANY || !numbers.every((n) => typeof n === 'string')) {
+    throw new SimHttpError(422, 'invalid_request', `tracking_numbers must be a list of 1 to ${TRACK_MANY} strings.`);
   }
+  const found = (numbers as string[]).map((n) => trackingOf(state, n));
+  return {
+    status: 200,
+    body: { data: found.filter((f) => f !== undefined), not_found: (numbers as string[]).filter((_, i) => !found[i]) },
+  };
+}
+
+function trackingOf(state: SimState, trackingNumber: string) {
+  const purchase = state.purchaseByTracking(trackingNumber);
+  if (!purchase || purchase.carrier !== CODE) return undefined;
   const events = state.scansOf(trackingNumber).map((s) => ({
     id: s.id,
     occurred_at: s.occurredAt,
@@ -115,7 +138,7 @@ function track(state: SimState, req: SimRequest): SimReply {
     description: s.description,
     location: s.location,
   }));
-  return { status: 200, body: { tracking_number: trackingNumber, events } };
+  return { tracking_number: trackingNumber, events };
 }
 
 function label(state: SimState, p: SimPurchase) {

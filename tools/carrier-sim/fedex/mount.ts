@@ -6,6 +6,7 @@ import { fedexSchemaCheck, warmUpFedexSchemas } from './schema-check.js';
 import { warmUpLabelFiles } from '../label-files.js';
 import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
+import { trackingNumber } from './state.js';
 
 /** FedEx's operations under the names faults use for every carrier. */
 const FAULT_OPERATION: Record<FedexSimOperation, string> = {
@@ -33,7 +34,7 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
     ...(credentials ? { clientId: credentials.clientId, clientSecret: credentials.clientSecret, accountNumber: credentials.accountNumber } : {}),
     validate: fedexSchemaCheck,
     extraScans: (trackingNumber) =>
-      state.scansOf(trackingNumber).map((s) => ({
+      state.scansOf(trackingNumber, Infinity).map((s) => ({
         at: Date.parse(s.occurredAt),
         eventType: EVENT_TYPES[s.status],
         description: s.description,
@@ -66,9 +67,19 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
       return answer ? { status: answer.status, body: answer.body } : { status: 404, body: FEDEX_ERROR('NOT.FOUND.ERROR', 'Not found') };
     },
   }));
+  let benchSerial = 5_000_000_000;
   return {
     code: 'fedex',
     isCarrier: true,
+    // The tracking bench's labels (POST /_sim/parcels): none of the schedule's scans, only their itinerary's.
+    createParcel(createdAt, reference) {
+      const number = trackingNumber(++benchSerial);
+      const place = { city: 'Memphis', postalCode: '38118', countryCode: 'US' };
+      const art = { carrier: 'FedEx', service: 'FEDEX GROUND', trackingNumber: number, from: ['BENCH SENDER'], to: ['BENCH RECIPIENT'], weight: '3 LBS', reference };
+      fedex.packages.set(number, { trackingNumber: number, references: [reference], serviceType: 'FEDEX_GROUND', account: '', createdAt, cancelledAt: null, origin: place, destination: place, art, schedule: [] });
+      state.purchases.push({ id: state.newId('lbl'), carrier: 'fedex', reference, trackingNumber: number, service: 'fedex_ground', cancelled: false, createdAt: new Date(createdAt).toISOString() });
+      return number;
+    },
     operations: [...new Set(Object.values(FAULT_OPERATION))],
     routes,
     errorBody: (code, message) => FEDEX_ERROR(code, message),

@@ -37,6 +37,8 @@ export interface FedexSimPackage {
   destination: { city: string; postalCode: string; countryCode: string };
   /** What its label shows. */
   art: LabelArt;
+  /** Its own scans over time instead of the simulator's schedule (the tracking bench's parcels walk a week). */
+  schedule?: readonly FedexScanStep[];
 }
 
 export interface FedexSimPickup {
@@ -61,7 +63,7 @@ export function scansAt(pkg: FedexSimPackage, schedule: readonly FedexScanStep[]
     ...extra.filter((e) => e.at <= now),
     { at: pkg.createdAt, eventType: 'OC', description: 'Shipment information sent to FedEx', city: pkg.origin.city, postalCode: pkg.origin.postalCode },
   ];
-  for (const step of schedule) {
+  for (const step of pkg.schedule ?? schedule) {
     const at = pkg.createdAt + step.afterMs;
     if (at > now || (pkg.cancelledAt !== null && at > pkg.cancelledAt)) continue;
     events.push({ at, eventType: step.eventType, description: step.description, city: step.city, postalCode: step.postalCode });

@@ -24,6 +24,8 @@ export function mountSimulator(state: SimState): SimApi {
   return {
     code: CODE,
     isCarrier: true,
+    // The tracking bench's labels (POST /_sim/parcels): bought without a request, scanned by their itinerary.
+    createParcel: (_createdAt, reference) => state.addPurchase({ carrier: CODE, reference, service: 'swiftpost_standard' }, swiftpostDefinition).trackingNumber,
     operations: ['quote', 'buy', 'lookup', 'cancel', 'track'],
     errorBody: (code, message) => ({ errors: [{ errorCode: code.toUpperCase(), detail: message }] }),
     routes: [

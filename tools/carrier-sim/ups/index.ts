@@ -1,3 +1,4 @@
 /** The UPS simulator's door: the core that answers requests, and the server that serves it on a port of its own. */
 export * from './simulator.js';
 export { startUpsSimulator } from './server.js';
+export type { TrackAlertWebhook } from './track-alert.js';

@@ -5,6 +5,7 @@ import { warmUpLabelFiles } from '../label-files.js';
 import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
 import { UPS_ERROR, UPS_ROUTES, createUpsSimulator, type UpsSimOperation } from './index.js';
+import { benchPackage, trackAlertControlRoutes } from './track-alert-control.js';
 
 /** UPS's operations under the names faults use for every carrier. */
 const FAULT_OPERATION: Record<UpsSimOperation, string> = {
@@ -19,6 +20,7 @@ const FAULT_OPERATION: Record<UpsSimOperation, string> = {
   pickup_cancel: 'pickup_cancel',
   pickup_pending: 'pickup_pending',
   address: 'address',
+  subscribe: 'subscribe',
 };
 
 /** A `/_sim/scans` status as a UPS activity (type and code as UPS's Tracking appendix lists them). */
@@ -37,7 +39,8 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
   const ups = createUpsSimulator({
     ...SIMULATOR_CREDENTIALS.ups,
     extraScans: (trackingNumber) =>
-      state.scansOf(trackingNumber).map((s) => ({
+      // Every scan, those still to come too: UPS reports each once its time has come, and Track Alert plans its pushes.
+      state.scansOf(trackingNumber, Infinity).map((s) => ({
         at: Date.parse(s.occurredAt),
         ...SCAN_TYPES[s.status],
         description: s.description,
@@ -59,6 +62,10 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
       if (purchase) purchase.cancelled = true;
     },
   });
+  // A scan added through the control API is an event of the package: Track Alert pushes it.
+  state.scanListeners.push((scan) => {
+    if (scan.carrier === 'ups') ups.trackAlert.notify(scan.trackingNumber);
+  });
   const routes: SimApi['routes'] = UPS_ROUTES.map((route) => ({
     method: route.method,
     pattern: new RegExp(`^${mount}${route.pattern.source.slice(1)}`),
@@ -70,9 +77,11 @@ export function mountSimulator(state: SimState, mount: string): SimApi {
       return answer ? { status: answer.status, body: answer.body } : { status: 404, body: UPS_ERROR('404', 'Not found') };
     },
   }));
+  routes.push(...trackAlertControlRoutes(ups.trackAlert));
   return {
     code: 'ups',
     isCarrier: true,
+    createParcel: (createdAt, reference) => benchPackage(ups.packages, state, createdAt, reference),
     operations: [...new Set(Object.values(FAULT_OPERATION))],
     routes,
     errorBody: (code, message) => UPS_ERROR(code, message),

@@ -8,6 +8,7 @@ import { cancelPickup, createPickup, pendingPickups, type SimPickup } from './pi
 import { validateAddress } from './address-validation.js';
 import { UPS_SCHEMAS } from '../../../carriers/ups/schemas/index.js';
 import { requestSchemaProblems, schemaRoutes } from '../carrier-schemas.js';
+import { createTrackAlert, type TrackAlertWebhook } from './track-alert.js';
 
 /**
  * A simulator of the UPS APIs we use, answering as UPS's documents say: the OAuth token endpoint,
@@ -21,7 +22,7 @@ import { requestSchemaProblems, schemaRoutes } from '../carrier-schemas.js';
  * carrier simulator mounts it under `/ups` with the control API's faults.
  */
 
-export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address';
+export type UpsSimOperation = 'token' | 'rate' | 'ship' | 'void' | 'recover' | 'track' | 'reference' | 'pickup' | 'pickup_cancel' | 'pickup_pending' | 'address' | 'subscribe';
 
 export type UpsSimFault = { operation: UpsSimOperation | 'any'; times?: number } & (
   | { kind: 'error'; status: number; code?: string; message?: string }
@@ -44,6 +45,8 @@ export interface UpsSimulatorOptions {
   extraScans?: (trackingNumber: string) => SimExtraScan[];
   onPurchase?: (pkg: SimPackage) => void;
   onVoid?: (pkg: SimPackage) => void;
+  /** Where Track Alert pushes the events of subscribed packages (./track-alert.ts); none: kept until one is set. */
+  trackAlert?: TrackAlertWebhook;
 }
 
 /** A request as the core reads it: the path is UPS's own, without any mount point. */
@@ -74,6 +77,7 @@ export const UPS_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST' | 'DELETE'; patt
   { method: 'DELETE', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_cancel' },
   { method: 'GET', pattern: /^\/api\/shipments\/v2409\/pickup\/([^/]+)$/, operation: 'pickup_pending' },
   { method: 'POST', pattern: /^\/api\/addressvalidation\/v2\/([^/]+)$/, operation: 'address' },
+  { method: 'POST', pattern: /^\/api\/track\/v2\/subscription\/(standard|enhanced)\/package$/, operation: 'subscribe' },
 ];
 
 /** Each operation's schemas, generated from UPS's documents (the token at the origin, the APIs under `/api`). */
@@ -89,6 +93,7 @@ const SCHEMA_OF: Record<UpsSimOperation, keyof typeof UPS_SCHEMAS> = {
   pickup_cancel: 'pickup-cancel',
   pickup_pending: 'pickup-pending',
   address: 'address-validation',
+  subscribe: 'track-alert-package',
 };
 /** UPS's error code for a request its schema refuses; the operations without their own share 9370701. */
 const REFUSAL: Partial<Record<UpsSimOperation, [string, string]>> = {
@@ -96,7 +101,10 @@ const REFUSAL: Partial<Record<UpsSimOperation, [string, string]>> = {
   address: ['264001', 'Invalid address validation request'],
   pickup: ['9500001', 'Invalid pickup request'],
 };
-const SCHEMA_ROUTES = schemaRoutes(UPS_SCHEMAS, (schemas) => (schemas.source.name === 'oauth-token' ? '' : '/api'));
+// Track Alert's document is based at `/api/track/{version}`, the others at `/api` (the token at the origin).
+const SCHEMA_ROUTES = schemaRoutes(UPS_SCHEMAS, (schemas) =>
+  schemas.source.name === 'oauth-token' ? '' : schemas.source.name === 'track-alert-package' ? '/api/track/{version}' : '/api',
+);
 
 /** The error UPS sends for a token it does not accept. */
 const INVALID_TOKEN = UPS_ERROR('250002', 'Invalid Authentication Information.');
@@ -130,6 +138,7 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     onPurchase: options.onPurchase,
     onVoid: options.onVoid,
   };
+  const trackAlert = createTrackAlert(books, options.trackAlert);
 
   /** Logs an answer and checks it against what UPS's document says of the operation's answers. */
   function record(operation: UpsSimOperation, status: number, body: unknown): void {
@@ -185,10 +194,10 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     }
     // A request that breaks its document is refused with a 400, as a checking server would.
     const problems = requestProblems(req, body);
-    if (problems.length) {
-      for (const p of problems) violations.push(`${operation} request: ${p}`);
-      return refuse(operation, problems);
-    }
+    for (const p of problems) violations.push(`${operation} request: ${p}`);
+    // Track Alert answers with its own codes, and takes the valid numbers of a list with invalid ones.
+    if (operation === 'subscribe') return trackAlert.subscribe(body);
+    if (problems.length) return refuse(operation, problems);
     switch (operation) {
       case 'rate':
         return rate(param as 'Rate' | 'Shop', body);
@@ -234,6 +243,8 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
     operationOf: (method: string, path: string) => routeOf(method, path)?.operation,
     record,
     packages,
+    /** Track Alert: its subscriptions, its webhook and what it pushed. */
+    trackAlert,
     /** Pickups booked, by PRN. */
     pickups,
     /** Faults of the stand-alone server (`./server.ts`). */

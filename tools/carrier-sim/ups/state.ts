@@ -32,6 +32,8 @@ export interface SimPackage {
   billingWeight: { unit: 'LBS' | 'KGS'; value: string };
   /** What its label shows, to draw it again on recovery. */
   art: LabelArt;
+  /** Its own scans over time instead of the simulator's schedule (the tracking bench's parcels walk a week). */
+  schedule?: SimScanStep[];
 }
 
 /** A scan from outside the schedule (the shared simulator's `/_sim/scans`), in UPS's terms. */
@@ -65,7 +67,7 @@ export function scansAt(pkg: SimPackage, schedule: SimScanStep[], now: number, e
     ...extra.filter((e) => e.at <= now),
     { at: pkg.createdAt, type: 'M', code: 'MP', description: 'Shipper created a label, UPS has not received the package yet.', city: '', postalCode: '' },
   ];
-  for (const step of schedule) {
+  for (const step of pkg.schedule ?? schedule) {
     const at = pkg.createdAt + step.afterMs;
     if (at > now || (pkg.voidedAt !== null && at > pkg.voidedAt)) continue;
     events.push({ at, ...step });

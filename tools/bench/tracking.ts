@@ -1,0 +1,262 @@
+/**
+ * `npm run bench -- tracking --parcels N`: N purchased parcels in flight on the simulated carriers
+ * (Acme and FedEx tracked in batches, SwiftPost one number a call, UPS under Track Alert), their
+ * tracking started directly as a purchase would,
+ * while the simulator walks each through a realistic week on a clock `--scale` times faster than the
+ * wall's, the poll schedule's clock scaled with it (docs/benchmarks.md#tracking-at-scale). It starts
+ * its own stack, every part a process (tracking-stack.ts), and reports CPU seconds per parcel-day of
+ * each, carrier calls per parcel, memory per open workflow, and purchase throughput with the parcels
+ * in flight against the same stack with none.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { adminCommands } from '../../admin/index.js';
+import { cpuMs } from './cpu.js';
+import { parseScenarioFlags } from './options.js';
+import { machine } from './report.js';
+import { startParcels, type BenchParcel } from './tracking-parcels.js';
+import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport } from './tracking-report.js';
+import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
+
+const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
+                                [--purchases 200] [--clients 8] [--cache <n>] [--keep]
+  --parcels    parcels in flight, spread over --carriers
+  --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
+               at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
+  --days       simulated days to follow them (the week's last delivery comes by day 7)
+  --purchases  purchases timed at --clients clients, before the parcels and again with them in flight
+  --cache      WORKER_MAX_CACHED_WORKFLOWS of the workers (default: the configuration's)
+  --keep       keep the run's directory (logs, PostgreSQL, the Temporal SQLite file)
+`;
+const DAY_MS = 86_400_000;
+const SAMPLE_MS = 5_000;
+/** How long the stack is watched idle, before any parcel, for what it spends with nothing to do. */
+const IDLE_MS = 30_000;
+const log = (line: string) => void process.stderr.write(`bench tracking: ${line}\n`);
+
+export async function main(argv: string[]): Promise<number> {
+  const flags = parseScenarioFlags(argv, { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', keep: 'no' }, USAGE);
+  if ('exit' in flags) return flags.exit;
+  const v = flags.values;
+  const parcels = Number(v.parcels);
+  const o = {
+    parcels,
+    scale: v.scale ? Number(v.scale) : Math.min(2000, Math.max(1, Math.round(100_000 / parcels))),
+    days: Number(v.days),
+    carriers: v.carriers.split(',').map((c) => c.trim()).filter(Boolean),
+    purchases: Number(v.purchases),
+    clients: Number(v.clients),
+    cache: v.cache ? Number(v.cache) : undefined,
+  };
+  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
+  if (bad || (o.cache !== undefined && !(o.cache >= 0))) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-tracking-'));
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
+  await chmod(dir, 0o755);
+  log(`${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`);
+  const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, log });
+  // Ctrl-C or a kill: the stack's processes go with the bench.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the stack`);
+      void stack.stop().finally(() => process.exit(130));
+    });
+  }
+  try {
+    const report = await measure(stack, o);
+    process.stdout.write(`${renderTracking(report)}\n\n${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  } finally {
+    await stack.stop();
+    if (v.keep === 'no') await rm(dir, { recursive: true, force: true });
+    else log(`kept ${dir}`);
+  }
+}
+
+type Options = { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache?: number };
+
+async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport> {
+  const admin = adminCommands(stack.database.db);
+  const { id: accountId } = await admin.createAccount({ name: 'Tracking bench', funding: 'wallet' });
+  await admin.enableApi(accountId);
+  await admin.topUp(accountId, '10000000.00');
+  const key = (await admin.createKey(accountId, { mode: 'live', scopes: 'all', rateLimit: '1000000/1' })).key;
+  log('warming up: 30 purchases');
+  await purchaseRun(stack, key, 30, o.clients);
+  log(`${o.purchases} purchases at ${o.clients} clients, nothing in flight`);
+  const idle = await purchaseRun(stack, key, o.purchases, o.clients);
+  log(`nothing in flight: ${idle.per_second} purchases/s`);
+
+  log(`the stack idle for ${IDLE_MS / 1000} s: what it spends with nothing to track`);
+  const idle0 = cpuMs(stack.pids);
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const idleRate = Object.fromEntries(Object.entries(diff(idle0, cpuMs(stack.pids))).map(([role, ms]) => [role, ms / IDLE_MS]));
+  const callsBefore = await simCalls(stack);
+  const rssBefore = { workers: rssBytes(stack.pids.workers), temporal: rssBytes(stack.pids.temporal) };
+  const cpuBefore = cpuMs(stack.pids);
+  const started = Date.now();
+  const parcels = await startParcels({ stack, accountId, count: o.parcels, carriers: o.carriers, scale: o.scale, log });
+  // The start ends once every workflow has run its first task: the UPS parcels' subscriptions are its last step.
+  const ups = parcels.filter((p) => p.carrier === 'ups').length;
+  for (let n = 0; (await trackAlertStats(stack)).subscribed < ups; n++) {
+    if (n % 12 === 0) log(`waiting for the UPS parcels' Track Alert subscriptions (${(await trackAlertStats(stack)).subscribed} of ${ups})`);
+    await new Promise((r) => setTimeout(r, SAMPLE_MS));
+  }
+  const startedAll = Date.now();
+  const cpuStarted = cpuMs(stack.pids);
+  const run = await follow(stack, o, accountId, key, started, startedAll, idleRate);
+  return {
+    scenario: 'tracking',
+    options: { ...o, cache: o.cache ?? stack.config.worker.maxCachedWorkflows },
+    machine: machine(),
+    stack: 'separate processes as npm start runs them: API, workers (all queues), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator',
+    parcels: countBy(parcels),
+    equivalent_parcels_in_flight: o.parcels * o.scale,
+    start: {
+      wall_s: Math.round((startedAll - started) / 100) / 10,
+      cpu_ms_per_parcel: perEach(diff(cpuBefore, cpuStarted), o.parcels),
+    },
+    run: run.figures,
+    carrier_calls_per_parcel: callsPerParcel(callsBefore, await simCalls(stack), parcels, run.purchaseCalls),
+    scan_delay_parcel_hours: await scanDelays(stack, accountId, o.scale),
+    track_alert: await trackAlertStats(stack),
+    memory: {
+      workers_rss_mb: { before: mb(rssBefore.workers), peak: mb(run.peak.workers) },
+      temporal_rss_mb: { before: mb(rssBefore.temporal), peak: mb(run.peak.temporal) },
+      workers_kb_per_open_workflow: Math.round((run.peak.workers - rssBefore.workers) / 1024 / o.parcels),
+      temporal_kb_per_open_workflow: Math.round((run.peak.temporal - rssBefore.temporal) / 1024 / o.parcels),
+    },
+    purchases: { idle, in_flight: run.inFlight, ratio: run.inFlight ? Math.round((run.inFlight.per_second / idle.per_second) * 100) / 100 : null },
+  };
+}
+
+/**
+ * Follows the parcels until none is in flight or `days` have passed on their clock, sampling CPU and
+ * memory; once, when the parcels are in transit, times purchases among them (that stretch's CPU and
+ * parcel-days are left out of the per-parcel-day figures).
+ */
+async function follow(stack: TrackingStack, o: Options, accountId: string, key: string, started: number, startedAll: number, idleRate: Record<string, number>) {
+  let cpu = cpuMs(stack.pids);
+  const spent: Record<string, number> = {};
+  const idleSpent: Record<string, number> = {};
+  let parcelDays = 0;
+  let last = { at: Date.now(), open: await openCount(stack, accountId) };
+  const peak = { workers: 0, temporal: 0 };
+  let inFlight: PurchaseFigures | undefined;
+  let purchaseCalls: Record<string, Record<string, number>> | undefined;
+  const simDay = () => ((Date.now() - started) * o.scale) / DAY_MS;
+  while (last.open > 0 && simDay() < o.days) {
+    await new Promise((r) => setTimeout(r, SAMPLE_MS));
+    if (!inFlight && simDay() >= 2.5) {
+      const before = await simCalls(stack);
+      log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight`);
+      inFlight = await purchaseRun(stack, key, o.purchases, o.clients);
+      log(`in flight: ${inFlight.per_second} purchases/s`);
+      purchaseCalls = diffCalls(before, await simCalls(stack));
+      // Not the parcels' cost: start counting again from here.
+      cpu = cpuMs(stack.pids);
+      last = { at: Date.now(), open: await openCount(stack, accountId) };
+      continue;
+    }
+    const now = { at: Date.now(), open: await openCount(stack, accountId) };
+    const cpuNow = cpuMs(stack.pids);
+    // The parcels' own: what the stack spends idle (polling its task queues, its timers) taken off.
+    for (const [role, ms] of Object.entries(diff(cpu, cpuNow))) {
+      spent[role] = (spent[role] ?? 0) + ms;
+      idleSpent[role] = (idleSpent[role] ?? 0) + (idleRate[role] ?? 0) * (now.at - last.at);
+    }
+    parcelDays += (((last.open + now.open) / 2) * (now.at - last.at) * o.scale) / DAY_MS;
+    cpu = cpuNow;
+    last = now;
+    peak.workers = Math.max(peak.workers, rssBytes(stack.pids.workers));
+    peak.temporal = Math.max(peak.temporal, rssBytes(stack.pids.temporal));
+    log(`day ${simDay().toFixed(2)}: ${now.open} in flight, ${Math.round(parcelDays)} parcel-days, CPU ${fmt(spent)}`);
+  }
+  const days = Math.max(parcelDays, 1e-9);
+  const perDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(Math.max(0, ms - (idleSpent[role] ?? 0)) / 1000 / days)]));
+  const grossPerDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(ms / 1000 / days)]));
+  const figures = {
+    wall_s: Math.round((Date.now() - started) / 1000),
+    /** The parcels' day the figures start from: the start (their workflows' first tasks) is apart. */
+    measured_from_day: Math.round((((startedAll - started) * o.scale) / DAY_MS) * 100) / 100,
+    simulated_days: Math.round(simDay() * 100) / 100,
+    parcel_days: Math.round(parcelDays),
+    still_in_flight: last.open,
+    idle_cores: Object.fromEntries(Object.entries(idleRate).map(([role, rate]) => [role, round3(rate)])),
+    cpu_s_per_parcel_day: withTotals(perDay),
+    cpu_s_per_parcel_day_with_idle: withTotals(grossPerDay),
+  };
+  return { figures, peak, inFlight, purchaseCalls };
+}
+
+const withTotals = (perDay: Record<string, number>) => ({
+  ...perDay,
+  workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.temporal ?? 0)),
+  total: round3(Object.values(perDay).reduce((a, b) => a + b, 0)),
+});
+
+/**
+ * How long after a scan happened it was recorded, in parcel hours, by carrier and status (median and
+ * 95th percentile): what the schedule promises (a poll within its wait, a push at once), and what
+ * a stack that cannot keep up adds to it.
+ */
+async function scanDelays(stack: TrackingStack, accountId: string, scale: number) {
+  const result = await stack.database.db.execute(sql`
+    select s.carrier, t.status,
+      percentile_cont(0.5) within group (order by extract(epoch from t.created_at - t.occurred_at)) as p50,
+      percentile_cont(0.95) within group (order by extract(epoch from t.created_at - t.occurred_at)) as p95
+    from tracking_events t join shipments s on s.id = t.shipment_id
+    where s.account_id = ${accountId} and s.reference is null
+    group by s.carrier, t.status`);
+  const hours = (seconds: unknown) => Math.round(((Number(seconds) * scale) / 3600) * 100) / 100;
+  const delays: Record<string, Record<string, { p50: number; p95: number }>> = {};
+  for (const row of result.rows as Array<{ carrier: string; status: string; p50: unknown; p95: unknown }>) {
+    (delays[row.carrier] ??= {})[row.status] = { p50: hours(row.p50), p95: hours(row.p95) };
+  }
+  return delays;
+}
+
+const trackAlertStats = async (stack: TrackingStack) => (await (await fetch(`${stack.simUrl}/_sim/ups/track-alert`)).json()) as { subscribed: number; pushed: number };
+
+type Calls = Record<string, Record<string, number>>;
+/** The simulator's count of requests, by carrier and operation. */
+async function simCalls(stack: TrackingStack): Promise<Calls> {
+  return ((await (await fetch(`${stack.simUrl}/_sim/stats`)).json()) as { calls: Calls }).calls;
+}
+
+async function openCount(stack: TrackingStack, accountId: string): Promise<number> {
+  const result = await stack.database.db.execute(
+    sql`select count(*)::int as n from shipments where account_id = ${accountId} and status in ('purchased', 'in_transit', 'exception') and reference is null`,
+  );
+  return Number((result.rows[0] as { n: number }).n);
+}
+
+function callsPerParcel(before: Record<string, Record<string, number>>, after: Record<string, Record<string, number>>, parcels: BenchParcel[], purchaseCalls?: Record<string, Record<string, number>>) {
+  const made = diffCalls(before, after);
+  const counts = countBy(parcels);
+  return Object.fromEntries(
+    Object.entries(counts).map(([carrier, n]) => [
+      carrier,
+      Object.fromEntries(Object.entries(made[carrier] ?? {}).map(([op, calls]) => [op, round3((calls - (purchaseCalls?.[carrier]?.[op] ?? 0)) / n)])),
+    ]),
+  );
+}
+
+function diffCalls(before: Record<string, Record<string, number>>, after: Record<string, Record<string, number>>) {
+  return Object.fromEntries(Object.entries(after).map(([carrier, ops]) => [carrier, diff(before[carrier] ?? {}, ops)]));
+}
+const diff = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]));
+const perEach = (ms: Record<string, number>, n: number) => Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round((v / n) * 10) / 10]));
+function countBy(parcels: BenchParcel[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const p of parcels) counts[p.carrier] = (counts[p.carrier] ?? 0) + 1;
+  return counts;
+}
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+const fmt = (ms: Record<string, number>) => Object.entries(ms).map(([k, v]) => `${k} ${Math.round(v / 1000)} s`).join(', ');
