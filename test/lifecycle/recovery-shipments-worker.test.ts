@@ -57,7 +57,9 @@ describe('a shipments worker killed in the middle of a card authorization', () =
       const endedAfter = done.at - killedAt;
       process.stdout.write(`shipments worker kill: the purchase ended ${(endedAfter / 1000).toFixed(1)} s after the kill\n`);
       expect(done.status).toBe('purchased');
-      expect(endedAfter, `ended ${(endedAfter / 1000).toFixed(1)} s after the kill`).toBeLessThan(15_000);
+      // About 10 s on a quiet machine (the step's 5 s heartbeat time-out, then 3 s for the workflow
+      // task that was stuck to the dead worker); 33 s without the heartbeat (its 30 s start-to-close).
+      expect(endedAfter, `ended ${(endedAfter / 1000).toFixed(1)} s after the kill`).toBeLessThan(20_000);
       const charges = await sim.cardCharges(id);
       expect(charges.filter((c) => c.status === 'captured')).toHaveLength(1);
       await expectLedgerConsistent(stack, acct.id);

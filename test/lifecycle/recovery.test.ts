@@ -35,31 +35,37 @@ async function settled(acct: TestAccount, id: string, ms = 60_000): Promise<{ st
 
 describe('a carrier worker killed in the middle of a buy', () => {
   it('is replaced by another within seconds: the purchase ends within 10 s of the kill, bought once', async () => {
-    const first = await startStackWorker(stack, ['carriers']);
-    const acct = await createAccount(stack, { topUp: '50.00' });
-    const marker = `kill-${randomUUID()}`;
-    // Acme carries the buy out at once and answers after 20 s: the worker is mid-call when killed.
-    await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 20_000, match: marker, times: 1 });
-    const answer = call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body: order(marker) });
-    // The fault is used up once the buy has reached acme.
-    await eventually(async () => ((await sim.faults(marker)).length === 0 ? true : undefined), 30_000, 'the buy to reach acme');
-    // The other carrier worker of the fleet is up before the kill, as in production.
-    const second = await startStackWorker(stack, ['carriers']);
-    const killedAt = Date.now();
-    await first.kill();
+    // Two carrier workers, as a fleet has: the one running the buy is killed, the other takes over.
+    const workers = await Promise.all([startStackWorker(stack, ['carriers']), startStackWorker(stack, ['carriers'])]);
     try {
+      const acct = await createAccount(stack, { topUp: '50.00' });
+      const marker = `kill-${randomUUID()}`;
+      // Acme carries the buy out at once and answers after 20 s: the worker is mid-call when killed
+      // (within our 5 s time-out of the call).
+      await sim.fault({ carrier: 'acme', operation: 'buy', mode: 'slow', delay_ms: 20_000, match: marker, times: 1 });
+      const answer = call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body: order(marker) });
+      const runningOn = await eventually(async () => {
+        if ((await sim.faults(marker)).length) return undefined;
+        const [row] = await stack.database.db.select({ id: schema.shipments.id }).from(schema.shipments).where(eq(schema.shipments.reference, marker));
+        const pending = row && (await stack.temporal.workflow.getHandle(`shipment/${row.id}`).describe()).raw.pendingActivities?.find((p) => p.activityType?.name === 'buyLabel');
+        return pending?.lastWorkerIdentity || undefined;
+      }, 30_000, 'the buy to reach acme');
+      const doomed = workers.find((w) => runningOn.startsWith(`${w.pid}@`))!;
+      expect(doomed, `the buy runs on ${runningOn}`).toBeDefined();
+      const killedAt = Date.now();
+      await doomed.kill();
       const a = await answer;
       const endedAfter = Date.now() - killedAt;
-      process.stdout.write(`worker kill: the purchase ended ${seconds(endedAfter)} after the kill\n`);
+      process.stdout.write(`carrier worker kill: the purchase ended ${seconds(endedAfter)} after the kill\n`);
       expect(a.status, a.text).toBe(201);
       // The buy's heartbeat time-out (5 s) finds the lost worker; the lookup then finds the label.
       expect(endedAfter, `ended ${seconds(endedAfter)} after the kill`).toBeLessThan(15_000);
       expect(await sim.purchases(a.body.id)).toHaveLength(1);
       await expectLedgerConsistent(stack, acct.id);
     } finally {
-      await second.kill();
+      for (const w of workers) await w.kill();
     }
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('a carrier answering 429 with Retry-After: 2', () => {
