@@ -174,7 +174,7 @@ describe('a 300-item batch over all four carriers', () => {
     // The GBP wallet ran out part of the way: the other failures are for funds, and some items were bought.
     const gbOthers = gbItems.filter((s, i) => !gb.refused.includes(i) && s.status === 'failed');
     expect(gbOthers.length).toBeGreaterThan(0);
-    expect(gbOthers.every((s) => s.failure.code === 'insufficient_funds')).toBe(true);
+    expect(gbOthers.filter((s) => s.failure.code !== 'insufficient_funds').map((s) => `${s.id} ${s.service.code}: ${s.failure.code}: ${s.failure.message}`)).toEqual([]);
     expect(done[0].counts.purchased).toBeGreaterThan(50);
     // The USD account had the funds: only the refusals failed.
     expect(usItems.filter((s) => s.status === 'failed').length).toBe(us.refused.length);

@@ -127,8 +127,10 @@ describe('npm run ops -- stuck, for a shipment whose run closed mid-way', () => 
   it('lists a void whose settling run was terminated too, as needing an operator; ops reconcile starts another', async () => {
     const acct = await createAccount(stack, { topUp: '40.00' });
     const bought = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { service: 'acme_ground', from: address(), to: address(), parcel: parcel() } });
-    expect(bought.status, bought.text).toBe(201);
+    // On a busy machine the purchase may outlast the API's wait (202): it is then followed to its end.
+    expect([201, 202], bought.text).toContain(bought.status);
     const id: string = bought.body.id;
+    await statusOf(acct, id, 'purchased');
     // The carrier neither cancels nor answers a lookup, so the void and the run settling it both wait on it.
     await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 500, times: -1, match: id });
     await sim.fault({ carrier: 'acme', operation: 'lookup', mode: 'error', status: 503, times: -1, match: id });

@@ -242,5 +242,6 @@ describe('the shipping desk in a browser', () => {
 
     // The pages that refuse answer 4xx, which the browser notes; nothing else may be logged.
     expect(browser.errors.filter((e) => !/the server responded with a status of 4\d\d/.test(e))).toEqual([]);
-  });
+    // A whole walk through every page at two widths, with screenshots: minutes on a busy machine.
+  }, 300_000);
 });
