@@ -33,6 +33,7 @@ interface ShipmentRow {
   charged_to: string;
   account_id: string;
   carrier: string | null;
+  tracking_number: string | null;
 }
 
 const NO_CANCELLATION = new Set(ALL_CARRIER_MODULES.filter((m) => m.definition.capabilities.void === 'none').map((m) => m.definition.code));
@@ -86,7 +87,7 @@ export async function runChecks(w: World): Promise<Check[]> {
   const client = new pg.Client({ connectionString: w.databaseUrl });
   await client.connect();
   try {
-    const shipments = (await client.query<ShipmentRow>(`select id, status, charged_to, account_id, carrier from shipments where account_id = any($1) and livemode`, [w.accountIds])).rows;
+    const shipments = (await client.query<ShipmentRow>(`select id, status, charged_to, account_id, carrier, tracking_number from shipments where account_id = any($1) and livemode`, [w.accountIds])).rows;
     const entries = (await client.query(`select shipment_id, kind from ledger_entries where account_id = any($1) and shipment_id is not null`, [w.accountIds])).rows as Array<{ shipment_id: string; kind: string }>;
     const ledger = (
       await client.query(
@@ -116,10 +117,14 @@ export async function runChecks(w: World): Promise<Check[]> {
       s.charged_to === 'card'
         ? (cardsOf.get(s.id) ?? []).filter((c) => c.status === 'refunded').length
         : (kinds.get(s.id) ?? []).filter((k) => k === 'refund').length;
-    const live = (id: string) => (labelsOf.get(id) ?? []).filter((l) => !l.cancelled);
-    // A carrier without cancellation (DHL Express) bills only the labels it scans: a void there is
-    // done at once and the label is left unused at the carrier, as the contract's Carriers section says.
-    const leftUnused = (s: ShipmentRow) => s.status === 'voided' && NO_CANCELLATION.has(s.carrier ?? '');
+    // A carrier without cancellation (DHL Express) bills only the labels it scans. A void there is
+    // done at once and leaves the label unused, as the contract's Carriers section says; a buy whose
+    // answer was lost is made again (it cannot be cancelled, and is never handed over), leaving the
+    // first unused. At such a carrier only the shipment's own label, not voided, is live.
+    const billed = (s: ShipmentRow, l: (typeof labels)[number]) =>
+      !NO_CANCELLATION.has(s.carrier ?? '') || (s.status !== 'voided' && l.tracking_number === s.tracking_number);
+    const live = (id: string) => (labelsOf.get(id) ?? []).filter((l) => !l.cancelled && billed(byShipment.get(id)!, l));
+    const unused = [...labelsOf].flatMap(([id, ls]) => ls.filter((l) => !l.cancelled && !billed(byShipment.get(id)!, l))).length;
     const sample = (xs: string[]) => (xs.length ? `${xs.length}: ${xs.slice(0, 4).join('; ')}${xs.length > 4 ? '; …' : ''}` : '');
 
     const checks: Check[] = [];
@@ -152,9 +157,9 @@ export async function runChecks(w: World): Promise<Check[]> {
     const uncharged: string[] = [];
     for (const [id, ls] of labelsOf) {
       const s = byShipment.get(id)!;
-      const liveOnes = ls.filter((l) => !l.cancelled);
+      const liveOnes = live(id);
       if (liveOnes.length > 1) uncharged.push(`${id} (${s.status}) has ${liveOnes.length} live labels`);
-      else if (liveOnes.length === 1 && (!charged(s) || refunds(s) > 0) && !leftUnused(s)) {
+      else if (liveOnes.length === 1 && (!charged(s) || refunds(s) > 0)) {
         uncharged.push(`${id} is ${s.status}, ${charged(s) ? 'refunded' : 'not charged'}, label ${liveOnes[0].tracking_number} live at the carrier`);
       }
     }
@@ -165,13 +170,12 @@ export async function runChecks(w: World): Promise<Check[]> {
     for (const s of shipments.filter(charged)) {
       if (s.status === 'voided') {
         if (refunds(s) !== 1) chargeOnly.push(`${s.id} voided with ${refunds(s)} refunds`);
-        if (live(s.id).length > 0 && !leftUnused(s)) chargeOnly.push(`${s.id} voided but its label is live at the carrier`);
+        if (live(s.id).length > 0) chargeOnly.push(`${s.id} voided but its label is live at the carrier`);
       } else if (live(s.id).length !== 1) chargeOnly.push(`${s.id} (${s.status}) charged with ${live(s.id).length} live labels`);
       else if (s.status === 'failed') chargeOnly.push(`${s.id} failed but charged`);
     }
     const voided = shipments.filter((s) => s.status === 'voided').length;
-    const unused = shipments.filter(leftUnused).length;
-    add('no charge without a live label (voided: refunded once, cancelled)', chargeOnly, `${voided} voided${unused ? ` (${unused} left unused at a carrier without cancellation)` : ''}`);
+    add('no charge without a live label (voided: refunded once, cancelled)', chargeOnly, `${voided} voided${unused ? ` (${unused} labels left unused, unbilled, at a carrier without cancellation)` : ''}`);
 
     // 4. Nothing stuck.
     const stuck = shipments.filter((s) => s.status === 'pending' || s.status === 'voiding').map((s) => `${s.id} ${s.status}`);
