@@ -1,9 +1,8 @@
 import { allHandlersFinished, CancellationScope, condition, isCancellation, log, patched, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import { CODE, isTerminal, SUBSCRIPTION_RENEW_MARGIN_MS, TRACKING_UNKNOWN_STOP_MS } from '../domain/workflow.js';
 import type { ShipmentWorkflowInput, ShipmentWorkflowResult } from '../contract/index.js';
-import { carrierActivities } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
-import { followScans, nextWaitMs, parcelMs, POLL_LIMIT_MS, quietStopMs, workflowMs, type TrackingState } from './tracking.js';
+import { carrierCalls, followScans, nextWaitMs, parcelMs, POLL_LIMIT_MS, quietStopMs, workflowMs, type TrackingState } from './tracking.js';
 
 /**
  * A tracking run continues as new once its history has this many events (about twenty polls): a
@@ -93,11 +92,7 @@ async function keepSubscribed(input: ShipmentWorkflowInput, state: TrackingState
   if (push && 'until' in push && now < push.until - workflowMs(input, SUBSCRIPTION_RENEW_MARGIN_MS)) return;
   if (push && 'retryAt' in push && now < push.retryAt) return;
   try {
-    const answer = await carrierActivities(input, state.carrier, {
-      summary: `subscribe ${state.trackingNumber} to the scans ${state.carrier} pushes`,
-      withinMs: POLL_LIMIT_MS,
-      queue: input.tracking.sharedCarrierQueue ? 'purchases' : 'tracking',
-    }).subscribeTracking({ carrier: state.carrier, livemode: input.livemode, trackingNumbers: [state.trackingNumber] });
+    const answer = await carrierCalls(input, state.carrier, `subscribe ${state.trackingNumber} to the scans ${state.carrier} pushes`, POLL_LIMIT_MS, 'tracking').subscribeTracking({ carrier: state.carrier, livemode: input.livemode, trackingNumbers: [state.trackingNumber] });
     state.push = answer.subscribed.includes(state.trackingNumber) ? { until: now + workflowMs(input, lifetimeMs) } : { refused: true };
     if ('refused' in state.push) state.problem = `carrier ${state.carrier} refused to push the scans of ${state.trackingNumber}: polling instead`;
   } catch (err) {

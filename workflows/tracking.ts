@@ -1,10 +1,11 @@
-import { log, upsertSearchAttributes } from '@temporalio/workflow';
+import { log, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { CarrierActivities } from '../activities/index.js';
 import type { Scan } from '../carriers/index.js';
 import { applyScan, CARRIER_REASON, CODE, isTerminal, nextPollMs, SUBSCRIPTION_RENEW_MARGIN_MS, trackingPhase, type ShipmentStatus } from '../domain/workflow.js';
-import { applicationFailureOf, SA, TRACKING_QUIET_STOP_MS, type LatestScan, type PushSubscription, type ShipmentWorkflowInput } from '../contract/index.js';
+import { applicationFailureOf, carrierCallQueue, SA, TRACKING_QUIET_STOP_MS, type LatestScan, type PushSubscription, type ShipmentWorkflowInput } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
 import { emitEvent, emitStatusEvent } from './events.js';
-import { carrierActivities, shipmentActivities } from './proxies.js';
+import { CARRIER_CALL, shipmentActivities, type CarrierCalls } from './proxies.js';
 import { failureMessage, failureType } from './failures.js';
 
 export interface TrackingState {
@@ -73,11 +74,7 @@ export async function pollScans(
   queue: 'purchases' | 'tracking' = 'purchases',
 ): Promise<Scan[]> {
   if (!state.carrier || !state.trackingNumber) return [];
-  return carrierActivities(input, state.carrier, {
-    summary: `fetch the scans of ${state.trackingNumber} from ${state.carrier}`,
-    withinMs: limitMs,
-    queue: queue === 'tracking' && !input.tracking.sharedCarrierQueue ? 'tracking' : 'purchases',
-  }).fetchScans({
+  return carrierCalls(input, state.carrier, `fetch the scans of ${state.trackingNumber} from ${state.carrier}`, limitMs, queue).fetchScans({
     carrier: state.carrier,
     livemode: input.livemode,
     trackingNumber: state.trackingNumber,
@@ -208,4 +205,17 @@ export async function followScans(input: ShipmentWorkflowInput, state: TrackingS
 /** How long this shipment may go without a new scan before tracking stops. */
 export function quietStopMs(input: ShipmentWorkflowInput): number {
   return input.tracking.quietStopMs ?? (input.livemode ? TRACKING_QUIET_STOP_MS.live : TRACKING_QUIET_STOP_MS.sandbox);
+}
+
+/**
+ * Tracking's carrier calls, within `withinMs`: the loop's on the carrier's tracking queue when live
+ * (unless it shares the one queue), the void's scan check on the purchases' queue.
+ */
+export function carrierCalls(input: ShipmentWorkflowInput, carrier: string, summary: string, withinMs: number, queue: 'purchases' | 'tracking'): CarrierCalls {
+  return proxyActivities<CarrierActivities>({
+    ...CARRIER_CALL,
+    summary,
+    taskQueue: carrierCallQueue(input, carrier, queue === 'tracking' && !input.tracking.sharedCarrierQueue ? 'tracking' : 'purchases'),
+    scheduleToCloseTimeout: withinMs,
+  });
 }

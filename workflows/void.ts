@@ -1,5 +1,6 @@
 import {
   ActivityFailure,
+  proxyActivities,
   CancellationScope,
   condition,
   isCancellation,
@@ -9,10 +10,11 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { CARRIER_REASON, CODE, type ShipmentStatus } from '../domain/workflow.js';
-import { applicationFailureOf, SA, type ShipmentWorkflowInput, type VoidOutcome } from '../contract/index.js';
+import type { CarrierActivities } from '../activities/index.js';
+import { applicationFailureOf, carrierCallQueue, SA, stoppedBy, type ShipmentWorkflowInput, type StoppedRun, type VoidOutcome } from '../contract/index.js';
 import { emitStatusEvent } from './events.js';
 import { applyScans, pollScans, type TrackingState } from './tracking.js';
-import { carrierActivities, paymentActivities, shipmentActivities } from './proxies.js';
+import { CARRIER_CALL, paymentActivities, shipmentActivities, type CarrierCalls } from './proxies.js';
 
 /** Moves the shipment to a status: the workflow's state, the read model, then the search attribute. */
 async function moveTo(
@@ -55,7 +57,7 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
   let lastError = '';
   for (let attempt = 1; ; attempt++) {
     const left = Math.max(until - Date.now(), 1000);
-    const calls = carrierActivities(input, state.carrier!, { summary: `void: cancel ${input.shipmentId} at ${state.carrier}`, withinMs: left });
+    const calls = carrierCalls(input, state.carrier!, `void: cancel ${input.shipmentId} at ${state.carrier}`, left);
     try {
       const outcome = await calls.cancelLabel(target);
       // A refund request accepted voids the label as a cancellation does (contract: Carriers); the
@@ -222,10 +224,7 @@ async function settleStoppedVoid(
   setCurrentDetails(`void ${o.stopped}; asking carrier ${state.carrier} whether it cancelled the label`);
   let lastVoidError = `The void was ${o.stopped} before the carrier cancelled the label; it stays bought and charged.`;
   try {
-    const record = await carrierActivities(input, state.carrier!, {
-      summary: `void stopped: look up ${input.shipmentId} at ${state.carrier}`,
-      withinMs: 60_000,
-    }).findPurchase(target);
+    const record = await carrierCalls(input, state.carrier!, `void stopped: look up ${input.shipmentId} at ${state.carrier}`, 60_000).findPurchase(target);
     if (record?.cancelled === true) return true;
   } catch (err) {
     lastVoidError = `The void was ${o.stopped} and carrier ${state.carrier} could not be asked whether it cancelled the label (${message(err)}); check it there.`;
@@ -242,11 +241,16 @@ async function settleStoppedVoid(
  * after a Cancel, the carrier's record decides. Cancelled there: the refund and `voided`. Otherwise
  * the shipment is `purchased` again, bought and charged, saying why, and its tracking goes on.
  */
-export async function settleVoidOfStoppedRun(input: ShipmentWorkflowInput, state: TrackingState, stoppedBy: string): Promise<void> {
+export async function settleVoidOfStoppedRun(input: ShipmentWorkflowInput, state: TrackingState, stopped: StoppedRun): Promise<void> {
   state.busy = true;
   try {
-    if (await settleStoppedVoid(input, state, { stopped: stoppedBy, then: 'tracking goes on' })) await finishVoid(input, state);
+    if (await settleStoppedVoid(input, state, { stopped: stoppedBy(stopped), then: 'tracking goes on' })) await finishVoid(input, state);
   } finally {
     state.busy = false;
   }
+}
+
+/** The void's carrier calls: on the carrier's purchases queue when live (a customer waits on them), within the void's time. */
+function carrierCalls(input: ShipmentWorkflowInput, carrier: string, summary: string, withinMs: number): CarrierCalls {
+  return proxyActivities<CarrierActivities>({ ...CARRIER_CALL, summary, taskQueue: carrierCallQueue(input, carrier), scheduleToCloseTimeout: withinMs });
 }
