@@ -12,25 +12,28 @@ import {
   type ShipmentWorkflowResult,
 } from '../contract/index.js';
 import { purchase } from './purchase.js';
-import type { TrackingState } from './tracking.js';
-import { trackUntilDone } from './tracking-loop.js';
+import { trackUntilDone, type TrackingState } from './tracking.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
 
 /**
  * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue, as the business process:
  * the handlers, the purchase, tracking until delivered or voided, and a fresh run of the same
  * workflow when its history has grown long. A run that resumes (continue-as-new, or tracking started
- * again after a quiet stop) goes straight to tracking.
+ * again after a quiet stop) goes straight to tracking; a run the sweep started for a stopped run
+ * settles what that run left first (purchase.ts, void.ts).
  */
 export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<ShipmentWorkflowResult> {
   const state = trackingStateOf(input);
   const answerPurchase = setUpHandlers(input, state);
 
-  if (!input.resume) {
+  if (input.settle?.status === 'voiding') {
+    // The sweep's run for a void that a stopped run left: the label is bought (the run carries its
+    // tracking state, activities/sweep.ts), so the void is settled and tracking goes on.
+    await settleVoidOfStoppedRun(input, state, input.settle);
+  } else if (!input.resume) {
     const failed = await purchase(input, state, answerPurchase);
     if (failed) return failed;
   }
-  if (input.settle?.status === 'voiding') await settleVoidOfStoppedRun(input, state, input.settle);
 
   const tracked = await trackUntilDone(input, state);
   if ('continueWith' in tracked) return await continueAsNew<typeof shipmentWorkflow>(tracked.continueWith);

@@ -12,8 +12,7 @@ import {
 import { CARRIER_REASON, CODE, type ShipmentStatus } from '../domain/workflow.js';
 import type { CarrierActivities } from '../activities/index.js';
 import { applicationFailureOf, carrierCallQueue, SA, stoppedBy, type ShipmentWorkflowInput, type StoppedRun, type VoidOutcome } from '../contract/index.js';
-import { emitStatusEvent } from './events.js';
-import { applyScans, pollScans, type TrackingState } from './tracking.js';
+import { applyScans, emitStatusEvent, pollScans, type TrackingState } from './tracking.js';
 import { CARRIER_CALL, paymentActivities, shipmentActivities, type CarrierCalls } from './proxies.js';
 
 /** Moves the shipment to a status: the workflow's state, the read model, then the search attribute. */
@@ -51,7 +50,8 @@ const VOID_CALL_LIMIT_MS = 5 * 60_000;
  * carrier's record decides, and the cancellation is tried again (it is idempotent by our reference)
  * until the carrier answers or the void's time is up.
  */
-async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingState): Promise<VoidOutcome> {
+async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingState): Promise<Stop | undefined> {
+  setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
   const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
   const until = Date.now() + VOID_CALL_LIMIT_MS;
   let lastError = '';
@@ -63,26 +63,26 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
       // A refund request accepted voids the label as a cancellation does (contract: Carriers); the
       // carrier settles the refund with us later. A result without a kind is a cancellation.
       if (outcome && outcome.kind === 'refund_requested') log.info('the carrier accepted the refund request', { shipmentId: input.shipmentId, carrier: state.carrier });
-      return { ok: true };
+      return undefined;
     } catch (err) {
       const failure = applicationFailureOf(err);
       if (failure?.type === CODE.carrier_error) {
         const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
         if (reason === CARRIER_REASON.alreadyScanned) {
-          return { ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' };
+          return backToPurchased({ ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' });
         }
-        return { ok: false, code: CODE.carrier_error, message: `The carrier refused the cancellation: ${message(err)}` };
+        return backToPurchased({ ok: false, code: CODE.carrier_error, message: `The carrier refused the cancellation: ${message(err)}` });
       }
       lastError = message(err);
       // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
       try {
-        if ((await calls.findPurchase(target))?.cancelled === true) return { ok: true };
+        if ((await calls.findPurchase(target))?.cancelled === true) return undefined;
       } catch (lookupError) {
         lastError = message(lookupError);
       }
     }
     if (Date.now() >= until) {
-      return { ok: false, code: CODE.carrier_unavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` };
+      return backToPurchased({ ok: false, code: CODE.carrier_unavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` });
     }
     setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
     await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
@@ -94,6 +94,12 @@ async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingStat
 const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
 
 type Refusal = Extract<VoidOutcome, { ok: false }>;
+/**
+ * Why a void that has begun stops: the refusal its customer reads, and the status the shipment goes
+ * back to (bought, or where its scans put it) with the error it keeps.
+ */
+type Stop = { refusal: Refusal; status: ShipmentStatus; lastVoidError?: string };
+const backToPurchased = (refusal: Refusal, lastVoidError = refusal.message): Stop => ({ refusal, status: 'purchased', lastVoidError });
 
 /**
  * The void: ask the carrier for scans now (a scanned label cannot be voided, spec §3 rule 2), cancel
@@ -115,17 +121,9 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
     }
     markedVoiding = true;
 
-    const scanned = await refusalByScans(input, state);
-    if (scanned) return notCarriedOut(state, scanned);
-
-    setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
-    const cancelled = await cancelAtCarrier(input, state);
-    if (!cancelled.ok) {
-      await moveTo(input, state, 'purchased', { lastVoidError: cancelled.message });
-      return notCarriedOut(state, cancelled);
-    }
-    const scannedMeanwhile = await refusalBySandboxScans(input, state);
-    if (scannedMeanwhile) return notCarriedOut(state, scannedMeanwhile);
+    // Each step lets the void go on, or says why it stops.
+    const stop = (await refusalByScans(input, state)) ?? (await cancelAtCarrier(input, state)) ?? (await refusalBySandboxScans(input, state));
+    if (stop) return await backOut(input, state, stop);
 
     // Cancelled at the carrier: the refund and the voided status follow even if an operator cancels
     // the workflow now (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui).
@@ -150,20 +148,19 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
  * why the void cannot go on: the carrier would not tell (without its scans a void is not safe), or
  * the label is scanned. The label then stays bought, in the status its scans made.
  */
-async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal | undefined> {
+async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Stop | undefined> {
   setCurrentDetails('void: asking the carrier for scans');
   let polled;
   try {
     polled = await pollScans(input, state, VOID_CALL_LIMIT_MS);
   } catch (err) {
     if (isCancellation(err)) throw err;
-    await moveTo(input, state, 'purchased', { lastVoidError: message(err) });
-    return { ok: false, code: CODE.carrier_error, message: `The carrier could not confirm the label is unscanned: ${message(err)}` };
+    return backToPurchased({ ok: false, code: CODE.carrier_error, message: `The carrier could not confirm the label is unscanned: ${message(err)}` }, message(err));
   }
   const scans = [...state.pushed.splice(0), ...polled];
   state.status = 'purchased';
   await applyScans(input, state, scans);
-  if (state.seenScanIds.size > 0) return await refuseAsScanned(input, state);
+  if (state.seenScanIds.size > 0) return scanned(state);
   state.status = 'voiding';
   return undefined;
 }
@@ -172,18 +169,23 @@ async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState
  * A sandbox label's carrier is this platform: a scan recorded while it cancelled came first, as a
  * real carrier would then have refused the cancellation. Recorded, not dropped; not voided.
  */
-async function refusalBySandboxScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal | undefined> {
+async function refusalBySandboxScans(input: ShipmentWorkflowInput, state: TrackingState): Promise<Stop | undefined> {
   if (input.livemode || !state.pushed.length) return undefined;
   state.status = 'purchased';
-  if ((await applyScans(input, state, state.pushed.splice(0))) > 0) return await refuseAsScanned(input, state);
+  if ((await applyScans(input, state, state.pushed.splice(0))) > 0) return scanned(state);
   state.status = 'voiding';
   return undefined;
 }
 
 /** Scanned: the status is what the scans made it; the label stays bought and charged. */
-async function refuseAsScanned(input: ShipmentWorkflowInput, state: TrackingState): Promise<Refusal> {
-  await moveTo(input, state, state.status);
-  return { ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' };
+function scanned(state: TrackingState): Stop {
+  return { refusal: { ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' }, status: state.status };
+}
+
+/** A void that stopped after it began: the shipment back in the status it keeps, and the refusal told. */
+async function backOut(input: ShipmentWorkflowInput, state: TrackingState, stop: Stop): Promise<VoidOutcome> {
+  await moveTo(input, state, stop.status, stop.lastVoidError === undefined ? {} : { lastVoidError: stop.lastVoidError });
+  return notCarriedOut(state, stop.refusal);
 }
 
 /**
