@@ -191,77 +191,6 @@ async function voidAuthorization(pay: ReturnType<typeof paymentActivities>, mone
   }
 }
 
-/** The card payment captured once the label is bought; refused, the unpaid label is cancelled. */
-async function captureCard(input: PurchaseInput, carrier: string, money: Money, compensations: Compensation[]): Promise<void> {
-  setCurrentDetails('capturing the card payment');
-  try {
-    await paymentActivities().captureCard(money);
-  } catch (err) {
-    // A capture refused after the label was bought: the label must not stay bought unpaid.
-    if (!isCancellation(err)) {
-      compensations.push({ what: `cancel the unpaid label at carrier ${carrier}`, run: () => cancelUnpaidLabel(input, carrier) });
-    }
-    throw err;
-  }
-}
-
-/** Cancels a label bought for a purchase that then failed; a refusal is logged for operators, not thrown. */
-async function cancelUnpaidLabel(input: PurchaseInput, carrier: string): Promise<void> {
-  const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
-  try {
-    await carrierCalls(input, carrier, `cancel the unpaid label of ${input.shipmentId} at ${carrier}`).cancelLabel(target);
-  } catch (err) {
-    log.error('the unpaid label could not be cancelled at the carrier: cancel it by hand', { carrier, message: (err as Error).message });
-  }
-}
-
-/** The saga's last step, one local transaction: the charge captured (live), the shipment purchased, its events stored. */
-async function recordPurchase(input: PurchaseInput, capture: boolean, trackingNumber: string) {
-  setCurrentDetails('capturing the charge and recording the purchase');
-  return await purchaseSteps().completePurchase({
-    shipmentId: input.shipmentId,
-    accountId: input.accountId,
-    livemode: input.livemode,
-    capture,
-    trackingNumber,
-    purchasedEventId: workflowId('evt'),
-    lowBalanceEventId: workflowId('evt'),
-    // A download that comes before the render renders its own file, once.
-    renderLabels: true,
-  });
-}
-
-/**
- * A failed purchase undone: its compensations in reverse, then one transaction releases the hold,
- * marks the shipment failed and frees its keys. It runs even when an operator cancels the workflow
- * (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui): nothing may stay held,
- * authorized or marked pending.
- */
-async function compensate(
-  input: PurchaseInput,
-  failure: PurchaseFailed,
-  compensations: Compensation[],
-  carrier: string | null,
-  maybeBought: boolean,
-): Promise<PurchaseResult> {
-  log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
-  await CancellationScope.nonCancellable(async () => {
-    for (const step of compensations.reverse()) {
-      setCurrentDetails(`compensating: ${step.what}`);
-      await step.run();
-    }
-    setCurrentDetails('compensating: release the hold, mark the shipment failed, free its keys');
-    await purchaseSteps().failPurchase({
-      shipmentId: input.shipmentId,
-      accountId: input.accountId,
-      livemode: input.livemode,
-      code: failure.code,
-      message: failure.message,
-    });
-  });
-  return failed(failure, carrier, maybeBought);
-}
-
 /**
  * Buys the label. The workflow runs the retries itself, one carrier call per activity, so operators
  * see each attempt and its error in the current details and each wait is a timer with a summary.
@@ -373,6 +302,77 @@ function retryAfterOf(err: unknown): number | null {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { retryAfterMs?: number | null } | undefined) : undefined;
   return typeof details?.retryAfterMs === 'number' ? details.retryAfterMs : null;
+}
+
+/** The card payment captured once the label is bought; refused, the unpaid label is cancelled. */
+async function captureCard(input: PurchaseInput, carrier: string, money: Money, compensations: Compensation[]): Promise<void> {
+  setCurrentDetails('capturing the card payment');
+  try {
+    await paymentActivities().captureCard(money);
+  } catch (err) {
+    // A capture refused after the label was bought: the label must not stay bought unpaid.
+    if (!isCancellation(err)) {
+      compensations.push({ what: `cancel the unpaid label at carrier ${carrier}`, run: () => cancelUnpaidLabel(input, carrier) });
+    }
+    throw err;
+  }
+}
+
+/** Cancels a label bought for a purchase that then failed; a refusal is logged for operators, not thrown. */
+async function cancelUnpaidLabel(input: PurchaseInput, carrier: string): Promise<void> {
+  const target = { carrier, livemode: input.livemode, reference: input.shipmentId };
+  try {
+    await carrierCalls(input, carrier, `cancel the unpaid label of ${input.shipmentId} at ${carrier}`).cancelLabel(target);
+  } catch (err) {
+    log.error('the unpaid label could not be cancelled at the carrier: cancel it by hand', { carrier, message: (err as Error).message });
+  }
+}
+
+/** The saga's last step, one local transaction: the charge captured (live), the shipment purchased, its events stored. */
+async function recordPurchase(input: PurchaseInput, capture: boolean, trackingNumber: string) {
+  setCurrentDetails('capturing the charge and recording the purchase');
+  return await purchaseSteps().completePurchase({
+    shipmentId: input.shipmentId,
+    accountId: input.accountId,
+    livemode: input.livemode,
+    capture,
+    trackingNumber,
+    purchasedEventId: workflowId('evt'),
+    lowBalanceEventId: workflowId('evt'),
+    // A download that comes before the render renders its own file, once.
+    renderLabels: true,
+  });
+}
+
+/**
+ * A failed purchase undone: its compensations in reverse, then one transaction releases the hold,
+ * marks the shipment failed and frees its keys. It runs even when an operator cancels the workflow
+ * (docs/operators-guide.md#cancel-and-terminate-in-the-temporal-ui): nothing may stay held,
+ * authorized or marked pending.
+ */
+async function compensate(
+  input: PurchaseInput,
+  failure: PurchaseFailed,
+  compensations: Compensation[],
+  carrier: string | null,
+  maybeBought: boolean,
+): Promise<PurchaseResult> {
+  log.warn('purchase failed; compensating', { code: failure.code, message: failure.message });
+  await CancellationScope.nonCancellable(async () => {
+    for (const step of compensations.reverse()) {
+      setCurrentDetails(`compensating: ${step.what}`);
+      await step.run();
+    }
+    setCurrentDetails('compensating: release the hold, mark the shipment failed, free its keys');
+    await purchaseSteps().failPurchase({
+      shipmentId: input.shipmentId,
+      accountId: input.accountId,
+      livemode: input.livemode,
+      code: failure.code,
+      message: failure.message,
+    });
+  });
+  return failed(failure, carrier, maybeBought);
 }
 
 /**

@@ -40,6 +40,10 @@ import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
 import { CARRIER_CALL, shipmentActivities, type CarrierCalls } from './proxies.js';
 
+/**
+ * What a run knows of its shipment once the purchase has its answer: the tracking loop and the void
+ * both move it, one at a time (`busy`), and a next run carries it over (`resume`).
+ */
 export interface TrackingState {
   status: ShipmentStatus;
   carrier: string | null;
