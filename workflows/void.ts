@@ -1,10 +1,10 @@
 import {
   ActivityFailure,
-  proxyActivities,
   CancellationScope,
   condition,
   isCancellation,
   log,
+  proxyActivities,
   setCurrentDetails,
   sleep,
   upsertSearchAttributes,
@@ -15,83 +15,8 @@ import { applicationFailureOf, carrierCallQueue, SA, stoppedBy, type ShipmentWor
 import { applyScans, emitStatusEvent, pollScans, type TrackingState } from './tracking.js';
 import { CARRIER_CALL, paymentActivities, shipmentActivities, type CarrierCalls } from './proxies.js';
 
-/** Moves the shipment to a status: the workflow's state, the read model, then the search attribute. */
-async function moveTo(
-  input: ShipmentWorkflowInput,
-  state: TrackingState,
-  status: ShipmentStatus,
-  changes: { lastVoidError?: string | null; trackingStatus?: string } = {},
-) {
-  state.status = status;
-  await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status, ...changes } });
-  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: status }]);
-}
-
-/**
- * Marks the shipment voiding, unless a SCAN form holds it: the activity locks the shipment's row in
- * the transaction that checks for a form, as the form's own transaction does, so a form and a void
- * of one shipment never both happen, however they race. Returns the form that holds it. The
- * workflow's status follows the row only once it is marked.
- */
-async function beginVoiding(input: ShipmentWorkflowInput, state: TrackingState): Promise<string | undefined> {
-  const marked = await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status: 'voiding', lastVoidError: null } });
-  if (marked?.onForm) return marked.onForm;
-  state.status = 'voiding';
-  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'voiding' }]);
-  return undefined;
-}
-
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
 const VOID_CALL_LIMIT_MS = 5 * 60_000;
-
-/**
- * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
- * scanned is `label_already_scanned`); an unanswered cancellation may still have happened, so the
- * carrier's record decides, and the cancellation is tried again (it is idempotent by our reference)
- * until the carrier answers or the void's time is up.
- */
-async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingState): Promise<Stop | undefined> {
-  setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
-  const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
-  const until = Date.now() + VOID_CALL_LIMIT_MS;
-  let lastError = '';
-  for (let attempt = 1; ; attempt++) {
-    const left = Math.max(until - Date.now(), 1000);
-    const calls = carrierCalls(input, state.carrier!, `void: cancel ${input.shipmentId} at ${state.carrier}`, left);
-    try {
-      const outcome = await calls.cancelLabel(target);
-      // A refund request accepted voids the label as a cancellation does (contract: Carriers); the
-      // carrier settles the refund with us later. A result without a kind is a cancellation.
-      if (outcome && outcome.kind === 'refund_requested') log.info('the carrier accepted the refund request', { shipmentId: input.shipmentId, carrier: state.carrier });
-      return undefined;
-    } catch (err) {
-      const failure = applicationFailureOf(err);
-      if (failure?.type === CODE.carrier_error) {
-        const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
-        if (reason === CARRIER_REASON.alreadyScanned) {
-          return backToPurchased({ ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' });
-        }
-        return backToPurchased({ ok: false, code: CODE.carrier_error, message: `The carrier refused the cancellation: ${message(err)}` });
-      }
-      lastError = message(err);
-      // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
-      try {
-        if ((await calls.findPurchase(target))?.cancelled === true) return undefined;
-      } catch (lookupError) {
-        lastError = message(lookupError);
-      }
-    }
-    if (Date.now() >= until) {
-      return backToPurchased({ ok: false, code: CODE.carrier_unavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` });
-    }
-    setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
-    await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
-      summary: `retry the cancellation at ${state.carrier} after attempt ${attempt}`,
-    });
-  }
-}
-
-const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
 
 type Refusal = Extract<VoidOutcome, { ok: false }>;
 /**
@@ -144,6 +69,20 @@ export async function voidLabel(input: ShipmentWorkflowInput, state: TrackingSta
 }
 
 /**
+ * Marks the shipment voiding, unless a SCAN form holds it: the activity locks the shipment's row in
+ * the transaction that checks for a form, as the form's own transaction does, so a form and a void
+ * of one shipment never both happen, however they race. Returns the form that holds it. The
+ * workflow's status follows the row only once it is marked.
+ */
+async function beginVoiding(input: ShipmentWorkflowInput, state: TrackingState): Promise<string | undefined> {
+  const marked = await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status: 'voiding', lastVoidError: null } });
+  if (marked?.onForm) return marked.onForm;
+  state.status = 'voiding';
+  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: 'voiding' }]);
+  return undefined;
+}
+
+/**
  * The carrier's scans, asked for now, and any pushed ones, applied as to the bought label. Returns
  * why the void cannot go on: the carrier would not tell (without its scans a void is not safe), or
  * the label is scanned. The label then stays bought, in the status its scans made.
@@ -163,6 +102,53 @@ async function refusalByScans(input: ShipmentWorkflowInput, state: TrackingState
   if (state.seenScanIds.size > 0) return scanned(state);
   state.status = 'voiding';
   return undefined;
+}
+
+/**
+ * Cancels the label at the carrier. A refusal is final (and a refusal because the label was just
+ * scanned is `label_already_scanned`); an unanswered cancellation may still have happened, so the
+ * carrier's record decides, and the cancellation is tried again (it is idempotent by our reference)
+ * until the carrier answers or the void's time is up.
+ */
+async function cancelAtCarrier(input: ShipmentWorkflowInput, state: TrackingState): Promise<Stop | undefined> {
+  setCurrentDetails(`void: cancelling at carrier ${state.carrier}`);
+  const target = { carrier: state.carrier!, livemode: input.livemode, reference: input.shipmentId };
+  const until = Date.now() + VOID_CALL_LIMIT_MS;
+  let lastError = '';
+  for (let attempt = 1; ; attempt++) {
+    const left = Math.max(until - Date.now(), 1000);
+    const calls = carrierCalls(input, state.carrier!, `void: cancel ${input.shipmentId} at ${state.carrier}`, left);
+    try {
+      const outcome = await calls.cancelLabel(target);
+      // A refund request accepted voids the label as a cancellation does (contract: Carriers); the
+      // carrier settles the refund with us later. A result without a kind is a cancellation.
+      if (outcome && outcome.kind === 'refund_requested') log.info('the carrier accepted the refund request', { shipmentId: input.shipmentId, carrier: state.carrier });
+      return undefined;
+    } catch (err) {
+      const failure = applicationFailureOf(err);
+      if (failure?.type === CODE.carrier_error) {
+        const reason = (failure.details?.[0] as { reason?: string | null } | undefined)?.reason;
+        if (reason === CARRIER_REASON.alreadyScanned) {
+          return backToPurchased({ ok: false, code: CODE.label_already_scanned, message: 'The carrier has already scanned this label.' });
+        }
+        return backToPurchased({ ok: false, code: CODE.carrier_error, message: `The carrier refused the cancellation: ${message(err)}` });
+      }
+      lastError = message(err);
+      // Ambiguous, timed out, or retries spent: the carrier's record decides whether it happened.
+      try {
+        if ((await calls.findPurchase(target))?.cancelled === true) return undefined;
+      } catch (lookupError) {
+        lastError = message(lookupError);
+      }
+    }
+    if (Date.now() >= until) {
+      return backToPurchased({ ok: false, code: CODE.carrier_unavailable, message: `Carrier ${state.carrier} could not be reached to cancel the label (last error: ${lastError}).` });
+    }
+    setCurrentDetails(`void: cancelling at carrier ${state.carrier}, attempt ${attempt}, last error: ${lastError}`);
+    await sleep(Math.min(1000 * 2 ** (attempt - 1), 30_000, Math.max(until - Date.now(), 1)), {
+      summary: `retry the cancellation at ${state.carrier} after attempt ${attempt}`,
+    });
+  }
 }
 
 /**
@@ -195,6 +181,18 @@ async function backOut(input: ShipmentWorkflowInput, state: TrackingState, stop:
 function notCarriedOut(state: TrackingState, outcome: Refusal): VoidOutcome {
   setCurrentDetails(`${state.status}; void not carried out: ${outcome.code}: ${outcome.message}; tracking goes on`);
   return outcome;
+}
+
+/** Moves the shipment to a status: the workflow's state, the read model, then the search attribute. */
+async function moveTo(
+  input: ShipmentWorkflowInput,
+  state: TrackingState,
+  status: ShipmentStatus,
+  changes: { lastVoidError?: string | null; trackingStatus?: string } = {},
+) {
+  state.status = status;
+  await shipmentActivities().markShipment({ shipmentId: input.shipmentId, changes: { status, ...changes } });
+  upsertSearchAttributes([{ key: SA.ShipmentStatus, value: status }]);
 }
 
 /** After the carrier cancelled: the refund (live), the voided status and its event. */
@@ -256,3 +254,5 @@ export async function settleVoidOfStoppedRun(input: ShipmentWorkflowInput, state
 function carrierCalls(input: ShipmentWorkflowInput, carrier: string, summary: string, withinMs: number): CarrierCalls {
   return proxyActivities<CarrierActivities>({ ...CARRIER_CALL, summary, taskQueue: carrierCallQueue(input, carrier), scheduleToCloseTimeout: withinMs });
 }
+
+const message = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
