@@ -44,7 +44,7 @@ function itemInput(row: ShipmentRow, s: BatchPurchaseSettings): ShipmentWorkflow
 const outcomeOf = (status: string): BatchItemOutcome => (status === 'failed' ? 'failed' : 'purchased');
 
 /**
- * Starts or joins one item's purchase exactly as the API starts a single one (api/purchases.ts):
+ * Starts or joins one item's purchase exactly as the API starts a single one (api/shipment-workflow.ts):
  * Update-With-Start of `shipment/<shp_id>` with a deterministic update id, an existing workflow
  * reused and a closed one never started again; then waits for the purchase to end. An item whose row
  * is no longer pending has ended (bought, failed, or failed when the batch was recorded): it is never

@@ -3,13 +3,113 @@ import {
   beginPurchase,
   completePurchase,
   failPurchase,
+  findShipment,
   InsufficientFundsError,
+  latestQuote,
   settleStoppedPurchase,
   ShipmentMissingError,
+  type Db,
   type ShipmentRow,
 } from '../db/index.js';
-import { CODE, customerFailureMessage, type Address, type ErrorCode, type EventType, type Parcel, type ShipmentOptions } from '../domain/index.js';
-import { missingRow, priceForPurchase, type ShipmentActivityDeps } from './shipments.js';
+import { carrierRates, priceCacheOf, shipmentHash, type CarrierAdapter, type ShipmentTerms } from '../carriers/index.js';
+import {
+  CODE,
+  crossesBorder,
+  customerFailureMessage,
+  formatAmount,
+  priceService,
+  priceWithVat,
+  type Address,
+  type ErrorCode,
+  type EventType,
+  type Parcel,
+  type PricedServiceSource,
+  type ShipmentOptions,
+} from '../domain/index.js';
+import { missingRow, type ShipmentActivityDeps } from './shipments.js';
+
+export interface ServiceCatalog {
+  findService(
+    code: string,
+  ): { carrier: { code: string; name: string; pricing?: 'rate_card' | 'carrier'; capabilities?: { international?: boolean; returns?: boolean } }; service: PricedServiceSource } | undefined;
+  /** The carrier adapters (the registry's); without them, carriers priced by their rating API are not offered. */
+  adapter?(carrierCode: string, livemode: boolean): CarrierAdapter;
+}
+
+/** How long a purchase waits for a carrier's price before failing `carrier_unavailable`. */
+export const PURCHASE_PRICING_DEADLINE_MS = 4_000;
+
+/**
+ * The price of a service for this parcel and route, with the quote's function; a service that is
+ * unknown or not eligible is a final refusal (the purchase fails with `service_not_available`).
+ */
+export function priceOrRefuse(
+  catalog: ServiceCatalog,
+  p: { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string } & Omit<ShipmentTerms, 'customs'>,
+) {
+  const found = catalog.findService(p.serviceCode);
+  // Across a border only with a carrier that ships abroad, a return only with one that makes return labels.
+  const can = found?.carrier.capabilities;
+  const takes = (!crossesBorder(p.from, p.to) || can?.international) && (!p.isReturn || can?.returns);
+  const price = found && takes && priceService(found.service, p.parcel, p.from, p.to, p.vatRateBp, p.currency, p.options);
+  if (!found || !price) {
+    throw ApplicationFailure.nonRetryable(`Service ${p.serviceCode} is not available for this parcel and route.`, CODE.service_not_available);
+  }
+  return { found, price };
+}
+
+type PurchasePricing = { serviceCode: string; from: Address; to: Address; parcel: Parcel; vatRateBp: number; currency: string; shipmentId: string; accountId: string } & Omit<
+  ShipmentTerms,
+  'customs'
+>;
+
+/**
+ * The price a purchase charges (contract: Carriers). A rate-card service: its card, as quoted. A
+ * service priced by its carrier's rating API: the latest recorded quote for the same account, mode,
+ * parcel and route while it is unexpired, exactly; after that the carrier's answer now (through the
+ * process's price cache), refused as `price_changed` when it is higher than that quote. A carrier
+ * that cannot be reached or refuses fails the purchase before anything is held or bought.
+ */
+export async function priceForPurchase(deps: { db: Db; catalog: ServiceCatalog; now: () => Date }, p: PurchasePricing) {
+  const found = deps.catalog.findService(p.serviceCode);
+  if (!found || found.carrier.pricing !== 'carrier' || !deps.catalog.adapter) return priceOrRefuse(deps.catalog, p);
+  const refuse = (code: ErrorCode, message: string): never => {
+    throw ApplicationFailure.nonRetryable(message, code);
+  };
+  const row = await findShipment(deps.db, p.shipmentId);
+  if (!row) return missingRow(p.shipmentId);
+  const livemode = row.livemode;
+  // Sandbox quotes are not recorded: their fixed card prices a purchase the same.
+  const last = livemode ? await latestQuote(deps.db, { accountId: p.accountId, livemode, serviceCode: p.serviceCode, shipmentHash: shipmentHash(p.parcel, p.from, p.to, p) }) : null;
+  if (last && last.expiresAt > deps.now() && last.currency === p.currency) {
+    return { found, price: { net: last.net, vat: last.vat, gross: last.gross, currency: last.currency } };
+  }
+  let adapter: CarrierAdapter;
+  try {
+    adapter = deps.catalog.adapter(found.carrier.code, livemode);
+  } catch (err) {
+    // A setting gone bad: retrying this step cannot mend it, so the purchase fails at once.
+    return refuse(CODE.carrier_unavailable, `Carrier ${found.carrier.code} cannot be reached: ${(err as Error).message}`);
+  }
+  const answer = await carrierRates(adapter, priceCacheOf(deps.catalog), {
+    livemode,
+    parcel: p.parcel,
+    from: p.from,
+    to: p.to,
+    currency: p.currency,
+    deadlineMs: PURCHASE_PRICING_DEADLINE_MS,
+    options: p.options,
+    isReturn: p.isReturn,
+  });
+  if (!answer.ok) return refuse(answer.code, answer.message);
+  const rate = answer.rates.find((r) => r.serviceCode === p.serviceCode);
+  if (!rate) return refuse(CODE.service_not_available, `Service ${p.serviceCode} is not available for this parcel and route.`);
+  const price = priceWithVat(rate.net, p.vatRateBp / 100, rate.currency);
+  if (last && price.gross > last.gross) {
+    refuse(CODE.price_changed, `The quote of ${formatAmount(last.gross)} ${last.currency} expired; ${found.carrier.name} now asks ${formatAmount(price.gross)}.`);
+  }
+  return { found, price };
+}
 
 /** Retrying cannot make a missing row appear: fail where operators see it. */
 function missing(err: unknown): never {
@@ -27,6 +127,7 @@ function missing(err: unknown): never {
  */
 export function createPurchaseActivities(
   deps: ShipmentActivityDeps & {
+    catalog: ServiceCatalog;
     /**
      * Starts rendering a purchased shipment's label files in this process, without waiting for it,
      * from the row the capture's transaction returned (no second read).

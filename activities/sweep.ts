@@ -115,8 +115,9 @@ const SETTLE_SWEEP_BATCH = 200;
  * Shipments left `pending` or `voiding` by a run that closed before its purchase or its void ended (an
  * operator's Terminate runs none of the workflow's compensation; a defect can fail a run). For each,
  * once its run has been closed `olderThanMs` (a carrier call it had started has ended by then), a
- * new run of `shipment/<id>` settles it (workflows/settle.ts): a purchase is failed and released and
- * any label the carrier made cancelled, as after a Cancel; a void is settled by the carrier's record.
+ * new run of `shipment/<id>` settles it: a purchase is failed and released and any label the carrier
+ * made cancelled, as after a Cancel (workflows/purchase.ts); a void is settled by the carrier's record
+ * (workflows/void.ts).
  * Only shipments of this fleet's queues. A run the sweep started is never followed by another on the
  * Schedule's own (a defect that stops every settling run would start one a minute for ever): it is
  * `unsettled`, for an operator, whose `ops reconcile` passes `again` to start one more.

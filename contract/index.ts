@@ -4,11 +4,12 @@
  * query, search attributes, typed failures). Workflows import it too, so it stays light: no
  * configuration, no TypeBox, no I/O.
  */
-export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
+export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, carrierCallQueue, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
 export { batchLabelStaleSignal, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';
 export type { LatestScan, PurchaseInput, PushSubscription, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
+export { stoppedBy } from './shipment.js';
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
 export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';

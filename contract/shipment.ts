@@ -95,6 +95,14 @@ export interface StoppedRun {
   carrier: string | null;
 }
 
+/**
+ * What a shipment's status says to its customer when its run was stopped under it: an operator's
+ * Terminate, or a run that failed (a defect) or timed out.
+ */
+export function stoppedBy(stopped: StoppedRun): string {
+  return stopped.closedAs === 'TERMINATED' ? 'stopped by an operator' : 'interrupted by an internal error';
+}
+
 /** What the workflow ends with; `trackingStopped` when it stopped after a quiet period (resumable). */
 export interface ShipmentWorkflowResult {
   status: ShipmentStatus;

@@ -27,6 +27,17 @@ export function taskQueues(prefix = '') {
 }
 
 /**
+ * Where one of a shipment's carrier calls runs: live, on the carrier's own queue (the tracking loop's
+ * polls on its tracking queue), whose workers hold the carrier's rate limit fleet-wide; in the
+ * sandbox, which touches no carrier, on `shipments` beside the workflow.
+ */
+export function carrierCallQueue(run: { queuePrefix: string; livemode: boolean }, carrier: string, queue: 'purchases' | 'tracking' = 'purchases'): string {
+  const queues = taskQueues(run.queuePrefix);
+  if (!run.livemode) return queues.shipments;
+  return queue === 'tracking' ? queues.carrierTracking(carrier) : queues.carrier(carrier);
+}
+
+/**
  * A carrier's fleet-wide requests per second, split between its two queues: tracking polls get
  * `trackingSharePercent` of it on `carrier-<code>-tracking`, purchases, lookups, cancellations and
  * voids the rest on `carrier-<code>`; together never more than the carrier allows. A share of 0 puts

@@ -62,7 +62,7 @@ export { takeRateLimitToken } from './queries/rate-limits.js';
 export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
 export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
 export type { AddressRow } from './queries/addresses.js';
-export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest } from './queries/purchases.js';
+export { beginPurchase, completePurchase, failPurchase, ownPurchaseRow, recordPurchaseRequest, ShipmentMissingError } from './queries/purchases.js';
 export {
   findBatch,
   findBatchItem,
@@ -73,7 +73,6 @@ export {
 } from './queries/batches.js';
 export { batchHasLabelFile, batchLabelFile, batchLabelState, completeBatch, labelledBatchItems, storeBatchLabelFile } from './queries/batch-files.js';
 export type { MadeBatchFile, MergedLabelFile } from './queries/batch-files.js';
-export { ShipmentMissingError } from './queries/purchase-rows.js';
 export {
   failUnstartedPurchase,
   pendingBatchItemCount,

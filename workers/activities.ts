@@ -30,7 +30,7 @@ export function shipmentQueueActivities(deps: {
   const renderLabels = (row: ShipmentRow & { trackingNumber: string }) => renders.start(row.id, () => allLabelFiles(store, row, carrierName));
   return {
     // Our own database steps retry until the database answers, but never on data it refuses.
-    ...failFastOnBadData(createShipmentActivities({ db, catalog: registry, onEventRecorded, metrics })),
+    ...failFastOnBadData(createShipmentActivities({ db, onEventRecorded, metrics })),
     ...failFastOnBadData(createPurchaseActivities({ db, catalog: registry, onEventRecorded, metrics, renderLabels })),
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),

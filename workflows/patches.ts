@@ -32,7 +32,7 @@ export const PATCHES: readonly PatchEntry[] = [
   {
     id: 'tracking-history-bound',
     date: '2026-11-29',
-    why: 'A tracking run continues as new once its history reaches TRACKING_HISTORY_EVENTS (workflows/tracking-loop.ts), so that a worker replays a short history after its cache evicted the workflow.',
+    why: 'A tracking run continues as new once its history reaches TRACKING_HISTORY_EVENTS (workflows/tracking.ts), so that a worker replays a short history after its cache evicted the workflow.',
     deprecateWhen: 'no shipment run started before the deploy is open (a run ends at delivery, a void, a quiet stop after 30 days, or when it continues as new)',
   },
   {

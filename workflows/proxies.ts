@@ -1,7 +1,6 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { CarrierActivities, LedgerActivities, PaymentActivities, PurchaseActivities, ShipmentActivities } from '../activities/index.js';
 import { CODE } from '../domain/workflow.js';
-import { taskQueues } from '../contract/index.js';
 
 /**
  * Our own database and rendering: retried until they work, since they cannot fail for good. What
@@ -83,37 +82,21 @@ export function paymentActivities() {
   );
 }
 
-/** How one carrier call is made: what operators read, and the limits it runs under. */
-export interface CarrierCall {
-  /** What the call does, as operators read it in the Temporal UI. */
-  summary: string;
-  /** How long the call may take in all, its retries included; unbounded when absent. */
-  withinMs?: number;
-  /** 1 when the workflow runs the retries itself (the purchase does, to show each attempt). */
-  attempts?: number;
-  /** `tracking`: the tracking loop's polls, on the carrier's tracking queue and its share of the rate. */
-  queue?: 'purchases' | 'tracking';
-}
-
 /**
- * Live carrier calls run on the carrier's own queue, whose rate limit holds fleet-wide; sandbox calls
- * touch no carrier and run beside the workflow. Retryable failures back off under this policy (or the
- * carrier's Retry-After, which the activity's failure carries as its next retry delay); refusals and
- * ambiguous outcomes are non-retryable and the workflow decides. The policy is the buy's
- * (purchase-carrier.ts: 0.5 s doubling to 5 s, Stripe's), for the lookups that settle a lost buy
- * answer and the cancellations of a void: a single 5xx cost the chaos run's purchases 15 s at p50
- * under a 1 s, 30 s policy.
+ * How every carrier call runs; each step builds its own calls from it, with their summary (what
+ * operators read in the Temporal UI), their queue (contract: carrierCallQueue) and their time limit.
+ * The carrier activity heartbeats every second, so a lost carrier worker is noticed in seconds.
+ * Retryable failures back off under this policy (or the carrier's Retry-After, which the activity's
+ * failure carries as its next retry delay); refusals and ambiguous outcomes are non-retryable and the
+ * workflow decides. The policy is the buy's (purchase.ts: 0.5 s doubling to 5 s, Stripe's), for the
+ * lookups that settle a lost buy answer and the cancellations of a void: a single 5xx cost the chaos
+ * run's purchases 15 s at p50 under a 1 s, 30 s policy.
  */
-export function carrierActivities(target: { queuePrefix: string; livemode: boolean }, carrier: string, call: CarrierCall) {
-  const queues = taskQueues(target.queuePrefix);
-  const carrierQueue = call.queue === 'tracking' ? queues.carrierTracking(carrier) : queues.carrier(carrier);
-  return proxyActivities<CarrierActivities>({
-    summary: call.summary,
-    taskQueue: target.livemode ? carrierQueue : queues.shipments,
-    startToCloseTimeout: '30 seconds',
-    // The carrier activity heartbeats every second: a lost carrier worker is noticed in seconds.
-    heartbeatTimeout: '5 seconds',
-    ...(call.withinMs ? { scheduleToCloseTimeout: call.withinMs } : {}),
-    retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: call.attempts },
-  });
-}
+export const CARRIER_CALL = {
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+} as const;
+
+/** A step's carrier calls, as `proxyActivities` makes them. */
+export type CarrierCalls = ActivityInterfaceFor<CarrierActivities>;

@@ -1,10 +1,9 @@
-import { allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { CODE, isVoidable } from '../domain/workflow.js';
 import {
   nonRetryableFailure,
   purchaseUpdate,
-  SA,
   scansSignal,
   stateQuery,
   voidUpdate,
@@ -12,29 +11,29 @@ import {
   type ShipmentWorkflowInput,
   type ShipmentWorkflowResult,
 } from '../contract/index.js';
-import { cancelStrayLabel, purchaseLabel } from './purchase.js';
-import type { PurchaseResult } from './purchase-types.js';
-import { shipmentActivities } from './proxies.js';
-import type { TrackingState } from './tracking.js';
-import { trackUntilDone } from './tracking-loop.js';
+import { purchase } from './purchase.js';
+import { trackUntilDone, type TrackingState } from './tracking.js';
 import { settleVoidOfStoppedRun, voidLabel } from './void.js';
-import { settleStoppedPurchase, stoppedBy } from './settle.js';
 
 /**
  * One shipment's whole life, `shipment/<shp_id>` on the `shipments` queue, as the business process:
  * the handlers, the purchase, tracking until delivered or voided, and a fresh run of the same
  * workflow when its history has grown long. A run that resumes (continue-as-new, or tracking started
- * again after a quiet stop) goes straight to tracking.
+ * again after a quiet stop) goes straight to tracking; a run the sweep started for a stopped run
+ * settles what that run left first (purchase.ts, void.ts).
  */
 export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<ShipmentWorkflowResult> {
   const state = trackingStateOf(input);
   const answerPurchase = setUpHandlers(input, state);
 
-  if (!input.resume) {
+  if (input.settle?.status === 'voiding') {
+    // The sweep's run for a void that a stopped run left: the label is bought (the run carries its
+    // tracking state, activities/sweep.ts), so the void is settled and tracking goes on.
+    await settleVoidOfStoppedRun(input, state, input.settle);
+  } else if (!input.resume) {
     const failed = await purchase(input, state, answerPurchase);
     if (failed) return failed;
   }
-  if (input.settle?.status === 'voiding') await settleVoidOfStoppedRun(input, state, stoppedBy(input.settle));
 
   const tracked = await trackUntilDone(input, state);
   if ('continueWith' in tracked) return await continueAsNew<typeof shipmentWorkflow>(tracked.continueWith);
@@ -94,64 +93,4 @@ function setUpHandlers(input: ShipmentWorkflowInput, state: TrackingState): (out
   return (outcome) => {
     purchaseOutcome = outcome;
   };
-}
-
-/**
- * The purchase saga; in a run the sweep started for a run stopped mid-purchase, the settling of what
- * that run left (it buys nothing). Its outcome answers the purchase update. A failed purchase ends
- * the workflow (returned); a bought label's events go to the webhook endpoints.
- */
-async function purchase(
-  input: ShipmentWorkflowInput,
-  state: TrackingState,
-  answerPurchase: (outcome: PurchaseOutcome) => void,
-): Promise<ShipmentWorkflowResult | undefined> {
-  const result = input.settle ? await settleStoppedPurchase(input, input.settle) : await purchaseLabel(input);
-  state.carrier = result.carrier;
-  state.trackingNumber = result.trackingNumber;
-  state.status = result.outcome.ok ? 'purchased' : 'failed';
-  answerPurchase(result.outcome);
-  upsertSearchAttributes([
-    { key: SA.ShipmentStatus, value: state.status },
-    ...(result.carrier ? [{ key: SA.Carrier, value: result.carrier }] : []),
-    ...(result.trackingNumber ? [{ key: SA.TrackingNumber, value: result.trackingNumber }] : []),
-  ]);
-  if (!result.outcome.ok) return await endFailedPurchase(input, result, result.outcome);
-  // A settling run's purchase was captured by the stopped run: its events are stored (the sweep
-  // starts the deliveries no announcement started) and a download renders a label file not rendered yet.
-  if (!input.settle) await announceEvents(input, result);
-  return undefined;
-}
-
-/** A failed purchase: a stray label the carrier may have made is looked for and cancelled, then the workflow ends. */
-async function endFailedPurchase(
-  input: ShipmentWorkflowInput,
-  result: PurchaseResult,
-  outcome: Extract<PurchaseOutcome, { ok: false }>,
-): Promise<ShipmentWorkflowResult> {
-  const failed = `failed: ${outcome.code}: ${outcome.message}`;
-  setCurrentDetails(failed);
-  if (result.strayLabelCheck && result.carrier) {
-    setCurrentDetails(`failed; checking carrier ${result.carrier} for a stray label to cancel`);
-    const stray = await cancelStrayLabel(input, result.carrier);
-    // What an operator reads once it is over: the failure, and a label the carrier made late.
-    if (stray.unchecked) {
-      log.error('a stray label could not be checked at the carrier: check it there', { carrier: result.carrier, why: stray.unchecked });
-      setCurrentDetails(`${failed}; a stray label could not be checked at ${result.carrier} (${stray.unchecked}): look up reference ${input.shipmentId} there and cancel any label`);
-    } else {
-      setCurrentDetails(stray.cancelled ? `${failed}; a stray label ${stray.cancelled} turned up at ${result.carrier} and was cancelled` : `${failed}; no stray label at ${result.carrier}`);
-    }
-  }
-  await condition(allHandlersFinished);
-  return { status: 'failed' };
-}
-
-/**
- * After the purchase has been answered: start the webhook deliveries of the events the purchase
- * stored. The label files need no step here: the capture's worker renders them.
- */
-async function announceEvents(input: ShipmentWorkflowInput, result: PurchaseResult): Promise<void> {
-  if (!result.events?.length) return;
-  setCurrentDetails('purchased; announcing the events');
-  await shipmentActivities().announceEvents({ accountId: input.accountId, livemode: input.livemode, events: result.events });
 }

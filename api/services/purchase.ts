@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
 import { serviceOf } from '../catalog.js';
-import { startPurchase } from '../purchases.js';
+import { startPurchase } from '../shipment-workflow.js';
 import { pushedCarriers } from '../carrier-push.js';
 import { checkCarrierAddresses } from './quote.js';
 import { checkOptions, type ShipmentTermsOf } from './shipment-terms.js';

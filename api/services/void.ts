@@ -6,7 +6,7 @@ import type { Buyer } from './purchase.js';
 import type { VoidOutcome } from '../../contract/index.js';
 import type { Caller } from '../auth.js';
 import type { IdempotentRequest } from '../idempotency.js';
-import { startVoid, VoidNotAccepted, within, type Waited } from '../purchases.js';
+import { startVoid, VoidNotAccepted, within, type Waited } from '../shipment-workflow.js';
 import { resumeTracking } from '../resume.js';
 
 const SCANNED = new Set(['in_transit', 'exception', 'delivered']);

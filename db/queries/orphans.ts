@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../domain/index.js';
 import type { Db } from '../connection.js';
 import { batches, shipments, type ShipmentRow } from '../schema.js';
 import { releaseIn } from './ledger.js';
-import { lockShipment, markFailedIn } from './purchase-rows.js';
+import { lockShipment, markFailedIn } from './purchases.js';
 
 /**
  * The orphan sweep's queries (activities/sweep.ts): purchases and voids whose workflow never started

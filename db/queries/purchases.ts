@@ -2,19 +2,17 @@ import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { balanceToJson, CODE, firstIdAt, idRandomPart, shipmentToJson, type ErrorCode, type EventType } from '../../domain/index.js';
 import { isUniqueViolation, type Db, type Tx } from '../connection.js';
 import { accounts, events, idempotencyKeys, shipments, type AccountRow, type ShipmentRow } from '../schema.js';
-import { heldIdempotencyKey, type IdempotencyRow } from './idempotency.js';
+import { heldIdempotencyKey, releaseKeysOfShipment, type IdempotencyRow } from './idempotency.js';
 import { subscriptionsColumn, typesTakenBy } from './webhooks.js';
 import { crossedLowBalance, entriesColumn, entriesFrom, moveWrites, oneStatement, planCapture, planHold, releaseIn, type ShipmentEntries } from './ledger.js';
-import { lockShipment, markFailedIn, ShipmentMissingError } from './purchase-rows.js';
 import type { NewShipment } from './shipments.js';
 import { preparedOn } from './prepared.js';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 
-export { ShipmentMissingError };
-
 /**
  * The purchase's own transactions (docs/architecture.md#a-shipments-life). Each is one round trip of
  * the workflow's critical path and idempotent, so a retried local activity changes nothing twice.
+ * The row lock and the failed mark at the end are shared with the sweep's settling (orphans.ts).
  */
 
 type KeyScope = { accountId: string; livemode: boolean; key: string };
@@ -297,4 +295,27 @@ export async function failPurchase(
     await markFailedIn(tx, p);
     return true;
   });
+}
+
+/** The step expects the shipment row and it is not there: retrying cannot make it appear. */
+export class ShipmentMissingError extends Error {
+  constructor(readonly shipmentId: string) {
+    super(`shipment ${shipmentId} has no row in the database`);
+  }
+}
+
+/** The shipment row, locked for the transaction. */
+export async function lockShipment(tx: Tx, shipmentId: string): Promise<ShipmentRow> {
+  const [row] = await tx.select().from(shipments).where(eq(shipments.id, shipmentId)).for('update');
+  if (!row) throw new ShipmentMissingError(shipmentId);
+  return row;
+}
+
+/** The shipment failed and its idempotency keys freed: the one place a purchase's key is freed. */
+export async function markFailedIn(tx: Tx, p: { shipmentId: string; code: ErrorCode; message: string; now: Date }): Promise<void> {
+  await tx
+    .update(shipments)
+    .set({ status: 'failed', failureCode: p.code, failureMessage: p.message, updatedAt: p.now })
+    .where(eq(shipments.id, p.shipmentId));
+  await releaseKeysOfShipment(tx, p.shipmentId);
 }

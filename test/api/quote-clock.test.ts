@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { priceForPurchase } from '../../activities/shipments.js';
+import { priceForPurchase } from '../../activities/purchase.js';
 import { quoteShipment } from '../../api/services/quote.js';
 import { createPriceCache, createSandboxAdapter, type CarrierAdapter } from '../../carriers/index.js';
 import { upsDefinition } from '../../carriers/ups/index.js';

@@ -8,7 +8,7 @@ import { GB_ROUTE, US_ROUTE } from '../../tools/chaos/routes.js';
 // What one transient carrier fault on the buy costs a purchase, for each carrier, with production's
 // waits and time-outs: from the request to the state the client reads. Each ends purchased, bought
 // once, within seconds; the table printed is what chose the retry intervals and deadlines of
-// workflows/purchase-carrier.ts, workflows/proxies.ts and the carriers' own (a quiet 2-core machine:
+// workflows/purchase.ts, workflows/proxies.ts and the carriers' own (a quiet 2-core machine:
 // 0.1 to 1.5 s with no fault, about the Retry-After for a 429, the time-out plus a lookup for one).
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;

@@ -2,7 +2,7 @@
 // hold, its keys and perhaps a label at the carrier, and a void left the shipment `voiding`, with
 // no workflow to settle them and nothing in `ops stuck` (it lists running workflows). The fleet's
 // sweep Schedule now starts a run of `shipment/<id>` that settles what the stopped run left
-// (activities/sweep.ts: settleStoppedShipments; workflows/settle.ts).
+// (activities/sweep.ts: settleStoppedShipments; workflows/purchase.ts and void.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';

@@ -223,8 +223,8 @@ const SCENARIOS: Record<string, Scenario> = {
   },
 
   // An operator's Terminate mid-purchase and mid-void: the run the sweep starts settles each
-  // (workflows/settle.ts), the purchase failed and its late label cancelled, the void back to
-  // purchased by the carrier's record, then tracking and a later void in that run.
+  // (workflows/purchase.ts and void.ts), the purchase failed and its late label cancelled, the void
+  // back to purchased by the carrier's record, then tracking and a later void in that run.
   settle: {
     // The settling run itself takes the second void: no continue-as-new before it.
     config: { trackingContinueAsNewAfterPolls: undefined, strayLabelSettleMs: 3000, orphanSweep: { intervalMs: 1000, olderThanMs: 2000 } },

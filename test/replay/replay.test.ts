@@ -40,8 +40,9 @@ describe('replaying recorded histories', () => {
         'shipment-older-scan-kept-status.json',
         // An operator's Cancel while a void retried an unreachable carrier: back to purchased.
         'shipment-cancel-during-void-settled.json',
-        // Runs the sweep started to settle what a terminated run left (workflows/settle.ts): a
-        // purchase failed and its late label cancelled; a void back to purchased, then voided again.
+        // Runs the sweep started to settle what a terminated run left (workflows/purchase.ts and
+        // void.ts): a purchase failed and its late label cancelled; a void back to purchased, then
+        // voided again.
         'shipment-settled-terminated-purchase.json',
         'shipment-settled-terminated-void.json',
         // A UPS label under Track Alert: its subscription, then delivered by pushes alone.

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVoid } from '../../api/purchases.js';
+import { startVoid } from '../../api/shipment-workflow.js';
 import { resumeTracking } from '../../api/resume.js';
 import { findShipment, scansOf } from '../../db/index.js';
 import {

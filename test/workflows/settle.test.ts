@@ -1,7 +1,7 @@
-// A run that settles what a stopped run left (workflows/settle.ts), on the time-skipping server with
-// mocked activities: the steps in order, what a retried purchase request is answered, and the case
-// where the stopped run's capture had committed. The sweep that starts such runs, against a real
-// Terminate: test/lifecycle/terminate.test.ts.
+// A run that settles what a stopped run left (workflows/purchase.ts and void.ts), on the
+// time-skipping server with mocked activities: the steps in order, what a retried purchase request
+// is answered, and the case where the stopped run's capture had committed. The sweep that starts
+// such runs, against a real Terminate: test/lifecycle/terminate.test.ts.
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { CODE } from '../../domain/index.js';

@@ -1,11 +1,11 @@
-// The tracking loop (workflows/tracking-loop.ts, workflows/tracking.ts) on the time-skipping server
+// The tracking loop (workflows/tracking.ts) on the time-skipping server
 // with mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
 // ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
 // Each phase's own waits, pushes and failures: poll-schedule.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
 import { scansSignal, stateQuery } from '../../contract/index.js';
-import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking-loop.js';
+import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking.js';
 import {
   CARRIER,
   currentDetails,

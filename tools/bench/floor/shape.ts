@@ -18,7 +18,7 @@ export const floorCarrierQueue = (taskQueue: string) => `${taskQueue}-carrier`;
 
 export const floorWorkflowId = (id: string) => `floor/${id}`;
 
-/** One purchase of the floor, answered when its update completes, as `startPurchase` (api/purchases.ts) is. */
+/** One purchase of the floor, answered when its update completes, as `startPurchase` (api/shipment-workflow.ts) is. */
 export async function floorPurchase(client: Client, taskQueue: string, id: string): Promise<void> {
   await client.workflow.executeUpdateWithStart(floorUpdate, {
     updateId: `req-${id}`,
