@@ -33,6 +33,7 @@ export type {
 } from './types.js';
 export { ADDRESS_MESSAGE_CODES, US_POSTAL_COUNTRIES } from './address-verification.js';
 export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';
+export type { CarrierSchemaSources, SchemaErratum, SchemaJson, SchemaOperation } from './schema-sources.js';
 export { rateFromCards } from './rate-card-adapter.js';
 export {
   ADDRESS_VERIFIERS,

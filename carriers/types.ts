@@ -2,6 +2,7 @@ import type { AddressVerification } from './address-verification.js';
 import type { Address, CarrierErrorReason, CarrierSetting, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
 import type { TrackingCapabilities, TrackingOperations } from './tracking-types.js';
+import type { CarrierSchemaSources } from './schema-sources.js';
 
 export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
 
@@ -311,7 +312,8 @@ export interface HttpAdapterOptions {
  *   checks, customs, label formats…) and its fleet-wide rate limit (`definition.rateLimitPerSecond`,
  *   which its own task queues `carrier-<code>` and `carrier-<code>-tracking` hold);
  * - `settings`: what it needs configured beside its URL (real carriers), with the simulator's values;
- * - `simulatorPath`: where the carrier simulator plays its API.
+ * - `simulatorPath`: where the carrier simulator plays its API;
+ * - `schemaSources`: the operations of its documents its generated schemas hold, and their errata.
  */
 export interface CarrierModule {
   definition: CarrierDefinition;
@@ -323,4 +325,6 @@ export interface CarrierModule {
    * enabled only when its URL and every required one are set; a simulated carrier has none.
    */
   settings?: readonly CarrierSetting[];
+  /** A carrier built from its published documents: what `npm run carrier-schemas` reads to write its `schemas/`. */
+  schemaSources?: CarrierSchemaSources;
 }

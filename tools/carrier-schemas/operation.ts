@@ -1,14 +1,10 @@
 import { rewriteRefs, toJsonSchema } from './convert.js';
 import { deref, encodeToken, isObject, pointerTokens, type CarrierDocument, type Json, type JsonObject } from './document.js';
 import type { Erratum } from './errata.js';
+import type { SchemaOperation } from '../../carriers/index.js';
 
-/** An operation we use: its file name under `carriers/<carrier>/schemas/` and where it is in its document. */
-export interface OperationSpec {
-  readonly name: string;
-  readonly document: string;
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  readonly path: string;
-}
+/** An operation we use (carriers/schema-sources.ts). */
+export type OperationSpec = SchemaOperation;
 
 const SCHEMA_REFS = '#/components/schemas/';
 const PARAMETER_PLACES = ['path', 'query', 'header'] as const;
