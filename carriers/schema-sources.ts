@@ -15,6 +15,11 @@ export interface SchemaOperation {
   readonly document: string;
   readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   readonly path: string;
+  /**
+   * JSON pointers to the document's own examples of the request body: each must fit the generated
+   * request schema (checked closed, as a request we send), or the generator stops.
+   */
+  readonly examples?: readonly string[];
 }
 
 /**
