@@ -1,10 +1,10 @@
 import type { AddressVerification } from './address-verification.js';
 import type { Address, CarrierErrorReason, CarrierSetting, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
-import type { TrackingCapabilities, TrackingOperations } from './tracking-types.js';
+import type { Scan, TrackingCapabilities, TrackingOperations } from './tracking-types.js';
 import type { CarrierSchemaSources } from './schema-sources.js';
 
-export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
+export type { BookedPickup, CarrierMoney, PickupRequest, Scan, ScanForm, ScanFormRequest, ShipmentTerms };
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -223,20 +223,6 @@ export type CancelOutcome =
 export interface AddressProblem {
   path: string;
   message: string;
-}
-
-export interface Scan {
-  /** The carrier's stable id for the scan, so a scan seen twice is stored once. */
-  id: string;
-  occurredAt: string;
-  status: ScanStatus;
-  /**
-   * The carrier's own status code as it sent it, or null when it sends none. Every adapter sets it
-   * (the contract kit checks); scans the platform records itself (sandbox, pushes) may leave it out.
-   */
-  carrierCode?: string | null;
-  description: string;
-  location: { city: string; postcode: string; country: string } | null;
 }
 
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */

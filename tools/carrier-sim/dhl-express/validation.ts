@@ -1,5 +1,5 @@
 import { DHL_EXPRESS_SCHEMAS } from '../../../carriers/dhl-express/schemas/index.js';
-import type { DhlSimCall, DhlSimOperation, DhlSimulatorOptions } from './index.js';
+import type { DhlSimCall, DhlSimOperation, DhlSimulatorOptions } from './simulator.js';
 
 /** Each simulated operation's schemas, generated from the MyDHL API document (`npm run carrier-schemas`). */
 const SCHEMAS: Record<DhlSimOperation, (typeof DHL_EXPRESS_SCHEMAS)[keyof typeof DHL_EXPRESS_SCHEMAS]> = {

@@ -1,5 +1,5 @@
 import { FEDEX_SCHEMAS } from '../../../carriers/fedex/schemas/index.js';
-import type { FedexSimOperation } from './index.js';
+import type { FedexSimOperation } from './simulator.js';
 
 /**
  * The FedEx simulator's checks, on the schemas generated from FedEx's documents: every request
