@@ -14,12 +14,12 @@
  *   itself (`AddressLine`: 35 characters, "max occurrence 3"); here they sit on the items and `maxItems`.
  *
  * Split by operation: `schemas-common.ts` (limits, OAuth, the error body, shared pieces),
- * `schemas-rating.ts`, `schemas-shipping.ts` (ship, void, label recovery), `schemas-tracking.ts`.
+ * `schemas-rating.ts`, `schemas-shipping.ts` (ship, void, label recovery). Tracking's answers are
+ * read with the schemas generated from UPS's documents (`schemas/`), as every operation will be.
  * Importers use this module.
  */
 export { TokenRequest, TokenResponse, UPS_LIMITS, UpsErrorBody } from './schemas-common.js';
 export { RateRequest, RateResponse } from './schemas-rating.js';
 export { LabelRecoveryRequest, LabelRecoveryResponse, ShipRequest, ShipResponse, VoidResponse } from './schemas-shipping.js';
-export { TrackActivity, TrackResponse } from './schemas-tracking.js';
 export { XAVRequestWrapper, XAVResponseWrapper } from './schemas-address-validation.js';
 export { PickupCancelResponse, PickupCreationRequest, PickupCreationResponse, PickupPendingStatusResponse } from './schemas-pickup.js';
