@@ -1,7 +1,7 @@
 import { crossesBorder, parseAmount, type Address, type Customs, type ContentsType, type TaxId } from '../../domain/index.js';
 import type { ShipmentTerms } from '../types.js';
 import { addressState, upsAddressLines, upsPostalCode, type UpsProblem } from './mapping-address.js';
-import { UPS_LIMITS } from './schemas.js';
+import { UPS_LIMITS } from './limits.js';
 import type { InternationalForms, GlobalTaxInformation } from './schemas-international.js';
 import type { Static } from '@sinclair/typebox';
 
