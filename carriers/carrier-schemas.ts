@@ -1,7 +1,7 @@
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { undefinedFields } from './schema-fields.js';
+import { branchPointers, undefinedFields } from './schema-fields.js';
 
 // ajv-formats is CommonJS: its function sits on `default` when imported from ESM.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2019) => Ajv2019 }).default;
@@ -129,6 +129,7 @@ export function operationSchemas(file: unknown): OperationSchemas {
     validator: (definition) => validatorIn(bodies, `open:${definition}`, definition),
     warm: () => {
       operation.requestProblems(undefined);
+      if (request) for (const pointer of branchPointers(schema, [`/definitions/${request.definition}`])) fits(pointer, undefined);
       operation.parameterProblems({});
       for (const content of Object.values(index.responses)) for (const definition of Object.values(content.content)) operation.validator(definition);
     },

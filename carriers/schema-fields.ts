@@ -83,3 +83,23 @@ function fieldsOutside(root: Schema, starts: readonly Located[], value: unknown,
     return fieldsOutside(root, defining, inner, `${path}/${encode(name)}`, fits);
   });
 }
+
+/**
+ * The pointers of every `anyOf`/`oneOf` branch reachable from the schemas at `pointers`: what
+ * `undefinedFields` may validate alone, so that a simulator compiles them all when it starts.
+ */
+export function branchPointers(root: Schema, pointers: readonly string[]): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visit = (node: unknown, pointer: string): void => {
+    if (!isSchema(node) && !Array.isArray(node)) return;
+    if (seen.has(pointer)) return;
+    seen.add(pointer);
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${pointer}/${i}`));
+    if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) visit(at(root, node.$ref.slice(1)), node.$ref.slice(1));
+    for (const key of ['anyOf', 'oneOf']) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach((_, i) => found.push(`${pointer}/${key}/${i}`));
+    for (const [key, value] of Object.entries(node)) if (key !== '$ref' && key !== 'enum' && key !== 'examples') visit(value, `${pointer}/${encode(key)}`);
+  };
+  for (const pointer of pointers) visit(at(root, pointer), pointer);
+  return found;
+}
