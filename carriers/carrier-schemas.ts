@@ -1,6 +1,7 @@
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { branchPointers, undefinedFields } from './schema-fields.js';
 
 // ajv-formats is CommonJS: its function sits on `default` when imported from ESM.
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2019) => Ajv2019 }).default;
@@ -8,10 +9,7 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2019) => 
 /** OpenAPI's own formats: annotations of size and encoding that JSON Schema validators do not check. */
 const ANNOTATION_FORMATS = ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'];
 
-/**
- * Draft 2019-09's validator (the generated files are draft-07, which it reads alike) for its
- * `unevaluatedProperties`: a closed request must still accept what each `allOf` part defines.
- */
+/** Draft 2019-09's validator: the generated files are draft-07, which it reads alike. */
 function newAjv(coerceTypes: false | 'array'): Ajv2019 {
   const ajv = addFormats(new Ajv2019({ allErrors: true, strict: false, coerceTypes }));
   for (const format of ANNOTATION_FORMATS) ajv.addFormat(format, true);
@@ -58,7 +56,7 @@ export interface OperationSchemas {
   readonly statuses: readonly string[];
   /**
    * The request body against the document, closed: a property the document does not define is a
-   * problem too, since we send only what the carrier's document defines.
+   * problem too, since we send only what the carrier's document defines (schema-fields.ts).
    */
   requestProblems(body: unknown): string[];
   parameterProblems(params: RequestParameters): string[];
@@ -79,26 +77,6 @@ function problemsOf(validate: ValidateFunction, value: unknown): string[] {
   return validate(value) ? [] : (validate.errors ?? []).map(describe);
 }
 
-/** Where an object's properties are all known to the schema: wherever a value sits, but not in an `allOf`/`anyOf`/`oneOf` part. */
-const VALUE_MAPS = new Set(['properties', 'patternProperties']);
-const VALUE_SCHEMAS = new Set(['items', 'additionalProperties', 'additionalItems', 'contains']);
-const PART_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
-
-/** The schema with `unevaluatedProperties: false` at every value position (the root, properties, items). */
-function closed(schema: unknown, position = true): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => closed(s, position));
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (VALUE_MAPS.has(key) && typeof value === 'object' && value !== null) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, closed(v)]));
-    else if (VALUE_SCHEMAS.has(key)) out[key] = closed(value);
-    else if (PART_LISTS.has(key) || key === 'not') out[key] = closed(value, false);
-    else out[key] = value;
-  }
-  if (position) out.unevaluatedProperties = false;
-  return out;
-}
-
 /** Wraps one generated schema file (as imported JSON) in validators compiled on first use. */
 export function operationSchemas(file: unknown): OperationSchemas {
   const { $schema: _draft, ...schema } = file as SchemaFile & { $schema?: string };
@@ -106,16 +84,27 @@ export function operationSchemas(file: unknown): OperationSchemas {
   const index = schema['x-operation'];
   const key = `https://carrier-schemas.invalid/${source.carrier}/${source.name}.json`;
   const compiled = new Map<string, ValidateFunction>();
-  const validatorIn = (ajv: Ajv2019, id: string, definition: string, build: () => object = () => schema): ValidateFunction => {
+  const validatorIn = (ajv: Ajv2019, id: string, definition: string): ValidateFunction => {
     let validate = compiled.get(id);
     if (validate) return validate;
     if (!Object.hasOwn(schema.definitions, definition)) throw new Error(`${key} has no definition ${definition}`);
-    const schemaKey = id === 'closed' ? `${key}?closed` : key;
-    if (!ajv.getSchema(schemaKey)) ajv.addSchema(build(), schemaKey);
-    validate = ajv.getSchema(`${schemaKey}#/definitions/${definition.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (!ajv.getSchema(key)) ajv.addSchema(schema, key);
+    validate = ajv.getSchema(`${key}#/definitions/${definition.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     if (!validate) throw new Error(`${key}: definition ${definition} did not compile`);
     compiled.set(id, validate);
     return validate;
+  };
+  // Whether a value fits one branch of a schema (undefinedFields reads only the branches a value fits).
+  const branches = new Map<string, ValidateFunction>();
+  const fits = (pointer: string, value: unknown): boolean => {
+    let validate = branches.get(pointer);
+    if (!validate) {
+      validatorIn(bodies, `open:${request?.definition ?? ''}`, request?.definition ?? '');
+      validate = bodies.getSchema(`${key}#${pointer}`);
+      if (!validate) throw new Error(`${key}: no schema at ${pointer}`);
+      branches.set(pointer, validate);
+    }
+    return validate(value);
   };
   const statuses = Object.keys(index.responses);
   const request = index.request;
@@ -124,8 +113,8 @@ export function operationSchemas(file: unknown): OperationSchemas {
     statuses,
     requestProblems: (body) => {
       if (!request) return body === undefined ? [] : ['/ the operation takes no request body'];
-      const definitions = Object.fromEntries(Object.entries(schema.definitions).map(([name, def]) => [name, closed(def, name === request.definition)]));
-      return problemsOf(validatorIn(bodies, 'closed', request.definition, () => ({ ...schema, definitions })), body);
+      const problems = problemsOf(validatorIn(bodies, `open:${request.definition}`, request.definition), body);
+      return [...problems, ...undefinedFields(schema, [`/definitions/${request.definition}`], body, fits)];
     },
     parameterProblems: (params) => (index.parameters ? problemsOf(validatorIn(parameters, 'parameters', index.parameters), structuredClone(params)) : []),
     responseProblems: (status, body, mediaType = 'application/json') => {
@@ -140,6 +129,7 @@ export function operationSchemas(file: unknown): OperationSchemas {
     validator: (definition) => validatorIn(bodies, `open:${definition}`, definition),
     warm: () => {
       operation.requestProblems(undefined);
+      if (request) for (const pointer of branchPointers(schema, [`/definitions/${request.definition}`])) fits(pointer, undefined);
       operation.parameterProblems({});
       for (const content of Object.values(index.responses)) for (const definition of Object.values(content.content)) operation.validator(definition);
     },

@@ -33,6 +33,9 @@ export type {
 } from './types.js';
 export { ADDRESS_MESSAGE_CODES, US_POSTAL_COUNTRIES } from './address-verification.js';
 export type { AddressMessage, AddressMessageCode, AddressVerification } from './address-verification.js';
+export type { CarrierSchemaSources, SchemaErratum, SchemaJson, SchemaOperation } from './schema-sources.js';
+export { operationSchemas } from './carrier-schemas.js';
+export type { OperationSchemas, RequestParameters, SchemaSource } from './carrier-schemas.js';
 export { rateFromCards } from './rate-card-adapter.js';
 export {
   ADDRESS_VERIFIERS,

@@ -1,5 +1,20 @@
 import type { CarrierError } from './carrier-error.js';
-import type { Scan } from './types.js';
+import type { ScanStatus } from '../domain/index.js';
+
+/** One scan of a parcel, as an adapter reads it from its carrier. */
+export interface Scan {
+  /** The carrier's stable id for the scan, so a scan seen twice is stored once. */
+  id: string;
+  occurredAt: string;
+  status: ScanStatus;
+  /**
+   * The carrier's own status code as it sent it, or null when it sends none. Every adapter sets it
+   * (the contract kit checks); scans the platform records itself (sandbox, pushes) may leave it out.
+   */
+  carrierCode?: string | null;
+  description: string;
+  location: { city: string; postcode: string; country: string } | null;
+}
 
 /** What a carrier offers beyond one poll per tracking number (CarrierCapabilities takes these in). */
 export interface TrackingCapabilities {

@@ -1,9 +1,10 @@
 import type { AddressVerification } from './address-verification.js';
 import type { Address, CarrierErrorReason, CarrierSetting, Customs, Minor, OptionPrices, Parcel, ScanStatus, ServiceBounds } from '../domain/index.js';
 import type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms } from './types-requests.js';
-import type { TrackingCapabilities, TrackingOperations } from './tracking-types.js';
+import type { Scan, TrackingCapabilities, TrackingOperations } from './tracking-types.js';
+import type { CarrierSchemaSources } from './schema-sources.js';
 
-export type { BookedPickup, CarrierMoney, PickupRequest, ScanForm, ScanFormRequest, ShipmentTerms };
+export type { BookedPickup, CarrierMoney, PickupRequest, Scan, ScanForm, ScanFormRequest, ShipmentTerms };
 
 /** One service a carrier sells, with its rate card and bounds. */
 export interface ServiceDefinition {
@@ -224,20 +225,6 @@ export interface AddressProblem {
   message: string;
 }
 
-export interface Scan {
-  /** The carrier's stable id for the scan, so a scan seen twice is stored once. */
-  id: string;
-  occurredAt: string;
-  status: ScanStatus;
-  /**
-   * The carrier's own status code as it sent it, or null when it sends none. Every adapter sets it
-   * (the contract kit checks); scans the platform records itself (sandbox, pushes) may leave it out.
-   */
-  carrierCode?: string | null;
-  description: string;
-  location: { city: string; postcode: string; country: string } | null;
-}
-
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter extends TrackingOperations {
   readonly definition: CarrierDefinition;
@@ -311,7 +298,8 @@ export interface HttpAdapterOptions {
  *   checks, customs, label formats…) and its fleet-wide rate limit (`definition.rateLimitPerSecond`,
  *   which its own task queues `carrier-<code>` and `carrier-<code>-tracking` hold);
  * - `settings`: what it needs configured beside its URL (real carriers), with the simulator's values;
- * - `simulatorPath`: where the carrier simulator plays its API.
+ * - `simulatorPath`: where the carrier simulator plays its API;
+ * - `schemaSources`: the operations of its documents its generated schemas hold, and their errata.
  */
 export interface CarrierModule {
   definition: CarrierDefinition;
@@ -323,4 +311,6 @@ export interface CarrierModule {
    * enabled only when its URL and every required one are set; a simulated carrier has none.
    */
   settings?: readonly CarrierSetting[];
+  /** A carrier built from its published documents: what `npm run carrier-schemas` reads to write its `schemas/`. */
+  schemaSources?: CarrierSchemaSources;
 }

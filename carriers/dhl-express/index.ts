@@ -1,4 +1,5 @@
 import type { CarrierModule } from '../types.js';
+import { DHL_EXPRESS_SCHEMA_SOURCES } from './schema-sources.js';
 import { createDhlExpressAdapter } from './adapter.js';
 import { dhlExpressDefinition, DHL_EXPRESS_SETTINGS } from './definition.js';
 
@@ -11,4 +12,5 @@ export const dhlExpressCarrier: CarrierModule = {
   // The simulator serves the document's server URL here (`…/mydhlapi` stands for `<sim>/dhl-express`).
   simulatorPath: '/dhl-express',
   settings: DHL_EXPRESS_SETTINGS,
+  schemaSources: DHL_EXPRESS_SCHEMA_SOURCES,
 };

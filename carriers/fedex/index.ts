@@ -1,4 +1,5 @@
 import type { CarrierModule } from '../types.js';
+import { FEDEX_SCHEMA_SOURCES } from './schema-sources.js';
 import { createFedexAdapter } from './adapter.js';
 import { fedexDefinition, FEDEX_SETTINGS } from './definition.js';
 
@@ -11,4 +12,5 @@ export const fedexCarrier: CarrierModule = {
   // The simulator serves FedEx's origin here: the token endpoint and every API under it.
   simulatorPath: '/fedex',
   settings: FEDEX_SETTINGS,
+  schemaSources: FEDEX_SCHEMA_SOURCES,
 };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Value } from '@sinclair/typebox/value';
 import type { Dispatcher } from 'undici';
 import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js';
 import { DEFAULT_TIMEOUT_MS } from '../http-client.js';
@@ -8,7 +7,8 @@ import { CarrierError } from '../types.js';
 import type { AddressVerification } from '../address-verification.js';
 import { UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';
 import { buildRateRequest, parseRateResponse, type RatedService } from './mapping-rates.js';
-import { TokenResponse } from './schemas.js';
+import { documentedAnswer } from './answers.js';
+import type { OauthToken } from './schemas/index.js';
 import {
   buildLabelRecoveryRequest,
   buildShipRequest,
@@ -86,7 +86,10 @@ const TOKEN_MARGIN_MS = 60_000;
 
 /** UPS's token answer (OAuth client credentials), its lifetime a string of seconds. */
 function readUpsToken(body: unknown): { accessToken: string; expiresInSeconds: number } | undefined {
-  return Value.Check(TokenResponse, body) ? { accessToken: body.access_token, expiresInSeconds: Number(body.expires_in) } : undefined;
+  const token = documentedAnswer<OauthToken.Response200>('oauth-token', body);
+  // The document makes every field optional; a token is of no use without these two.
+  if (!token?.access_token || !token.expires_in || !/^\d+$/.test(token.expires_in)) return undefined;
+  return { accessToken: token.access_token, expiresInSeconds: Number(token.expires_in) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CarrierModule } from '../types.js';
+import { UPS_SCHEMA_SOURCES } from './schema-sources.js';
 import { createUpsAdapter } from './adapter.js';
 import { upsDefinition, UPS_SETTINGS } from './definition.js';
 
@@ -12,4 +13,5 @@ export const upsCarrier: CarrierModule = {
   // The simulator serves UPS's origin here: the token endpoint and the APIs under `/api`.
   simulatorPath: '/ups',
   settings: UPS_SETTINGS,
+  schemaSources: UPS_SCHEMA_SOURCES,
 };

@@ -13,16 +13,15 @@
  *   candidate's own classification comes first, then the input's.
  * Alerts in `Response.Alert` are passed on as notices.
  */
-import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
 import { US_POSTAL_COUNTRIES, joinZip, postalState, standardised, zipParts, type AddressMessage, type AddressVerification } from '../address-verification.js';
-import { XAVResponseWrapper } from './schemas.js';
+import { documentedAnswer } from './answers.js';
 import type { AddressValidation } from './schemas/index.js';
-import type { XAVCandidateAddress } from './schemas-address-validation.js';
 
 /** The request as UPS's document defines it (carriers/ups/schemas, generated). */
 type XAVRequestWrapper = AddressValidation.XAVRequestWrapper;
+type XAVCandidateAddress = AddressValidation.Candidate_AddressKeyFormat;
 
 /** Validation and classification: `3` in the document's list of request options. */
 export const UPS_ADDRESS_VALIDATION_PATH = '/addressvalidation/v2/3';
@@ -58,8 +57,9 @@ export function buildUpsAddressValidationRequest(address: Address): { path: stri
 
 /** A 200 answer as our check; undefined when it is not the document's `XAVResponse`. */
 export function parseUpsAddressValidationResponse(body: unknown, sent: Address): AddressVerification | undefined {
-  if (!Value.Check(XAVResponseWrapper, body)) return undefined;
-  const r = body.XAVResponse;
+  const answer = documentedAnswer<AddressValidation.Response200>('address-validation', body);
+  if (!answer) return undefined;
+  const r = answer.XAVResponse;
   const notices: AddressMessage[] = (r.Response.Alert ?? []).map((a) => ({ code: 'carrier_notice', message: a.Description }));
   const candidates = r.Candidate ?? [];
   if (r.ValidAddressIndicator !== undefined) {

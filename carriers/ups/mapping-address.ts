@@ -1,5 +1,5 @@
 import type { Address, Parcel } from '../../domain/index.js';
-import { UPS_LIMITS } from './schemas.js';
+import { UPS_LIMITS } from './limits.js';
 
 /** One reason an address or parcel cannot go to UPS as it is: `{ path: 'to.name', message: '…' }`. */
 export interface UpsProblem {

@@ -1,9 +1,8 @@
 import { crossesBorder, parseAmount, type Address, type Customs, type ContentsType, type TaxId } from '../../domain/index.js';
 import type { ShipmentTerms } from '../types.js';
 import { addressState, upsAddressLines, upsPostalCode, type UpsProblem } from './mapping-address.js';
-import { UPS_LIMITS } from './schemas.js';
-import type { InternationalForms, GlobalTaxInformation } from './schemas-international.js';
-import type { Static } from '@sinclair/typebox';
+import { UPS_LIMITS } from './limits.js';
+import type { Shipments } from './schemas/index.js';
 
 /** What a UPS purchase carries beyond its route and parcel (ShipmentTerms, with when it was asked). */
 export interface UpsTerms extends ShipmentTerms {
@@ -93,7 +92,7 @@ function invoiceDate(at: string | undefined): string {
  * number (the shipment id when the declaration has none), date, reason for export, the sold-to
  * party (the recipient) and each product's unit and part number (the SKU, else the line number).
  */
-export function upsInternationalForms(p: { reference: string; to: Address; customs: Customs; isReturn: boolean; at?: string }): Static<typeof InternationalForms> {
+export function upsInternationalForms(p: { reference: string; to: Address; customs: Customs; isReturn: boolean; at?: string }): Shipments.ShipmentServiceOptions_InternationalForms {
   const { customs, to } = p;
   const state = addressState(to);
   const postcode = upsPostalCode(to);
@@ -136,7 +135,7 @@ export function upsInternationalForms(p: { reference: string; to: Address; custo
  * deprecated): AgentRole 20 is the ship-from party, 30 the consignee, which takes only type codes
  * 1002, 1005 or 0005. An EORI is purpose 02 (type 0002 for the sender), every other id purpose 01.
  */
-export function upsTaxInformation(taxIds: readonly TaxId[] | undefined): Static<typeof GlobalTaxInformation> | undefined {
+export function upsTaxInformation(taxIds: readonly TaxId[] | undefined): Shipments.Shipment_GlobalTaxInformation | undefined {
   if (!taxIds?.length) return undefined;
   const line = (id: TaxId) => {
     const sender = id.owner === 'sender';

@@ -1,10 +1,9 @@
 /** UPS Pickup: our booking as a Pickup Creation request, and its answers. Pure. */
-import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { localDate, localHhmm, timeZoneOf } from '../local-time.js';
 import type { CarrierMoney } from '../types.js';
-import { PickupCancelResponse, PickupCreationResponse, PickupPendingStatusResponse } from './schemas-pickup.js';
-import type { PickupCreation } from './schemas/index.js';
+import { documentedAnswer } from './answers.js';
+import type { PickupCancel, PickupCreation, PickupPending } from './schemas/index.js';
 import { upsCarrierServiceCode } from './services.js';
 
 /** The request as UPS's document defines it (carriers/ups/schemas, generated). */
@@ -124,17 +123,19 @@ export interface UpsBookedPickup {
 
 /** The PRN and the rated fee (`RateStatus` 01 with `RateResult`); undefined when the answer is not one. */
 export function parseUpsPickupResponse(body: unknown): UpsBookedPickup | undefined {
-  if (!Value.Check(PickupCreationResponse, body)) return undefined;
-  const r = body.PickupCreationResponse;
-  if (r.Response.ResponseStatus.Code !== '1' || !r.PRN) return undefined;
+  const r = documentedAnswer<Partial<PickupCreation.PICKUPCreationResponseWrapper>>('pickup-creation', body)?.PickupCreationResponse;
+  if (!r || r.Response.ResponseStatus.Code !== '1' || !r.PRN) return undefined;
   const rate = r.RateStatus.Code === '01' ? r.RateResult : undefined;
   if (!rate) return { prn: r.PRN, fee: null };
-  const [whole, cents = ''] = rate.GrandTotalOfAllCharge.trim().split('.');
+  // A fee we cannot read is never guessed: the document says only "a monetary value".
+  const total = rate.GrandTotalOfAllCharge?.trim() ?? '';
+  if (!/^\d+(\.\d{1,2})?$/.test(total)) return undefined;
+  const [whole, cents = ''] = total.split('.');
   return { prn: r.PRN, fee: { amount: Number(whole) * 100 + Number(cents.padEnd(2, '0')), currency: rate.CurrencyCode ?? 'USD' } };
 }
 
 export function parseUpsPickupCancelResponse(body: unknown): true | undefined {
-  return Value.Check(PickupCancelResponse, body) && body.PickupCancelResponse.Response.ResponseStatus.Code === '1' ? true : undefined;
+  return documentedAnswer<PickupCancel.Response200>('pickup-cancel', body)?.PickupCancelResponse.Response.ResponseStatus.Code === '1' ? true : undefined;
 }
 
 /** A pending on-call pickup: its PRN, local service date (`yyyyMMdd`) and the reference it was booked with. */
@@ -146,8 +147,7 @@ export interface UpsPendingPickup {
 
 /** The pending pickups of a Pickup Pending Status answer; undefined when the answer is not one. */
 export function parseUpsPendingPickups(body: unknown): UpsPendingPickup[] | undefined {
-  if (!Value.Check(PickupPendingStatusResponse, body)) return undefined;
-  const r = body.PickupPendingStatusResponse;
-  if (r.Response.ResponseStatus.Code !== '1') return undefined;
+  const r = documentedAnswer<PickupPending.Response200>('pickup-pending', body)?.PickupPendingStatusResponse;
+  if (!r || r.Response.ResponseStatus.Code !== '1') return undefined;
   return r.PendingStatus.map((p) => ({ prn: p.PRN, serviceDate: p.ServiceDate, reference: p.ReferenceNumber ?? null }));
 }

@@ -1,7 +1,6 @@
-import { Value } from '@sinclair/typebox/value';
 import { parseAmount, type Address, type Minor, type Parcel } from '../../domain/index.js';
 import { addressState, upsAddressLines, upsPackageMeasures, upsPostalCode } from './mapping-address.js';
-import { RateResponse } from './schemas.js';
+import { documentedAnswer } from './answers.js';
 import type { Rating } from './schemas/index.js';
 import { ourUpsServiceCode, upsCarrierServiceCode, type UpsServiceCode } from './services.js';
 import { upsResidential } from './mapping-international.js';
@@ -117,9 +116,10 @@ export function upsMoney(block: { CurrencyCode: string; MonetaryValue: string } 
  * the documented shape or an amount is unreadable (a price we cannot read is never guessed).
  */
 export function parseRateResponse(body: unknown): RatedService[] | undefined {
-  if (!Value.Check(RateResponse, body)) return undefined;
+  const answer = documentedAnswer<Rating.Response200>('rating', body);
+  if (!answer) return undefined;
   const out: RatedService[] = [];
-  for (const rated of body.RateResponse.RatedShipment) {
+  for (const rated of answer.RateResponse.RatedShipment) {
     const serviceCode = ourUpsServiceCode(rated.Service.Code);
     if (serviceCode === undefined) continue;
     const price = upsMoney(rated.NegotiatedRateCharges?.TotalCharge) ?? (rated.NegotiatedRateCharges ? undefined : upsMoney(rated.TotalCharges));

@@ -1,12 +1,11 @@
-import { Value } from '@sinclair/typebox/value';
 import { CARRIER_REASON, crossesBorder, type Address, type Minor, type Parcel } from '../../domain/index.js';
 import type { CarrierError } from '../types.js';
 import { upsGoodsDescription, upsInternationalForms, upsParty, upsResidential, upsTaxInformation, type UpsTerms } from './mapping-international.js';
 import { upsPackageOptions, upsSaturday, UPS_PRINT_RETURN_LABEL } from './mapping-options.js';
 import { upsPackageMeasures } from './mapping-address.js';
 import { upsAddress, upsMoney, UPS_SUBVERSION } from './mapping-rates.js';
-import { LabelRecoveryResponse, ShipResponse, VoidResponse } from './schemas.js';
-import type { LabelRecovery, Shipments } from './schemas/index.js';
+import { documentedAnswer } from './answers.js';
+import type { LabelRecovery, Shipments, Void } from './schemas/index.js';
 import { upsCarrierServiceCode } from './services.js';
 
 /** The request as UPS's document defines it (carriers/ups/schemas, generated). */
@@ -124,8 +123,9 @@ function labelFormat(code: string): BoughtLabel['label']['format'] | undefined {
 
 /** The bought label, or undefined when the answer is not the documented shape. */
 export function parseShipResponse(body: unknown): BoughtLabel | undefined {
-  if (!Value.Check(ShipResponse, body)) return undefined;
-  const results = body.ShipmentResponse.ShipmentResults;
+  const answer = documentedAnswer<Shipments.Response200>('shipments', body);
+  if (!answer) return undefined;
+  const results = answer.ShipmentResponse.ShipmentResults;
   const pkg = results.PackageResults?.[0];
   const image = pkg?.ShippingLabel;
   const format = image && labelFormat(image.ImageFormat.Code);
@@ -150,8 +150,9 @@ export function buildVoidRequest(carrierShipmentId: string): { method: 'DELETE';
 
 /** A 2xx void answer: status code 1 is "Voided" (or already voided); anything else was not voided. */
 export function parseVoidResponse(body: unknown): CancelOutcome | undefined {
-  if (!Value.Check(VoidResponse, body)) return undefined;
-  const status = body.VoidShipmentResponse.SummaryResult.Status;
+  const answer = documentedAnswer<Void.Response200>('void', body);
+  if (!answer) return undefined;
+  const status = answer.VoidShipmentResponse.SummaryResult.Status;
   if (status.Code === '1') return { kind: 'cancelled' };
   return { kind: 'refused', reason: 'not_cancellable', message: status.Description };
 }
@@ -183,8 +184,9 @@ export function buildLabelRecoveryRequest(input: {
 
 /** The recovered label of that tracking number, or undefined when the answer is not the documented shape. */
 export function parseLabelRecoveryResponse(body: unknown, trackingNumber: string): BoughtLabel['label'] | undefined {
-  if (!Value.Check(LabelRecoveryResponse, body)) return undefined;
-  const results = body.LabelRecoveryResponse.LabelResults;
+  const answer = documentedAnswer<LabelRecovery.Response200>('label-recovery', body);
+  if (!answer) return undefined;
+  const results = answer.LabelRecoveryResponse.LabelResults ?? [];
   const result = results.find((r) => r.TrackingNumber === trackingNumber) ?? (results.length === 1 ? results[0] : undefined);
   const image = result?.LabelImage;
   const format = image && labelFormat(image.LabelImageFormat.Code);

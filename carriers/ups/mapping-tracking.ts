@@ -1,5 +1,15 @@
-import { Value } from '@sinclair/typebox/value';
-import { TrackResponse, type TrackActivity } from './schemas.js';
+import { UPS_SCHEMAS, type TrackingDetails } from './schemas/index.js';
+
+type TrackActivity = TrackingDetails.Activity;
+
+/**
+ * The shipments of a Tracking answer, when it is the shape the document defines for the operation
+ * (`tracking-details` or `tracking-reference`, which answer alike) and holds them; else undefined.
+ */
+function trackedShipments(operation: 'tracking-details' | 'tracking-reference', body: unknown): TrackingDetails.Shipment[] | undefined {
+  if (UPS_SCHEMAS[operation].responseProblems(200, body).length > 0) return undefined;
+  return (body as TrackingDetails.Response200).trackResponse?.shipment;
+}
 
 /** Our tracking statuses (contract: Resources, `tracking.status`). */
 export type UpsScanStatus = 'label_created' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'cancelled';
@@ -79,8 +89,9 @@ function scanOf(trackingNumber: string, activity: TrackActivity): UpsScan | null
  * Undefined when the answer is not the documented shape or an activity has no readable time.
  */
 export function parseTrackResponse(body: unknown, trackingNumber: string): UpsScan[] | undefined {
-  if (!Value.Check(TrackResponse, body)) return undefined;
-  const packages = body.trackResponse.shipment.flatMap((shipment) => shipment.package ?? []);
+  const shipments = trackedShipments('tracking-details', body);
+  if (!shipments) return undefined;
+  const packages = shipments.flatMap((shipment) => shipment.package ?? []);
   const pkg = packages.find((p) => p.trackingNumber === trackingNumber) ?? (packages.length === 1 ? packages[0] : undefined);
   if (!pkg) return [];
   const scans: UpsScan[] = [];
@@ -102,9 +113,10 @@ export interface UpsFoundPackage {
 
 /** The packages a reference lookup found that carry exactly our reference; undefined when malformed. */
 export function parseReferenceTrackResponse(body: unknown, reference: string): UpsFoundPackage[] | undefined {
-  if (!Value.Check(TrackResponse, body)) return undefined;
+  const shipments = trackedShipments('tracking-reference', body);
+  if (!shipments) return undefined;
   const found: UpsFoundPackage[] = [];
-  for (const shipment of body.trackResponse.shipment) {
+  for (const shipment of shipments) {
     for (const pkg of shipment.package ?? []) {
       // UPS matches references loosely (prefixes, other accounts' packages); ours must match exactly.
       if (!pkg.trackingNumber || !(pkg.referenceNumber ?? []).some((r) => r.number === reference)) continue;

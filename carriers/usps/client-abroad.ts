@@ -17,6 +17,7 @@ import { uspsIdempotencyKey } from './mapping-shipment.js';
 import type { UspsService } from './services.js';
 import type { UspsAnswer, UspsSendOptions } from './client-calls.js';
 import type { UspsPurchase } from './client-types.js';
+import type { ExtraServiceRates } from './schemas/index.js';
 
 /** What the client lends the international, return and extra-service calls. */
 export interface UspsAbroadKit {
@@ -55,7 +56,7 @@ export function uspsAbroadCalls(kit: UspsAbroadKit) {
 
   return {
     /** A domestic price (return classes for a return) with its options' extra services. */
-    async domesticPrice(service: UspsService, body: { mailClass: string; originZIPCode: string; destinationZIPCode: string; weight: number; mailingDate?: string }, options: ShipmentOptions | undefined, mailClass: string): Promise<Priced> {
+    async domesticPrice(service: UspsService, body: { mailClass: string; originZIPCode: string; destinationZIPCode: string; weight: number; mailingDate?: string }, options: ShipmentOptions | undefined, mailClass: ExtraServiceRates.MailClass): Promise<Priced> {
       const answer = await search('/prices/v3/base-rates/search', { ...body, mailClass });
       const base = answer instanceof CarrierError ? answer : (parseUspsRateResponse(service, answer.body) ?? kit.unreadable('price search', false, 200));
       const query = buildUspsExtraQuery({ mailClass, originZIP: body.originZIPCode, destinationZIP: body.destinationZIPCode, weightLb: body.weight, ...(body.mailingDate ? { mailingDate: body.mailingDate } : {}), accountNumber: kit.accountNumber }, options);

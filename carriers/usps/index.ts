@@ -1,4 +1,5 @@
 import type { CarrierModule } from '../types.js';
+import { USPS_SCHEMA_SOURCES } from './schema-sources.js';
 import { createUspsAdapter } from './adapter.js';
 import { uspsDefinition, USPS_SETTINGS } from './definition.js';
 
@@ -10,4 +11,5 @@ export const uspsCarrier: CarrierModule = {
   createHttpAdapter: (options) => createUspsAdapter(options),
   simulatorPath: '/usps',
   settings: USPS_SETTINGS,
+  schemaSources: USPS_SCHEMA_SOURCES,
 };

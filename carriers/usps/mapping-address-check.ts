@@ -12,12 +12,15 @@
  * - Residential: USPS flags business addresses (`business: Y`); an address it says is not one is
  *   residential, and one it does not flag either way is unknown.
  */
-import { Value } from '@sinclair/typebox/value';
 import type { Address } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { CarrierError } from '../types.js';
 import { US_POSTAL_COUNTRIES, joinZip, postalState, standardised, zipParts, type AddressMessage, type AddressVerification } from '../address-verification.js';
-import { USPS_STATE_CODES, UspsAddressQuery, UspsAddressResponse } from './schemas.js';
+import { USPS_SCHEMAS, type Address as UspsAddress } from './schemas/index.js';
+import { USPS_STATE_CODES } from './states.js';
+
+/** The query we send: the document's, of the fields we fill. */
+type UspsAddressQuery = Pick<UspsAddress.Parameters['query'], 'streetAddress' | 'secondaryAddress' | 'city' | 'state' | 'ZIPCode' | 'ZIPPlus4'>;
 
 export const USPS_ADDRESS_PATH = '/addresses/v3/address';
 
@@ -48,14 +51,15 @@ export function uspsAddressPath(query: UspsAddressQuery): string {
 
 /** A 200 answer as our check; undefined when it is not the document's `AddressResponse` with an address. */
 export function parseUspsAddressResponse(body: unknown, sent: Address): AddressVerification | undefined {
-  if (!Value.Check(UspsAddressResponse, body)) return undefined;
-  const a = body.address;
+  if (USPS_SCHEMAS.address.responseProblems(200, body).length > 0) return undefined;
+  const answer = body as UspsAddress.Response200;
+  const a = answer.address;
   if (!a?.streetAddress || !a.city || !a.ZIPCode) return undefined;
-  const info = body.additionalInfo ?? {};
+  const info = answer.additionalInfo ?? {};
   const dpv = info.DPVConfirmation;
   const messages: AddressMessage[] = [];
   let ambiguous = false;
-  for (const c of body.corrections ?? []) {
+  for (const c of answer.corrections ?? []) {
     if (c.code === '22') ambiguous = true;
     const code = c.code === '22' ? 'multiple_matches' : c.code === '32' ? 'secondary_missing' : 'address_corrected';
     messages.push({ code, message: c.text || `USPS correction ${c.code ?? ''}`.trim() });
@@ -66,7 +70,7 @@ export function parseUspsAddressResponse(body: unknown, sent: Address): AddressV
   if (dpv === 'N') messages.push({ code: 'address_not_found', message: 'USPS could not confirm the address as a delivery point.' });
   if (info.DPVCMRA === 'Y') messages.push({ code: 'commercial_mail_receiving_agency', message: 'The address is a Commercial Mail Receiving Agency (a private mailbox).' });
   if (info.vacant === 'Y') messages.push({ code: 'vacant', message: 'USPS knows the address as not occupied.' });
-  for (const w of body.warnings ?? []) if (w.trim()) messages.push({ code: 'carrier_notice', message: w });
+  for (const w of answer.warnings ?? []) if (w.trim()) messages.push({ code: 'carrier_notice', message: w });
   // Without a DPV flag, a ZIP+4 is what says the address resolved to a delivery point.
   const confirmed = dpv === undefined ? Boolean(a.ZIPPlus4) : dpv !== 'N';
   return {

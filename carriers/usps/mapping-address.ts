@@ -1,6 +1,9 @@
 import type { Address } from '../../domain/index.js';
 import { CarrierError } from '../types.js';
-import { USPS_STATE_CODES, type UspsLabelAddress } from './schemas.js';
+import type { Label } from './schemas/index.js';
+import { USPS_STATE_CODES } from './states.js';
+
+type UspsLabelAddress = Label.DomesticLabelAddress;
 
 /** A field of ours that USPS cannot take as it is; never fixed by truncating it. */
 export interface AddressProblem {

@@ -3,7 +3,12 @@ import { isRecord } from '../decode.js';
 import { addressState, splitZip, USPS_ADDRESS_LIMITS, uspsAddressProblems } from './mapping-address.js';
 import { uspsExtras } from './mapping-options.js';
 import { dollarsToCents, type UspsRatingSettings } from './mapping-rates.js';
-import type { UspsCustomsForm, UspsIntlBaseRatesQuery, UspsIntlExtraServiceRateQuery, UspsIntlLabelRequest, USPS_INTERNATIONAL_MAIL_CLASSES } from './schemas-international.js';
+import type { InternationalBaseRates, InternationalExtraServiceRates, InternationalLabel } from './schemas/index.js';
+
+type UspsIntlLabelRequest = InternationalLabel.Request;
+type UspsCustomsForm = InternationalLabel.InternationalCustomsForm;
+type UspsIntlBaseRatesQuery = InternationalBaseRates.Request;
+type UspsIntlExtraServiceRateQuery = InternationalExtraServiceRates.Request;
 import { gramsToPounds, processingCategory, uspsDimensions, USPS_MAX_WEIGHT_LB } from './services.js';
 
 export type UspsIntlServiceCode = 'usps_priority_mail_international' | 'usps_priority_mail_express_international' | 'usps_first_class_package_international';
@@ -11,7 +16,7 @@ export type UspsIntlServiceCode = 'usps_priority_mail_international' | 'usps_pri
 export interface UspsIntlService {
   code: UspsIntlServiceCode;
   name: string;
-  mailClass: (typeof USPS_INTERNATIONAL_MAIL_CLASSES)[number];
+  mailClass: UspsIntlLabelRequest['packageDescription']['mailClass'];
   rateIndicator: 'SP' | 'PA';
   /** Heaviest piece in pounds: First-Class Package International takes 4 lb (IMM 250); the others 70 at most. */
   maxWeightLb: number;

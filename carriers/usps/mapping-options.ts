@@ -1,7 +1,9 @@
 import { parseAmount, type ShipmentOptions } from '../../domain/index.js';
 import { isRecord } from '../decode.js';
 import { dollarsToCents } from './mapping-rates.js';
-import type { UspsExtraServiceRateQuery } from './schemas-international.js';
+import type { ExtraServiceRates } from './schemas/index.js';
+
+type UspsExtraServiceRateQuery = ExtraServiceRates.ExtraServiceRateQuery;
 
 /**
  * Our options as USPS extra services (domestic-prices and domestic-labels `extraServices`):
@@ -59,7 +61,7 @@ export function parseUspsExtraPrices(body: unknown, codes: readonly number[]): n
 
 /** The domestic extra-service price search for these options, or null when they ask for none. */
 export function buildUspsExtraQuery(
-  p: { mailClass: string; originZIP: string; destinationZIP: string; weightLb: number; mailingDate?: string; accountNumber?: string },
+  p: { mailClass: UspsExtraServiceRateQuery['mailClass']; originZIP: string; destinationZIP: string; weightLb: number; mailingDate?: string; accountNumber?: string },
   options: ShipmentOptions | undefined,
 ): UspsExtraServiceRateQuery | null {
   const extras = uspsExtras(options, p.mailClass);

@@ -1,5 +1,7 @@
 import { isRecord } from '../decode.js';
-import type { UspsPaymentAuthorizationRequest } from './schemas.js';
+import type { PaymentAuthorization } from './schemas/index.js';
+
+type UspsPaymentAuthorizationRequest = PaymentAuthorization.Request;
 
 export interface UspsPaymentSettings {
   crid: string;

@@ -3,11 +3,13 @@ import { isRecord } from '../decode.js';
 import { toUspsLabelAddress } from './mapping-address.js';
 import { domesticExtras, USPS_IMAGE_TYPE, type BoughtLabel, type LabelFormat } from './mapping-shipment.js';
 import { dollarsToCents } from './mapping-rates.js';
-import type { USPS_RETURN_MAIL_CLASSES, UspsReturnLabelRequest } from './schemas-international.js';
+import type { ReturnLabel } from './schemas/index.js';
+
+type UspsReturnLabelRequest = ReturnLabel.Request;
 import { processingCategory, uspsDimensions, uspsIneligibility, uspsServiceByCode, type UspsServiceCode } from './services.js';
 
 /** Each domestic service's return mail class: what `POST /labels/v3/return-label` buys and the price search prices. */
-export const USPS_RETURN_MAIL_CLASS: Record<UspsServiceCode, (typeof USPS_RETURN_MAIL_CLASSES)[number]> = {
+export const USPS_RETURN_MAIL_CLASS: Record<UspsServiceCode, UspsReturnLabelRequest['packageDescription']['mailClass']> = {
   usps_ground_advantage: 'USPS_GROUND_ADVANTAGE_RETURN_SERVICE',
   usps_priority_mail: 'PRIORITY_MAIL_RETURN_SERVICE',
   usps_priority_mail_express: 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE',

@@ -1,5 +1,8 @@
 import type { Parcel } from '../../domain/index.js';
-import { USPS_MAIL_CLASSES } from './schemas.js';
+import type { BaseRates } from './schemas/index.js';
+
+/** The mail classes we sell, of those the domestic prices and labels documents list (`mailClass`). */
+export const USPS_MAIL_CLASSES = ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL', 'PRIORITY_MAIL_EXPRESS'] as const satisfies readonly BaseRates.MailClass[];
 
 /** The USPS mail classes we sell, as the contract lists them (Carriers: service codes). */
 export type UspsMailClass = (typeof USPS_MAIL_CLASSES)[number];

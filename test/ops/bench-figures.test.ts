@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurableReport, LevelReport } from '../../tools/bench/durable.js';
 import { FLOOR_TARGET, headline, headlineText } from '../../tools/bench/figures.js';
-import type { FloorResult } from '../../tools/bench/floor/run.js';
+import type { FloorResult } from '../../tools/bench/floor-result.js';
 import { parseOptions } from '../../tools/bench/options.js';
 
 // `npm run bench` judges the durable purchase by two figures from one run: its CPU per purchase by

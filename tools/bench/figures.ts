@@ -1,4 +1,4 @@
-import type { FloorResult } from './floor/run.js';
+import type { FloorResult } from './floor-result.js';
 import type { DurableReport } from './durable.js';
 
 /**

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { BenchOptions } from './options.js';
 import type { DurableReport, LevelReport } from './durable.js';
 import { headlineText, type Headline } from './figures.js';
-import type { FloorResult } from './floor/run.js';
+import type { FloorResult } from './floor-result.js';
 import type { ScenarioOutcome } from './scenarios.js';
 import { summarize, type LatencySummary } from './stats.js';
 

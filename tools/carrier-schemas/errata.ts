@@ -1,19 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { SchemaErratum } from '../../carriers/index.js';
 import { atPointer, isObject, pointerTokens, type CarrierDocument, type Json } from './document.js';
 
-/**
- * One targeted correction of a carrier's document where it contradicts itself: the value at
- * `pointer` (inside `document`) was `was` and becomes `value` (or is removed when `value` is
- * undefined). `was` is checked, so an erratum that no longer applies (the carrier fixed its
- * document, or moved the field) stops the generator instead of silently changing something else.
- */
-export interface Erratum {
-  readonly document: string;
-  readonly pointer: string;
-  readonly was: Json | undefined;
-  readonly value: Json | undefined;
-  readonly reason: string;
-}
+/** One targeted correction of a carrier's document (carriers/schema-sources.ts). */
+export type Erratum = SchemaErratum;
 
 /** Applies the errata of one document to it, in place; throws naming every one that no longer applies. */
 export function applyErrata(doc: CarrierDocument, errata: readonly Erratum[]): Erratum[] {

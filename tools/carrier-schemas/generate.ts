@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { operationSchemas } from '../../carriers/index.js';
 import { applyErrata, unreadErrata } from './errata.js';
 import { isObject, readDocument, type CarrierDocument, type Json, type JsonObject } from './document.js';
 import { operationSchema } from './operation.js';
@@ -29,6 +30,19 @@ function assertValidSchema(file: string, schema: JsonObject): void {
   throw new Error(`${file} is not a valid JSON Schema (add an erratum for the document):\n  ${problems.join('\n  ')}`);
 }
 
+/**
+ * The document's own request examples named by the operation must fit its request schema, checked
+ * as a request we send (closed): where one does not, the document contradicts itself, and an
+ * erratum says which side is right (or the example is not listed, with the reason).
+ */
+function assertExamplesFit(file: string, schema: JsonObject): void {
+  const examples = (schema['x-examples'] ?? []) as { pointer: string; value: Json }[];
+  if (examples.length === 0) return;
+  const request = operationSchemas(schema);
+  const broken = examples.flatMap(({ pointer, value }) => request.requestProblems(value).map((p) => `${pointer}: ${p}`));
+  if (broken.length > 0) throw new Error(`${file}: the document's examples break its request schema (add an erratum, or drop the example with its reason):\n  ${broken.join('\n  ')}`);
+}
+
 /** Prettified JSON with a final newline: the only JSON layout the generator writes. */
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
@@ -56,6 +70,7 @@ export async function generateCarrier(specsDir: string, spec: CarrierSpec): Prom
   for (const op of spec.operations) {
     const schema = operationSchema(spec.carrier, documents.get(op.document)!, op, spec.errata);
     assertValidSchema(`${folder}/${op.name}.json`, schema);
+    assertExamplesFit(`${folder}/${op.name}.json`, schema);
     schemas.set(op.name, schema);
     files.set(`${folder}/${op.name}.json`, prettyJson(schema));
   }

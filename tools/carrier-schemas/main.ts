@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CARRIERS } from './carriers.js';
+import { carrierSpecs } from './carriers.js';
 import { generateCarrier } from './generate.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,7 +25,7 @@ async function main(args: readonly string[]): Promise<number> {
   const check = args.includes('--check');
   const dir = specsDir(args);
   const differing: string[] = [];
-  for (const carrier of CARRIERS) {
+  for (const carrier of carrierSpecs()) {
     const files = await generateCarrier(dir, carrier);
     const folder = path.join(ROOT, 'carriers', carrier.carrier, 'schemas');
     // A file the generator no longer writes (an operation dropped) goes too.

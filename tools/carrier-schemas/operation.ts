@@ -1,14 +1,10 @@
 import { rewriteRefs, toJsonSchema } from './convert.js';
-import { deref, encodeToken, isObject, pointerTokens, type CarrierDocument, type Json, type JsonObject } from './document.js';
+import { atPointer, deref, encodeToken, isObject, pointerTokens, type CarrierDocument, type Json, type JsonObject } from './document.js';
 import type { Erratum } from './errata.js';
+import type { SchemaOperation } from '../../carriers/index.js';
 
-/** An operation we use: its file name under `carriers/<carrier>/schemas/` and where it is in its document. */
-export interface OperationSpec {
-  readonly name: string;
-  readonly document: string;
-  readonly method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  readonly path: string;
-}
+/** An operation we use (carriers/schema-sources.ts). */
+export type OperationSpec = SchemaOperation;
 
 const SCHEMA_REFS = '#/components/schemas/';
 const PARAMETER_PLACES = ['path', 'query', 'header'] as const;
@@ -69,8 +65,16 @@ export function operationSchema(carrier: string, doc: CarrierDocument, spec: Ope
       errata: errata.filter((e) => e.document === doc.file && touches(e.pointer, spec, definitions)).map((e) => ({ pointer: e.pointer, reason: e.reason })),
     },
     'x-operation': index,
+    ...(spec.examples?.length ? { 'x-examples': spec.examples.map((pointer) => ({ pointer, value: example(doc, pointer) })) } : {}),
     definitions,
   };
+}
+
+/** One of the document's request examples, as the document (with its errata) writes it. */
+function example(doc: CarrierDocument, pointer: string): Json {
+  const value = atPointer(doc.root, pointer);
+  if (value === undefined) throw new Error(`${doc.file}: no example at ${pointer}`);
+  return value;
 }
 
 /** Whether an erratum's pointer lies in this operation or in a component schema it bundles. */

@@ -4,14 +4,101 @@
 export namespace RatesQuotes {
   /**
    * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "response-200".
+   * via the `definition` "request".
    */
-  export type Response200 = RatcResponseVO;
+  export type Request = Full_Schema_Quote_Rate;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RateAddress".
+   */
+  export type RateAddress = Address_2 & {
+    countryCode: string;
+    postalCode: string;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PickupRequestType".
+   */
+  export type PickupRequestType = 'FUTURE_DAY' | 'SAME_DAY';
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PickupRequestSourceType".
+   */
+  export type PickupRequestSourceType = 'AUTOMATION' | 'CUSTOMER_SERVICE';
   /**
    * This interface was referenced by `RatesQuotes`'s JSON-Schema
    * via the `definition` "Money".
    */
   export type Money = Money_1;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Weight_2".
+   */
+  export type Weight_2 = Weight_1_2 & {
+    units: string;
+    value: number;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestePackageLineItemDimensions".
+   */
+  export type RequestePackageLineItemDimensions = Dimensions;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Dimensions".
+   */
+  export type Dimensions = Dimensions_1 & {
+    length: number;
+    width: number;
+    height: number;
+    units: string;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestedShipmentSpecialServicesRequested".
+   */
+  export type RequestedShipmentSpecialServicesRequested = ShipmentSpecialServicesRequested;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient".
+   */
+  export type DeliveryOnInvoiceAcceptanceDetailRecipient = Party_2 & {
+    address: DeliveryOnInvoiceAcceptanceDetailRecipientAddress;
+    contact: DeliveryOnInvoiceAcceptanceDetailRecipientContact;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ShipmentSpecialServicesRequestedShipmentCODDetail".
+   */
+  export type ShipmentSpecialServicesRequestedShipmentCODDetail = ShipmentCODDetail;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestedShipmentCustomsClearanceDetail".
+   */
+  export type RequestedShipmentCustomsClearanceDetail = CustomsClearanceDetail;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "BrokerDetailBroker".
+   */
+  export type BrokerDetailBroker = Party & {
+    address: unknown;
+    contact: unknown;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestedShipmentSmartPostInfoDetail".
+   */
+  export type RequestedShipmentSmartPostInfoDetail = SmartPostInfoDetail;
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "response-200".
+   */
+  export type Response200 = RatcResponseVO;
   /**
    * This interface was referenced by `RatesQuotes`'s JSON-Schema
    * via the `definition` "Weight".
@@ -64,227 +151,655 @@ export namespace RatesQuotes {
    * via the `definition` "response-503".
    */
   export type Response503 = ErrorResponseVO503;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Alternate_Currency_Rate_Quote".
-   */
-  export type Alternate_Currency_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "BrokerDetailBroker".
-   */
-  export type BrokerDetailBroker = Party & {
-    address: unknown;
-    contact: unknown;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Weight_2".
-   */
-  export type Weight_2 = Weight_1_2 & {
-    units: string;
-    value: number;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient".
-   */
-  export type DeliveryOnInvoiceAcceptanceDetailRecipient = Party_2 & {
-    address: DeliveryOnInvoiceAcceptanceDetailRecipientAddress;
-    contact: DeliveryOnInvoiceAcceptanceDetailRecipientContact;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Dimensions".
-   */
-  export type Dimensions = Dimensions_1 & {
-    length: number;
-    width: number;
-    height: number;
-    units: string;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Express_Freight_Rate_Quote".
-   */
-  export type Express_Freight_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Express_Freight_Saturday_Pickup_Rate_Quote".
-   */
-  export type Express_Freight_Saturday_Pickup_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "FDGSamplePayload-RateResourceDetails-IntraEurope".
-   */
-  export type FDGSamplePayloadRateResourceDetailsIntraEurope = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "FreightSamplePayload-RateResourceDetails_1".
-   */
-  export type FreightSamplePayloadRateResourceDetails_1 = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RateAddress".
-   */
-  export type RateAddress = Address_2 & {
-    countryCode: string;
-    postalCode: string;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PickupRequestType".
-   */
-  export type PickupRequestType = 'FUTURE_DAY' | 'SAME_DAY';
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PickupRequestSourceType".
-   */
-  export type PickupRequestSourceType = 'AUTOMATION' | 'CUSTOMER_SERVICE';
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestePackageLineItemDimensions".
-   */
-  export type RequestePackageLineItemDimensions = Dimensions;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestedShipmentSpecialServicesRequested".
-   */
-  export type RequestedShipmentSpecialServicesRequested = ShipmentSpecialServicesRequested;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ShipmentSpecialServicesRequestedShipmentCODDetail".
-   */
-  export type ShipmentSpecialServicesRequestedShipmentCODDetail = ShipmentCODDetail;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestedShipmentCustomsClearanceDetail".
-   */
-  export type RequestedShipmentCustomsClearanceDetail = CustomsClearanceDetail;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestedShipmentSmartPostInfoDetail".
-   */
-  export type RequestedShipmentSmartPostInfoDetail = SmartPostInfoDetail;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Ground_Home_Delivery_Appointment_Delivery_Rate_Quote".
-   */
-  export type Ground_Home_Delivery_Appointment_Delivery_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Dry_Ice_Rate_Quote".
-   */
-  export type International_Dry_Ice_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Ground_Rate_Quote".
-   */
-  export type International_Ground_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Hold_At_Location_with_Adult_Signature_Option".
-   */
-  export type International_Hold_At_LocationWith_Adult_Signature_Option = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Multi_Piece_Rate_Quote".
-   */
-  export type International_Multi_Piece_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Priority_Rate_Quote".
-   */
-  export type International_Priority_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "International_Return_Rate_Quote".
-   */
-  export type International_Return_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Intra_Canada_Rate_Quote".
-   */
-  export type Intra_Canada_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Intra_Europe_Rate_Quote".
-   */
-  export type Intra_Europe_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Intra_India_Cash_On_Delivery_Rate_Quote".
-   */
-  export type Intra_India_Cash_On_Delivery_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Intra_Mexico_Express_Saver_Rate_Quote".
-   */
-  export type Intra_Mexico_Express_Saver_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "MinimumSamplePayload_1".
-   */
-  export type MinimumSamplePayload_1 = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Priority_Alert_Rate_Quote".
-   */
-  export type Priority_Alert_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "SmartPost_Rate_Quote".
-   */
-  export type SmartPost_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "US_Domestic_Multi_Piece_Rate_Quote".
-   */
-  export type US_Domestic_Multi_Piece_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "US_Domestic_Priority_Overnight_Rate_Quote".
-   */
-  export type US_Domestic_Priority_Overnight_Rate_Quote = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "US_Domestic_Rate_shop".
-   */
-  export type US_Domestic_RateShop = unknown;
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "body".
-   */
-  export type Body =
-    | Full_Schema_Quote_Rate
-    | MinimumSamplePayload_1
-    | FreightSamplePayloadRateResourceDetails_1
-    | US_Domestic_RateShop
-    | FDGSamplePayloadRateResourceDetailsIntraEurope
-    | Alternate_Currency_Rate_Quote
-    | Express_Freight_Rate_Quote
-    | International_Hold_At_LocationWith_Adult_Signature_Option
-    | International_Multi_Piece_Rate_Quote
-    | International_Return_Rate_Quote
-    | Intra_Canada_Rate_Quote
-    | Intra_Europe_Rate_Quote
-    | Intra_India_Cash_On_Delivery_Rate_Quote
-    | Intra_Mexico_Express_Saver_Rate_Quote
-    | Priority_Alert_Rate_Quote
-    | Express_Freight_Saturday_Pickup_Rate_Quote
-    | SmartPost_Rate_Quote
-    | International_Dry_Ice_Rate_Quote
-    | US_Domestic_Multi_Piece_Rate_Quote
-    | US_Domestic_Priority_Overnight_Rate_Quote
-    | Ground_Home_Delivery_Appointment_Delivery_Rate_Quote
-    | International_Ground_Rate_Quote
-    | International_Priority_Rate_Quote;
 
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Full_Schema_Quote_Rate".
+   */
+  export interface Full_Schema_Quote_Rate {
+    accountNumber: AccountNumber;
+    rateRequestControlParameters?: RateRequestControlParameters;
+    requestedShipment: RequestedShipment;
+    processingOptions?: 'INCLUDE_PICKUPRATES'[];
+    carrierCodes?: string[];
+    version?: Version;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "AccountNumber".
+   */
+  export interface AccountNumber {
+    value?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RateRequestControlParameters".
+   */
+  export interface RateRequestControlParameters {
+    returnTransitTimes?: boolean;
+    servicesNeededOnRateFailure?: boolean;
+    variableOptions?: 'SATURDAY_DELIVERY' | 'FREIGHT_GUARANTEE' | 'SMART_POST_ALLOWED_INDICIA' | 'SMARTPOST_HUB_ID';
+    rateSortOrder?: 'COMMITASCENDING' | 'SERVICENAMETRADITIONAL' | 'COMMITDESCENDING';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestedShipment".
+   */
+  export interface RequestedShipment {
+    shipper: RateParty;
+    pickupDetail?: PickupDetail;
+    recipient: RateParty;
+    serviceType?: string;
+    preferredCurrency?: string;
+    rateRequestType?: ('LIST' | 'INCENTIVE' | 'ACCOUNT' | 'PREFERRED')[];
+    shipDateStamp?: string;
+    pickupType: 'CONTACT_FEDEX_TO_SCHEDULE' | 'DROPOFF_AT_FEDEX_LOCATION' | 'USE_SCHEDULED_PICKUP';
+    requestedPackageLineItems: RequestedPackageLineItem[];
+    documentShipment?: boolean;
+    variableHandlingChargeDetail?: VariableHandlingChargeDetail;
+    packagingType?: string;
+    totalPackageCount?: number;
+    totalWeight?: number;
+    shipmentSpecialServices?: RequestedShipmentSpecialServicesRequested;
+    customsClearanceDetail?: RequestedShipmentCustomsClearanceDetail;
+    smartPostInfoDetail?: RequestedShipmentSmartPostInfoDetail;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RateParty".
+   */
+  export interface RateParty {
+    address: RateAddress;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Address_2".
+   */
+  export interface Address_2 {
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PickupDetail".
+   */
+  export interface PickupDetail {
+    readyDateTime?: string;
+    latestPickupDateTime?: string;
+    courierInstructions?: string;
+    requestType?: PickupRequestType;
+    requestSource?: PickupRequestSourceType;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "RequestedPackageLineItem".
+   */
+  export interface RequestedPackageLineItem {
+    subPackagingType?: string;
+    groupPackageCount?: number;
+    declaredValue?: Money;
+    weight: Weight_2;
+    dimensions?: RequestePackageLineItemDimensions;
+    variableHandlingChargeDetail?: VariableHandlingChargeDetail;
+    packageSpecialServices?: PackageSpecialServicesRequested;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Money_1".
+   */
+  export interface Money_1 {
+    amount?: number;
+    currency?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Weight_1_2".
+   */
+  export interface Weight_1_2 {
+    units?: 'KG' | 'LB';
+    value?: number;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Dimensions_1".
+   */
+  export interface Dimensions_1 {
+    length?: number;
+    width?: number;
+    height?: number;
+    units?: 'CM' | 'IN';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "VariableHandlingChargeDetail".
+   */
+  export interface VariableHandlingChargeDetail {
+    rateType?:
+      | 'ACCOUNT'
+      | 'ACTUAL'
+      | 'CURRENT'
+      | 'CUSTOM'
+      | 'LIST'
+      | 'INCENTIVE'
+      | 'PREFERRED'
+      | 'PREFERRED_INCENTIVE'
+      | 'PREFERRED_CURRENCY';
+    percentValue?: number;
+    rateLevelType?: 'BUNDLED_RATE' | 'INDIVIDUAL_PACKAGE_RATE';
+    fixedValue?: Money;
+    rateElementBasis: 'NET_CHARGE' | 'NET_FREIGHT' | 'BASE_CHARGE' | 'NET_CHARGE_EXCLUDING_TAXES';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PackageSpecialServicesRequested".
+   */
+  export interface PackageSpecialServicesRequested {
+    specialServiceTypes?: string[];
+    signatureOptionType?: 'SERVICE_DEFAULT' | 'NO_SIGNATURE_REQUIRED' | 'INDIRECT' | 'DIRECT' | 'ADULT';
+    alcoholDetail?: AlcoholDetail;
+    dangerousGoodsDetail?: DangerousGoodsDetail;
+    packageCODDetail?: PackageCODDetail;
+    pieceCountVerificationBoxCount?: number;
+    batteryDetails?: BatteryClassificationDetail[];
+    dryIceWeight?: Weight_1_2;
+    standaloneBatteryDetails?: StandaloneBatteryDetails[];
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "AlcoholDetail".
+   */
+  export interface AlcoholDetail {
+    alcoholRecipientType: 'LICENSEE' | 'CONSUMER';
+    shipperAgreementType?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DangerousGoodsDetail".
+   */
+  export interface DangerousGoodsDetail {
+    accessibility?: 'ACCESSIBLE' | 'INACCESSIBLE';
+    options?: (
+      | 'HAZARDOUS_MATERIALS'
+      | 'BATTERY'
+      | 'ORM_D'
+      | 'REPORTABLE_QUANTITIES'
+      | 'SMALL_QUANTITY_EXCEPTION'
+      | 'LIMITED_QUANTITIES_COMMODITIES'
+    )[];
+    containers?: DangerousGoodsContainer[];
+    regulation?: 'ADR' | 'DOT' | 'IATA' | 'ORMD';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DangerousGoodsContainer".
+   */
+  export interface DangerousGoodsContainer {
+    offeror?: string;
+    hazardousCommodities?: HazardousCommodityContent[];
+    numberOfContainers?: number;
+    containerType?: string;
+    emergencyContactNumber?: PhoneNumber;
+    packaging?: HazardousCommodityPackagingDetail;
+    packingType?: 'ALL_PACKED_IN_ONE';
+    radioactiveContainerClass?:
+      | 'EXCEPTED_PACKAGE'
+      | 'INDUSTRIAL_IP1'
+      | 'INDUSTRIAL_IP2'
+      | 'INDUSTRIAL_IP3'
+      | 'TYPE_A'
+      | 'TYPE_B_M'
+      | 'TYPE_B_U'
+      | 'TYPE_C';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityContent".
+   */
+  export interface HazardousCommodityContent {
+    quantity?: HazardousCommodityQuantityDetail;
+    innerReceptacles?: HazardousCommodityInnerReceptacleDetail[];
+    options?: HazardousCommodityOptionDetail;
+    description?: HazardousCommodityDescription;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityQuantityDetail".
+   */
+  export interface HazardousCommodityQuantityDetail {
+    quantityType?: 'GROSS' | 'NET';
+    amount?: number;
+    units?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityInnerReceptacleDetail".
+   */
+  export interface HazardousCommodityInnerReceptacleDetail {
+    quantity?: HazardousCommodityQuantityDetail;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityOptionDetail".
+   */
+  export interface HazardousCommodityOptionDetail {
+    labelTextOption?: 'APPEND' | 'OVERRIDE' | 'STANDARD';
+    customerSuppliedLabelText?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityDescription".
+   */
+  export interface HazardousCommodityDescription {
+    sequenceNumber?: number;
+    processingOptions?: 'INCLUDE_SPECIAL_PROVISIONS'[];
+    subsidiaryClasses?: string[];
+    labelText?: string;
+    technicalName?: string;
+    packingDetails?: HazardousCommodityPackingDetail;
+    authorization?: string;
+    reportableQuantity?: boolean;
+    percentage?: number;
+    id?: string;
+    packingGroup?: 'DEFAULT' | 'I' | 'II' | 'III';
+    properShippingName?: string;
+    hazardClass?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityPackingDetail".
+   */
+  export interface HazardousCommodityPackingDetail {
+    packingInstructions?: string;
+    cargoAircraftOnly?: boolean;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PhoneNumber".
+   */
+  export interface PhoneNumber {
+    areaCode: string;
+    extension?: string;
+    countryCode: string;
+    personalIdentificationNumber?: string;
+    localNumber?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HazardousCommodityPackagingDetail".
+   */
+  export interface HazardousCommodityPackagingDetail {
+    count?: number;
+    units?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PackageCODDetail".
+   *
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "PackageSpecialServicesRequestedPackageCODDetail".
+   */
+  export interface PackageCODDetail {
+    codCollectionAmount?: Money_1;
+    codCollectionType?: 'ANY' | 'CASH' | 'COMPANY_CHECK' | 'GUARANTEED_FUNDS' | 'PERSONAL_CHECK';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "BatteryClassificationDetail".
+   */
+  export interface BatteryClassificationDetail {
+    material?: 'LITHIUM_METAL' | 'LITHIUM_ION';
+    regulatorySubType?: 'IATA_SECTION_II';
+    packing?: 'CONTAINED_IN_EQUIPMENT' | 'PACKED_WITH_EQUIPMENT';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "StandaloneBatteryDetails".
+   */
+  export interface StandaloneBatteryDetails {
+    batteryMaterialType?: 'LITHIUM_METAL' | 'LITHIUM_ION';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ShipmentSpecialServicesRequested".
+   */
+  export interface ShipmentSpecialServicesRequested {
+    returnShipmentDetail?: ShipmentSpecialServicesRequestedReturnShipmentDetail;
+    deliveryOnInvoiceAcceptanceDetail?: DeliveryOnInvoiceAcceptanceDetail;
+    internationalTrafficInArmsRegulationsDetail?: InternationalTrafficInArmsRegulationsDetail;
+    holdAtLocationDetail?: HoldAtLocationDetail;
+    shipmentCODDetail?: ShipmentSpecialServicesRequestedShipmentCODDetail;
+    shipmentDryIceDetail?: ShipmentDryIceDetail;
+    internationalControlledExportDetail?: InternationalControlledExportDetail;
+    homeDeliveryPremiumDetail?: HomeDeliveryPremiumDetail;
+    specialServiceTypes?: string[];
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ShipmentSpecialServicesRequested_returnShipmentDetail".
+   */
+  export interface ShipmentSpecialServicesRequestedReturnShipmentDetail {
+    returnType?: 'FEDEX_TAG' | 'PENDING' | 'PRINT_RETURN_LABEL' | 'EMAIL_LABEL' | 'NET_RETURN' | 'VOICE_CALL_TAG';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DeliveryOnInvoiceAcceptanceDetail".
+   */
+  export interface DeliveryOnInvoiceAcceptanceDetail {
+    recipient?: DeliveryOnInvoiceAcceptanceDetailRecipient;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Party_2".
+   */
+  export interface Party_2 {
+    address?: Address_2;
+    contact?: Contact_2;
+    accountNumber?: AccountNumber;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Contact_2".
+   */
+  export interface Contact_2 {
+    personName?: string;
+    emailAddress?: string;
+    phoneNumber?: string;
+    phoneExtension?: string;
+    faxNumber?: string;
+    companyName?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient_address".
+   */
+  export interface DeliveryOnInvoiceAcceptanceDetailRecipientAddress {
+    streetLines?: string[];
+    countryCode: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient_contact".
+   */
+  export interface DeliveryOnInvoiceAcceptanceDetailRecipientContact {
+    companyName: string;
+    faxNumber?: string;
+    personName: string;
+    phoneNumber: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "InternationalTrafficInArmsRegulationsDetail".
+   */
+  export interface InternationalTrafficInArmsRegulationsDetail {
+    licenseOrExemptionNumber?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HoldAtLocationDetail".
+   */
+  export interface HoldAtLocationDetail {
+    locationId: string;
+    locationContactAndAddress?: ContactAndAddress;
+    locationType?:
+      | 'FEDEX_AUTHORIZED_SHIP_CENTER'
+      | 'FEDEX_OFFICE'
+      | 'FEDEX_SELF_SERVICE_LOCATION'
+      | 'FEDEX_STAFFED'
+      | 'RETAIL_ALLICANCE_LOCATION'
+      | 'FEDEX_GROUND_TERMINAL'
+      | 'FEDEX_ONSITE';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ContactAndAddress".
+   */
+  export interface ContactAndAddress {
+    contact?: Contact_2;
+    address?: Address_1;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Address_1".
+   */
+  export interface Address_1 {
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ShipmentCODDetail".
+   */
+  export interface ShipmentCODDetail {
+    addTransportationChargesDetail?: CODTransportationChargesDetail;
+    codRecipient?: Party_2;
+    remitToName?: string;
+    codCollectionType?: 'ANY' | 'CASH' | 'COMPANY_CHECK' | 'GUARANTEED_FUNDS' | 'PERSONAL_CHECK';
+    financialInstitutionContactAndAddress?: ContactAndAddress;
+    returnReferenceIndicatorType?: 'INVOICE' | 'PO' | 'REFERENCE' | 'TRACKING';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "CODTransportationChargesDetail".
+   */
+  export interface CODTransportationChargesDetail {
+    rateType?:
+      | 'ACCOUNT'
+      | 'ACTUAL'
+      | 'CURRENT'
+      | 'CUSTOM'
+      | 'LIST'
+      | 'INCENTIVE'
+      | 'PREFERRED'
+      | 'PREFERRED_INCENTIVE'
+      | 'PREFERRED_CURRENCY';
+    rateLevelType?: 'BUNDLED_RATE' | 'INDIVIDUAL_PACKAGE_RATE';
+    chargeLevelType?: 'CURRENT_PACKAGE' | 'SUM_OF_PACKAGES';
+    chargeType?: 'COD_SURCHARGE' | 'NET_CHARGE' | 'NET_FREIGHT' | 'TOTAL_CUSTOMER_CHARGE';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "ShipmentDryIceDetail".
+   */
+  export interface ShipmentDryIceDetail {
+    totalWeight?: Weight_1_2;
+    packageCount?: number;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "InternationalControlledExportDetail".
+   */
+  export interface InternationalControlledExportDetail {
+    type?:
+      | 'DEA_036'
+      | 'DEA_236'
+      | 'DEA_486'
+      | 'DSP_05'
+      | 'DSP_61'
+      | 'DSP_73'
+      | 'DSP_85'
+      | 'DSP_94'
+      | 'DSP_LICENSE_AGREEMENT'
+      | 'FROM_FOREIGN_TRADE_ZONE'
+      | 'WAREHOUSE_WITHDRAWAL';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "HomeDeliveryPremiumDetail".
+   */
+  export interface HomeDeliveryPremiumDetail {
+    shipTimestamp?: string;
+    homedeliveryPremiumType?: 'APPOINTMENT' | 'DATE_CERTAIN' | 'EVENING';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "CustomsClearanceDetail".
+   */
+  export interface CustomsClearanceDetail {
+    brokers?: BrokerDetail[];
+    commercialInvoice?: CommercialInvoice;
+    freightOnValue?: 'CARRIER_RISK' | 'OWN_RISK';
+    dutiesPayment?: Payment;
+    commodities: Commodity[];
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "BrokerDetail".
+   */
+  export interface BrokerDetail {
+    broker: BrokerDetailBroker;
+    type: 'IMPORT';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Party".
+   */
+  export interface Party {
+    address?: Address;
+    accountNumber?: AccountNumber;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Address".
+   */
+  export interface Address {
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "CommercialInvoice".
+   */
+  export interface CommercialInvoice {
+    shipmentPurpose?:
+      | 'GIFT'
+      | 'NOT_SOLD'
+      | 'PERSONAL_EFFECTS'
+      | 'REPAIR_AND_RETURN'
+      | 'SAMPLE'
+      | 'SOLD'
+      | 'COMMERCIAL'
+      | 'RETURN_AND_REPAIR'
+      | 'PERSONAL_USE';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Payment".
+   */
+  export interface Payment {
+    payor?: Payor;
+    paymentType?: 'SENDER';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Payor".
+   */
+  export interface Payor {
+    responsibleParty?: Party_2 & {
+      accountNumber: {
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Commodity".
+   */
+  export interface Commodity {
+    description?: string;
+    weight?: Weight_2;
+    quantity?: number;
+    customsValue?: Money;
+    unitPrice?: Money;
+    numberOfPieces?: number;
+    countryOfManufacture?: string;
+    quantityUnits?: string;
+    name?: string;
+    harmonizedCode?: string;
+    partNumber?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "SmartPostInfoDetail".
+   */
+  export interface SmartPostInfoDetail {
+    ancillaryEndorsement?:
+      'ADDRESS_CORRECTION' | 'CARRIER_LEAVE_IF_NO_RESPONSE' | 'CHANGE_SERVICE' | 'FORWARDING_SERVICE' | 'RETURN_SERVICE';
+    hubId?: string;
+    indicia?: 'MEDIA_MAIL' | 'PARCEL_RETURN' | 'PARCEL_SELECT' | 'PRESORTED_BOUND_PRINTED_MATTER' | 'PRESORTED_STANDARD';
+    specialServices?: 'USPS_DELIVERY_CONFIRMATION';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `RatesQuotes`'s JSON-Schema
+   * via the `definition` "Version".
+   */
+  export interface Version {
+    major?: number;
+    minor?: number;
+    patch?: number;
+    [k: string]: unknown;
+  }
   /**
    * This interface was referenced by `RatesQuotes`'s JSON-Schema
    * via the `definition` "parameters".
@@ -499,15 +1014,6 @@ export namespace RatesQuotes {
     totalBaseCharge?: number;
     totalNetChargeWithDutiesAndTaxes?: number;
     shipmentRateDetail?: ShipmentRateDetail;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Money_1".
-   */
-  export interface Money_1 {
-    amount?: number;
-    currency?: string;
     [k: string]: unknown;
   }
   /**
@@ -1018,35 +1524,6 @@ export namespace RatesQuotes {
   }
   /**
    * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Party".
-   */
-  export interface Party {
-    address?: Address;
-    accountNumber?: AccountNumber;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Address".
-   */
-  export interface Address {
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "AccountNumber".
-   */
-  export interface AccountNumber {
-    value?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
    * via the `definition` "Brokeraddress".
    */
   export interface Brokeraddress {
@@ -1298,616 +1775,6 @@ export namespace RatesQuotes {
     code?: string;
     parameterList?: Parameter[];
     message?: unknown;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Address_1".
-   */
-  export interface Address_1 {
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Address_2".
-   */
-  export interface Address_2 {
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "AlcoholDetail".
-   */
-  export interface AlcoholDetail {
-    alcoholRecipientType: 'LICENSEE' | 'CONSUMER';
-    shipperAgreementType?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "BatteryClassificationDetail".
-   */
-  export interface BatteryClassificationDetail {
-    material?: 'LITHIUM_METAL' | 'LITHIUM_ION';
-    regulatorySubType?: 'IATA_SECTION_II';
-    packing?: 'CONTAINED_IN_EQUIPMENT' | 'PACKED_WITH_EQUIPMENT';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "BrokerDetail".
-   */
-  export interface BrokerDetail {
-    broker: BrokerDetailBroker;
-    type: 'IMPORT';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "CODTransportationChargesDetail".
-   */
-  export interface CODTransportationChargesDetail {
-    rateType?:
-      | 'ACCOUNT'
-      | 'ACTUAL'
-      | 'CURRENT'
-      | 'CUSTOM'
-      | 'LIST'
-      | 'INCENTIVE'
-      | 'PREFERRED'
-      | 'PREFERRED_INCENTIVE'
-      | 'PREFERRED_CURRENCY';
-    rateLevelType?: 'BUNDLED_RATE' | 'INDIVIDUAL_PACKAGE_RATE';
-    chargeLevelType?: 'CURRENT_PACKAGE' | 'SUM_OF_PACKAGES';
-    chargeType?: 'COD_SURCHARGE' | 'NET_CHARGE' | 'NET_FREIGHT' | 'TOTAL_CUSTOMER_CHARGE';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "CommercialInvoice".
-   */
-  export interface CommercialInvoice {
-    shipmentPurpose?:
-      | 'GIFT'
-      | 'NOT_SOLD'
-      | 'PERSONAL_EFFECTS'
-      | 'REPAIR_AND_RETURN'
-      | 'SAMPLE'
-      | 'SOLD'
-      | 'COMMERCIAL'
-      | 'RETURN_AND_REPAIR'
-      | 'PERSONAL_USE';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Commodity".
-   */
-  export interface Commodity {
-    description?: string;
-    weight?: Weight_2;
-    quantity?: number;
-    customsValue?: Money;
-    unitPrice?: Money;
-    numberOfPieces?: number;
-    countryOfManufacture?: string;
-    quantityUnits?: string;
-    name?: string;
-    harmonizedCode?: string;
-    partNumber?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Weight_1_2".
-   */
-  export interface Weight_1_2 {
-    units?: 'KG' | 'LB';
-    value?: number;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ContactAndAddress".
-   */
-  export interface ContactAndAddress {
-    contact?: Contact_2;
-    address?: Address_1;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Contact_2".
-   */
-  export interface Contact_2 {
-    personName?: string;
-    emailAddress?: string;
-    phoneNumber?: string;
-    phoneExtension?: string;
-    faxNumber?: string;
-    companyName?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "CustomsClearanceDetail".
-   */
-  export interface CustomsClearanceDetail {
-    brokers?: BrokerDetail[];
-    commercialInvoice?: CommercialInvoice;
-    freightOnValue?: 'CARRIER_RISK' | 'OWN_RISK';
-    dutiesPayment?: Payment;
-    commodities: Commodity[];
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Payment".
-   */
-  export interface Payment {
-    payor?: Payor;
-    paymentType?: 'SENDER';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Payor".
-   */
-  export interface Payor {
-    responsibleParty?: Party_2 & {
-      accountNumber: {
-        [k: string]: unknown;
-      };
-      [k: string]: unknown;
-    };
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Party_2".
-   */
-  export interface Party_2 {
-    address?: Address_2;
-    contact?: Contact_2;
-    accountNumber?: AccountNumber;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DangerousGoodsContainer".
-   */
-  export interface DangerousGoodsContainer {
-    offeror?: string;
-    hazardousCommodities?: HazardousCommodityContent[];
-    numberOfContainers?: number;
-    containerType?: string;
-    emergencyContactNumber?: PhoneNumber;
-    packaging?: HazardousCommodityPackagingDetail;
-    packingType?: 'ALL_PACKED_IN_ONE';
-    radioactiveContainerClass?:
-      | 'EXCEPTED_PACKAGE'
-      | 'INDUSTRIAL_IP1'
-      | 'INDUSTRIAL_IP2'
-      | 'INDUSTRIAL_IP3'
-      | 'TYPE_A'
-      | 'TYPE_B_M'
-      | 'TYPE_B_U'
-      | 'TYPE_C';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityContent".
-   */
-  export interface HazardousCommodityContent {
-    quantity?: HazardousCommodityQuantityDetail;
-    innerReceptacles?: HazardousCommodityInnerReceptacleDetail[];
-    options?: HazardousCommodityOptionDetail;
-    description?: HazardousCommodityDescription;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityQuantityDetail".
-   */
-  export interface HazardousCommodityQuantityDetail {
-    quantityType?: 'GROSS' | 'NET';
-    amount?: number;
-    units?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityInnerReceptacleDetail".
-   */
-  export interface HazardousCommodityInnerReceptacleDetail {
-    quantity?: HazardousCommodityQuantityDetail;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityOptionDetail".
-   */
-  export interface HazardousCommodityOptionDetail {
-    labelTextOption?: 'APPEND' | 'OVERRIDE' | 'STANDARD';
-    customerSuppliedLabelText?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityDescription".
-   */
-  export interface HazardousCommodityDescription {
-    sequenceNumber?: number;
-    processingOptions?: 'INCLUDE_SPECIAL_PROVISIONS'[];
-    subsidiaryClasses?: string[];
-    labelText?: string;
-    technicalName?: string;
-    packingDetails?: HazardousCommodityPackingDetail;
-    authorization?: string;
-    reportableQuantity?: boolean;
-    percentage?: number;
-    id?: string;
-    packingGroup?: 'DEFAULT' | 'I' | 'II' | 'III';
-    properShippingName?: string;
-    hazardClass?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityPackingDetail".
-   */
-  export interface HazardousCommodityPackingDetail {
-    packingInstructions?: string;
-    cargoAircraftOnly?: boolean;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PhoneNumber".
-   */
-  export interface PhoneNumber {
-    areaCode: string;
-    extension?: string;
-    countryCode: string;
-    personalIdentificationNumber?: string;
-    localNumber?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HazardousCommodityPackagingDetail".
-   */
-  export interface HazardousCommodityPackagingDetail {
-    count?: number;
-    units?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DangerousGoodsDetail".
-   */
-  export interface DangerousGoodsDetail {
-    accessibility?: 'ACCESSIBLE' | 'INACCESSIBLE';
-    options?: (
-      | 'HAZARDOUS_MATERIALS'
-      | 'BATTERY'
-      | 'ORM_D'
-      | 'REPORTABLE_QUANTITIES'
-      | 'SMALL_QUANTITY_EXCEPTION'
-      | 'LIMITED_QUANTITIES_COMMODITIES'
-    )[];
-    containers?: DangerousGoodsContainer[];
-    regulation?: 'ADR' | 'DOT' | 'IATA' | 'ORMD';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DeliveryOnInvoiceAcceptanceDetail".
-   */
-  export interface DeliveryOnInvoiceAcceptanceDetail {
-    recipient?: DeliveryOnInvoiceAcceptanceDetailRecipient;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient_address".
-   */
-  export interface DeliveryOnInvoiceAcceptanceDetailRecipientAddress {
-    streetLines?: string[];
-    countryCode: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "DeliveryOnInvoiceAcceptanceDetailRecipient_contact".
-   */
-  export interface DeliveryOnInvoiceAcceptanceDetailRecipientContact {
-    companyName: string;
-    faxNumber?: string;
-    personName: string;
-    phoneNumber: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Dimensions_1".
-   */
-  export interface Dimensions_1 {
-    length?: number;
-    width?: number;
-    height?: number;
-    units?: 'CM' | 'IN';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Full_Schema_Quote_Rate".
-   */
-  export interface Full_Schema_Quote_Rate {
-    accountNumber: AccountNumber;
-    rateRequestControlParameters?: RateRequestControlParameters;
-    requestedShipment: RequestedShipment;
-    processingOptions?: 'INCLUDE_PICKUPRATES'[];
-    carrierCodes?: string[];
-    version?: Version;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RateRequestControlParameters".
-   */
-  export interface RateRequestControlParameters {
-    returnTransitTimes?: boolean;
-    servicesNeededOnRateFailure?: boolean;
-    variableOptions?: 'SATURDAY_DELIVERY' | 'FREIGHT_GUARANTEE' | 'SMART_POST_ALLOWED_INDICIA' | 'SMARTPOST_HUB_ID';
-    rateSortOrder?: 'COMMITASCENDING' | 'SERVICENAMETRADITIONAL' | 'COMMITDESCENDING';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestedShipment".
-   */
-  export interface RequestedShipment {
-    shipper: RateParty;
-    pickupDetail?: PickupDetail;
-    recipient: RateParty;
-    serviceType?: string;
-    preferredCurrency?: string;
-    rateRequestType?: ('LIST' | 'INCENTIVE' | 'ACCOUNT' | 'PREFERRED')[];
-    shipDateStamp?: string;
-    pickupType: 'CONTACT_FEDEX_TO_SCHEDULE' | 'DROPOFF_AT_FEDEX_LOCATION' | 'USE_SCHEDULED_PICKUP';
-    requestedPackageLineItems: RequestedPackageLineItem[];
-    documentShipment?: boolean;
-    variableHandlingChargeDetail?: VariableHandlingChargeDetail;
-    packagingType?: string;
-    totalPackageCount?: number;
-    totalWeight?: number;
-    shipmentSpecialServices?: RequestedShipmentSpecialServicesRequested;
-    customsClearanceDetail?: RequestedShipmentCustomsClearanceDetail;
-    smartPostInfoDetail?: RequestedShipmentSmartPostInfoDetail;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RateParty".
-   */
-  export interface RateParty {
-    address: RateAddress;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PickupDetail".
-   */
-  export interface PickupDetail {
-    readyDateTime?: string;
-    latestPickupDateTime?: string;
-    courierInstructions?: string;
-    requestType?: PickupRequestType;
-    requestSource?: PickupRequestSourceType;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "RequestedPackageLineItem".
-   */
-  export interface RequestedPackageLineItem {
-    subPackagingType?: string;
-    groupPackageCount?: number;
-    declaredValue?: Money;
-    weight: Weight_2;
-    dimensions?: RequestePackageLineItemDimensions;
-    variableHandlingChargeDetail?: VariableHandlingChargeDetail;
-    packageSpecialServices?: PackageSpecialServicesRequested;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "VariableHandlingChargeDetail".
-   */
-  export interface VariableHandlingChargeDetail {
-    rateType?:
-      | 'ACCOUNT'
-      | 'ACTUAL'
-      | 'CURRENT'
-      | 'CUSTOM'
-      | 'LIST'
-      | 'INCENTIVE'
-      | 'PREFERRED'
-      | 'PREFERRED_INCENTIVE'
-      | 'PREFERRED_CURRENCY';
-    percentValue?: number;
-    rateLevelType?: 'BUNDLED_RATE' | 'INDIVIDUAL_PACKAGE_RATE';
-    fixedValue?: Money;
-    rateElementBasis: 'NET_CHARGE' | 'NET_FREIGHT' | 'BASE_CHARGE' | 'NET_CHARGE_EXCLUDING_TAXES';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PackageSpecialServicesRequested".
-   */
-  export interface PackageSpecialServicesRequested {
-    specialServiceTypes?: string[];
-    signatureOptionType?: 'SERVICE_DEFAULT' | 'NO_SIGNATURE_REQUIRED' | 'INDIRECT' | 'DIRECT' | 'ADULT';
-    alcoholDetail?: AlcoholDetail;
-    dangerousGoodsDetail?: DangerousGoodsDetail;
-    packageCODDetail?: PackageCODDetail;
-    pieceCountVerificationBoxCount?: number;
-    batteryDetails?: BatteryClassificationDetail[];
-    dryIceWeight?: Weight_1_2;
-    standaloneBatteryDetails?: StandaloneBatteryDetails[];
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PackageCODDetail".
-   *
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "PackageSpecialServicesRequestedPackageCODDetail".
-   */
-  export interface PackageCODDetail {
-    codCollectionAmount?: Money_1;
-    codCollectionType?: 'ANY' | 'CASH' | 'COMPANY_CHECK' | 'GUARANTEED_FUNDS' | 'PERSONAL_CHECK';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "StandaloneBatteryDetails".
-   */
-  export interface StandaloneBatteryDetails {
-    batteryMaterialType?: 'LITHIUM_METAL' | 'LITHIUM_ION';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ShipmentSpecialServicesRequested".
-   */
-  export interface ShipmentSpecialServicesRequested {
-    returnShipmentDetail?: ShipmentSpecialServicesRequestedReturnShipmentDetail;
-    deliveryOnInvoiceAcceptanceDetail?: DeliveryOnInvoiceAcceptanceDetail;
-    internationalTrafficInArmsRegulationsDetail?: InternationalTrafficInArmsRegulationsDetail;
-    holdAtLocationDetail?: HoldAtLocationDetail;
-    shipmentCODDetail?: ShipmentSpecialServicesRequestedShipmentCODDetail;
-    shipmentDryIceDetail?: ShipmentDryIceDetail;
-    internationalControlledExportDetail?: InternationalControlledExportDetail;
-    homeDeliveryPremiumDetail?: HomeDeliveryPremiumDetail;
-    specialServiceTypes?: string[];
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ShipmentSpecialServicesRequested_returnShipmentDetail".
-   */
-  export interface ShipmentSpecialServicesRequestedReturnShipmentDetail {
-    returnType?: 'FEDEX_TAG' | 'PENDING' | 'PRINT_RETURN_LABEL' | 'EMAIL_LABEL' | 'NET_RETURN' | 'VOICE_CALL_TAG';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "InternationalTrafficInArmsRegulationsDetail".
-   */
-  export interface InternationalTrafficInArmsRegulationsDetail {
-    licenseOrExemptionNumber?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HoldAtLocationDetail".
-   */
-  export interface HoldAtLocationDetail {
-    locationId: string;
-    locationContactAndAddress?: ContactAndAddress;
-    locationType?:
-      | 'FEDEX_AUTHORIZED_SHIP_CENTER'
-      | 'FEDEX_OFFICE'
-      | 'FEDEX_SELF_SERVICE_LOCATION'
-      | 'FEDEX_STAFFED'
-      | 'RETAIL_ALLICANCE_LOCATION'
-      | 'FEDEX_GROUND_TERMINAL'
-      | 'FEDEX_ONSITE';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ShipmentCODDetail".
-   */
-  export interface ShipmentCODDetail {
-    addTransportationChargesDetail?: CODTransportationChargesDetail;
-    codRecipient?: Party_2;
-    remitToName?: string;
-    codCollectionType?: 'ANY' | 'CASH' | 'COMPANY_CHECK' | 'GUARANTEED_FUNDS' | 'PERSONAL_CHECK';
-    financialInstitutionContactAndAddress?: ContactAndAddress;
-    returnReferenceIndicatorType?: 'INVOICE' | 'PO' | 'REFERENCE' | 'TRACKING';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "ShipmentDryIceDetail".
-   */
-  export interface ShipmentDryIceDetail {
-    totalWeight?: Weight_1_2;
-    packageCount?: number;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "InternationalControlledExportDetail".
-   */
-  export interface InternationalControlledExportDetail {
-    type?:
-      | 'DEA_036'
-      | 'DEA_236'
-      | 'DEA_486'
-      | 'DSP_05'
-      | 'DSP_61'
-      | 'DSP_73'
-      | 'DSP_85'
-      | 'DSP_94'
-      | 'DSP_LICENSE_AGREEMENT'
-      | 'FROM_FOREIGN_TRADE_ZONE'
-      | 'WAREHOUSE_WITHDRAWAL';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "HomeDeliveryPremiumDetail".
-   */
-  export interface HomeDeliveryPremiumDetail {
-    shipTimestamp?: string;
-    homedeliveryPremiumType?: 'APPOINTMENT' | 'DATE_CERTAIN' | 'EVENING';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "SmartPostInfoDetail".
-   */
-  export interface SmartPostInfoDetail {
-    ancillaryEndorsement?:
-      'ADDRESS_CORRECTION' | 'CARRIER_LEAVE_IF_NO_RESPONSE' | 'CHANGE_SERVICE' | 'FORWARDING_SERVICE' | 'RETURN_SERVICE';
-    hubId?: string;
-    indicia?: 'MEDIA_MAIL' | 'PARCEL_RETURN' | 'PARCEL_SELECT' | 'PRESORTED_BOUND_PRINTED_MATTER' | 'PRESORTED_STANDARD';
-    specialServices?: 'USPS_DELIVERY_CONFIRMATION';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `RatesQuotes`'s JSON-Schema
-   * via the `definition` "Version".
-   */
-  export interface Version {
-    major?: number;
-    minor?: number;
-    patch?: number;
     [k: string]: unknown;
   }
 }
@@ -6682,6 +6549,35 @@ export namespace Referencenumbers {
 export namespace Pickups {
   /**
    * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "request".
+   */
+  export type Request = Full_Schema_Create_Pickup;
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "OriginDetail".
+   */
+  export type OriginDetail = PickupOriginDetail;
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupLocationParty".
+   */
+  export type PickupLocationParty = PartyCreatePickup & {
+    address: PickupLocationPartyAddress;
+    contact: PickupLocationPartyContact;
+    [k: string]: unknown;
+  };
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupNotificationdetail".
+   */
+  export type PickupNotificationdetail = PickupNotificationDetail;
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PayorType".
+   */
+  export type PayorType = 'RECIPIENT' | 'SENDER' | 'THIRD_PARTY';
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
    * via the `definition` "response-200".
    */
   export type Response200 = PudcResponseVO_CreatePickup;
@@ -6715,52 +6611,205 @@ export namespace Pickups {
    * via the `definition` "response-503".
    */
   export type Response503 = ErrorResponseVO503;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Create_Pickup_Express".
-   */
-  export type Create_Pickup_Express = unknown;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Create_Pickup_Ground".
-   */
-  export type Create_Pickup_Ground = unknown;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "OriginDetail".
-   */
-  export type OriginDetail = PickupOriginDetail;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupLocationParty".
-   */
-  export type PickupLocationParty = PartyCreatePickup & {
-    address: PickupLocationPartyAddress;
-    contact: PickupLocationPartyContact;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupNotificationdetail".
-   */
-  export type PickupNotificationdetail = PickupNotificationDetail;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PayorType".
-   */
-  export type PayorType = 'RECIPIENT' | 'SENDER' | 'THIRD_PARTY';
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "MinimumSamplePayload-ExpressFreightPickup".
-   */
-  export type MinimumSamplePayloadExpressFreightPickup = unknown;
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "body".
-   */
-  export type Body =
-    Full_Schema_Create_Pickup | Create_Pickup_Ground | Create_Pickup_Express | MinimumSamplePayloadExpressFreightPickup;
 
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Full_Schema_Create_Pickup".
+   */
+  export interface Full_Schema_Create_Pickup {
+    associatedAccountNumber: AccountNumber;
+    originDetail: OriginDetail;
+    associatedAccountNumberType?: string;
+    totalWeight?: Weight;
+    packageCount?: number;
+    carrierCode: 'FDXE' | 'FDXG';
+    accountAddressOfRecord?: Address_1;
+    remarks?: string;
+    countryRelationships?: 'DOMESTIC' | 'INTERNATIONAL';
+    pickupType?: string;
+    trackingNumber?: string;
+    commodityDescription?: string;
+    expressFreightDetail?: ExpressFreightPickupDetail;
+    oversizePackageCount?: number;
+    pickupNotificationDetail?: PickupNotificationdetail;
+    pickupChargesPayment?: PickupChargesPayment;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "AccountNumber".
+   */
+  export interface AccountNumber {
+    value?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupOriginDetail".
+   */
+  export interface PickupOriginDetail {
+    pickupAddressType?: 'ACCOUNT' | 'SHIPPER' | 'OTHER';
+    pickupLocation: PickupLocationParty;
+    readyDateTimestamp: string;
+    customerCloseTime: string;
+    pickupDateType?: 'SAME_DAY' | 'FUTURE_DAY';
+    packageLocation?: 'FRONT' | 'NONE' | 'REAR' | 'SIDE';
+    buildingPart?: 'APARTMENT' | 'BUILDING' | 'DEPARTMENT' | 'FLOOR' | 'ROOM' | 'SUITE';
+    buildingPartDescription?: string;
+    earlyPickup?: boolean;
+    suppliesRequested?: string;
+    geographicalPostalCode?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Party_createPickup".
+   */
+  export interface PartyCreatePickup {
+    contact?: Contact_CreatePickup;
+    address?: Address;
+    accountNumber?: AccountNumber;
+    deliveryInstructions?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Contact_CreatePickup".
+   */
+  export interface Contact_CreatePickup {
+    companyName?: string;
+    personName?: string;
+    phoneNumber?: string;
+    phoneExtension?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Address".
+   */
+  export interface Address {
+    streetLines?: string[];
+    urbanizationCode?: string;
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupLocationParty_address".
+   */
+  export interface PickupLocationPartyAddress {
+    streetLines: string[];
+    city: string;
+    stateOrProvinceCode: string;
+    postalCode: string;
+    countryCode: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupLocationParty_contact".
+   */
+  export interface PickupLocationPartyContact {
+    companyName?: string;
+    personName?: string;
+    phoneNumber?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Weight".
+   */
+  export interface Weight {
+    units?: 'KG' | 'LB';
+    value?: number;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Address_1".
+   */
+  export interface Address_1 {
+    streetLines?: string[];
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "ExpressFreightPickupDetail".
+   */
+  export interface ExpressFreightPickupDetail {
+    truckType?: 'DROP_TRAILER_AGREEMENT' | 'LIFTGATE' | 'TRACTOR_TRAILER_ACCESS';
+    service?: string;
+    trailerLength?: 'TRAILER_28_FT' | 'TRAILER_48_FT' | 'TRAILER_53_FT';
+    bookingNumber?: string;
+    dimensions?: Dimensions;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Dimensions".
+   */
+  export interface Dimensions {
+    length?: number;
+    width?: number;
+    units?: 'CM' | 'IN';
+    height?: number;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupNotificationDetail".
+   */
+  export interface PickupNotificationDetail {
+    emailDetails?: EmailDetail[];
+    format?: 'HTML' | 'TEXT';
+    userMessage?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "EmailDetail".
+   */
+  export interface EmailDetail {
+    address?: string;
+    locale?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "PickupChargesPayment".
+   */
+  export interface PickupChargesPayment {
+    paymentType?: 'ACCOUNT' | 'CASH' | 'COLLECT' | 'CHECK' | 'CREDIT_CARD' | 'RECIPIENT' | 'SENDER' | 'THIRD_PARTY';
+    payor?: Payor;
+    payorType?: PayorType;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `Pickups`'s JSON-Schema
+   * via the `definition` "Payor".
+   */
+  export interface Payor {
+    responsibleParty?: {
+      accountNumber?: {
+        value?: string;
+        key?: string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  }
   /**
    * This interface was referenced by `Pickups`'s JSON-Schema
    * via the `definition` "parameters".
@@ -6934,207 +6983,23 @@ export namespace Pickups {
     message?: unknown;
     [k: string]: unknown;
   }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "AccountNumber".
-   */
-  export interface AccountNumber {
-    value?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Address".
-   */
-  export interface Address {
-    streetLines?: string[];
-    urbanizationCode?: string;
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Address_1".
-   */
-  export interface Address_1 {
-    streetLines?: string[];
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Contact_CreatePickup".
-   */
-  export interface Contact_CreatePickup {
-    companyName?: string;
-    personName?: string;
-    phoneNumber?: string;
-    phoneExtension?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Dimensions".
-   */
-  export interface Dimensions {
-    length?: number;
-    width?: number;
-    units?: 'CM' | 'IN';
-    height?: number;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "EmailDetail".
-   */
-  export interface EmailDetail {
-    address?: string;
-    locale?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "ExpressFreightPickupDetail".
-   */
-  export interface ExpressFreightPickupDetail {
-    truckType?: 'DROP_TRAILER_AGREEMENT' | 'LIFTGATE' | 'TRACTOR_TRAILER_ACCESS';
-    service?: string;
-    trailerLength?: 'TRAILER_28_FT' | 'TRAILER_48_FT' | 'TRAILER_53_FT';
-    bookingNumber?: string;
-    dimensions?: Dimensions;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Full_Schema_Create_Pickup".
-   */
-  export interface Full_Schema_Create_Pickup {
-    associatedAccountNumber: AccountNumber;
-    originDetail: OriginDetail;
-    associatedAccountNumberType?: string;
-    totalWeight?: Weight;
-    packageCount?: number;
-    carrierCode: 'FDXE' | 'FDXG';
-    accountAddressOfRecord?: Address_1;
-    remarks?: string;
-    countryRelationships?: 'DOMESTIC' | 'INTERNATIONAL';
-    pickupType?: string;
-    trackingNumber?: string;
-    commodityDescription?: string;
-    expressFreightDetail?: ExpressFreightPickupDetail;
-    oversizePackageCount?: number;
-    pickupNotificationDetail?: PickupNotificationdetail;
-    pickupChargesPayment?: PickupChargesPayment;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupOriginDetail".
-   */
-  export interface PickupOriginDetail {
-    pickupAddressType?: 'ACCOUNT' | 'SHIPPER' | 'OTHER';
-    pickupLocation: PickupLocationParty;
-    readyDateTimestamp: string;
-    customerCloseTime: string;
-    pickupDateType?: 'SAME_DAY' | 'FUTURE_DAY';
-    packageLocation?: 'FRONT' | 'NONE' | 'REAR' | 'SIDE';
-    buildingPart?: 'APARTMENT' | 'BUILDING' | 'DEPARTMENT' | 'FLOOR' | 'ROOM' | 'SUITE';
-    buildingPartDescription?: string;
-    earlyPickup?: boolean;
-    suppliesRequested?: string;
-    geographicalPostalCode?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Party_createPickup".
-   */
-  export interface PartyCreatePickup {
-    contact?: Contact_CreatePickup;
-    address?: Address;
-    accountNumber?: AccountNumber;
-    deliveryInstructions?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupLocationParty_address".
-   */
-  export interface PickupLocationPartyAddress {
-    streetLines: string[];
-    city: string;
-    stateOrProvinceCode: string;
-    postalCode: string;
-    countryCode: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupLocationParty_contact".
-   */
-  export interface PickupLocationPartyContact {
-    companyName?: string;
-    personName?: string;
-    phoneNumber?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Weight".
-   */
-  export interface Weight {
-    units?: 'KG' | 'LB';
-    value?: number;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupNotificationDetail".
-   */
-  export interface PickupNotificationDetail {
-    emailDetails?: EmailDetail[];
-    format?: 'HTML' | 'TEXT';
-    userMessage?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "PickupChargesPayment".
-   */
-  export interface PickupChargesPayment {
-    paymentType?: 'ACCOUNT' | 'CASH' | 'COLLECT' | 'CHECK' | 'CREDIT_CARD' | 'RECIPIENT' | 'SENDER' | 'THIRD_PARTY';
-    payor?: Payor;
-    payorType?: PayorType;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `Pickups`'s JSON-Schema
-   * via the `definition` "Payor".
-   */
-  export interface Payor {
-    responsibleParty?: {
-      accountNumber?: {
-        value?: string;
-        key?: string;
-        [k: string]: unknown;
-      };
-      [k: string]: unknown;
-    };
-    [k: string]: unknown;
-  }
 }
 
 export namespace PickupsCancel {
+  /**
+   * This interface was referenced by `PickupsCancel`'s JSON-Schema
+   * via the `definition` "request".
+   */
+  export type Request = Full_Schema_Cancel_Pickup;
+  /**
+   * This interface was referenced by `PickupsCancel`'s JSON-Schema
+   * via the `definition` "AccountAddressOfRecord".
+   */
+  export type AccountAddressOfRecord = Address & {
+    city?: unknown;
+    stateOrProvinceCode?: unknown;
+    [k: string]: unknown;
+  };
   /**
    * This interface was referenced by `PickupsCancel`'s JSON-Schema
    * via the `definition` "response-200".
@@ -7170,31 +7035,44 @@ export namespace PickupsCancel {
    * via the `definition` "response-503".
    */
   export type Response503 = ErrorResponseVO503;
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "AccountAddressOfRecord".
-   */
-  export type AccountAddressOfRecord = Address & {
-    city?: unknown;
-    stateOrProvinceCode?: unknown;
-    [k: string]: unknown;
-  };
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "Cancel_Pickup_Express".
-   */
-  export type Cancel_Pickup_Express = unknown;
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "Cancel_Pickup_Ground".
-   */
-  export type Cancel_Pickup_Ground = unknown;
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "body_2".
-   */
-  export type Body_2 = Full_Schema_Cancel_Pickup | Cancel_Pickup_Ground | Cancel_Pickup_Express;
 
+  /**
+   * This interface was referenced by `PickupsCancel`'s JSON-Schema
+   * via the `definition` "Full_Schema_Cancel_Pickup".
+   */
+  export interface Full_Schema_Cancel_Pickup {
+    associatedAccountNumber: AccountNumber;
+    pickupConfirmationCode: string;
+    remarks?: string;
+    carrierCode?: 'FDXE' | 'FDXG';
+    accountAddressOfRecord?: AccountAddressOfRecord;
+    scheduledDate: string;
+    location?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `PickupsCancel`'s JSON-Schema
+   * via the `definition` "AccountNumber".
+   */
+  export interface AccountNumber {
+    value?: string;
+    [k: string]: unknown;
+  }
+  /**
+   * This interface was referenced by `PickupsCancel`'s JSON-Schema
+   * via the `definition` "Address".
+   */
+  export interface Address {
+    streetLines?: string[];
+    urbanizationCode?: string;
+    city?: string;
+    stateOrProvinceCode?: string;
+    postalCode?: string;
+    countryCode?: string;
+    residential?: boolean;
+    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
+    [k: string]: unknown;
+  }
   /**
    * This interface was referenced by `PickupsCancel`'s JSON-Schema
    * via the `definition` "parameters".
@@ -7365,43 +7243,6 @@ export namespace PickupsCancel {
     code?: string;
     parameterList?: Parameter[];
     message?: unknown;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "Address".
-   */
-  export interface Address {
-    streetLines?: string[];
-    urbanizationCode?: string;
-    city?: string;
-    stateOrProvinceCode?: string;
-    postalCode?: string;
-    countryCode?: string;
-    residential?: boolean;
-    addressClassification?: 'MIXED' | 'UNKNOWN' | 'BUSINESS' | 'RESIDENTIAL';
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "AccountNumber".
-   */
-  export interface AccountNumber {
-    value?: string;
-    [k: string]: unknown;
-  }
-  /**
-   * This interface was referenced by `PickupsCancel`'s JSON-Schema
-   * via the `definition` "Full_Schema_Cancel_Pickup".
-   */
-  export interface Full_Schema_Cancel_Pickup {
-    associatedAccountNumber: AccountNumber;
-    pickupConfirmationCode: string;
-    remarks?: string;
-    carrierCode?: 'FDXE' | 'FDXG';
-    accountAddressOfRecord?: AccountAddressOfRecord;
-    scheduledDate: string;
-    location?: string;
     [k: string]: unknown;
   }
 }

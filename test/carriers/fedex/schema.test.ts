@@ -8,12 +8,24 @@ import {
   buildShipRequest,
   buildTrackRequest,
 } from '../../../carriers/fedex/mapping.js';
+import { FEDEX_SCHEMAS } from '../../../carriers/fedex/schemas/index.js';
+import pickups from '../../../carriers/fedex/schemas/pickups.json' with { type: 'json' };
+import pickupsCancel from '../../../carriers/fedex/schemas/pickups-cancel.json' with { type: 'json' };
+import ratesQuotes from '../../../carriers/fedex/schemas/rates-quotes.json' with { type: 'json' };
 import { fedexSchemaCheck } from '../../../tools/carrier-sim/fedex/schema-check.js';
 import { ACCOUNT, CA_TO, CUSTOMS, PARCEL, RATE_RESPONSE, REFERENCE_RESPONSE, SHIP_RESPONSE, TRACK_NOT_FOUND, TRACK_RESPONSE, US_FROM, US_TO } from './payloads.js';
 
 // Every request the mapping builds, checked against the schemas generated from FedEx's documents
-// (carriers/fedex/schemas, `npm run carrier-schemas`) as the simulator checks them: the schema's
-// rules, and no field the document does not define. Then the same check failing on a broken one.
+// (carriers/fedex/schemas, `npm run carrier-schemas`) as the simulator checks them, which is the
+// generated validators' own check (FEDEX_SCHEMAS[...].requestProblems): the schema's rules, and no
+// field the document does not define. Then the same check failing on a broken one.
+
+type WithExamples = 'rates-quotes' | 'pickups' | 'pickups-cancel';
+const FEDEX_FILES: Record<WithExamples, { 'x-examples'?: unknown }> = {
+  'rates-quotes': ratesQuotes,
+  pickups,
+  'pickups-cancel': pickupsCancel,
+};
 
 const window = { start: '2026-12-01T14:00:00Z', end: '2026-12-01T21:30:00Z' };
 const requests = {
@@ -50,12 +62,33 @@ describe('requests the FedEx mapping builds, against the generated request schem
         expect.stringMatching(/^\/requestedShipment\/totalWeight must be number/),
         expect.stringMatching(/^\/requestedShipment\/labelSpecification\/imageType must be equal to one of the allowed values/),
         expect.stringMatching(/^\/requestedShipment\/shipper\/contact must have required property 'phoneNumber'/),
-        '/requestedShipment/recipients/0/contact/mobile is not defined by the document',
+        '/requestedShipment/recipients/0/contact must NOT have unevaluated properties (mobile)',
       ]),
     );
     const rate = structuredClone(requests.rate) as any;
     rate.requestedShipment.recipient.address.streetLines = ['1 Sparks St'];
-    expect(fedexSchemaCheck('request', 'rate', rate, 0)).toEqual(['/requestedShipment/recipient/address/streetLines is not defined by the document']);
+    expect(fedexSchemaCheck('request', 'rate', rate, 0)).toEqual(['/requestedShipment/recipient/address must NOT have unevaluated properties (streetLines)']);
+  });
+});
+
+describe("FedEx's own request examples", () => {
+  // Copied from the documents by the generator (`x-examples`), which refuses to write a file whose
+  // examples break it; the same check here holds without the documents. The Rate and Pickup bodies
+  // are "one of" the full schema and these samples until an erratum makes the full schema the body's.
+  const examples = (name: WithExamples) => (FEDEX_FILES[name]['x-examples'] ?? []) as { pointer: string; value: unknown }[];
+
+  it.each(['rates-quotes', 'pickups', 'pickups-cancel'] as const)('%s: every one copied fits the generated request validator, closed', (name) => {
+    expect(examples(name).length).toBeGreaterThan(0);
+    for (const { pointer, value } of examples(name)) expect(FEDEX_SCHEMAS[name].requestProblems(value), pointer).toEqual([]);
+  });
+
+  it("a pickup's address may say residential: FedEx's Address defines it, though the pickup's narrower address does not", () => {
+    const [ground] = examples('pickups');
+    const body = structuredClone(ground.value) as { originDetail: { pickupLocation: { address: Record<string, unknown> } } };
+    body.originDetail.pickupLocation.address.residential = true;
+    expect(FEDEX_SCHEMAS.pickups.requestProblems(body)).toEqual([]);
+    body.originDetail.pickupLocation.address.floor = '2';
+    expect(FEDEX_SCHEMAS.pickups.requestProblems(body)).toEqual(['/originDetail/pickupLocation/address must NOT have unevaluated properties (floor)']);
   });
 });
 

@@ -30,7 +30,7 @@ import {
   uspsServiceByMailClass,
   uspsTrackingStatus,
 } from '../../../carriers/usps/mapping.js';
-import { UspsTokenRequest } from '../../../carriers/usps/schemas.js';
+import { UspsTokenRequest } from '../../../carriers/usps/token.js';
 import {
   BASE_RATE_RESPONSE,
   CANCEL_NOT_FOUND,

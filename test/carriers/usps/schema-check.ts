@@ -23,7 +23,7 @@ export function uspsAnswerProblems(operation: UspsOperation, status: number, bod
 /** The vendor JSON a label request asks for with its Accept header. */
 export const LABELS_JSON = 'application/vnd.usps.labels+json';
 
-// The OAuth token has no document of its own: its request is checked against our schema (carriers/usps/schemas-auth.ts).
+// The OAuth token has no document of its own: its request is checked against our schema (carriers/usps/token.ts).
 const ajv = new Ajv({ allErrors: true, strict: false });
 const compiled = new Map<TSchema, ValidateFunction>();
 

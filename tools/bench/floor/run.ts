@@ -22,6 +22,7 @@ import { cpuMs, selfCpuMs } from '../cpu.js';
 import { describeMachine, machine } from '../report.js';
 import { percentile } from '../stats.js';
 import { floorPurchase } from './shape.js';
+import type { FloorResult } from '../floor-result.js';
 
 const log = (line: string) => void process.stderr.write(`bench sdk-floor: ${line}\n`);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -58,16 +59,6 @@ async function load(client: Client, taskQueue: string, count: number, clients: n
   return { perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-/** One floor run: throughput and latency at `clients` at a time, and each process's CPU per purchase (ms). */
-export interface FloorResult {
-  clients: number;
-  workflows: number;
-  warmup: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  cpu: { temporal: number; worker: number; client: number; total: number };
-}
 
 /**
  * Starts a dev server and a floor worker of its own, warms them with `warmup` purchases, measures

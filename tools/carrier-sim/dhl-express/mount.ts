@@ -3,7 +3,7 @@ import type { SimApi } from '../sim-types.js';
 import type { SimState } from '../state.js';
 import { dhlExpressDefinition } from '../../../carriers/dhl-express/index.js';
 import { SIMULATOR_SETTINGS } from '../credentials.js';
-import { createDhlSimulator, DHL_ROUTES, dhlError, type DhlSimOperation } from './index.js';
+import { createDhlSimulator, DHL_ROUTES, dhlError, type DhlSimOperation } from './simulator.js';
 import { compileDhlValidators, DHL_DOCUMENT_VALIDATION } from './validation.js';
 import { serviceOf } from './operations.js';
 

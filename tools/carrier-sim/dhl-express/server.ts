@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDhlSimulator, dhlError, type DhlSimOperation, type DhlSimulator, type DhlSimulatorOptions } from './index.js';
+import { createDhlSimulator, dhlError, type DhlSimOperation, type DhlSimulator, type DhlSimulatorOptions } from './simulator.js';
 
 /** The DHL Express simulator on a port of its own (tests), with its own fault list. */
 

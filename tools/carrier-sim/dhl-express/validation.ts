@@ -1,5 +1,5 @@
 import { DHL_EXPRESS_SCHEMAS } from '../../../carriers/dhl-express/schemas/index.js';
-import type { DhlSimCall, DhlSimOperation, DhlSimulatorOptions } from './index.js';
+import type { DhlSimCall, DhlSimOperation, DhlSimulatorOptions } from './simulator.js';
 
 /** Each simulated operation's schemas, generated from the MyDHL API document (`npm run carrier-schemas`). */
 const SCHEMAS: Record<DhlSimOperation, (typeof DHL_EXPRESS_SCHEMAS)[keyof typeof DHL_EXPRESS_SCHEMAS]> = {
@@ -36,9 +36,5 @@ export const DHL_DOCUMENT_VALIDATION: NonNullable<DhlSimulatorOptions['validate'
  * it: a client's deadline is shorter than the first compilation of the shipment schema.
  */
 export function compileDhlValidators(): void {
-  for (const schemas of Object.values(SCHEMAS)) {
-    schemas.requestProblems({});
-    schemas.parameterProblems({});
-    for (const status of schemas.statuses) schemas.responseProblems(/^\d{3}$/.test(status) ? Number(status) : 400, {});
-  }
+  for (const schemas of Object.values(SCHEMAS)) schemas.warm();
 }

@@ -1,7 +1,7 @@
 import { ourFedexServiceCode } from '../../../carriers/fedex/services.js';
 import type { ScanStatus } from '../../../domain/index.js';
 import { SIMULATOR_CREDENTIALS } from '../credentials.js';
-import { FEDEX_ERROR, FEDEX_ROUTES, createFedexSimulator, type FedexSimOperation } from './index.js';
+import { FEDEX_ERROR, FEDEX_ROUTES, createFedexSimulator, type FedexSimOperation } from './simulator.js';
 import { fedexSchemaCheck, warmUpFedexSchemas } from './schema-check.js';
 import { warmUpLabelFiles } from '../label-files.js';
 import type { SimApi } from '../sim-types.js';

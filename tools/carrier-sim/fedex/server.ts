@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FEDEX_ERROR, createFedexSimulator, type FedexSimFault, type FedexSimOperation, type FedexSimulator, type FedexSimulatorOptions } from './index.js';
+import { FEDEX_ERROR, createFedexSimulator, type FedexSimFault, type FedexSimOperation, type FedexSimulator, type FedexSimulatorOptions } from './simulator.js';
 import { fedexSchemaCheck, warmUpFedexSchemas } from './schema-check.js';
 
 /** The FedEx simulator on a port of its own (tests), with its own fault list. */

@@ -9,7 +9,7 @@ import { standardizeAddress } from './addresses.js';
 import { createSimBooks, type SimLabel } from './state.js';
 import type { UspsDesk, UspsReply, UspsSimOperation, UspsSimRequest, UspsSimulatorOptions } from './desk.js';
 import { USPS_SCHEMAS } from '../../../carriers/usps/schemas/index.js';
-import { UspsTokenError, UspsTokenRequest, UspsTokenResponse } from '../../../carriers/usps/schemas.js';
+import { UspsTokenError, UspsTokenRequest, UspsTokenResponse } from '../../../carriers/usps/token.js';
 import { answerSchemaProblems, requestSchemaProblems, schemaRoutes } from '../carrier-schemas.js';
 import { requestProblems as tokenProblems } from '../schema-check.js';
 

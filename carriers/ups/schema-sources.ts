@@ -1,4 +1,4 @@
-import type { Erratum } from '../errata.js';
+import type { CarrierSchemaSources, SchemaErratum, SchemaOperation } from '../schema-sources.js';
 
 /**
  * UPS's documents' contradictions, each corrected where our operations read it. Where a schema's
@@ -8,7 +8,7 @@ import type { Erratum } from '../errata.js';
 const AMOUNT_LENGTH =
   'A monetary value said to be exactly 8 characters long, with no format or padding given (its only example is the placeholder "stringst"), where every other UPS amount is an unpadded decimal such as 8.75: the 8 is read as the most it holds.';
 
-export const UPS_ERRATA: readonly Erratum[] = [
+const UPS_ERRATA: readonly SchemaErratum[] = [
   {
     document: 'ups/Rating.yaml',
     pointer: '/components/schemas/Shipment_Service/properties/Code/minLength',
@@ -78,3 +78,22 @@ export const UPS_ERRATA: readonly Erratum[] = [
     reason: 'The Rate Request container requires RequestOption but never defines it; its values are those the requestoption path parameter lists.',
   },
 ];
+
+/** UPS: the current versions only (the documents also keep deprecated paths of the same operations). */
+const UPS_OPERATIONS: readonly SchemaOperation[] = [
+  { name: 'oauth-token', document: 'ups/OAuthClientCredentials.yaml', method: 'post', path: '/security/v1/oauth/token' },
+  { name: 'rating', document: 'ups/Rating.yaml', method: 'post', path: '/rating/{version}/{requestoption}' },
+  { name: 'shipments', document: 'ups/Shipping.yaml', method: 'post', path: '/shipments/{version}/ship' },
+  { name: 'void', document: 'ups/Shipping.yaml', method: 'delete', path: '/shipments/{version}/void/cancel/{shipmentidentificationnumber}' },
+  { name: 'label-recovery', document: 'ups/Shipping.yaml', method: 'post', path: '/labels/{version}/recovery' },
+  { name: 'tracking-details', document: 'ups/Tracking.yaml', method: 'get', path: '/track/v1/details/{inquiryNumber}' },
+  { name: 'tracking-reference', document: 'ups/Tracking.yaml', method: 'get', path: '/track/v1/reference/details/{referenceNumber}' },
+  { name: 'pickup-creation', document: 'ups/Pickup.yaml', method: 'post', path: '/pickupcreation/{version}/pickup' },
+  { name: 'pickup-pending', document: 'ups/Pickup.yaml', method: 'get', path: '/shipments/{version}/pickup/{pickuptype}' },
+  { name: 'pickup-cancel', document: 'ups/Pickup.yaml', method: 'delete', path: '/shipments/{version}/pickup/{CancelBy}' },
+  { name: 'address-validation', document: 'ups/AddressValidation.yaml', method: 'post', path: '/addressvalidation/{version}/{requestoption}' },
+  { name: 'track-alert-package', document: 'ups/UPSTrackAlert.yaml', method: 'post', path: '/subscription/{type}/package' },
+];
+
+/** Where ups's generated schemas come from (carriers/schema-sources.ts). */
+export const UPS_SCHEMA_SOURCES: CarrierSchemaSources = { operations: UPS_OPERATIONS, errata: UPS_ERRATA };
