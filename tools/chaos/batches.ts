@@ -81,6 +81,14 @@ async function mergedPages(apiUrl: string, run: BatchRun): Promise<number | stri
   return (await PDFDocument.load(bytes)).getPageCount();
 }
 
+/** The pages of one shipment's label file, in the batch's format (`pdf_6x4`, the chaos batches' own). */
+async function labelPageCount(apiUrl: string, run: BatchRun, shipmentId: string): Promise<number> {
+  const res = await request(`${apiUrl}/api/v1/shipments/${shipmentId}/label?format=pdf_6x4`, { headers: { authorization: `Bearer ${run.key}` } });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+  return (await PDFDocument.load(bytes)).getPageCount();
+}
+
 /** The batch phase's checks, each a row of the table. */
 export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiUrl: string; clients: Clients; runs: BatchRun[]; acked: Map<string, number> }): Promise<Check[]> {
   const checks: Check[] = [];
@@ -138,9 +146,18 @@ export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiU
       const holds = entries.filter((e) => e.kind === 'hold').length;
       const closed = entries.filter((e) => e.kind === 'capture' || e.kind === 'release').length;
       if (holds !== closed) charges.push(`${name}: ${holds} holds, ${closed} captured or released`);
-      const purchased = items.filter((s) => s.status === 'purchased').length;
+      const bought = items.filter((s) => s.status === 'purchased');
+      const purchased = bought.length;
+      // A label is one page, but USPS prints its customs form as further pages of the label file
+      // itself (the API guide's USPS section): the merged file has each label's pages.
+      let labelPages = 0;
+      for (const s of bought) {
+        const n = await labelPageCount(o.apiUrl, run, s.id as string).catch((err: Error) => err.message);
+        if (typeof n === 'number') labelPages += n;
+        else pages.push(`${s.id}: its label could not be read (${n})`);
+      }
       const got = await mergedPages(o.apiUrl, run).catch((err: Error) => err.message);
-      if (got !== purchased) pages.push(`${name}: merged file ${typeof got === 'number' ? `${got} pages` : got} for ${purchased} labels`);
+      if (got !== labelPages) pages.push(`${name}: merged file ${typeof got === 'number' ? `${got} pages` : got} for ${purchased} labels of ${labelPages} pages`);
       const events = (await db.query(`select id from events where account_id = $1 and type = 'batch.completed' and data #>> '{object,id}' = $2`, [run.accountId, run.id])).rows as Array<{ id: string }>;
       if (events.length !== 1) completedEvents.push(`${name}: ${events.length} batch.completed events stored`);
       for (const e of events) {
@@ -157,7 +174,7 @@ export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiU
   add('batches: every batch completed, every item purchased or failed with its reason', ended, `${o.runs.length} batches, ${total} items: ${tally.purchased} purchased, ${tally.failed} failed${why}`);
   add('batches: no item bought twice (one live label per purchased item, none per failed)', doubled, `${tally.labels} live labels`);
   add("batches: each purchased item charged once, its price; every hold closed", charges, `${tally.captures} captures`);
-  add('batches: the merged file has one page per purchased label', pages, `${o.runs.length} files`);
+  add('batches: the merged file has every purchased label’s pages', pages, `${o.runs.length} files`);
   add('batches: batch.completed stored once per batch and delivered', completedEvents, `${o.runs.length} events, ${tally.deliveries} acknowledged deliveries`);
   return checks;
 }
