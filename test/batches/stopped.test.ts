@@ -62,7 +62,7 @@ describe('a batch whose workflow was terminated', () => {
     expect(first.settling[0].closed_as).toBe('TERMINATED');
     const unreached = first.settling[0].failed;
     expect(unreached.length).toBeGreaterThan(0);
-    await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 90_000, 'the batch to be completing');
+    await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 180_000, 'the batch to be completing');
 
     const done = await eventually(async () => {
       const b = await call(stack, 'GET', `/api/v1/batches/${batchId}`, { key: acct.liveKey });
@@ -101,5 +101,5 @@ describe('a batch whose workflow was terminated', () => {
     expect(events.body.data[0].data.object).toMatchObject({ id: batchId, status: 'completed', counts: done.counts });
     // A completed batch is no longer the sweep's.
     expect((await sweep()).settling).toEqual([]);
-  }, 240_000);
+  }, 330_000);
 });

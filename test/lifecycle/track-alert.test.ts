@@ -92,7 +92,7 @@ describe('UPS Track Alert', () => {
     expect(history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'subscribeTracking')).toHaveLength(1);
     expect(polls()).toBe(pollsBefore);
     expect(ups.sim.trackAlert.stats()).toMatchObject({ failed: 0, dropped: 0 });
-  });
+  }, 150_000);
 
   it('a forged push reaches nothing: a wrong secret gets no token, a token not ours or expired is refused before the body is read', async () => {
     const { id, trackingNumber } = await subscribedLabel();
@@ -122,7 +122,7 @@ describe('UPS Track Alert', () => {
     expect(other.status).toBe(401);
     expect((await trackingOf(trackingNumber)).events).toEqual([]);
     expect((await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status).toBe('purchased');
-  });
+  }, 150_000);
 
   it('a repeated event changes nothing: recorded once, announced once, the status as it was', async () => {
     const { id, trackingNumber } = await subscribedLabel();
@@ -154,5 +154,5 @@ describe('UPS Track Alert', () => {
     expect((await trackingOf(trackingNumber)).events).toHaveLength(1);
     expect(await trackingEvents(id)).toHaveLength(1);
     expect((await call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey })).body.status).toBe('exception');
-  });
+  }, 150_000);
 });
