@@ -82,7 +82,7 @@ export function buildShipRequest(input: UpsPurchaseInput): { path: string; body:
         ...(input.isReturn ? { ReturnService: { Code: UPS_PRINT_RETURN_LABEL } } : {}),
         Shipper: { ...upsParty(input.isReturn ? input.to : input.from, abroad), ShipperNumber: input.accountNumber, Address: upsAddress(input.isReturn ? input.to : input.from) },
         ShipTo: shipTo,
-        ...(input.isReturn ? { ShipFrom: { ...upsParty(input.from, abroad), Address: upsAddress(input.from) } } : {}),
+        ...(input.isReturn ? { ShipFrom: { ...shipFromParty(input.from, abroad), Address: upsAddress(input.from) } } : {}),
         // DDP: the duties and taxes are billed to our account too (ShipmentCharge type 02).
         PaymentInformation: { ShipmentCharge: customs?.incoterm === 'DDP' ? [bill('01'), bill('02')] : [bill('01')] },
         ...(taxes ? { GlobalTaxInformation: taxes } : {}),
@@ -202,4 +202,10 @@ export function cancelOutcomeFromError(error: CarrierError): CancelOutcome | und
   const status = error.details.status;
   if (error.kind !== 'definitive' || status === undefined || status === 401 || status === 403) return undefined;
   return { kind: 'refused', reason: error.details.reason === CARRIER_REASON.alreadyScanned ? 'already_scanned' : 'not_cancellable', message: error.message };
+}
+
+/** The customer a return leaves from: UPS's ShipFrom defines no `EMailAddress` (Shipper and ShipTo do). */
+function shipFromParty(address: Address, abroad: boolean) {
+  const { EMailAddress: _email, ...party } = upsParty(address, abroad);
+  return party;
 }

@@ -150,6 +150,13 @@ describe('UPS abroad: the ship request', () => {
     expect(upsRequestProblems('shipments', body)).toEqual([]);
   });
 
+  it('a return whose customer gave an e-mail address sends none in ShipFrom, which UPS’s document does not define there', () => {
+    const customer = { ...US_TO, email: 'customer@example.com' };
+    const { body } = buildShipRequest({ reference: SHIPMENT_ID, serviceCode: 'ups_ground', from: customer, to: US_FROM, parcel: PARCEL, labelFormat: 'gif', accountNumber: ACCOUNT, isReturn: true });
+    expect(body.ShipmentRequest.Shipment.ShipFrom).not.toHaveProperty('EMailAddress');
+    expect(upsRequestProblems('shipments', body)).toEqual([]);
+  });
+
   it('a domestic return carries no invoice', () => {
     const { body } = buildShipRequest({ reference: SHIPMENT_ID, serviceCode: 'ups_ground', from: US_TO, to: US_FROM, parcel: PARCEL, labelFormat: 'zpl', accountNumber: ACCOUNT, isReturn: true });
     const shipment = body.ShipmentRequest.Shipment;
