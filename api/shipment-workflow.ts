@@ -3,6 +3,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateStage,
   type Client,
+  type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import {
   purchaseUpdate,
@@ -74,7 +75,9 @@ export async function startPurchase(
     if ((await within(started, waitMs)) !== undefined) return;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return; // ended already: its row says how
-    throw err;
+    // A retry joining a purchase whose workflow task is failing (its worker was lost mid-task): the
+    // purchase goes on, so the answer is its status now (a 202 while pending), as after the wait.
+    if (!isWorkflowTaskFailing(err)) throw err;
   }
   // The update is accepted only once a worker runs the workflow; until then make sure the workflow
   // itself exists, so that the 202 we answer is backed by a durable purchase.
@@ -109,14 +112,41 @@ export async function startVoid(
 ): Promise<Waited<VoidOutcome>> {
   const started = Date.now();
   const handle = temporal.workflow.getHandle(shipmentWorkflowId(shipmentId));
-  const accepting = handle.startUpdate(voidUpdate, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
-  accepting.catch(() => undefined);
   // A 202 needs the void accepted, which takes a workflow task (milliseconds): wait for that even when
   // the caller asked for no wait at all.
-  const update = await within(accepting, Math.max(waitMs, ACCEPT_WAIT_MS));
-  if (!update) throw new VoidNotAccepted(`the void of ${shipmentId} was not accepted within ${waitMs} ms`);
+  const deadline = started + Math.max(waitMs, ACCEPT_WAIT_MS);
+  let update: WorkflowUpdateHandle<VoidOutcome> | undefined;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 2_000)) {
+    const accepting = handle.startUpdate(voidUpdate, { updateId, waitForStage: WorkflowUpdateStage.ACCEPTED });
+    accepting.catch(() => undefined);
+    try {
+      update = await within(accepting, Math.max(0, deadline - Date.now()));
+      break;
+    } catch (err) {
+      // Refused while the workflow's task is failing: asked again until it has recovered, within the wait.
+      if (!isWorkflowTaskFailing(err)) throw err;
+      if (Date.now() + pause >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  if (!update) throw new VoidNotAccepted(`the void of ${shipmentId} was not accepted within ${Math.max(waitMs, ACCEPT_WAIT_MS)} ms`);
   const result = update.result();
   result.catch(() => undefined);
   const outcome = await within(result, Math.max(waitMs - (Date.now() - started), 0));
   return outcome === undefined ? { done: false, later: result } : { done: true, outcome };
+}
+
+/**
+ * Whether Temporal refused an update because the workflow's task is failing: the worker that ran it
+ * was killed mid-task, or the task timed out on a busy worker (FAILED_PRECONDITION, "Workflow Task
+ * in failed state"). It passes once another worker completes the task, within the workflow task
+ * timeout (10 s): a reason to ask again, never a failure of the request.
+ */
+export function isWorkflowTaskFailing(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const x = e as { message?: unknown; cause?: unknown };
+    if (typeof x.message === 'string' && x.message.includes('Workflow Task in failed state')) return true;
+    e = x.cause;
+  }
+  return false;
 }
