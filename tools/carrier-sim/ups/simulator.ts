@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { UPS_ERROR, rate } from './rating.js';
 import { recover, ship, voidShipment, type UpsBooks } from './shipping.js';
@@ -127,7 +127,9 @@ export function createUpsSimulator(options: UpsSimulatorOptions = {}) {
   const violations: string[] = [];
   const log: Array<{ operation: UpsSimOperation; status: number }> = [];
   let issued = 0;
-  let serial = 0;
+  // Numbers start at a random serial: simulators of one test run share one database, where the same
+  // number bought from two of them would send one's Track Alert pushes to the other's shipment.
+  let serial = randomInt(0, 5_000_000);
   const books: UpsBooks = {
     account: options.accountNumber ?? 'A1B2C3',
     clock,
