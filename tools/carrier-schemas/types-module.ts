@@ -14,8 +14,8 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions']);
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'additionalItems', 'not', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'contains', 'propertyNames']);
 
 /**
- * A schema without its descriptions, for the types: the carriers' prose (HTML, placeholder examples
- * such as `12XXXXX89`) stays in the JSON files, where a reader of a field looks it up.
+ * A schema without its descriptions, for the types: the carriers' prose (HTML, masked account
+ * numbers given as examples) stays in the JSON files, where a reader of a field looks it up.
  */
 function withoutDescriptions(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(withoutDescriptions);
