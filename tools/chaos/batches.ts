@@ -74,18 +74,11 @@ async function itemsOf(clients: Clients, run: BatchRun): Promise<any[] | null> {
   return out;
 }
 
-async function mergedPages(apiUrl: string, run: BatchRun): Promise<number | string> {
-  const res = await request(`${apiUrl}/api/v1/batches/${run.id}/label`, { headers: { authorization: `Bearer ${run.key}` } });
+/** The pages of a PDF the API serves at `path` (a batch's merged file, or one label in `pdf_6x4`). */
+async function pdfPages(apiUrl: string, key: string, path: string): Promise<number | string> {
+  const res = await request(`${apiUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
   const bytes = Buffer.from(await res.body.arrayBuffer());
   if (res.statusCode !== 200) return `HTTP ${res.statusCode}`;
-  return (await PDFDocument.load(bytes)).getPageCount();
-}
-
-/** The pages of one shipment's label file, in the batch's format (`pdf_6x4`, the chaos batches' own). */
-async function labelPageCount(apiUrl: string, run: BatchRun, shipmentId: string): Promise<number> {
-  const res = await request(`${apiUrl}/api/v1/shipments/${shipmentId}/label?format=pdf_6x4`, { headers: { authorization: `Bearer ${run.key}` } });
-  const bytes = Buffer.from(await res.body.arrayBuffer());
-  if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
   return (await PDFDocument.load(bytes)).getPageCount();
 }
 
@@ -152,11 +145,11 @@ export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiU
       // itself (the API guide's USPS section): the merged file has each label's pages.
       let labelPages = 0;
       for (const s of bought) {
-        const n = await labelPageCount(o.apiUrl, run, s.id as string).catch((err: Error) => err.message);
+        const n = await pdfPages(o.apiUrl, run.key, `/shipments/${s.id}/label?format=pdf_6x4`).catch((err: Error) => err.message);
         if (typeof n === 'number') labelPages += n;
         else pages.push(`${s.id}: its label could not be read (${n})`);
       }
-      const got = await mergedPages(o.apiUrl, run).catch((err: Error) => err.message);
+      const got = await pdfPages(o.apiUrl, run.key, `/batches/${run.id}/label`).catch((err: Error) => err.message);
       if (got !== labelPages) pages.push(`${name}: merged file ${typeof got === 'number' ? `${got} pages` : got} for ${purchased} labels of ${labelPages} pages`);
       const events = (await db.query(`select id from events where account_id = $1 and type = 'batch.completed' and data #>> '{object,id}' = $2`, [run.accountId, run.id])).rows as Array<{ id: string }>;
       if (events.length !== 1) completedEvents.push(`${name}: ${events.length} batch.completed events stored`);
