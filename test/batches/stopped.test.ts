@@ -40,6 +40,23 @@ async function started(shipmentId: string): Promise<boolean> {
   }
 }
 
+/** The batch's pending items and what their workflows are doing: what a time-out reports. */
+async function pendingItems(batchId: string, key: string) {
+  const page = await call(stack, 'GET', `/api/v1/batches/${batchId}/shipments?limit=100`, { key });
+  const pending = (page.body.data as any[]).filter((s) => s.status === 'pending');
+  return Promise.all(
+    pending.map(async (s) => {
+      try {
+        const d = await stack.temporal.workflow.getHandle(shipmentWorkflowId(s.id)).describe();
+        const activities = (d.raw.pendingActivities ?? []).map((a) => ({ type: a.activityType?.name, attempt: a.attempt, state: a.state, failure: a.lastFailure?.message }));
+        return { id: s.id, workflow: d.status.name, activities };
+      } catch (err) {
+        return { id: s.id, workflow: String(err) };
+      }
+    }),
+  );
+}
+
 describe('a batch whose workflow was terminated', () => {
   it('ends its unreached items failed (internal_error, nothing charged), and completes with counts that add up and batch.completed once', async () => {
     const acct = await createAccount(stack, { topUp: '200.00' });
@@ -62,7 +79,11 @@ describe('a batch whose workflow was terminated', () => {
     expect(first.settling[0].closed_as).toBe('TERMINATED');
     const unreached = first.settling[0].failed;
     expect(unreached.length).toBeGreaterThan(0);
-    await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 180_000, 'the batch to be completing');
+    await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 240_000, 'the batch to be completing').catch(
+      async (err: Error) => {
+        throw new Error(`${err.message}; items still pending: ${JSON.stringify(await pendingItems(batchId, acct.liveKey))}`);
+      },
+    );
 
     const done = await eventually(async () => {
       const b = await call(stack, 'GET', `/api/v1/batches/${batchId}`, { key: acct.liveKey });
@@ -101,5 +122,5 @@ describe('a batch whose workflow was terminated', () => {
     expect(events.body.data[0].data.object).toMatchObject({ id: batchId, status: 'completed', counts: done.counts });
     // A completed batch is no longer the sweep's.
     expect((await sweep()).settling).toEqual([]);
-  }, 330_000);
+  }, 420_000);
 });
