@@ -2,7 +2,7 @@ import pg from 'pg';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { parseAmount } from '../../domain/index.js';
-import type { Check } from './checks.js';
+import { billedLabel, type Check } from './checks.js';
 import type { createClients } from './clients.js';
 import { US_SERVICES, type ChaosCurrency } from './routes.js';
 import { batchItemPlan, type TermsPools } from './terms.js';
@@ -82,6 +82,21 @@ async function pdfPages(apiUrl: string, key: string, path: string): Promise<numb
   return (await PDFDocument.load(bytes)).getPageCount();
 }
 
+type SimLabel = { cancelled: boolean; tracking_number: string };
+type Item = { id: string; status: string; service?: { carrier?: string | null }; tracking?: { number?: string | null } };
+
+/** How many of an item's labels at the simulator the carrier bills (billedLabel). */
+function liveLabels(s: Item, labels: SimLabel[]): number {
+  const own = { carrier: s.service?.carrier ?? null, status: s.status, trackingNumber: s.tracking?.number ?? null };
+  return labels.filter((l) => !l.cancelled && billedLabel(own, l)).length;
+}
+
+/** A batch item bought more than once, or a failed one with a label the carrier bills: what the check reports. */
+export function itemLabelsProblem(s: Item, labels: SimLabel[]): string | undefined {
+  const live = liveLabels(s, labels);
+  return live !== (s.status === 'purchased' ? 1 : 0) ? `${s.id} ${s.status} with ${live} live labels` : undefined;
+}
+
 /** The batch phase's checks, each a row of the table. */
 export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiUrl: string; clients: Clients; runs: BatchRun[]; acked: Map<string, number> }): Promise<Check[]> {
   const checks: Check[] = [];
@@ -124,11 +139,14 @@ export async function batchChecks(o: { databaseUrl: string; simUrl: string; apiU
           reasons.set(s.failure?.code ?? 'none', (reasons.get(s.failure?.code ?? 'none') ?? 0) + 1);
           if (typeof s.failure?.code !== 'string') ended.push(`${s.id} failed without a reason`);
         } else ended.push(`${s.id} ${s.status}`);
-        // Bought at most once: the simulator's purchases under this shipment's reference.
+        // Bought at most once: the simulator's purchases under this shipment's reference that the
+        // carrier bills (at one without cancellation, a lost answer's first label is left unused).
         const res = await request(`${o.simUrl}/_sim/purchases?reference=${encodeURIComponent(s.id)}`);
-        const live = ((await res.body.json()) as { data: Array<{ cancelled: boolean }> }).data.filter((p) => !p.cancelled).length;
+        const labels = ((await res.body.json()) as { data: SimLabel[] }).data;
+        const live = liveLabels(s, labels);
         tally.labels += live;
-        if (live !== (s.status === 'purchased' ? 1 : 0)) doubled.push(`${s.id} ${s.status} with ${live} live labels`);
+        const problem = itemLabelsProblem(s, labels);
+        if (problem) doubled.push(problem);
         const captures = entries.filter((e) => e.shipment_id === s.id && e.kind === 'capture');
         tally.captures += captures.length;
         if (s.status === 'purchased') {

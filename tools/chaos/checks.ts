@@ -38,6 +38,17 @@ interface ShipmentRow {
 
 const NO_CANCELLATION = new Set(ALL_CARRIER_MODULES.filter((m) => m.definition.capabilities.void === 'none').map((m) => m.definition.code));
 
+/**
+ * Whether a label the simulator made for a shipment is one the carrier bills. A carrier without
+ * cancellation (DHL Express) bills only the labels it scans: a void there is done at once and leaves
+ * the label unused, as the contract's Carriers section says, and a buy whose answer was lost is made
+ * again (it cannot be cancelled, and is never handed over), leaving the first unused. At such a
+ * carrier only the shipment's own label, not voided, is billed; elsewhere every label not cancelled.
+ */
+export function billedLabel(s: { carrier: string | null; status: string; trackingNumber: string | null }, label: { tracking_number: string }): boolean {
+  return !NO_CANCELLATION.has(s.carrier ?? '') || (s.status !== 'voided' && label.tracking_number === s.trackingNumber);
+}
+
 async function simGet(simUrl: string, path: string): Promise<any[]> {
   const res = await request(`${simUrl}${path}`);
   return ((await res.body.json()) as { data: any[] }).data;
@@ -117,12 +128,8 @@ export async function runChecks(w: World): Promise<Check[]> {
       s.charged_to === 'card'
         ? (cardsOf.get(s.id) ?? []).filter((c) => c.status === 'refunded').length
         : (kinds.get(s.id) ?? []).filter((k) => k === 'refund').length;
-    // A carrier without cancellation (DHL Express) bills only the labels it scans. A void there is
-    // done at once and leaves the label unused, as the contract's Carriers section says; a buy whose
-    // answer was lost is made again (it cannot be cancelled, and is never handed over), leaving the
-    // first unused. At such a carrier only the shipment's own label, not voided, is live.
-    const billed = (s: ShipmentRow, l: (typeof labels)[number]) =>
-      !NO_CANCELLATION.has(s.carrier ?? '') || (s.status !== 'voided' && l.tracking_number === s.tracking_number);
+    // At a carrier without cancellation only the shipment's own label, not voided, is live (billedLabel).
+    const billed = (s: ShipmentRow, l: (typeof labels)[number]) => billedLabel({ carrier: s.carrier, status: s.status, trackingNumber: s.tracking_number }, l);
     const live = (id: string) => (labelsOf.get(id) ?? []).filter((l) => !l.cancelled && billed(byShipment.get(id)!, l));
     const unused = [...labelsOf].flatMap(([id, ls]) => ls.filter((l) => !l.cancelled && !billed(byShipment.get(id)!, l))).length;
     const sample = (xs: string[]) => (xs.length ? `${xs.length}: ${xs.slice(0, 4).join('; ')}${xs.length > 4 ? '; …' : ''}` : '');
