@@ -110,7 +110,7 @@ export async function runChecks(w: World): Promise<Check[]> {
       )
     ).rows as Array<{ id: string; balance: string; pending: string; sum_balance: string; sum_pending: string }>;
     const events = (await client.query(`select id from events where account_id = any($1) and livemode`, [w.accountIds])).rows as Array<{ id: string }>;
-    const labels = (await simGet(w.simUrl, '/_sim/purchases')) as Array<{ reference: string; cancelled: boolean; tracking_number: string }>;
+    const labels = (await simGet(w.simUrl, '/_sim/purchases')) as Array<{ reference: string; cancelled: boolean; tracking_number: string; created_at: string }>;
     const cards = (await simGet(w.simUrl, '/_sim/card-charges')) as Array<{ reference: string; status: string }>;
 
     const byShipment = new Map(shipments.map((s) => [s.id, s]));
@@ -167,7 +167,9 @@ export async function runChecks(w: World): Promise<Check[]> {
       const liveOnes = live(id);
       if (liveOnes.length > 1) uncharged.push(`${id} (${s.status}) has ${liveOnes.length} live labels`);
       else if (liveOnes.length === 1 && (!charged(s) || refunds(s) > 0)) {
-        uncharged.push(`${id} is ${s.status}, ${charged(s) ? 'refunded' : 'not charged'}, label ${liveOnes[0].tracking_number} live at the carrier`);
+        // Every label the simulator made for it, with when: what tells a late commit from a second buy.
+        const made = ls.map((l) => `${l.tracking_number} made ${l.created_at}${l.cancelled ? ', cancelled' : ''}`).join(', ');
+        uncharged.push(`${id} is ${s.status}, ${charged(s) ? 'refunded' : 'not charged'}, label ${liveOnes[0].tracking_number} live at the carrier (its labels: ${made})`);
       }
     }
     add('no label live at the carrier without a charge (and never two)', uncharged, `${labels.filter((l) => byShipment.has(l.reference) && !l.cancelled).length} live labels`);
