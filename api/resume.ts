@@ -57,7 +57,8 @@ export async function resumeTracking(temporal: Client, shipmentId: string, scans
   // Two scans at once both land here: signal-with-start starts one run and signals the other.
   await temporal.workflow.signalWithStart<(input: ShipmentWorkflowInput) => Promise<ShipmentWorkflowResult>, [Scan[]]>(SHIPMENT_WORKFLOW, {
     workflowId,
-    taskQueue: taskQueues(resumeWith.queuePrefix).shipments,
+    // Tracking only: on the queue of the parcels in flight (contract: taskQueues), not the purchases'.
+    taskQueue: taskQueues(resumeWith.queuePrefix).tracking,
     args: [resumeWith],
     signal: scansSignal,
     signalArgs: [scans],

@@ -78,6 +78,8 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     known?: boolean;
     /** The carrier's push subscription: workflow time (ms) it lapses at, or when to ask again after a failure. */
     push?: PushSubscription;
+    /** The previous run's wait ended on its timer: this run polls at once instead of waiting again. */
+    pollDue?: boolean;
   };
 }
 

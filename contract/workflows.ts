@@ -14,6 +14,12 @@ export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purc
 export function taskQueues(prefix = '') {
   return {
     shipments: `${prefix}shipments`,
+    /**
+     * A shipment's workflow once its tracking has begun (it continues as new here after its first
+     * wait): however many parcels are in flight, their workflow tasks never queue ahead of a purchase's
+     * on `shipments`. The same workflows and activities, a worker of their own.
+     */
+    tracking: `${prefix}tracking`,
     webhooks: `${prefix}webhooks`,
     /**
      * A batch's steps, which wait for its items' purchases: on a queue of their own, so that however

@@ -100,14 +100,12 @@ type CommonOptions = Pick<WorkerOptions, 'connection' | 'namespace' | 'dataConve
 async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflows: Pick<WorkerOptions, 'workflowBundle'>, renders: BackgroundRenders): Promise<Worker[]> {
   const { config, registry, metrics } = deps;
   const queues = taskQueues(config.taskQueuePrefix);
+  const activities = shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders });
   const workers = [
-    await Worker.create({
-      ...common,
-      ...workflows,
-      interceptors: withHeartbeats(common.interceptors),
-      taskQueue: queues.shipments,
-      activities: shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders }),
-    }),
+    await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue: queues.shipments, activities }),
+    // The parcels in flight, on a queue of their own (contract: taskQueues): the same workflows and
+    // activities, so that their tasks never wait in line ahead of a purchase's.
+    await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue: queues.tracking, activities }),
   ];
   if (deps.client) {
     workers.push(

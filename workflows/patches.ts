@@ -36,6 +36,12 @@ export const PATCHES: readonly PatchEntry[] = [
     deprecateWhen: 'no shipment run started before the deploy is open (a run ends at delivery, a void, a quiet stop after 30 days, or when it continues as new)',
   },
   {
+    id: 'tracking-own-queue',
+    date: '2026-11-29',
+    why: 'A shipment continues as new onto the `tracking` task queue after the first wait of its tracking, so that the workflow tasks of the parcels in flight never queue ahead of a purchase on `shipments` (issue 45: purchases ran at 0.03× behind 360 queued tracking tasks).',
+    deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
+  },
+  {
     id: 'tracking-unknown-stop',
     date: '2026-11-29',
     why: 'Tracking of a number the carrier never reported stops after TRACKING_UNKNOWN_STOP_MS (10 days) instead of the 30-day quiet period.',

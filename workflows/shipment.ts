@@ -1,4 +1,4 @@
-import { condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { condition, makeContinueAsNewFunc, setHandler } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { CODE, isVoidable } from '../domain/workflow.js';
 import {
@@ -6,6 +6,7 @@ import {
   purchaseUpdate,
   scansSignal,
   stateQuery,
+  taskQueues,
   voidUpdate,
   type PurchaseOutcome,
   type ShipmentWorkflowInput,
@@ -36,7 +37,8 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   }
 
   const tracked = await trackUntilDone(input, state);
-  if ('continueWith' in tracked) return await continueAsNew<typeof shipmentWorkflow>(tracked.continueWith);
+  // A next run tracks on the `tracking` queue (tracking.ts), whichever queue this one ran on.
+  if ('continueWith' in tracked) return await makeContinueAsNewFunc<typeof shipmentWorkflow>({ taskQueue: taskQueues(input.queuePrefix).tracking })(tracked.continueWith);
   return tracked.result;
 }
 
@@ -56,6 +58,7 @@ function trackingStateOf(input: ShipmentWorkflowInput): TrackingState {
     // A run resumed from before this was kept says nothing: it is taken as known (tracked as it was).
     known: input.resume ? (input.resume.known ?? true) : false,
     ...(input.resume?.push ? { push: input.resume.push } : {}),
+    ...(input.resume?.pollDue ? { pollDue: true } : {}),
   };
 }
 

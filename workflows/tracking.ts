@@ -29,6 +29,7 @@ import {
   applicationFailureOf,
   carrierCallQueue,
   SA,
+  taskQueues,
   TRACKING_QUIET_STOP_MS,
   type LatestScan,
   type PurchaseInput,
@@ -67,6 +68,8 @@ export interface TrackingState {
   known: boolean;
   /** The carrier's push subscription, where its parcels have one (`input.tracking.push`). */
   push?: PushSubscription;
+  /** The run before ended its wait on the timer: the first turn of this one polls without waiting. */
+  pollDue?: boolean;
 }
 
 /**
@@ -77,6 +80,8 @@ export interface TrackingState {
 export const TRACKING_HISTORY_EVENTS = 200;
 /** Runs after it continue as new at TRACKING_HISTORY_EVENTS (workflows/patches.ts). */
 const HISTORY_BOUND = 'tracking-history-bound';
+/** Runs after it move to the `tracking` queue after their first wait (workflows/patches.ts). */
+const OWN_QUEUE = 'tracking-own-queue';
 /** Runs after it stop tracking a number the carrier never reported after TRACKING_UNKNOWN_STOP_MS (workflows/patches.ts). */
 const UNKNOWN_STOP = 'tracking-unknown-stop';
 /** After a failed subscription, the next attempt waits this long (parcel time). */
@@ -107,12 +112,23 @@ export async function trackUntilDone(input: ShipmentWorkflowInput, state: Tracki
       setCurrentDetails(
         `${state.status}; next carrier poll in ${Math.round(state.pollMs / 1000)} s` + (state.problem ? `; last problem: ${state.problem}` : ''),
       );
-      const pushed = await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
-        summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
-      });
+      const pushed = state.pollDue
+        ? state.pushed.length > 0
+        : await condition(() => state.pushed.length > 0 || isTerminal(state.status), state.pollMs, {
+            summary: `next poll of carrier ${state.carrier} for ${state.trackingNumber}, unless a scan is pushed first`,
+          });
+      state.pollDue = false;
       if (isTerminal(state.status)) break; // voided by the update handler
       await condition(() => !state.busy); // a void in progress owns the scans
       if (isTerminal(state.status)) break;
+      if (workflowInfo().taskQueue !== taskQueues(input.queuePrefix).tracking && patched(OWN_QUEUE)) {
+        // Its first wait is over (the purchase's answer long given): the rest of the parcel's life
+        // runs on the `tracking` queue, so that however many parcels are in flight, their tasks never
+        // queue ahead of a purchase's on `shipments`. The next run takes this turn's poll or scans.
+        await condition(allHandlersFinished);
+        if (isTerminal(state.status)) break;
+        return { continueWith: { ...carriedOver(input), resume: { ...resumeOf(state), pollMs: state.pollMs, pushed: state.pushed, quietSince: state.movedAt, ...(pushed ? {} : { pollDue: true }) } } };
+      }
       state.busy = true;
       try {
         await followScans(input, state, pushed ? 'pushed' : 'poll');

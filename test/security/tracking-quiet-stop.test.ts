@@ -4,7 +4,7 @@
 // the real ones, on the run's PostgreSQL, for a sandbox shipment bought through the API.
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVoid } from '../../api/shipment-workflow.js';
 import { resumeTracking } from '../../api/resume.js';
@@ -34,8 +34,8 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
+let workers: Worker[];
+let running: Promise<void[]>;
 const prefix = `q${randomBytes(4).toString('hex')}-`;
 
 beforeAll(async () => {
@@ -53,17 +53,19 @@ beforeAll(async () => {
     ),
   });
   const config = { ...stack.config, taskQueuePrefix: prefix };
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue: taskQueues(prefix).shipments,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: shipmentQueueActivities({ db: stack.database.db, config, registry: carrierRegistryFor(config) }),
-  });
-  running = worker.run();
+  const activities = shipmentQueueActivities({ db: stack.database.db, config, registry: carrierRegistryFor(config) });
+  // A resumed run tracks on the tracking queue (api/resume.ts); a shipment moves there after its first wait.
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  workers = await Promise.all(
+    [taskQueues(prefix).shipments, taskQueues(prefix).tracking].map((taskQueue) =>
+      Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities }),
+    ),
+  );
+  running = Promise.all(workers.map((w) => w.run()));
 }, 240_000);
 
 afterAll(async () => {
-  worker?.shutdown();
+  for (const w of workers ?? []) w.shutdown();
   await running;
   await env?.teardown();
   await stack?.stop();

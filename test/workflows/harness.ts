@@ -202,6 +202,8 @@ export async function withWorkers<T>(
   const queues = taskQueues(input.queuePrefix);
   const connection = env.nativeConnection;
   const shipments = await Worker.create({ connection, taskQueue: queues.shipments, workflowBundle: bundle, activities: mocks.activities });
+  // A shipment tracks on a queue of its own after its first wait (workflows/tracking.ts).
+  const tracking = await Worker.create({ connection, taskQueue: queues.tracking, workflowBundle: bundle, activities: mocks.activities });
   const carrier = await Worker.create({ connection, taskQueue: queues.carrier(CARRIER), activities: mocks.activities });
   // Tracking polls have a queue of their own (its share of the carrier's rate).
   const carrierTracking = await Worker.create({ connection, taskQueue: queues.carrierTracking(CARRIER), activities: mocks.activities });
@@ -217,7 +219,7 @@ export async function withWorkers<T>(
       if (status === 'RUNNING') await endShipment(handle);
     }
   };
-  return await carrierTracking.runUntil(carrier.runUntil(shipments.runUntil(run())));
+  return await carrierTracking.runUntil(carrier.runUntil(tracking.runUntil(shipments.runUntil(run()))));
 }
 
 /**
@@ -239,9 +241,11 @@ export async function endShipment(handle: ShipmentHandle): Promise<void> {
 }
 
 export function startShipment({ env }: ShipmentEnv, input: ShipmentWorkflowInput) {
+  const queues = taskQueues(input.queuePrefix);
   return env.client.workflow.start<(input: ShipmentWorkflowInput) => Promise<ShipmentWorkflowResult>>(SHIPMENT_WORKFLOW, {
     workflowId: shipmentWorkflowId(input.shipmentId),
-    taskQueue: taskQueues(input.queuePrefix).shipments,
+    // A run that only tracks starts where tracking runs (api/resume.ts); a purchase or a settling run on `shipments`.
+    taskQueue: input.resume && !input.settle ? queues.tracking : queues.shipments,
     args: [input],
   });
 }

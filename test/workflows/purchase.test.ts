@@ -111,7 +111,9 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
         await exited;
 
         const next = await Worker.create({ connection, taskQueue: queues.shipments, workflowBundle: se.bundle, activities: mocks.activities });
-        await next.runUntil(async () => {
+        // Its tracking moves to the tracking queue after the first wait (workflows/tracking.ts).
+        const tracking = await Worker.create({ connection, taskQueue: queues.tracking, workflowBundle: se.bundle, activities: mocks.activities });
+        await tracking.runUntil(next.runUntil(async () => {
           await called(mocks, 'announceEvents');
           // The ids keep their random part; their time part is the new task's (the capture's
           // retry finds what was stored by the random part: test/edges/purchase-transactions.test.ts).
@@ -122,7 +124,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
           expect(mocks.of('announceEvents')[0].arg.events).toEqual([{ id: again.purchasedEventId, type: 'shipment.purchased' }]);
           // Ended as a real shipment ends (a terminate would lock time skipping for the tests after it).
           await endShipment(handle);
-        });
+        }));
       } finally {
         lost.kill('SIGKILL');
       }

@@ -4,9 +4,10 @@
 // Each phase's own waits, pushes and failures: poll-schedule.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
-import { scansSignal, stateQuery } from '../../contract/index.js';
+import { scansSignal, stateQuery, taskQueues } from '../../contract/index.js';
 import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking.js';
 import {
+  called,
   CARRIER,
   currentDetails,
   DAY,
@@ -15,6 +16,7 @@ import {
   mockActivities,
   purchasedInput,
   scan,
+  shipmentInput,
   startShipment,
   useShipmentEnv,
   TRACKING_NUMBER,
@@ -45,6 +47,29 @@ const BEFORE_FIRST_SCAN = [6 * HOUR, 6 * HOUR, 9 * HOUR];
 const at = (iso: string) => Date.parse(iso);
 
 describe('tracking loop (time-skipping, mocked activities)', () => {
+  it('a purchase tracks on the tracking queue from its first poll on, at the times it would have polled', async () => {
+    const input = shipmentInput();
+    const mocks = mockActivities(se.env, input.shipmentId);
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      const started = await se.env.currentTimeMs();
+      await called(mocks, 'completePurchase');
+      await se.env.sleep(12 * HOUR + MINUTE);
+      // The purchase's run waited for the first poll on `shipments`, then went on as new on
+      // `tracking`, which polled at once: at 6 h and 12 h, as a label not scanned yet is polled.
+      const polls = mocks.of('fetchScans');
+      expect(polls.map((p) => p.runId)).toEqual([polls[0].runId, polls[0].runId]);
+      expect(polls[0].runId).not.toBe(first.firstExecutionRunId);
+      expect(polls[0].at - started).toBeGreaterThanOrEqual(6 * HOUR);
+      expect(polls[0].at - started).toBeLessThan(6 * HOUR + 5_000);
+      expectGaps(polls, [6 * HOUR]);
+      const description = await handle.describe();
+      expect([description.runId, description.taskQueue]).toEqual([polls[0].runId, taskQueues(input.queuePrefix).tracking]);
+      expect((await se.env.client.workflow.getHandle(handle.workflowId, first.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'purchased' });
+    });
+  });
+
   it('a week without scans: polls at 6, 12, 18 and 27 h, then every 12 h, and records nothing', async () => {
     const input = purchasedInput();
     const mocks = mockActivities(se.env, input.shipmentId);

@@ -115,7 +115,8 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
     };
     await stack.temporal.workflow.start(SHIPMENT_WORKFLOW, {
       workflowId: shipmentWorkflowId(p.shipmentId),
-      taskQueue: taskQueues(config.taskQueuePrefix).shipments,
+      // Where a purchase's shipment tracks once its first wait is over (workflows/tracking.ts).
+      taskQueue: taskQueues(config.taskQueuePrefix).tracking,
       args: [input],
       typedSearchAttributes: [
         { key: SA.ShipmentStatus, value: 'purchased' },
