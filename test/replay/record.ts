@@ -3,7 +3,7 @@
  *   npm run record-histories                                  (every scenario below)
  *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
  * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
- * late-scan, cancel-during-void, older-scan, track-alert, history-bound, settle. Each starts a stack of its own on one
+ * late-scan, cancel-during-void, older-scan, track-alert, history-bound, own-queue, settle. Each starts a stack of its own on one
  * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
  * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
  * deliberate change to a workflow's commands; never to silence a failure.
@@ -218,6 +218,24 @@ const SCENARIOS: Record<string, Scenario> = {
       };
       const all = await waitFor('a second run', async () => ((await runs()).length >= 2 ? await runs() : undefined), 120_000);
       await save(stack, name('shipment-history-bound-first-run'), wfId, all[all.length - 1]);
+      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
+    },
+  },
+
+  // A purchase whose first tracking wait ends on its timer: its run continues as new on the tracking
+  // queue (the patch's marker, the continue-as-new command naming that queue), where the poll is made.
+  'own-queue': {
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 1000, trackingPollMaxMs: 1000 },
+    async run({ stack, acct, order, name }) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      const wfId = shipmentWorkflowId(bought.id);
+      const runs = async () => {
+        const ids: string[] = [];
+        for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) ids.push(w.runId);
+        return ids;
+      };
+      const all = await waitFor('a run on the tracking queue', async () => ((await runs()).length >= 2 ? await runs() : undefined), 120_000);
+      await save(stack, name('shipment-own-queue-first-run'), wfId, all[all.length - 1]);
       await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
     },
   },
