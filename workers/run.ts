@@ -101,11 +101,26 @@ async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflow
   const { config, registry, metrics } = deps;
   const queues = taskQueues(config.taskQueuePrefix);
   const activities = shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders });
+  const cache = splitCache(config.worker.maxCachedWorkflows, config.worker.maxConcurrentWorkflowTasks);
   const workers = [
-    await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue: queues.shipments, activities }),
+    await Worker.create({
+      ...common,
+      ...workflows,
+      interceptors: withHeartbeats(common.interceptors),
+      taskQueue: queues.shipments,
+      activities,
+      maxCachedWorkflows: cache.purchases,
+    }),
     // The parcels in flight, on a queue of their own (contract: taskQueues): the same workflows and
     // activities, so that their tasks never wait in line ahead of a purchase's.
-    await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue: queues.tracking, activities }),
+    await Worker.create({
+      ...common,
+      ...workflows,
+      interceptors: withHeartbeats(common.interceptors),
+      taskQueue: queues.tracking,
+      activities,
+      maxCachedWorkflows: cache.tracking,
+    }),
   ];
   if (deps.client) {
     workers.push(
@@ -114,6 +129,19 @@ async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflow
     await ensureOrphanSweepSchedule(deps.client, config);
   }
   return workers;
+}
+
+/**
+ * WORKER_MAX_CACHED_WORKFLOWS is the process's, shared by its two shipment workers: a fifth for the
+ * purchases (each is cached for the seconds it runs; one waiting for its first poll may be evicted
+ * and replays its short history), the rest for the parcels in flight. Each at least its workflow task
+ * concurrency, which the SDK requires of a cache; 0 keeps both off.
+ */
+export function splitCache(total: number, concurrency: number): { purchases: number; tracking: number } {
+  if (total === 0) return { purchases: 0, tracking: 0 };
+  const floor = Math.min(total, concurrency);
+  const purchases = Math.max(Math.ceil(total / 5), floor);
+  return { purchases, tracking: Math.max(total - purchases, floor) };
 }
 
 /** `carriers` (every carrier) or `carrier-<code>`: each carrier's purchase queue and tracking queue. */
