@@ -79,11 +79,15 @@ describe('a batch whose workflow was terminated', () => {
     expect(first.settling[0].closed_as).toBe('TERMINATED');
     const unreached = first.settling[0].failed;
     expect(unreached.length).toBeGreaterThan(0);
-    await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 240_000, 'the batch to be completing').catch(
-      async (err: Error) => {
-        throw new Error(`${err.message}; items still pending: ${JSON.stringify(await pendingItems(batchId, acct.liveKey))}`);
-      },
-    );
+    // On a slow machine the items in flight may all have ended by the first sweep, which then starts
+    // the completing run itself; a later sweep finds that run going and leaves it be.
+    if (!first.settling[0].completing) {
+      await eventually(async () => ((await sweep()).settling.some((s) => s.batch_id === batchId && s.completing) ? true : undefined), 240_000, 'the batch to be completing').catch(
+        async (err: Error) => {
+          throw new Error(`${err.message}; items still pending: ${JSON.stringify(await pendingItems(batchId, acct.liveKey))}`);
+        },
+      );
+    }
 
     const done = await eventually(async () => {
       const b = await call(stack, 'GET', `/api/v1/batches/${batchId}`, { key: acct.liveKey });
