@@ -39,6 +39,21 @@ interface ShipmentRow {
 const NO_CANCELLATION = new Set(ALL_CARRIER_MODULES.filter((m) => m.definition.capabilities.void === 'none').map((m) => m.definition.code));
 
 /**
+ * The 5xx answers no outage explains: anything but `service_unavailable` (and the carrier problems
+ * 502/503 the API guide names), or a `service_unavailable` to a request that was not in flight while
+ * an API process or a dependency was down. One in flight then met it, however late its answer came:
+ * a void sent as Temporal went down waits up to 20 s to be accepted before its 503.
+ */
+export function unexpected5xx(seen: Seen[], outages: Array<{ from: number; to: number }>): string[] {
+  const during = (s: Seen) => outages.some((o) => s.sentAtMs <= o.to && s.atMs >= o.from);
+  const expected = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
+  return seen
+    .filter((s) => !(s.code && expected.has(s.code)))
+    .filter((s) => s.status === 500 || s.code !== CODE.service_unavailable || !during(s))
+    .map((s) => `${s.status} ${s.code ?? '(no problem body)'} at t+${(s.atMs / 1000).toFixed(1)}s on ${s.what}`);
+}
+
+/**
  * Whether a label the simulator made for a shipment is one the carrier bills. A carrier without
  * cancellation (DHL Express) bills only the labels it scans: a void there is done at once and leaves
  * the label unused, as the contract's Carriers section says, and a buy whose answer was lost is made
@@ -231,12 +246,8 @@ export async function runChecks(w: World): Promise<Check[]> {
       `${w.sweptDeliveries.length} started by the sweep`);
 
     // 7. No 5xx except while an API process or a dependency was down.
-    const during = (t: number) => w.outages.some((o) => t >= o.from && t <= o.to);
     const expected = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
-    const bad5xx = w.seen
-      .filter((s) => !(s.code && expected.has(s.code)))
-      .filter((s) => s.status === 500 || s.code !== CODE.service_unavailable || !during(s.atMs))
-      .map((s) => `${s.status} ${s.code ?? '(no problem body)'} at t+${(s.atMs / 1000).toFixed(1)}s on ${s.what}`);
+    const bad5xx = unexpected5xx(w.seen, w.outages);
     add('no 5xx except while a process was down', bad5xx,
       `${w.seen.filter((s) => s.code === CODE.service_unavailable).length} service_unavailable during outages, ${w.seen.filter((s) => s.code && expected.has(s.code)).length} carrier problems`);
 

@@ -12,7 +12,9 @@ export interface Answer {
 
 /** Every answer a client saw, for the 5xx check. */
 export interface Seen {
+  /** When the answer came, and when its request was sent (ms since the run started). */
   atMs: number;
+  sentAtMs: number;
   status: number;
   code: string | null;
   what: string;
@@ -45,6 +47,7 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const sentAtMs = Date.now() - opts.started;
     const res = await request(`${base}${path}`, {
       method,
       headers,
@@ -61,7 +64,7 @@ export function createClients(opts: { apiUrls: string[]; started: number; random
       parsed = null;
     }
     const answer = { status: res.statusCode, body: parsed, headers: res.headers };
-    if (answer.status >= 500) seen.push({ atMs: Date.now() - opts.started, status: answer.status, code: parsed?.code ?? null, what: `${method} ${path}` });
+    if (answer.status >= 500) seen.push({ atMs: Date.now() - opts.started, sentAtMs, status: answer.status, code: parsed?.code ?? null, what: `${method} ${path}` });
     return answer;
   }
 
