@@ -31,6 +31,22 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, ms 
   }
 }
 
+/** A workflow's runs, newest first (the dev server's visibility lists them so). */
+async function runsOf(stack: TestStack, workflowId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) ids.push(w.runId);
+  return ids;
+}
+
+/** Waits for the run after a workflow's `nth` (0: its first), then saves the `nth`: a run that continued as new. */
+async function saveContinuedRun(stack: TestStack, name: string, workflowId: string, nth: number, what: string) {
+  const newestFirst = await waitFor(what, async () => {
+    const ids = await runsOf(stack, workflowId);
+    return ids.length >= nth + 2 ? ids : undefined;
+  }, 120_000);
+  await save(stack, name, workflowId, newestFirst[newestFirst.length - 1 - nth]);
+}
+
 async function save(stack: TestStack, name: string, workflowId: string, runId?: string) {
   const handle = stack.temporal.workflow.getHandle(workflowId, runId);
   await waitFor(`${workflowId} to close`, async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true));
@@ -55,6 +71,15 @@ interface Scenario {
   /** The stack's settings beside the recording's defaults. */
   config?: Partial<Config>;
   run(scene: Scene): Promise<void>;
+}
+
+/** A live purchase followed until its `nth` run (0: its first) continues as new: that run saved, the label then voided. */
+function recordContinuedRun(file: string, nth: number, what: string): Scenario['run'] {
+  return async ({ stack, acct, order, name }) => {
+    const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+    await saveContinuedRun(stack, name(file), shipmentWorkflowId(bought.id), nth, what);
+    await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
+  };
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -208,36 +233,16 @@ const SCENARIOS: Record<string, Scenario> = {
   // A parcel polled until its run's history reaches the bound: that run continues as new, with the patch's marker.
   'history-bound': {
     config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
-    async run({ stack, acct, order, name }) {
-      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      const wfId = shipmentWorkflowId(bought.id);
-      const runs = async () => {
-        const ids: string[] = [];
-        for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) ids.push(w.runId);
-        return ids;
-      };
-      const all = await waitFor('a second run', async () => ((await runs()).length >= 2 ? await runs() : undefined), 120_000);
-      await save(stack, name('shipment-history-bound-first-run'), wfId, all[all.length - 1]);
-      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
-    },
+    // Its first run goes on as new onto the tracking queue at its first poll (the own-queue
+    // scenario); the second is the one that reaches the bound.
+    run: recordContinuedRun('shipment-history-bound-first-run', 1, 'a third run'),
   },
 
   // A purchase whose first tracking wait ends on its timer: its run continues as new on the tracking
   // queue (the patch's marker, the continue-as-new command naming that queue), where the poll is made.
   'own-queue': {
     config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 1000, trackingPollMaxMs: 1000 },
-    async run({ stack, acct, order, name }) {
-      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      const wfId = shipmentWorkflowId(bought.id);
-      const runs = async () => {
-        const ids: string[] = [];
-        for await (const w of stack.temporal.workflow.list({ query: `WorkflowId = '${wfId}'` })) ids.push(w.runId);
-        return ids;
-      };
-      const all = await waitFor('a run on the tracking queue', async () => ((await runs()).length >= 2 ? await runs() : undefined), 120_000);
-      await save(stack, name('shipment-own-queue-first-run'), wfId, all[all.length - 1]);
-      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
-    },
+    run: recordContinuedRun('shipment-own-queue-first-run', 0, 'a run on the tracking queue'),
   },
 
   // An operator's Terminate mid-purchase and mid-void: the run the sweep starts settles each
