@@ -142,7 +142,15 @@ async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResult> {
     compensations.length = 0; // bought: from now on we only move forward
 
     if (card) await captureCard(input, begun.carrier, money, compensations);
-    const events = await recordPurchase(input, movesMoney, label.trackingNumber);
+    const events = await recordPurchase(input, movesMoney, label.trackingNumber).catch((err: unknown) => {
+      if (failedMeanwhile(err)) {
+        // Another execution of this run failed the shipment meanwhile, and the customer was told so:
+        // what this one bought and captured is undone, and the purchase ends as the row says.
+        compensations.push({ what: `cancel the label of a purchase failed meanwhile at carrier ${begun.carrier}`, run: () => cancelUnpaidLabel(input, begun.carrier) });
+        if (card) compensations.push({ what: 'refund the card payment of a purchase failed meanwhile', run: () => paymentActivities().refundCard(money) });
+      }
+      throw err;
+    });
     return { outcome: { ok: true }, carrier, trackingNumber: label.trackingNumber, lowBalance: null, strayLabelCheck: false, events };
   } catch (err) {
     if (isCancellation(err)) unsure.maybeBought = carrier !== null; // a buy may have been in flight
@@ -295,6 +303,17 @@ async function lookUp(input: PurchaseInput, carrier: string, deadline: number, l
     if (isCancellation(err)) throw err;
     throw unreachable(carrier, err);
   }
+}
+
+/**
+ * Whether the capture found the shipment failed by another execution of this run: a workflow task
+ * taken over from a worker too slow to finish it, whose local activities still ran and failed the
+ * purchase (activities/purchase.ts).
+ */
+function failedMeanwhile(err: unknown): boolean {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { failedMeanwhile?: boolean } | undefined) : undefined;
+  return details?.failedMeanwhile === true;
 }
 
 /** The carrier's Retry-After, carried in the failure's details by the carrier activity. */

@@ -282,7 +282,9 @@ async function eventsOfCapture(tx: Tx, row: ShipmentRow, ids: string[]): Promise
 /**
  * Ends a purchase that bought nothing, in one transaction: the hold released, the shipment failed,
  * and its idempotency keys freed. The key is freed here and only here (contract: Idempotency, rule 4).
- * Returns false when it had already ended (a retry).
+ * Returns false when it had already ended: a retry, or a purchase another execution of the same run
+ * captured (a workflow task taken over from a worker too slow to finish it, whose local activities
+ * still ran): a purchased row is never failed.
  */
 export async function failPurchase(
   db: Db,
@@ -290,7 +292,7 @@ export async function failPurchase(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const row = await lockShipment(tx, p.shipmentId);
-    if (row.status === 'failed') return false;
+    if (row.status !== 'pending') return false;
     await releaseIn(tx, { accountId: p.accountId, shipmentId: p.shipmentId });
     await markFailedIn(tx, p);
     return true;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { beginPurchase, checkLedger, completePurchase, InsufficientFundsError } from '../../db/index.js';
+import { beginPurchase, checkLedger, completePurchase, failPurchase, InsufficientFundsError } from '../../db/index.js';
 import { accounts, events, shipments, webhookEndpoints } from '../../db/schema.js';
 import { balanceToJson, makeId, shipmentToJson } from '../../domain/index.js';
 import { eventually } from '../support/sim.js';
@@ -21,6 +21,31 @@ afterAll(async () => {
 const price = (gross: number) => ({ carrier: 'acme', serviceName: 'Ground', net: gross - 100, vat: 100, gross });
 
 describe('the purchase transactions', () => {
+  it('a failure from another execution of the run never fails a purchased shipment, and a capture never captures a failed one', async () => {
+    // Found by the chaos run: a worker too slow to finish its workflow task runs its local activities
+    // on while another worker executes the same run. The one may fail what the other bought.
+    const acct = await createAccount(stack, { topUp: '30.00' });
+    const db = stack.database.db;
+    const ids = () => ({ purchasedEventId: makeId('evt', Date.now(), randomBytes(16)), lowBalanceEventId: makeId('evt', Date.now(), randomBytes(16)) });
+    const fail = (shipmentId: string) => failPurchase(db, { shipmentId, accountId: acct.id, code: 'carrier_unavailable', message: 'no answer in time', now: new Date() });
+
+    const bought = await insertPendingShipment(stack, acct.id);
+    await beginPurchase(db, { shipmentId: bought, accountId: acct.id, price: price(1000), hold: true, now: new Date() });
+    await completePurchase(db, { shipmentId: bought, accountId: acct.id, capture: true, trackingNumber: 'TRK-TX-0', ...ids(), now: new Date() });
+    expect(await fail(bought)).toBe(false);
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, bought));
+    expect(row).toMatchObject({ status: 'purchased', trackingNumber: 'TRK-TX-0', failureCode: null });
+
+    const failed = await insertPendingShipment(stack, acct.id);
+    await beginPurchase(db, { shipmentId: failed, accountId: acct.id, price: price(1000), hold: true, now: new Date() });
+    expect(await fail(failed)).toBe(true);
+    const late = await completePurchase(db, { shipmentId: failed, accountId: acct.id, capture: true, trackingNumber: 'TRK-TX-9', ...ids(), now: new Date() });
+    expect(late.shipment).toMatchObject({ status: 'failed', failureCode: 'carrier_unavailable', trackingNumber: null });
+    // One label charged (10.00); the failed one's hold released, nothing captured.
+    const ledger = await checkLedger(db, acct.id);
+    expect([ledger.account.balance, ledger.account.pending]).toEqual([2000, 0]);
+  });
+
   it('store the purchased shipment and the balance after the capture exactly as they read after the commit', async () => {
     const acct = await createAccount(stack, { topUp: '30.00' });
     await stack.admin.setAccount(acct.id, { lowBalanceThreshold: '25.00' });

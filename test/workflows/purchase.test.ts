@@ -297,6 +297,27 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     });
   });
 
+  it('a capture that finds the shipment failed meanwhile (by a taken-over workflow task) refunds the card and cancels the label, ending as the row says', async () => {
+    // Found by the chaos run: a worker too slow to finish its workflow task failed the purchase in a
+    // local activity (pricing timed out) after another worker had taken the task over and priced it
+    // anew; the customer was told failed, and the second execution then bought and charged.
+    const input = shipmentInput({ fundingSource: 'card' });
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      completePurchase: async () => {
+        throw ApplicationFailure.create({ type: CODE.carrier_unavailable, message: 'Carrier acme could not be reached in time.', nonRetryable: true, details: [{ failedMeanwhile: true }] });
+      },
+      findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false }),
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(purchaseUpdate)).toMatchObject({ ok: false, code: 'carrier_unavailable' });
+      expect(await handle.result()).toEqual({ status: 'failed' });
+      expect(mocks.of('captureCard')).toHaveLength(1);
+      expect(mocks.of('refundCard').map((c) => c.arg)).toEqual([{ accountId: input.accountId, shipmentId: input.shipmentId }]);
+      expect(mocks.of('cancelLabel').map((c) => c.arg)).toEqual([{ carrier: CARRIER, livemode: true, reference: input.shipmentId }]);
+    });
+  });
+
   it('carrier ambiguous until the deadline: asks before each new buy, fails carrier_unavailable, releases the hold, then finds and cancels the stray label', async () => {
     const input = shipmentInput({ purchaseDeadlineMs: 2 * MINUTE, strayLabelSettleMs: 2 * MINUTE });
     let failedYet = false;
