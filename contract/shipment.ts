@@ -1,3 +1,4 @@
+import type { VoidOutcome } from './messages.js';
 import type { Scan } from '../carriers/index.js';
 import type { Address, Customs, FundingSource, Parcel, ShipmentOptions, ShipmentStatus } from '../domain/workflow.js';
 
@@ -80,6 +81,11 @@ export interface ShipmentWorkflowInput extends PurchaseInput {
     push?: PushSubscription;
     /** The previous run's wait ended on its timer: this run polls at once instead of waiting again. */
     pollDue?: boolean;
+    /**
+     * The outcomes of the voids the runs before answered, by update id: Temporal knows an update id
+     * only within its run, and a retry of a void (its Idempotency-Key) must get the first answer.
+     */
+    voids?: Record<string, VoidOutcome>;
   };
 }
 

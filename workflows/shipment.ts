@@ -1,4 +1,4 @@
-import { condition, makeContinueAsNewFunc, setHandler } from '@temporalio/workflow';
+import { condition, currentUpdateInfo, makeContinueAsNewFunc, setHandler } from '@temporalio/workflow';
 import type { Scan } from '../carriers/index.js';
 import { CODE, isVoidable } from '../domain/workflow.js';
 import {
@@ -59,6 +59,7 @@ function trackingStateOf(input: ShipmentWorkflowInput): TrackingState {
     known: input.resume ? (input.resume.known ?? true) : false,
     ...(input.resume?.push ? { push: input.resume.push } : {}),
     ...(input.resume?.pollDue ? { pollDue: true } : {}),
+    voids: { ...input.resume?.voids },
   };
 }
 
@@ -82,17 +83,29 @@ function setUpHandlers(input: ShipmentWorkflowInput, state: TrackingState): (out
     pollMs: state.pollMs,
     scansSeen: state.seenScanIds.size,
   }));
-  setHandler(voidUpdate, () => voidLabel(input, state), {
-    validator: () => {
-      // Validators run before the update is accepted: a refused void leaves no trace in history.
-      // A purchase still pending here may already be purchased in the database (its capture has
-      // committed, and the workflow task that carries it was lost with its worker and runs again):
-      // the customer may have been told so. The void is accepted and waits for the purchase to end.
-      if (!isVoidable(state.status) && state.status !== 'pending') {
-        throw nonRetryableFailure(CODE.shipment_not_voidable, `A ${state.status} shipment cannot be voided.`);
-      }
+  setHandler(
+    voidUpdate,
+    async () => {
+      // A void a run before this one answered (a retry under the same key): its answer again.
+      const id = currentUpdateInfo()?.id;
+      const answered = id !== undefined ? state.voids[id] : undefined;
+      if (answered) return answered;
+      const outcome = await voidLabel(input, state);
+      if (id !== undefined) state.voids[id] = outcome;
+      return outcome;
     },
-  });
+    {
+      validator: () => {
+        // Validators run before the update is accepted: a refused void leaves no trace in history.
+        // A purchase still pending here may already be purchased in the database (its capture has
+        // committed, and the workflow task that carries it was lost with its worker and runs again):
+        // the customer may have been told so. The void is accepted and waits for the purchase to end.
+        if (!isVoidable(state.status) && state.status !== 'pending') {
+          throw nonRetryableFailure(CODE.shipment_not_voidable, `A ${state.status} shipment cannot be voided.`);
+        }
+      },
+    },
+  );
   return (outcome) => {
     purchaseOutcome = outcome;
   };

@@ -36,6 +36,7 @@ import {
   type PushSubscription,
   type ShipmentWorkflowInput,
   type ShipmentWorkflowResult,
+  type VoidOutcome,
 } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
@@ -70,6 +71,8 @@ export interface TrackingState {
   push?: PushSubscription;
   /** The run before ended its wait on the timer: the first turn of this one polls without waiting. */
   pollDue?: boolean;
+  /** The voids answered so far, this run's and those carried over, by update id (shipment.ts). */
+  voids: Record<string, VoidOutcome>;
 }
 
 /**
@@ -202,6 +205,7 @@ function resumeOf(state: TrackingState, o: { failures: boolean } = { failures: t
     ...(o.failures && state.failures ? { failures: state.failures } : {}),
     ...(state.known ? {} : { known: false }),
     ...(state.push ? { push: state.push } : {}),
+    ...(Object.keys(state.voids).length ? { voids: state.voids } : {}),
   };
 }
 
