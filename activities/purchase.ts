@@ -26,6 +26,7 @@ import {
   type PricedServiceSource,
   type ShipmentOptions,
 } from '../domain/index.js';
+import { FAILED_MEANWHILE } from '../contract/index.js';
 import { missingRow, type ShipmentActivityDeps } from './shipments.js';
 
 export interface ServiceCatalog {
@@ -35,9 +36,6 @@ export interface ServiceCatalog {
   /** The carrier adapters (the registry's); without them, carriers priced by their rating API are not offered. */
   adapter?(carrierCode: string, livemode: boolean): CarrierAdapter;
 }
-
-/** The detail of a capture's failure when the shipment had been failed meanwhile (workflows/purchase.ts reads it). */
-const FAILED_MEANWHILE = { failedMeanwhile: true };
 
 /** How long a purchase waits for a carrier's price before failing `carrier_unavailable`. */
 export const PURCHASE_PRICING_DEADLINE_MS = 4_000;
@@ -196,9 +194,7 @@ export function createPurchaseActivities(
         const { renderLabels, ...purchase } = p;
         const done = await completePurchase(db, { ...purchase, now: now() });
         if (done.shipment.status === 'failed') {
-          // Failed meanwhile by another execution of this run (its workflow task was taken over from
-          // a worker too slow to finish it, whose local activities still ran), and the customer told
-          // so: the label just bought and any card capture are undone (workflows/purchase.ts).
+          // Failed meanwhile by another execution of this run, and the customer told so (FAILED_MEANWHILE).
           throw ApplicationFailure.nonRetryable(done.shipment.failureMessage ?? 'The purchase failed.', done.shipment.failureCode ?? CODE.internal_error, FAILED_MEANWHILE);
         }
         if (done.firstTime) deps.metrics?.purchases.inc({ outcome: 'purchased', livemode: String(p.livemode) });

@@ -6,7 +6,7 @@
  */
 export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, carrierCallQueue, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
-export { batchLabelStaleSignal, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
+export { batchLabelStaleSignal, FAILED_MEANWHILE, isFailedMeanwhile, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';
 export type { LatestScan, PurchaseInput, PushSubscription, ShipmentWorkflowInput, ShipmentWorkflowResult, StoppedRun } from './shipment.js';
 export { stoppedBy } from './shipment.js';

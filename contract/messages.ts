@@ -12,6 +12,16 @@ import type { ErrorCode } from '../domain/workflow.js';
 export type PurchaseOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 export type VoidOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
+/**
+ * The detail a purchase's capture fails with when another execution of the same run failed the
+ * shipment meanwhile (a workflow task taken over from a worker too slow to finish it, whose local
+ * activities still ran): the capturing execution then undoes its label and card payment.
+ */
+export const FAILED_MEANWHILE = { failedMeanwhile: true } as const;
+
+/** Whether a failure's first detail is FAILED_MEANWHILE. */
+export const isFailedMeanwhile = (detail: unknown): boolean => (detail as { failedMeanwhile?: unknown } | undefined)?.failedMeanwhile === true;
+
 /** What the state query answers. */
 export interface ShipmentState {
   status: string;

@@ -102,26 +102,15 @@ async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflow
   const queues = taskQueues(config.taskQueuePrefix);
   const activities = shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders });
   const cache = splitCache(config.worker.maxCachedWorkflows, config.worker.maxConcurrentWorkflowTasks);
-  const workers = [
-    await Worker.create({
-      ...common,
-      ...workflows,
-      interceptors: withHeartbeats(common.interceptors),
-      taskQueue: queues.shipments,
-      activities,
-      maxCachedWorkflows: cache.purchases,
-    }),
-    // The parcels in flight, on a queue of their own (contract: taskQueues): the same workflows and
-    // activities, so that their tasks never wait in line ahead of a purchase's.
-    await Worker.create({
-      ...common,
-      ...workflows,
-      interceptors: withHeartbeats(common.interceptors),
-      taskQueue: queues.tracking,
-      activities,
-      maxCachedWorkflows: cache.tracking,
-    }),
-  ];
+  // The purchases on `shipments`; the parcels in flight on `tracking` (contract: taskQueues), with the
+  // same workflows and activities, so that their tasks never wait in line ahead of a purchase's.
+  const workers: Worker[] = [];
+  for (const [taskQueue, maxCachedWorkflows] of [
+    [queues.shipments, cache.purchases],
+    [queues.tracking, cache.tracking],
+  ] as const) {
+    workers.push(await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue, activities, maxCachedWorkflows }));
+  }
   if (deps.client) {
     workers.push(
       await Worker.create({ ...common, taskQueue: queues.batches, activities: batchQueueActivities({ db: deps.db, registry, client: deps.client }) }),

@@ -38,7 +38,7 @@ export const PATCHES: readonly PatchEntry[] = [
   {
     id: 'tracking-own-queue',
     date: '2026-11-29',
-    why: 'A shipment continues as new onto the `tracking` task queue after the first wait of its tracking, so that the workflow tasks of the parcels in flight never queue ahead of a purchase on `shipments` (issue 45: purchases ran at 0.03× behind 360 queued tracking tasks).',
+    why: 'A shipment continues as new onto the `tracking` task queue after the first wait of its tracking, so that the workflow tasks of the parcels in flight never queue ahead of a purchase on `shipments`.',
     deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
   },
   {

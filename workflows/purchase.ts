@@ -18,6 +18,7 @@ import type { Purchase, PurchaseRequest } from '../carriers/index.js';
 import { CODE, errorCodeOf, type ErrorCode, type EventType } from '../domain/workflow.js';
 import {
   carrierCallQueue,
+  isFailedMeanwhile,
   SA,
   stoppedBy,
   type PurchaseInput,
@@ -27,7 +28,7 @@ import {
   type StoppedRun,
 } from '../contract/index.js';
 import { workflowId } from './event-ids.js';
-import { failureMessage, failureType } from './failures.js';
+import { failureDetail, failureMessage, failureType } from './failures.js';
 import { CARRIER_CALL, paymentActivities, purchaseSteps, shipmentActivities, type CarrierCalls } from './proxies.js';
 import { cancelStrayLabel } from './stray-label.js';
 import type { TrackingState } from './tracking.js';
@@ -143,7 +144,7 @@ async function purchaseLabel(input: PurchaseInput): Promise<PurchaseResult> {
 
     if (card) await captureCard(input, begun.carrier, money, compensations);
     const events = await recordPurchase(input, movesMoney, label.trackingNumber).catch((err: unknown) => {
-      if (failedMeanwhile(err)) {
+      if (isFailedMeanwhile(failureDetail(err))) {
         // Another execution of this run failed the shipment meanwhile, and the customer was told so:
         // what this one bought and captured is undone, and the purchase ends as the row says.
         compensations.push({ what: `cancel the label of a purchase failed meanwhile at carrier ${begun.carrier}`, run: () => cancelUnpaidLabel(input, begun.carrier) });
@@ -305,22 +306,10 @@ async function lookUp(input: PurchaseInput, carrier: string, deadline: number, l
   }
 }
 
-/**
- * Whether the capture found the shipment failed by another execution of this run: a workflow task
- * taken over from a worker too slow to finish it, whose local activities still ran and failed the
- * purchase (activities/purchase.ts).
- */
-function failedMeanwhile(err: unknown): boolean {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { failedMeanwhile?: boolean } | undefined) : undefined;
-  return details?.failedMeanwhile === true;
-}
-
 /** The carrier's Retry-After, carried in the failure's details by the carrier activity. */
 function retryAfterOf(err: unknown): number | null {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const details = cause instanceof ApplicationFailure ? (cause.details?.[0] as { retryAfterMs?: number | null } | undefined) : undefined;
-  return typeof details?.retryAfterMs === 'number' ? details.retryAfterMs : null;
+  const retryAfterMs = (failureDetail(err) as { retryAfterMs?: number | null } | undefined)?.retryAfterMs;
+  return typeof retryAfterMs === 'number' ? retryAfterMs : null;
 }
 
 /** The card payment captured once the label is bought; refused, the unpaid label is cancelled. */

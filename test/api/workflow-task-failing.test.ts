@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { isWorkflowTaskFailing } from '../../api/shipment-workflow.js';
 import { isDependencyUnavailable } from '../../api/problem.js';
 
-// What the chaos run saw: a void sent while its shipment's workflow task was failing (its worker had
-// been SIGKILLed mid-task) came back from Temporal as this error, and the API answered 500.
+// A void sent while its shipment's workflow task is failing (its worker SIGKILLed mid-task) comes
+// back from Temporal as this error: a reason to ask again, not a 500.
 function refusedWhileTaskFails(): ServiceError {
   const grpc = Object.assign(new Error('9 FAILED_PRECONDITION: Unable to perform workflow execution update due to Workflow Task in failed state.'), {
     code: 9,

@@ -22,8 +22,8 @@ const price = (gross: number) => ({ carrier: 'acme', serviceName: 'Ground', net:
 
 describe('the purchase transactions', () => {
   it('a failure from another execution of the run never fails a purchased shipment, and a capture never captures a failed one', async () => {
-    // Found by the chaos run: a worker too slow to finish its workflow task runs its local activities
-    // on while another worker executes the same run. The one may fail what the other bought.
+    // A worker too slow to finish its workflow task runs its local activities on while another worker
+    // executes the same run: the one may fail what the other bought.
     const acct = await createAccount(stack, { topUp: '30.00' });
     const db = stack.database.db;
     const ids = () => ({ purchasedEventId: makeId('evt', Date.now(), randomBytes(16)), lowBalanceEventId: makeId('evt', Date.now(), randomBytes(16)) });

@@ -3,7 +3,7 @@
 // then the TrackingEvent), and the event reaches the shipment's workflow as a signal, with no poll.
 // A forged push reaches nothing; a repeated one changes nothing.
 import { randomBytes } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devCarrierWebhookSecret } from '../../config/index.js';
 import { SIMULATOR_CREDENTIALS } from '../../tools/carrier-sim/index.js';
@@ -71,10 +71,10 @@ async function token(credentials = `ups:${SECRET}`): Promise<{ status: number; b
 
 /** The events of every run of a workflow, oldest run first (each run names the one it continued). */
 async function historyOfEveryRun(workflowId: string) {
-  const events: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events'] & object = [];
+  const events: temporal.api.history.v1.IHistoryEvent[] = [];
   let runId: string | undefined = (await stack.temporal.workflow.getHandle(workflowId).describe()).runId;
   while (runId) {
-    const history: typeof events = (await stack.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    const history: temporal.api.history.v1.IHistoryEvent[] = (await stack.temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
     events.unshift(...history);
     runId = history[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }

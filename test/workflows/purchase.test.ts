@@ -9,7 +9,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { CODE, idRandomPart } from '../../domain/index.js';
-import { purchaseUpdate, SHIPMENT_WORKFLOW, shipmentWorkflowId, stateQuery, taskQueues } from '../../contract/index.js';
+import { FAILED_MEANWHILE, purchaseUpdate, SHIPMENT_WORKFLOW, shipmentWorkflowId, stateQuery, taskQueues } from '../../contract/index.js';
 import {
   called,
   CARRIER,
@@ -298,13 +298,13 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
   });
 
   it('a capture that finds the shipment failed meanwhile (by a taken-over workflow task) refunds the card and cancels the label, ending as the row says', async () => {
-    // Found by the chaos run: a worker too slow to finish its workflow task failed the purchase in a
-    // local activity (pricing timed out) after another worker had taken the task over and priced it
-    // anew; the customer was told failed, and the second execution then bought and charged.
+    // A worker too slow to finish its workflow task can fail the purchase in a local activity
+    // (pricing timed out) after another worker has taken the task over and priced it anew: the
+    // customer is told failed, so what the second execution buys and captures must be undone.
     const input = shipmentInput({ fundingSource: 'card' });
     const mocks = mockActivities(se.env, input.shipmentId, {
       completePurchase: async () => {
-        throw ApplicationFailure.create({ type: CODE.carrier_unavailable, message: 'Carrier acme could not be reached in time.', nonRetryable: true, details: [{ failedMeanwhile: true }] });
+        throw ApplicationFailure.create({ type: CODE.carrier_unavailable, message: 'Carrier acme could not be reached in time.', nonRetryable: true, details: [FAILED_MEANWHILE] });
       },
       findPurchase: async () => ({ reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false }),
     });

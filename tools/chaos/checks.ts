@@ -38,6 +38,10 @@ interface ShipmentRow {
 
 const NO_CANCELLATION = new Set(ALL_CARRIER_MODULES.filter((m) => m.definition.capabilities.void === 'none').map((m) => m.definition.code));
 
+/** The carrier problems the API guide names (502 carrier_error, 503 carrier_unavailable): a carrier's answer, not ours. */
+const CARRIER_PROBLEMS = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
+const isCarrierProblem = (s: Seen) => s.code !== null && CARRIER_PROBLEMS.has(s.code);
+
 /**
  * The 5xx answers no outage explains: anything but `service_unavailable` (and the carrier problems
  * 502/503 the API guide names), or a `service_unavailable` to a request that was not in flight while
@@ -46,9 +50,8 @@ const NO_CANCELLATION = new Set(ALL_CARRIER_MODULES.filter((m) => m.definition.c
  */
 export function unexpected5xx(seen: Seen[], outages: Array<{ from: number; to: number }>): string[] {
   const during = (s: Seen) => outages.some((o) => s.sentAtMs <= o.to && s.atMs >= o.from);
-  const expected = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
   return seen
-    .filter((s) => !(s.code && expected.has(s.code)))
+    .filter((s) => !isCarrierProblem(s))
     .filter((s) => s.status === 500 || s.code !== CODE.service_unavailable || !during(s))
     .map((s) => `${s.status} ${s.code ?? '(no problem body)'} at t+${(s.atMs / 1000).toFixed(1)}s on ${s.what}`);
 }
@@ -246,10 +249,9 @@ export async function runChecks(w: World): Promise<Check[]> {
       `${w.sweptDeliveries.length} started by the sweep`);
 
     // 7. No 5xx except while an API process or a dependency was down.
-    const expected = new Set<string>([CODE.carrier_unavailable, CODE.carrier_error]);
     const bad5xx = unexpected5xx(w.seen, w.outages);
     add('no 5xx except while a process was down', bad5xx,
-      `${w.seen.filter((s) => s.code === CODE.service_unavailable).length} service_unavailable during outages, ${w.seen.filter((s) => s.code && expected.has(s.code)).length} carrier problems`);
+      `${w.seen.filter((s) => s.code === CODE.service_unavailable).length} service_unavailable during outages, ${w.seen.filter(isCarrierProblem).length} carrier problems`);
 
     // 8. Our processes ride out every fault that is not their own death: a restart of PostgreSQL or
     // Temporal, a carrier's errors. An exit nobody asked for drops every task the process was running.
