@@ -148,21 +148,33 @@ async function lockPurchase(tx: Tx, p: { shipmentId: string; accountId: string; 
 
 export type BeginOutcome = { ok: true } | { ok: false; code: ErrorCode; message: string };
 
+type BeginPurchase = {
+  shipmentId: string;
+  accountId: string;
+  price: { carrier: string; serviceName: string; net: number; vat: number; gross: number };
+  hold: boolean;
+  now: Date;
+};
+
 /**
  * Prices the pending shipment and reserves the money in one transaction of four round trips (begin,
  * the locks and reads, the writes as one statement, commit). A shipment that is no longer pending
- * (the orphan sweep failed it before its workflow ran) reports that failure instead.
+ * (the orphan sweep failed it before its workflow ran) reports that failure instead. Idempotent,
+ * also when two executions of the step run at once (a workflow task taken over from a worker too
+ * slow to finish it, whose local activity still runs): the one that waited for the row's lock read
+ * the ledger in that statement's snapshot, from before the other's hold, and the ledger's unique
+ * index refuses its second hold. It then reads again, in a transaction that sees the hold.
  */
-export async function beginPurchase(
-  db: Db,
-  p: {
-    shipmentId: string;
-    accountId: string;
-    price: { carrier: string; serviceName: string; net: number; vat: number; gross: number };
-    hold: boolean;
-    now: Date;
-  },
-): Promise<BeginOutcome> {
+export async function beginPurchase(db: Db, p: BeginPurchase): Promise<BeginOutcome> {
+  try {
+    return await beginOnce(db, p);
+  } catch (err) {
+    if (!isUniqueViolation(err, 'ledger_entries')) throw err;
+    return await beginOnce(db, p);
+  }
+}
+
+async function beginOnce(db: Db, p: BeginPurchase): Promise<BeginOutcome> {
   return db.transaction(async (tx) => {
     const { row, account, entries } = await lockPurchase(tx, { shipmentId: p.shipmentId, accountId: p.accountId, money: p.hold });
     if (row.status === 'failed') {
