@@ -32,5 +32,8 @@ log('');
 log('latency of every purchase, by what it met:');
 log(result.latencyTable);
 log('');
+log('the worker SIGKILL row by the worker killed (the first kill each purchase met):');
+log(result.killTable);
+log('');
 log(result.ok ? 'PASS: no violation' : 'FAIL: see the checks above');
 process.exit(result.ok ? 0 : 1);

@@ -12,6 +12,7 @@ import { freePort } from '../util/index.js';
 import { installWorkerRuntime } from './logging.js';
 import { serveWorkerMetrics } from './metrics.js';
 import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
+import { watchEventLoop } from './slow-steps.js';
 
 // Every carrier's own queues; a worker polls one only where the carrier is enabled (README).
 const GROUPS = ['shipments', 'carriers', ...ALL_CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
@@ -82,6 +83,8 @@ log.info(
 );
 
 fleetRef = fleet;
+// A stalled event loop holds every activity and local activity of this process: say so once a window.
+watchEventLoop((fields, msg) => log.warn(fields, msg));
 const running = fleet.run();
 if (stopping) await fleet.shutdown();
 await running;

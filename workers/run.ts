@@ -12,6 +12,7 @@ import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
 import { withHeartbeats } from './heartbeat.js';
+import { timedActivities } from './slow-steps.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Workflow interceptors bundled with the workflows (OpenTelemetry: workflow spans joined to the caller's trace). */
@@ -163,13 +164,16 @@ async function carrierWorkers(deps: WorkerDeps, common: CommonOptions, group: Qu
 
 export async function createWorkers(deps: WorkerDeps): Promise<WorkerFleet> {
   const { config } = deps;
+  const traced = workerTracing(deps.tracing, []);
   const common: CommonOptions = {
     connection: deps.connection,
     namespace: config.temporalNamespace,
     // Every payload is encrypted and decrypted here (codec/), as in every client.
     dataConverter: encryptingDataConverter(config),
     ...workerTuning(config),
-    ...workerTracing(deps.tracing, []),
+    ...traced,
+    // Every step's wait and run time: the slow ones are logged (workers/slow-steps.ts).
+    interceptors: { ...traced.interceptors, activity: [...(traced.interceptors?.activity ?? []), timedActivities()] },
   };
   const workflows = await workflowsOption(deps);
   const workers: Worker[] = [];

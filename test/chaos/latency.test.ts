@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLatencyTable, latencyRows } from '../../tools/chaos/latency.js';
+import { formatLatencyTable, killRowsByWorker, latencyRows } from '../../tools/chaos/latency.js';
 import type { PurchaseOutcome } from '../../tools/chaos/purchases.js';
 
 const purchase = (startedAt: number, endedAt: number, planted?: PurchaseOutcome['planted']): PurchaseOutcome => ({
@@ -40,5 +40,17 @@ describe('the chaos run’s latency table', () => {
     const table = formatLatencyTable(rows);
     expect(table).toContain('| nothing | the request | 3 | 0.4 s | 0.5 s | 0.5 s | 0.5 s |');
     expect(table).toContain('| in flight across the PostgreSQL restart | it was back | 0 | – | – | – | – |');
+  });
+
+  it('splits the worker-kill row by the group of the worker killed, from the first kill each purchase met', () => {
+    const rows = killRowsByWorker([purchase(0, 9_000), purchase(1_000, 4_000), purchase(5_000, 12_000), purchase(20_000, 21_000)], {
+      workerKills: [2_000, 6_000, 8_000],
+      killedWorkers: ['worker-shipments-2', 'worker-carriers', 'worker-shipments-1'],
+      outages: [],
+    });
+    expect(rows.map((r) => [r.met, r.latenciesMs])).toEqual([
+      ['a SIGKILL of worker-shipments', [7_000, 2_000]],
+      ['a SIGKILL of worker-carriers', [6_000]],
+    ]);
   });
 });

@@ -9,6 +9,8 @@ import { BUY_FAULT_KINDS } from './schedule.js';
  */
 export interface Disruptions {
   workerKills: number[];
+  /** Which worker each of `workerKills` was, by its name (`worker-carriers`): the table under the table. */
+  killedWorkers?: string[];
   outages: Array<{ what: 'API kill' | 'Temporal restart' | 'PostgreSQL restart'; downAt: number; backAt: number }>;
 }
 
@@ -52,6 +54,24 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
     if (!met) nothing.latenciesMs.push(endedAt - startedAt);
   }
   return [nothing, workerKill, ...carrier.values(), ...outage.values()];
+}
+
+/**
+ * The worker-kill row split by the worker killed (its group: the two `shipments` processes are one
+ * group), from the first kill a purchase met: what a kill costs depends on what that process held.
+ */
+export function killRowsByWorker(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
+  const rows = new Map<string, LatencyRow>();
+  for (const p of purchases) {
+    if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
+    const { startedAt, endedAt } = p;
+    const i = d.workerKills.findIndex((at) => at >= startedAt && at < endedAt);
+    if (i < 0) continue;
+    const group = (d.killedWorkers?.[i] ?? 'a worker').replace(/-\d+$/, '');
+    if (!rows.has(group)) rows.set(group, { met: `a SIGKILL of ${group}`, from: 'the kill', latenciesMs: [] });
+    rows.get(group)!.latenciesMs.push(endedAt - d.workerKills[i]);
+  }
+  return [...rows.values()];
 }
 
 const OUTAGES = [

@@ -15,7 +15,7 @@ import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
 import { runPurchases } from './purchases.js';
 import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
-import { closedRunsCheck, formatLatencyTable, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
+import { closedRunsCheck, formatLatencyTable, killRowsByWorker, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
 
 export interface ChaosResult {
@@ -29,6 +29,8 @@ export interface ChaosResult {
   /** Every purchase's latency by what it met, and that as a table (p50, p95, p99, max). */
   latency: LatencyRow[];
   latencyTable: string;
+  /** The worker-kill row by the worker killed. */
+  killTable: string;
   crashes: string[];
   dir: string;
 }
@@ -133,7 +135,7 @@ async function exercise(
   }
 
   const outages: Array<{ from: number; to: number; what: string }> = [];
-  const disruptions: Disruptions = { workerKills: [], outages: [] };
+  const disruptions: Disruptions = { workerKills: [], killedWorkers: [], outages: [] };
   const done: Record<string, number> = { 'worker SIGKILL': 0, 'API SIGKILL': 0, 'Temporal restart': 0, 'PostgreSQL restart': 0 };
   const now = () => Date.now() - started;
   const GRACE = 15_000;
@@ -147,7 +149,10 @@ async function exercise(
           w.kill();
           done['worker SIGKILL']++;
           // The webhooks worker has no part in a purchase: its kills are not what a purchase meets.
-          if (!w.name.includes('webhooks')) disruptions.workerKills.push(now());
+          if (!w.name.includes('webhooks')) {
+            disruptions.workerKills.push(now());
+            disruptions.killedWorkers!.push(w.name);
+          }
           setTimeout(() => w.start(), e.downMs);
           break;
         }
@@ -241,6 +246,7 @@ async function exercise(
     bought: terms.tally,
     latency,
     latencyTable: formatLatencyTable(latency),
+    killTable: formatLatencyTable(killRowsByWorker(outcomes, disruptions)),
     crashes,
     dir,
   };
