@@ -7,7 +7,6 @@ import {
   purchaseUpdate,
   SA,
   SHIPMENT_WORKFLOW,
-  SHIPMENT_WORKFLOW_TASK_TIMEOUT,
   shipmentWorkflowId,
   taskQueues,
   type BatchItemOutcome,
@@ -59,7 +58,6 @@ export async function purchaseBatchItem(db: Db, client: Client, p: { batchId: st
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, {
     workflowId: shipmentWorkflowId(row.id),
     taskQueue: taskQueues(input.queuePrefix).shipments,
-    workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT,
     args: [input] as [ShipmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,

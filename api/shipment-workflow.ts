@@ -9,7 +9,6 @@ import {
   purchaseUpdate,
   SA,
   SHIPMENT_WORKFLOW,
-  SHIPMENT_WORKFLOW_TASK_TIMEOUT,
   shipmentWorkflowId,
   taskQueues,
   voidUpdate,
@@ -38,7 +37,6 @@ function operationOptions(input: ShipmentWorkflowInput, o: { carrier?: string } 
   return {
     workflowId: shipmentWorkflowId(input.shipmentId),
     taskQueue: taskQueues(input.queuePrefix).shipments,
-    workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT,
     args: [input] as [ShipmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,

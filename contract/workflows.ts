@@ -3,15 +3,6 @@
  * queues and the sweep's Schedule. Never write these as literals elsewhere.
  */
 export const SHIPMENT_WORKFLOW = 'shipmentWorkflow';
-/**
- * A shipment's workflow task time-out, given at every start (its later runs inherit it). A task
- * taken by a worker that then dies is handed to another only when it times out, so this bounds what
- * a worker's death costs a purchase in flight: the default 10 s was most of a killed worker's cost
- * in the chaos runs. A task that runs local activities longer is kept alive by the SDK (it reports
- * at 80% of the time-out), so the purchase's own transactions never hit it; a task that only replays
- * and decides takes milliseconds.
- */
-export const SHIPMENT_WORKFLOW_TASK_TIMEOUT = '5 seconds';
 export const BATCH_WORKFLOW = 'batchWorkflow';
 export const BATCH_LABEL_WORKFLOW = 'batchLabelFileWorkflow';
 export const WEBHOOK_WORKFLOW = 'webhookDeliveryWorkflow';

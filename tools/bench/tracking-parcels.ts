@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { upsDefinition } from '../../carriers/ups/index.js';
-import { SA, SHIPMENT_WORKFLOW, SHIPMENT_WORKFLOW_TASK_TIMEOUT, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput } from '../../contract/index.js';
+import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput } from '../../contract/index.js';
 import { schema } from '../../db/index.js';
 import { makeId } from '../../domain/index.js';
 import { post, type TrackingStack } from './tracking-stack.js';
@@ -117,7 +117,6 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
       workflowId: shipmentWorkflowId(p.shipmentId),
       // Where a purchase's shipment tracks once its first wait is over (workflows/tracking.ts).
       taskQueue: taskQueues(config.taskQueuePrefix).tracking,
-      workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT,
       args: [input],
       typedSearchAttributes: [
         { key: SA.ShipmentStatus, value: 'purchased' },
