@@ -72,6 +72,19 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/**
+ * The worker processes, by name and queue group. Two of each group a purchase needs, as a deployment
+ * that rides out a worker's death runs them: with one `carriers` process, every carrier call waits
+ * while it starts again (seconds on these cores).
+ */
+export const WORKER_PROCESSES = [
+  ['worker-shipments-1', 'shipments'],
+  ['worker-shipments-2', 'shipments'],
+  ['worker-carriers-1', 'carriers'],
+  ['worker-carriers-2', 'carriers'],
+  ['worker-webhooks', 'webhooks'],
+] as const;
+
 export async function startFleet(dir: string, log: (line: string) => void): Promise<Fleet> {
   const [temporalPort, uiPort] = await freePorts(2);
   // The simulator's and the APIs' ports, kept from every start of the dev server (a restart picks
@@ -165,12 +178,7 @@ export async function startFleet(dir: string, log: (line: string) => void): Prom
   const apis = [apiPort1, apiPort2].map((port, i) =>
     service(`api-${i + 1}`, 'api', 'api/main.js', [], { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }),
   );
-  const workers = [
-    service('worker-shipments-1', 'worker', 'workers/main.js', ['shipments']),
-    service('worker-shipments-2', 'worker', 'workers/main.js', ['shipments']),
-    service('worker-carriers', 'worker', 'workers/main.js', ['carriers']),
-    service('worker-webhooks', 'worker', 'workers/main.js', ['webhooks']),
-  ];
+  const workers = WORKER_PROCESSES.map(([name, group]) => service(name, 'worker', 'workers/main.js', [group]));
   for (const p of [...apis, ...workers]) p.start();
 
   return {

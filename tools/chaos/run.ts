@@ -8,7 +8,7 @@ import { adminCommands } from '../../admin/index.js';
 import { createClients, startReceiver, type KeyOutcome } from './clients.js';
 import { formatTable, runChecks, sweptDeliveries, undelivered, unsettled, type Check } from './checks.js';
 import { explainUndelivered } from './explain.js';
-import { ensureBuilt, startFleet, type Fleet } from './fleet.js';
+import { ensureBuilt, startFleet, WORKER_PROCESSES, type Fleet } from './fleet.js';
 import type { ChaosOptions } from './options.js';
 import { seededRandom } from './random.js';
 import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
@@ -44,7 +44,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   ensureBuilt(o.build, o.log);
   const dir = await mkdtemp(path.join(tmpdir(), 'parcel-chaos-'));
   await chmod(dir, 0o755);
-  const schedule = faultSchedule(random, o.durationMs, 4, 2);
+  const schedule = faultSchedule(random, o.durationMs, WORKER_PROCESSES.length, 2);
   const carrier = carrierFaults();
   o.log(`seed ${o.seed}: ${o.purchases} purchases, concurrency ${o.concurrency}, ${o.batchItems} batch items, faults for ${o.durationMs / 1000} s`);
   o.log('fault schedule:');
@@ -88,7 +88,7 @@ async function exercise(
 ): Promise<ChaosResult> {
   for (const url of fleet.apiUrls) await waitForHttp(`${url}/healthz`);
   await waitForHttp(`${fleet.simUrl}/_sim/carriers`);
-  o.log('fleet up: 2 API processes, workers shipments ×2, carriers, webhooks, the carrier simulator');
+  o.log(`fleet up: 2 API processes, workers ${WORKER_PROCESSES.map(([name]) => name.replace(/^worker-/, '')).join(', ')}, the carrier simulator`);
 
   // Accounts: wallet, credit line and card, each with a live key and a webhook endpoint; six in
   // GBP (acme and swiftpost on GB routes) and three in USD (UPS and USPS on US routes).
