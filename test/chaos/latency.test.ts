@@ -29,7 +29,7 @@ describe('the chaos run’s latency table', () => {
         // Started after the outage began: it did not meet it.
         purchase(21_000, 21_400),
       ],
-      { workerKills: [10_000], outages: [{ what: 'Temporal restart', downAt: 20_000, backAt: 24_000 }] },
+      { workerKills: [{ atMs: 10_000, worker: 'worker-shipments-1' }], outages: [{ what: 'Temporal restart', downAt: 20_000, backAt: 24_000 }] },
     );
     const by = Object.fromEntries(rows.map((r) => [r.met, r.latenciesMs]));
     expect(by.nothing).toEqual([500, 300, 400]);
@@ -44,8 +44,11 @@ describe('the chaos run’s latency table', () => {
 
   it('splits the worker-kill row by the group of the worker killed, from the first kill each purchase met', () => {
     const rows = killRowsByWorker([purchase(0, 9_000), purchase(1_000, 4_000), purchase(5_000, 12_000), purchase(20_000, 21_000)], {
-      workerKills: [2_000, 6_000, 8_000],
-      killedWorkers: ['worker-shipments-2', 'worker-carriers', 'worker-shipments-1'],
+      workerKills: [
+        { atMs: 2_000, worker: 'worker-shipments-2' },
+        { atMs: 6_000, worker: 'worker-carriers-1' },
+        { atMs: 8_000, worker: 'worker-shipments-1' },
+      ],
       outages: [],
     });
     expect(rows.map((r) => [r.met, r.latenciesMs])).toEqual([

@@ -8,9 +8,8 @@ import { BUY_FAULT_KINDS } from './schedule.js';
  * process, Temporal or PostgreSQL went down and was back.
  */
 export interface Disruptions {
-  workerKills: number[];
-  /** Which worker each of `workerKills` was, by its name (`worker-carriers`): the table under the table. */
-  killedWorkers?: string[];
+  /** Each worker SIGKILL, and which process it was (`worker-carriers-2`). */
+  workerKills: Array<{ atMs: number; worker: string }>;
   outages: Array<{ what: 'API kill' | 'Temporal restart' | 'PostgreSQL restart'; downAt: number; backAt: number }>;
 }
 
@@ -34,17 +33,15 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
   const workerKill = row('a worker SIGKILL', 'the kill');
   const carrier = new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`one carrier ${kind} on the buy`, 'the request')]));
   const outage = new Map(OUTAGES.map(([what, met]) => [what, row(met, 'it was back')]));
-  for (const p of purchases) {
-    if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
-    const { startedAt, endedAt } = p;
+  for (const { p, startedAt, endedAt } of ended(purchases)) {
     let met = false;
     if (p.planted?.met) {
       carrier.get(p.planted.kind)!.latenciesMs.push(endedAt - startedAt);
       met = true;
     }
-    const kill = d.workerKills.find((at) => at >= startedAt && at < endedAt);
-    if (kill !== undefined) {
-      workerKill.latenciesMs.push(endedAt - kill);
+    const kill = firstKill(d, startedAt, endedAt);
+    if (kill) {
+      workerKill.latenciesMs.push(endedAt - kill.atMs);
       met = true;
     }
     for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) {
@@ -62,17 +59,26 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
  */
 export function killRowsByWorker(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
   const rows = new Map<string, LatencyRow>();
-  for (const p of purchases) {
-    if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
-    const { startedAt, endedAt } = p;
-    const i = d.workerKills.findIndex((at) => at >= startedAt && at < endedAt);
-    if (i < 0) continue;
-    const group = (d.killedWorkers?.[i] ?? 'a worker').replace(/-\d+$/, '');
+  for (const { startedAt, endedAt } of ended(purchases)) {
+    const kill = firstKill(d, startedAt, endedAt);
+    if (!kill) continue;
+    const group = kill.worker.replace(/-\d+$/, '');
     if (!rows.has(group)) rows.set(group, { met: `a SIGKILL of ${group}`, from: 'the kill', latenciesMs: [] });
-    rows.get(group)!.latenciesMs.push(endedAt - d.workerKills[i]);
+    rows.get(group)!.latenciesMs.push(endedAt - kill.atMs);
   }
   return [...rows.values()];
 }
+
+/** The single purchases that ended (not the batches' items), with their times. */
+function* ended(purchases: readonly PurchaseOutcome[]) {
+  for (const p of purchases) {
+    if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
+    yield { p, startedAt: p.startedAt, endedAt: p.endedAt };
+  }
+}
+
+/** The first worker SIGKILL while a purchase was in flight. */
+const firstKill = (d: Disruptions, startedAt: number, endedAt: number) => d.workerKills.find((k) => k.atMs >= startedAt && k.atMs < endedAt);
 
 const OUTAGES = [
   ['API kill', 'in flight when an API process was SIGKILLed'],

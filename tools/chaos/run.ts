@@ -135,7 +135,7 @@ async function exercise(
   }
 
   const outages: Array<{ from: number; to: number; what: string }> = [];
-  const disruptions: Disruptions = { workerKills: [], killedWorkers: [], outages: [] };
+  const disruptions: Disruptions = { workerKills: [], outages: [] };
   const done: Record<string, number> = { 'worker SIGKILL': 0, 'API SIGKILL': 0, 'Temporal restart': 0, 'PostgreSQL restart': 0 };
   const now = () => Date.now() - started;
   const GRACE = 15_000;
@@ -149,10 +149,7 @@ async function exercise(
           w.kill();
           done['worker SIGKILL']++;
           // The webhooks worker has no part in a purchase: its kills are not what a purchase meets.
-          if (!w.name.includes('webhooks')) {
-            disruptions.workerKills.push(now());
-            disruptions.killedWorkers!.push(w.name);
-          }
+          if (!w.name.includes('webhooks')) disruptions.workerKills.push({ atMs: now(), worker: w.name });
           setTimeout(() => w.start(), e.downMs);
           break;
         }
