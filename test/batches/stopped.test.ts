@@ -68,7 +68,13 @@ describe('a batch whose workflow was terminated', () => {
     expect(a.status, a.text).toBe(202);
     const batchId: string = a.body.id;
     const handle = stack.temporal.workflow.getHandle(batchWorkflowId(batchId));
-    await eventually(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined), 60_000, 'the batch to start its items');
+    // Stop it once an item's purchase has begun: a pending step alone may still be the one that looks
+    // for the batch's row, and then no item would have been reached.
+    await eventually(async () => {
+      const page = await call(stack, 'GET', `/api/v1/batches/${batchId}/shipments?limit=100`, { key: acct.liveKey });
+      const begun = await Promise.all((page.body.data as any[]).map((s) => started(s.id)));
+      return begun.some(Boolean) ? true : undefined;
+    }, 60_000, 'the batch to start its items');
     await handle.terminate('terminated mid-way, as an operator would in the UI');
 
     // The sweep step, as the Schedule runs it (olderThanMs 0: the run has just closed): it fails the

@@ -43,11 +43,11 @@ const order = (marker: string) => ({ service: 'acme_ground', from: address(), to
 const get = (acct: TestAccount, id: string) => call(stack, 'GET', `/api/v1/shipments/${id}`, { key: acct.liveKey });
 
 /** The shipment once its status reads `status`. */
-async function settledTo(acct: TestAccount, shipmentId: string, status: string) {
+async function settledTo(acct: TestAccount, shipmentId: string, status: string, ms = 60_000) {
   return eventually(async () => {
     const s = await get(acct, shipmentId);
     return s.body.status === status ? s.body : undefined;
-  }, 60_000, `${shipmentId} to be settled to ${status}`);
+  }, ms, `${shipmentId} to be settled to ${status}`);
 }
 
 /** A purchased shipment (the answer may be a 202 on a busy machine). */
@@ -97,11 +97,13 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const run = await settlingRun(a.body.id, stopped);
     expect(await run.staticSummary()).toContain(`run ${stopped} left (terminated)`);
     await expect(stack.temporal.workflow.getHandle(shipmentWorkflowId(a.body.id)).result()).resolves.toEqual({ status: 'failed' });
-    // The key is free again: the same request buys anew.
+    // The key is free again: the same request buys anew (answered 202 when the new purchase outlasts
+    // this stack's one-second wait, as it may on a busy machine).
     const again = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: order(marker) });
-    expect(again.status, again.text).toBe(201);
+    expect([201, 202], again.text).toContain(again.status);
     expect(again.body.id).not.toBe(a.body.id);
-  });
+    await settledTo(acct, again.body.id, 'purchased');
+  }, 180_000);
 
   it('a card purchase terminated mid-buy: the authorization is voided', async () => {
     const acct = await createAccount(stack, { funding: 'card' });
@@ -125,8 +127,9 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     await sim.clearFaults(id);
     await voiding;
 
-    // Settled once the new run has looked the label up at the carrier: still live there.
-    await settledTo(acct, id, 'purchased');
+    // Settled once the new run has looked the label up at the carrier: still live there. The sweep
+    // that starts that run comes round on its own schedule, and on a busy machine that takes minutes.
+    await settledTo(acct, id, 'purchased', 150_000);
     const [row] = await stack.database.db.select().from(shipments).where(eq(shipments.id, id));
     expect(row.lastVoidError).toBe('The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.');
     expect((await settlingRun(id, stopped)).status.name).toBe('RUNNING'); // tracking goes on
@@ -137,9 +140,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     await settledTo(acct, id, 'voided');
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.balance).toBe(5000);
-    // The sweep that settles the terminated run comes round on its own schedule: on a busy machine
-    // that is more than a minute.
-  }, 180_000);
+  }, 300_000);
 
   it('a void terminated after the carrier took the cancellation: refunded and voided by the carrier’s record', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
