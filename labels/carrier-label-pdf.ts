@@ -1,4 +1,4 @@
-import { degrees, PDFDocument, type PDFEmbeddedPage, type PDFImage, type PDFPage } from 'pdf-lib';
+import { degrees, drawImage, PDFDocument, type PDFEmbeddedPage, type PDFPage, type PDFRef } from 'pdf-lib';
 
 /**
  * Puts a carrier's label (an image, or each page of its PDF) on a page of ours: turned
@@ -13,9 +13,9 @@ export const A4_PAGE = { width: 595.28, height: 841.89 } as const;
 
 export type PageSize = 'label' | 'a4';
 
-/** Something pdf-lib draws: an embedded image or an embedded page. */
+/** Something pdf-lib draws: an image XObject (its size in pixels) or an embedded page. */
 export type Drawable =
-  | { kind: 'image'; image: PDFImage; width: number; height: number; turn: Turn }
+  | { kind: 'image'; image: PDFRef; width: number; height: number; turn: Turn }
   | { kind: 'page'; page: PDFEmbeddedPage; width: number; height: number; turn: Turn };
 
 /** A clockwise quarter-turn count, as PDF's page /Rotate counts it. */
@@ -72,6 +72,6 @@ function draw(page: PDFPage, d: Drawable, box: { x: number; y: number }): void {
   // on a different corner of the placed rectangle for each turn.
   const origin = { 0: { x: left, y: bottom }, 90: { x: left, y: top }, 180: { x: right, y: top }, 270: { x: right, y: bottom } }[turn];
   const options = { ...origin, width, height, rotate: degrees(-turn) };
-  if (d.kind === 'image') page.drawImage(d.image, options);
+  if (d.kind === 'image') page.pushOperators(...drawImage(page.node.newXObject('Image', d.image), { ...options, xSkew: degrees(0), ySkew: degrees(0) }));
   else page.drawPage(d.page, options);
 }

@@ -120,6 +120,22 @@ function picture(width: number, height: number, topAt: 'top' | 'left' = width > 
 
 const LABEL = { width: 288, height: 432 };
 
+/** The first image drawn on a file's first page, as a viewer decodes it: one RGB triple per pixel. */
+async function imagePixels(bytes: Uint8Array): Promise<{ width: number; height: number; rgb: (x: number, y: number) => number[] }> {
+  const doc = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const ops = await page.getOperatorList();
+    const [name] = ops.argsArray[ops.fnArray.indexOf(OPS.paintImageXObject)] as [string];
+    const image = await new Promise<{ width: number; height: number; kind: number; data: Uint8Array }>((resolve) => page.objs.get(name, resolve));
+    // pdfjs's ImageKind.RGB_24BPP: three bytes a pixel, rows top to bottom.
+    expect(image.kind).toBe(2);
+    return { width: image.width, height: image.height, rgb: (x, y) => [...image.data.subarray((y * image.width + x) * 3, (y * image.width + x) * 3 + 3)] };
+  } finally {
+    await doc.destroy();
+  }
+}
+
 describe('carrier label images', () => {
   it.each([
     ['gif', () => picture(120, 180).gif().toBuffer()],
@@ -137,6 +153,28 @@ describe('carrier label images', () => {
     // Not turned: the image's top edge is the page's top.
     expectRect(image.at(0, 1), { x: 0, y: 432 });
     expectRect(image.at(1, 0), { x: 288, y: 0 });
+  });
+
+  it.each([
+    ['gif', () => picture(40, 60).gif().toBuffer()],
+    ['png (1-bit palette)', () => picture(40, 60).png({ palette: true, colours: 2 }).toBuffer()],
+    ['tiff (CCITT group 4, 1-bit)', async () => sharp(await picture(40, 60).png().toBuffer()).removeAlpha().toColourspace('b-w').tiff({ compression: 'ccittfax4', bitdepth: 1, miniswhite: true }).toBuffer()],
+    [
+      'png (transparent background)',
+      () =>
+        sharp({ create: { width: 40, height: 60, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+          .composite([{ input: { create: { width: 40, height: 6, channels: 4, background: '#000000' } }, left: 0, top: 0 }])
+          .png()
+          .toBuffer(),
+    ],
+  ] as const)('%s: the file holds the label’s pixels as they are, in both PDF formats (a transparent background is white paper)', async (name, make) => {
+    const files = carrierLabelFiles(doc(name.split(' ')[0] as CarrierDocumentFormat, await make()));
+    for (const format of ['pdf_6x4', 'pdf_a4'] as const) {
+      const image = await imagePixels((await files(format)).content);
+      expect([image.width, image.height]).toEqual([40, 60]);
+      for (const [x, y] of [[0, 0], [39, 5], [20, 2]]) expect(image.rgb(x, y), `${format} (${x}, ${y})`).toEqual([0, 0, 0]);
+      for (const [x, y] of [[0, 6], [39, 59], [20, 30]]) expect(image.rgb(x, y), `${format} (${x}, ${y})`).toEqual([255, 255, 255]);
+    }
   });
 
   it('pdf_a4 draws the image at its print size, 4 × 6 inches, centred on an A4 page', async () => {
