@@ -2,6 +2,7 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type 
 import { findBatch, findBatchItem, findShipment, type Db, type LabelStore, type ShipmentRow } from '../db/index.js';
 import { CODE, type Customs, type ShipmentOptions } from '../domain/index.js';
 import {
+  BATCH_PRIORITY,
   batchItemUpdateId,
   nonRetryableFailure,
   purchaseUpdate,
@@ -61,6 +62,8 @@ export async function purchaseBatchItem(db: Db, client: Client, p: { batchId: st
     args: [input] as [ShipmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    // Behind single purchases whenever tasks wait in line (contract: BATCH_PRIORITY).
+    priority: BATCH_PRIORITY,
     staticSummary: `Shipment ${row.id}: ${row.serviceCode}, item ${p.index + 1} of batch ${p.batchId}${row.reference ? `, reference ${row.reference}` : ''}`,
     typedSearchAttributes: [
       { key: SA.AccountId, value: row.accountId },

@@ -52,3 +52,12 @@ export const BATCH_CONCURRENCY = 16;
  * many items' events in one history (a few thousand events, far below Temporal's limits).
  */
 export const BATCH_ITEMS_PER_RUN = 100;
+/**
+ * A batch and its items' shipments run at a lower task queue priority than a single purchase (whose
+ * priority is Temporal's default, 3; 1 is the highest, 5 the lowest): whenever tasks wait in line
+ * (a carrier queue at its rate limit, the workers' slots all taken), the customer waiting on one
+ * label is served before the items of a bulk order. The items' activities, and their voids and
+ * tracking later, inherit it. It needs the server's priority matcher (`matching.useNewMatcher`,
+ * tools/temporal/tuning.ts); a server without it serves them in the order they came.
+ */
+export const BATCH_PRIORITY = { priorityKey: 4 } as const;

@@ -13,5 +13,5 @@ export { stoppedBy } from './shipment.js';
 export type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.js';
 export type { OrphanSweepInput, OrphanSweepResult } from './sweep.js';
 export { applicationFailureOf, failureTypeOf, nonRetryableFailure, typedFailure } from './failures.js';
-export { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN } from './batch.js';
+export { BATCH_CONCURRENCY, BATCH_ITEMS_PER_RUN, BATCH_PRIORITY } from './batch.js';
 export type { BatchItemOutcome, BatchLabelFileInput, BatchPurchaseSettings, BatchWorkflowInput, BatchWorkflowResult } from './batch.js';

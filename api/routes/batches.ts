@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findBatch, findOwnBatch, listBatches, listBatchItems, recordBatchRequest, type Db } from '../../db/index.js';
 import { ApiError, batchToJson, CODE, makeId, shipmentToJson, type BatchRecord, type FundingSource } from '../../domain/index.js';
-import { BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
+import { BATCH_PRIORITY, BATCH_WORKFLOW, batchWorkflowId, SA, taskQueues, type BatchWorkflowInput } from '../../contract/index.js';
 import type { AppContext } from '../context.js';
 import { callerOf, type Caller } from '../auth.js';
 import { decodeCursor, listPage } from '../pagination.js';
@@ -51,6 +51,7 @@ async function startBatch(temporal: Client, input: BatchWorkflowInput, labelForm
     workflowId: batchWorkflowId(input.batchId),
     taskQueue: taskQueues(input.purchase.queuePrefix).shipments,
     args: [input],
+    priority: BATCH_PRIORITY,
     staticSummary: `Batch ${input.batchId}: ${input.total} item${input.total === 1 ? '' : 's'}, labels merged as ${labelFormat}`,
     typedSearchAttributes: [
       { key: SA.AccountId, value: input.accountId },

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchWorkflowId, shipmentWorkflowId } from '../../contract/index.js';
 import { ledgerEntriesOf } from '../../db/index.js';
 import { parseAmount } from '../../domain/index.js';
 import { eventually, simControl } from '../support/sim.js';
@@ -133,6 +134,12 @@ describe('batches', () => {
     const singleId = single.body.id ?? single.body.shipment_id;
     expect(singleId, single.text).toMatch(/^shp_/);
     expect((await call(stack, 'GET', `/api/v1/shipments/${singleId}`, { key: acct.liveKey })).body.batch_id).toBeNull();
+    // The batch and its items wait behind single purchases whenever tasks queue (BATCH_PRIORITY); the
+    // single purchase keeps the default.
+    const priorityOf = async (workflowId: string) => (await stack.temporal.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.priority?.priorityKey ?? 0;
+    expect(await priorityOf(batchWorkflowId(a.body.id))).toBe(4);
+    expect(await priorityOf(shipmentWorkflowId(bought[0].id))).toBe(4);
+    expect(await priorityOf(shipmentWorkflowId(singleId))).toBe(0);
 
     // One PDF page per purchased label, in item order.
     const file = await download(acct.liveKey, `/api/v1/batches/${a.body.id}/label`);

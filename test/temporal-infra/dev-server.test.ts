@@ -15,6 +15,7 @@ import { run, tcpConnects } from '../../tools/temporal/process-utils.js';
 import { alive, expectServerDiesWithParent, hostPort, repoRoot } from './orphans.js';
 import { quick } from './workflows.js';
 import { freePorts } from '../../util/index.js';
+import { BATCH_PRIORITY } from '../../contract/index.js';
 
 const workflowsPath = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 const namespace = 'infra-test';
@@ -95,6 +96,36 @@ describe('Temporal dev server', () => {
           { timeout: 15_000 },
         )
         .toContain(workflowId);
+    } finally {
+      await connection.close();
+      await nativeConnection.close();
+    }
+  });
+
+  it('serves waiting tasks in priority order: a single purchase ahead of batch items queued before it', async () => {
+    const s = server as DevServer;
+    const taskQueue = `priority-${randomUUID()}`;
+    const nativeConnection = await NativeConnection.connect({ address: s.address });
+    const connection = await Connection.connect({ address: s.address });
+    try {
+      const client = new Client({ connection, namespace });
+      // No worker polls yet: every task waits in line, the batch's items first.
+      const items = [];
+      for (let i = 0; i < 6; i++) items.push(await client.workflow.start(quick, { taskQueue, workflowId: `item-${i}-${randomUUID()}`, args: [`item ${i}`], priority: BATCH_PRIORITY }));
+      const single = await client.workflow.start(quick, { taskQueue, workflowId: `single-${randomUUID()}`, args: ['single'] });
+      // One task at a time, so the order they are served in is the order they close in.
+      const worker = await Worker.create({
+        connection: nativeConnection,
+        namespace,
+        taskQueue,
+        workflowsPath,
+        maxCachedWorkflows: 0,
+        maxConcurrentWorkflowTaskExecutions: 1,
+        maxConcurrentWorkflowTaskPolls: 1,
+      });
+      await worker.runUntil(Promise.all([single, ...items].map((h) => h.result())));
+      const closed = await Promise.all([single, ...items].map(async (h) => ({ id: h.workflowId, at: (await h.describe()).closeTime!.getTime() })));
+      expect(closed.sort((a, b) => a.at - b.at)[0].id).toBe(single.workflowId);
     } finally {
       await connection.close();
       await nativeConnection.close();

@@ -13,4 +13,13 @@ export const DISPATCH_TUNING: Record<string, unknown> = {
   'history.visibilityProcessorMaxPollRPS': 10000,
   // Outbound queue (Nexus and callbacks): the same rule, for completeness.
   'history.outboundProcessorMaxPollRPS': 10000,
+  // Matching serves a waiting task in priority order (contract: BATCH_PRIORITY): a single purchase
+  // ahead of batch items. Server 1.29 ships the priority matcher off.
+  'matching.useNewMatcher': true,
+  // New tasks go to one partition of each queue (the default spreads them over four at random), where
+  // the order is the priority's, and where a carrier queue's rate limit is one budget, not four
+  // quarters of it that a backlog in one partition cannot borrow. One partition carries thousands
+  // of tasks a second, far above our queues'. Pollers still read all four, so a server that wrote to
+  // four before drains what it left there.
+  'matching.numTaskqueueWritePartitions': 1,
 };
