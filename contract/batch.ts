@@ -58,6 +58,7 @@ export const BATCH_ITEMS_PER_RUN = 100;
  * (a carrier queue at its rate limit, the workers' slots all taken), the customer waiting on one
  * label is served before the items of a bulk order. The items' activities, and their voids and
  * tracking later, inherit it. It needs the server's priority matcher (`matching.useNewMatcher`,
- * tools/temporal/tuning.ts); a server without it serves them in the order they came.
+ * tools/temporal/tuning.ts), whose order holds within each partition of a queue; a server without it
+ * serves them in the order they came.
  */
 export const BATCH_PRIORITY = { priorityKey: 4 } as const;

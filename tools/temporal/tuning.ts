@@ -14,12 +14,11 @@ export const DISPATCH_TUNING: Record<string, unknown> = {
   // Outbound queue (Nexus and callbacks): the same rule, for completeness.
   'history.outboundProcessorMaxPollRPS': 10000,
   // Matching serves a waiting task in priority order (contract: BATCH_PRIORITY): a single purchase
-  // ahead of batch items. Server 1.29 ships the priority matcher off.
+  // ahead of batch items. Server 1.29 ships the priority matcher off. The order holds within each of
+  // a queue's partitions (four by default, each new task written to one at random), so over the
+  // queue it is close, not exact. Fewer partitions would make it exact but are left as they are:
+  // lowering them on a running server strands the tasks already written to the others, and a
+  // queue's rate limit is split among its read partitions (lowering only the writes measured UPS's
+  // queue at a quarter of its limit).
   'matching.useNewMatcher': true,
-  // New tasks go to one partition of each queue (the default spreads them over four at random), where
-  // the order is the priority's, and where a carrier queue's rate limit is one budget, not four
-  // quarters of it that a backlog in one partition cannot borrow. One partition carries thousands
-  // of tasks a second, far above our queues'. Pollers still read all four, so a server that wrote to
-  // four before drains what it left there.
-  'matching.numTaskqueueWritePartitions': 1,
 };
