@@ -116,7 +116,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     await settledTo(acct, a.body.id, 'failed');
     await eventually(async () => ((await sim.cardCharges(a.body.id))[0]?.status === 'voided' ? true : undefined), 30_000, 'the authorization to be voided');
     await sim.clearFaults(marker);
-  });
+  }, 180_000);
 
   it('a void terminated before the carrier cancelled: purchased again, saying why, and a later void works', async () => {
     const acct = await createAccount(stack, { topUp: '50.00' });
