@@ -35,5 +35,8 @@ log('');
 log('the worker SIGKILL row by the worker killed (the first kill each purchase met):');
 log(result.killTable);
 log('');
+log('the slowest purchase of each row:');
+log(result.slowest);
+log('');
 log(result.ok ? 'PASS: no violation' : 'FAIL: see the checks above');
 process.exit(result.ok ? 0 : 1);

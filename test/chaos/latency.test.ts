@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLatencyTable, killRowsByWorker, latencyRows } from '../../tools/chaos/latency.js';
+import { formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows } from '../../tools/chaos/latency.js';
 import type { PurchaseOutcome } from '../../tools/chaos/purchases.js';
 
 const purchase = (startedAt: number, endedAt: number, planted?: PurchaseOutcome['planted']): PurchaseOutcome => ({
@@ -40,6 +40,9 @@ describe('the chaos run’s latency table', () => {
     const table = formatLatencyTable(rows);
     expect(table).toContain('| nothing | the request | 3 | 0.4 s | 0.5 s | 0.5 s | 0.5 s |');
     expect(table).toContain('| in flight across the PostgreSQL restart | it was back | 0 | – | – | – | – |');
+    // Each row names its slowest purchase, to be read in the Temporal UI.
+    expect(formatSlowest(rows)).toContain('- a worker SIGKILL: 6.0 s, key k9000');
+    expect(formatSlowest(rows)).not.toContain('PostgreSQL');
   });
 
   it('splits the worker-kill row by the group of the worker killed, from the first kill each purchase met', () => {

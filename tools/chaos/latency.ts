@@ -18,6 +18,14 @@ export interface LatencyRow {
   met: string;
   from: string;
   latenciesMs: number[];
+  /** The row's slowest purchase: its key and shipment, to look up in the Temporal UI. */
+  slowest?: { ms: number; key: string; shipmentId?: string };
+}
+
+/** Adds a purchase's latency to a row, keeping the row's slowest. */
+function record(row: LatencyRow, ms: number, p: PurchaseOutcome): void {
+  row.latenciesMs.push(ms);
+  if (!row.slowest || ms > row.slowest.ms) row.slowest = { ms, key: p.key, shipmentId: [...p.shipmentIds][0] };
 }
 
 /**
@@ -36,19 +44,19 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
   for (const { p, startedAt, endedAt } of ended(purchases)) {
     let met = false;
     if (p.planted?.met) {
-      carrier.get(p.planted.kind)!.latenciesMs.push(endedAt - startedAt);
+      record(carrier.get(p.planted.kind)!, endedAt - startedAt, p);
       met = true;
     }
     const kill = firstKill(d, startedAt, endedAt);
     if (kill) {
-      workerKill.latenciesMs.push(endedAt - kill.atMs);
+      record(workerKill, endedAt - kill.atMs, p);
       met = true;
     }
     for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) {
-      outage.get(o.what)!.latenciesMs.push(Math.max(0, endedAt - o.backAt));
+      record(outage.get(o.what)!, Math.max(0, endedAt - o.backAt), p);
       met = true;
     }
-    if (!met) nothing.latenciesMs.push(endedAt - startedAt);
+    if (!met) record(nothing, endedAt - startedAt, p);
   }
   return [nothing, workerKill, ...carrier.values(), ...outage.values()];
 }
@@ -59,12 +67,12 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
  */
 export function killRowsByWorker(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
   const rows = new Map<string, LatencyRow>();
-  for (const { startedAt, endedAt } of ended(purchases)) {
+  for (const { p, startedAt, endedAt } of ended(purchases)) {
     const kill = firstKill(d, startedAt, endedAt);
     if (!kill) continue;
     const group = kill.worker.replace(/-\d+$/, '');
     if (!rows.has(group)) rows.set(group, { met: `a SIGKILL of ${group}`, from: 'the kill', latenciesMs: [] });
-    rows.get(group)!.latenciesMs.push(endedAt - kill.atMs);
+    record(rows.get(group)!, endedAt - kill.atMs, p);
   }
   return [...rows.values()];
 }
@@ -100,6 +108,14 @@ export function formatLatencyTable(rows: readonly LatencyRow[]): string {
     lines.push(`| ${r.met} | ${r.from} | ${sorted.length} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** Each row's slowest purchase, by key and shipment: where to start reading why it took that long. */
+export function formatSlowest(rows: readonly LatencyRow[]): string {
+  return rows
+    .filter((r) => r.slowest)
+    .map((r) => `- ${r.met}: ${(r.slowest!.ms / 1000).toFixed(1)} s, key ${r.slowest!.key}${r.slowest!.shipmentId ? `, shipment/${r.slowest!.shipmentId}` : ''}`)
+    .join('\n');
 }
 
 /**

@@ -15,7 +15,7 @@ import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
 import { runPurchases } from './purchases.js';
 import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
-import { closedRunsCheck, formatLatencyTable, killRowsByWorker, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
+import { closedRunsCheck, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
 
 export interface ChaosResult {
@@ -31,6 +31,8 @@ export interface ChaosResult {
   latencyTable: string;
   /** The worker-kill row by the worker killed. */
   killTable: string;
+  /** Each latency row's slowest purchase (key and shipment workflow). */
+  slowest: string;
   crashes: string[];
   dir: string;
 }
@@ -244,6 +246,7 @@ async function exercise(
     latency,
     latencyTable: formatLatencyTable(latency),
     killTable: formatLatencyTable(killRowsByWorker(outcomes, disruptions)),
+    slowest: formatSlowest(latency),
     crashes,
     dir,
   };
