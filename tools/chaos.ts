@@ -38,5 +38,8 @@ log('');
 log('the slowest purchase of each row:');
 log(result.slowest);
 log('');
+log('where the slow purchases waited:');
+log(result.slowWaits);
+log('');
 log(result.ok ? 'PASS: no violation' : 'FAIL: see the checks above');
 process.exit(result.ok ? 0 : 1);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { formatWaits, WAIT_KINDS, waitsOf } from '../../tools/chaos/waits.js';
+
+/** A history event at `s` seconds, with its attributes. */
+let nextId = 1;
+const at = (s: number, attributes: Record<string, unknown>) => ({ eventId: nextId++, eventTime: { seconds: Math.floor(s), nanos: Math.round((s % 1) * 1e9) }, ...attributes });
+const status = (value: string) => ({
+  upsertWorkflowSearchAttributesEventAttributes: { searchAttributes: { indexedFields: { ShipmentStatus: { data: Buffer.from(JSON.stringify(value)) } } } },
+});
+
+describe('where a chaos purchase waited, read from its history', () => {
+  it('puts each span of a task in its kind, up to the outcome', () => {
+    nextId = 1;
+    const events = [
+      at(0, { workflowExecutionStartedEventAttributes: {} }),
+      at(0, { workflowTaskScheduledEventAttributes: {} }),
+      at(0.5, { workflowTaskStartedEventAttributes: {} }),
+      at(1, { workflowTaskCompletedEventAttributes: {} }), // 0.5 s waiting, 0.5 s running
+    ];
+    const buy = at(1, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'carrier-acme' } } });
+    events.push(
+      buy,
+      at(2, { activityTaskStartedEventAttributes: { scheduledEventId: buy.eventId } }),
+      at(7, { activityTaskTimedOutEventAttributes: { scheduledEventId: buy.eventId } }), // its worker died
+      at(7, { workflowTaskScheduledEventAttributes: {} }),
+      at(9, { workflowTaskTimedOutEventAttributes: { timeoutType: 2 } }), // stuck to a dead worker's queue
+      at(9, { workflowTaskScheduledEventAttributes: {} }),
+      at(9, { workflowTaskStartedEventAttributes: {} }),
+      at(19, { workflowTaskTimedOutEventAttributes: { timeoutType: 1 } }), // taken, then its worker died
+      at(19, { workflowTaskScheduledEventAttributes: {} }),
+      at(19.5, { workflowTaskStartedEventAttributes: {} }),
+      at(20, { workflowTaskCompletedEventAttributes: {} }),
+      at(20, { timerStartedEventAttributes: {} }),
+      at(21, { timerFiredEventAttributes: {} }),
+    );
+    const capture = at(21, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'shipments' } } });
+    events.push(
+      capture,
+      at(21.5, { activityTaskStartedEventAttributes: { scheduledEventId: capture.eventId } }),
+      at(22, { activityTaskCompletedEventAttributes: { scheduledEventId: capture.eventId } }),
+      at(22, status('purchased')),
+      // After the outcome: tracking, not the purchase.
+      at(60, { timerStartedEventAttributes: {} }),
+      at(3600, { timerFiredEventAttributes: {} }),
+    );
+    // Plain numbers where the proto types hold Longs: the reader takes them as numbers.
+    const history = events as unknown as Parameters<typeof waitsOf>[0];
+    const waits = Object.fromEntries(waitsOf(history));
+    expect(waits).toEqual({
+      [WAIT_KINDS.wftWait]: 1000,
+      [WAIT_KINDS.wftRun]: 1000,
+      [WAIT_KINDS.carrierWait]: 1000,
+      [WAIT_KINDS.carrierLost]: 5000,
+      [WAIT_KINDS.wftSticky]: 2000,
+      [WAIT_KINDS.wftLost]: 10_000,
+      [WAIT_KINDS.timer]: 1000,
+      [WAIT_KINDS.stepWait]: 500,
+      [WAIT_KINDS.stepRun]: 500,
+    });
+    const table = formatWaits(waitsOf(history));
+    expect(table.split('\n')[2]).toBe(`| ${WAIT_KINDS.wftLost} | 10.0 | 45% |`);
+  });
+});

@@ -1,0 +1,109 @@
+import { Client, Connection } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { shipmentWorkflowId } from '../../contract/index.js';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/**
+ * What a purchase's workflow waited on, as its history shows it (issue: faults cost seconds, "look
+ * for where the time goes"). Every span between two events of one task falls in one kind, so the
+ * kinds of a purchase add up to about its time from the workflow's start to its outcome.
+ */
+export const WAIT_KINDS = {
+  wftLost: 'a workflow task lost with its worker (start-to-close time-out)',
+  wftSticky: "a workflow task stuck to a dead worker's sticky queue",
+  wftWait: 'a workflow task waiting to start',
+  wftRun: 'a workflow task running (its local steps included)',
+  carrierWait: 'a carrier call waiting to start',
+  carrierLost: 'a carrier call lost with its worker (heartbeat time-out)',
+  carrierRun: 'a carrier call running',
+  stepWait: 'another step waiting to start',
+  stepLost: 'another step lost with its worker (heartbeat time-out)',
+  stepRun: 'another step running',
+  timer: 'a retry wait (timer)',
+} as const;
+type WaitKind = (typeof WAIT_KINDS)[keyof typeof WAIT_KINDS];
+
+const ms = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+
+/** The time of the first search attribute update that set the shipment's status to an outcome. */
+function outcomeAt(events: readonly HistoryEvent[]): number | undefined {
+  for (const e of events) {
+    const status = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.ShipmentStatus?.data;
+    if (status && /"(purchased|failed)"/.test(Buffer.from(status).toString())) return ms(e);
+  }
+  return undefined;
+}
+
+/** A purchase's waits by kind (ms), from its workflow's start to its outcome (or the history's end). */
+export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> {
+  const waits = new Map<WaitKind, number>();
+  const add = (kind: WaitKind, from: number | undefined, to: number) => {
+    if (from !== undefined) waits.set(kind, (waits.get(kind) ?? 0) + Math.max(0, to - from));
+  };
+  const end = outcomeAt(events) ?? Infinity;
+  const activities = new Map<string, { carrier: boolean; scheduledAt: number; startedAt?: number }>();
+  let task: { scheduledAt: number; startedAt?: number } | undefined;
+  let timerAt: number | undefined;
+  for (const e of events) {
+    const at = ms(e);
+    if (at > end) break;
+    const id = String(e.eventId);
+    if (e.workflowTaskScheduledEventAttributes) task = { scheduledAt: at };
+    else if (e.workflowTaskStartedEventAttributes && task) {
+      add(WAIT_KINDS.wftWait, task.scheduledAt, at);
+      task.startedAt = at;
+    } else if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) add(WAIT_KINDS.wftRun, task?.startedAt, at);
+    else if (e.workflowTaskTimedOutEventAttributes && task) {
+      // 1: start-to-close (the worker that took it died); 2: schedule-to-start (its sticky queue's worker is gone).
+      if (task.startedAt !== undefined) add(WAIT_KINDS.wftLost, task.startedAt, at);
+      else add(WAIT_KINDS.wftSticky, task.scheduledAt, at);
+    } else if (e.activityTaskScheduledEventAttributes) {
+      const a = e.activityTaskScheduledEventAttributes;
+      activities.set(id, { carrier: (a.taskQueue?.name ?? '').includes('carrier-'), scheduledAt: at });
+    } else if (e.activityTaskStartedEventAttributes) {
+      const a = activities.get(String(e.activityTaskStartedEventAttributes.scheduledEventId));
+      if (a) {
+        add(a.carrier ? WAIT_KINDS.carrierWait : WAIT_KINDS.stepWait, a.scheduledAt, at);
+        a.startedAt = at;
+      }
+    } else if (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
+      const scheduledEventId = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!.scheduledEventId;
+      const a = activities.get(String(scheduledEventId));
+      if (!a) continue;
+      if (e.activityTaskTimedOutEventAttributes) add(a.carrier ? WAIT_KINDS.carrierLost : WAIT_KINDS.stepLost, a.startedAt ?? a.scheduledAt, at);
+      else add(a.carrier ? WAIT_KINDS.carrierRun : WAIT_KINDS.stepRun, a.startedAt, at);
+    } else if (e.timerStartedEventAttributes) timerAt = at;
+    else if (e.timerFiredEventAttributes) add(WAIT_KINDS.timer, timerAt, at);
+  }
+  return waits;
+}
+
+/** The waits of the given shipments' purchases, added up by kind, from their first runs' histories. */
+export async function purchaseWaits(temporalAddress: string, shipmentIds: readonly string[]): Promise<Map<WaitKind, number>> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const client = new Client({ connection });
+    const total = new Map<WaitKind, number>();
+    for (const id of shipmentIds) {
+      // The first run is the purchase's (tracking continues as new), so its history from the start.
+      const description = await client.workflow.getHandle(shipmentWorkflowId(id)).describe();
+      const firstRunId = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
+      const { events } = await client.workflow.getHandle(shipmentWorkflowId(id), firstRunId).fetchHistory();
+      for (const [kind, waited] of waitsOf(events ?? [])) total.set(kind, (total.get(kind) ?? 0) + waited);
+    }
+    return total;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The waits as a table, largest first, with each kind's share of their sum. */
+export function formatWaits(waits: ReadonlyMap<string, number>): string {
+  const sum = [...waits.values()].reduce((a, b) => a + b, 0);
+  const lines = ['| waited on | s | share |', '|---|---|---|'];
+  for (const [kind, waited] of [...waits].sort((a, b) => b[1] - a[1])) {
+    lines.push(`| ${kind} | ${(waited / 1000).toFixed(1)} | ${sum ? Math.round((waited / sum) * 100) : 0}% |`);
+  }
+  return lines.join('\n');
+}
