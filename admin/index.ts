@@ -5,6 +5,6 @@
  */
 export { adminCommands, AdminError } from './commands.js';
 export type { CreateAccountOptions } from './commands.js';
-export { closedRunDetails, currentDetails, findStuckShipments, formatStuck, parseAge } from './stuck.js';
+export { closedRunDetails, currentDetails, findStuckShipments, formatStuck, parseAge, toDate } from './stuck.js';
 export { findStuckPickups, formatStuckPickups, type StuckPickup } from './stuck-pickups.js';
 export { findStuckScanForms, formatStuckScanForms, type StuckScanForm } from './stuck-forms.js';

@@ -31,7 +31,8 @@ export interface StuckShipment {
 
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
-const toDate = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): Date | null =>
+/** A Temporal timestamp (an event's time, an activity's schedule) as a Date, to the millisecond; null when unset. */
+export const toDate = (t: { seconds?: unknown; nanos?: number | null } | null | undefined): Date | null =>
   t?.seconds === undefined || t.seconds === null ? null : new Date(Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6));
 
 /**

@@ -1,3 +1,4 @@
+import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { formatWaits, WAIT_KINDS, waitsOf } from '../../tools/chaos/waits.js';
 
@@ -5,7 +6,7 @@ import { formatWaits, WAIT_KINDS, waitsOf } from '../../tools/chaos/waits.js';
 let nextId = 1;
 const at = (s: number, attributes: Record<string, unknown>) => ({ eventId: nextId++, eventTime: { seconds: Math.floor(s), nanos: Math.round((s % 1) * 1e9) }, ...attributes });
 const status = (value: string) => ({
-  upsertWorkflowSearchAttributesEventAttributes: { searchAttributes: { indexedFields: { ShipmentStatus: { data: Buffer.from(JSON.stringify(value)) } } } },
+  upsertWorkflowSearchAttributesEventAttributes: { searchAttributes: { indexedFields: { ShipmentStatus: defaultPayloadConverter.toPayload(value) } } },
 });
 
 describe('where a chaos purchase waited, read from its history', () => {

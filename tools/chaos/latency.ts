@@ -78,7 +78,7 @@ export function killRowsByWorker(purchases: readonly PurchaseOutcome[], d: Disru
 }
 
 /** The single purchases that ended (not the batches' items), with their times. */
-function* ended(purchases: readonly PurchaseOutcome[]) {
+export function* ended(purchases: readonly PurchaseOutcome[]) {
   for (const p of purchases) {
     if (p.kind !== 'purchase' || p.outcome === 'unfinished' || p.startedAt === undefined || p.endedAt === undefined) continue;
     yield { p, startedAt: p.startedAt, endedAt: p.endedAt };

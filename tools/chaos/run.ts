@@ -15,7 +15,7 @@ import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
 import { runPurchases } from './purchases.js';
 import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
-import { closedRunsCheck, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
+import { closedRunsCheck, ended, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
 import { formatWaits, purchaseWaits } from './waits.js';
 
@@ -262,8 +262,7 @@ const SLOW_MS = 10_000;
 
 /** Where the single purchases over SLOW_MS waited, as a table; a sentence when it could not be read. */
 async function slowPurchaseWaits(temporalAddress: string, outcomes: readonly KeyOutcome[]): Promise<string> {
-  const slow = outcomes.filter((o) => o.kind === 'purchase' && o.startedAt !== undefined && o.endedAt !== undefined && o.endedAt - o.startedAt > SLOW_MS);
-  const ids = slow.flatMap((o) => [...o.shipmentIds].slice(0, 1));
+  const ids = [...ended(outcomes)].filter(({ startedAt, endedAt }) => endedAt - startedAt > SLOW_MS).flatMap(({ p }) => [...p.shipmentIds].slice(0, 1));
   if (!ids.length) return `no single purchase took over ${SLOW_MS / 1000} s`;
   try {
     return `${ids.length} purchases over ${SLOW_MS / 1000} s, from their workflows' histories:\n${formatWaits(await purchaseWaits(temporalAddress, ids))}`;

@@ -1,13 +1,15 @@
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { shipmentWorkflowId } from '../../contract/index.js';
+import { toDate } from '../../admin/index.js';
+import { SA, shipmentWorkflowId } from '../../contract/index.js';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /**
- * What a purchase's workflow waited on, as its history shows it (issue: faults cost seconds, "look
- * for where the time goes"). Every span between two events of one task falls in one kind, so the
- * kinds of a purchase add up to about its time from the workflow's start to its outcome.
+ * What a purchase's workflow waited on, as its history shows it: where a slow purchase's seconds
+ * went. Every span between two events of one task falls in one kind, so the kinds of a purchase add
+ * up to about its time from the workflow's start to its outcome.
  */
 export const WAIT_KINDS = {
   wftLost: 'a workflow task lost with its worker (start-to-close time-out)',
@@ -24,13 +26,15 @@ export const WAIT_KINDS = {
 } as const;
 type WaitKind = (typeof WAIT_KINDS)[keyof typeof WAIT_KINDS];
 
-const ms = (e: HistoryEvent) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+const ms = (e: HistoryEvent) => toDate(e.eventTime)?.getTime() ?? 0;
 
 /** The time of the first search attribute update that set the shipment's status to an outcome. */
 function outcomeAt(events: readonly HistoryEvent[]): number | undefined {
   for (const e of events) {
-    const status = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.ShipmentStatus?.data;
-    if (status && /"(purchased|failed)"/.test(Buffer.from(status).toString())) return ms(e);
+    const payload = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[SA.ShipmentStatus.name];
+    // A keyword's value, or a list of one from servers that store them as lists.
+    const status = payload ? [defaultPayloadConverter.fromPayload<string | string[]>(payload)].flat()[0] : undefined;
+    if (status === 'purchased' || status === 'failed') return ms(e);
   }
   return undefined;
 }
