@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows } from '../../tools/chaos/latency.js';
+import { formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, soleCauseRows } from '../../tools/chaos/latency.js';
 import type { PurchaseOutcome } from '../../tools/chaos/purchases.js';
 
 const purchase = (startedAt: number, endedAt: number, planted?: PurchaseOutcome['planted']): PurchaseOutcome => ({
   key: `k${startedAt}`,
   kind: 'purchase',
   outcome: 'purchased',
-  shipmentIds: new Set(),
+  shipmentIds: new Set([`shp_${startedAt}`]),
   lastStatus: 201,
   problemCode: null,
   startedAt,
@@ -58,5 +58,46 @@ describe('the chaos run’s latency table', () => {
       ['a SIGKILL of worker-shipments', [7_000, 2_000]],
       ['a SIGKILL of worker-carriers', [6_000]],
     ]);
+  });
+
+  it('puts every purchase in one row, by the one thing that touched it: a kill only when it took one of its tasks', () => {
+    const touches = new Map([
+      // In flight at the kill, but the dead worker held none of its work: nothing touched it.
+      ['shp_9000', { lostTasks: 0, failedCarrierCalls: 0 }],
+      // A task went with the killed worker.
+      ['shp_9500', { lostTasks: 1, failedCarrierCalls: 0 }],
+      // Its planted 5xx, and nothing else.
+      ['shp_1000', { lostTasks: 0, failedCarrierCalls: 1 }],
+      // Its planted 429, and a lookup that failed too.
+      ['shp_2000', { lostTasks: 0, failedCarrierCalls: 2 }],
+      // Its planted time-out, and the killed worker took its carrier call.
+      ['shp_8000', { lostTasks: 1, failedCarrierCalls: 1 }],
+      // A task lost with no kill in flight.
+      ['shp_30000', { lostTasks: 1, failedCarrierCalls: 0 }],
+    ]);
+    const rows = soleCauseRows(
+      [
+        purchase(1_000, 4_000, { kind: '5xx', met: true }),
+        purchase(2_000, 3_000, { kind: '429', met: true }),
+        purchase(8_000, 20_000, { kind: 'time-out or slow', met: true }),
+        purchase(9_000, 12_000),
+        purchase(9_500, 13_000),
+        // Its history could not be read: a kill in flight counts as touching it.
+        purchase(9_800, 14_000),
+        purchase(19_000, 27_000),
+        purchase(30_000, 31_000),
+      ],
+      { workerKills: [{ atMs: 10_000, worker: 'worker-carriers-1' }], outages: [{ what: 'Temporal restart', downAt: 20_000, backAt: 24_000 }] },
+      touches,
+    );
+    const by = Object.fromEntries(rows.map((r) => [r.met, r.latenciesMs]));
+    expect(by.nothing).toEqual([3_000]);
+    expect(by['only a worker SIGKILL that took one of its tasks']).toEqual([3_000, 4_000]);
+    expect(by['only one carrier 5xx on the buy']).toEqual([3_000]);
+    expect(by['only one carrier 429 on the buy']).toEqual([]);
+    expect(by['only the Temporal restart']).toEqual([3_000]);
+    expect(by['two or more of these, or a fault on another of its calls']).toEqual([1_000, 12_000, 1_000]);
+    // Each purchase in exactly one row.
+    expect(rows.reduce((n, r) => n + r.latenciesMs.length, 0)).toBe(8);
   });
 });

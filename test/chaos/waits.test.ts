@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { formatWaits, WAIT_KINDS, waitsOf } from '../../tools/chaos/waits.js';
+import { formatWaits, readPurchase, WAIT_KINDS, waitsOf } from '../../tools/chaos/waits.js';
 
 /** A history event at `s` seconds, with its attributes. */
 let nextId = 1;
@@ -60,5 +60,27 @@ describe('where a chaos purchase waited, read from its history', () => {
     });
     const table = formatWaits(waitsOf(history));
     expect(table.split('\n')[2]).toBe(`| ${WAIT_KINDS.wftLost} | 10.0 | 45% |`);
+    // Three tasks went with a dead worker (the carrier call, the sticky task, the taken task); no carrier call failed.
+    expect(readPurchase(history).touches).toEqual({ lostTasks: 3, failedCarrierCalls: 0 });
+  });
+
+  it('counts the carrier calls that failed before the outcome, not a step that failed or a call after it', () => {
+    nextId = 1;
+    const buy = at(0, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'carrier-ups' } } });
+    const capture = at(3, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'shipments' } } });
+    const lookup = at(5, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'carrier-ups' } } });
+    const events = [
+      buy,
+      at(0, { activityTaskStartedEventAttributes: { scheduledEventId: buy.eventId } }),
+      at(1, { activityTaskFailedEventAttributes: { scheduledEventId: buy.eventId } }), // the planted 503
+      capture,
+      at(3, { activityTaskStartedEventAttributes: { scheduledEventId: capture.eventId } }),
+      at(4, { activityTaskFailedEventAttributes: { scheduledEventId: capture.eventId } }), // not a carrier call
+      at(4, status('purchased')),
+      lookup,
+      at(5, { activityTaskStartedEventAttributes: { scheduledEventId: lookup.eventId } }),
+      at(6, { activityTaskFailedEventAttributes: { scheduledEventId: lookup.eventId } }), // after the outcome
+    ] as unknown as Parameters<typeof readPurchase>[0];
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 0, failedCarrierCalls: 1 });
   });
 });

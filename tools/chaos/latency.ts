@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Check } from './checks.js';
 import type { PurchaseOutcome } from './purchases.js';
 import { BUY_FAULT_KINDS } from './schedule.js';
+import type { Touches } from './waits.js';
 
 /**
  * What the run did to the fleet, in ms since it started: each worker SIGKILL, and each time an API
@@ -62,6 +63,41 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
 }
 
 /**
+ * Every purchase once, by the one thing that touched it (the issue's targets are each for one fault):
+ * its planted carrier fault and nothing else, a worker SIGKILL that took one of its tasks (read from its
+ * history: a task lost with its worker, not a kill of a process that held none of its work) and
+ * nothing else, one outage that began while it was in flight and nothing else, or nothing. A purchase
+ * touched by two or more of these, or by a carrier fault on a call other than its planted one (a
+ * carrier call that failed beyond the planted fault's one), is in the last row, from the request. A
+ * purchase whose history could not be read counts as touched by a kill when one fell while it was in
+ * flight.
+ */
+export function soleCauseRows(purchases: readonly PurchaseOutcome[], d: Disruptions, touches: ReadonlyMap<string, Touches>): LatencyRow[] {
+  const row = (met: string, from: string): LatencyRow => ({ met, from, latenciesMs: [] });
+  const nothing = row('nothing', 'the request');
+  const workerKill = row('only a worker SIGKILL that took one of its tasks', 'the kill');
+  const carrier = new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`only one carrier ${kind} on the buy`, 'the request')]));
+  const outage = new Map(SOLE_OUTAGES.map(([what, met]) => [what, row(met, 'it was back')]));
+  const several = row('two or more of these, or a fault on another of its calls', 'the request');
+  for (const { p, startedAt, endedAt } of ended(purchases)) {
+    const touched = touches.get([...p.shipmentIds][0] ?? '');
+    const kill = firstKill(d, startedAt, endedAt);
+    const planted = p.planted?.met ? p.planted.kind : undefined;
+    const causes: Array<() => void> = [];
+    if (planted) causes.push(() => record(carrier.get(planted)!, endedAt - startedAt, p));
+    if (kill && (touched ? touched.lostTasks > 0 : true)) causes.push(() => record(workerKill, endedAt - kill.atMs, p));
+    for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) causes.push(() => record(outage.get(o.what)!, Math.max(0, endedAt - o.backAt), p));
+    const otherCarrierFaults = (touched?.failedCarrierCalls ?? 0) - (planted ? 1 : 0) > 0;
+    // A task lost with no kill in flight by the run's clock: lost to something the run did not plant.
+    const lostWithoutKill = !kill && (touched?.lostTasks ?? 0) > 0;
+    if (causes.length > 1 || otherCarrierFaults || lostWithoutKill) record(several, endedAt - startedAt, p);
+    else if (causes.length === 1) causes[0]();
+    else record(nothing, endedAt - startedAt, p);
+  }
+  return [nothing, workerKill, ...carrier.values(), ...outage.values(), several];
+}
+
+/**
  * The worker-kill row split by the worker killed (its group: the two `shipments` processes are one
  * group), from the first kill a purchase met: what a kill costs depends on what that process held.
  */
@@ -92,6 +128,12 @@ const OUTAGES = [
   ['API kill', 'in flight when an API process was SIGKILLed'],
   ['Temporal restart', 'in flight across the Temporal restart'],
   ['PostgreSQL restart', 'in flight across the PostgreSQL restart'],
+] as const;
+
+const SOLE_OUTAGES = [
+  ['API kill', 'only an API process SIGKILLed while it was in flight'],
+  ['Temporal restart', 'only the Temporal restart'],
+  ['PostgreSQL restart', 'only the PostgreSQL restart'],
 ] as const;
 
 /** The nearest-rank percentile of sorted values. */

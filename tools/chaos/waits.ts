@@ -39,9 +39,25 @@ function outcomeAt(events: readonly HistoryEvent[]): number | undefined {
   return undefined;
 }
 
+/**
+ * What touched a purchase, as its history shows it up to its outcome: tasks a dead worker took with
+ * it (a workflow task's start-to-close or sticky time-out, an activity's heartbeat time-out), and the
+ * carrier calls that failed (its planted fault's, and any fault on another of its calls).
+ */
+export interface Touches {
+  lostTasks: number;
+  failedCarrierCalls: number;
+}
+
 /** A purchase's waits by kind (ms), from its workflow's start to its outcome (or the history's end). */
 export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> {
+  return readPurchase(events).waits;
+}
+
+/** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
+export function readPurchase(events: readonly HistoryEvent[]): { waits: Map<WaitKind, number>; touches: Touches } {
   const waits = new Map<WaitKind, number>();
+  const touches: Touches = { lostTasks: 0, failedCarrierCalls: 0 };
   const add = (kind: WaitKind, from: number | undefined, to: number) => {
     if (from !== undefined) waits.set(kind, (waits.get(kind) ?? 0) + Math.max(0, to - from));
   };
@@ -62,6 +78,7 @@ export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> 
       // 1: start-to-close (the worker that took it died); 2: schedule-to-start (its sticky queue's worker is gone).
       if (task.startedAt !== undefined) add(WAIT_KINDS.wftLost, task.startedAt, at);
       else add(WAIT_KINDS.wftSticky, task.scheduledAt, at);
+      touches.lostTasks++;
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       activities.set(id, { carrier: (a.taskQueue?.name ?? '').includes('carrier-'), scheduledAt: at });
@@ -75,31 +92,41 @@ export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> 
       const scheduledEventId = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!.scheduledEventId;
       const a = activities.get(String(scheduledEventId));
       if (!a) continue;
-      if (e.activityTaskTimedOutEventAttributes) add(a.carrier ? WAIT_KINDS.carrierLost : WAIT_KINDS.stepLost, a.startedAt ?? a.scheduledAt, at);
-      else add(a.carrier ? WAIT_KINDS.carrierRun : WAIT_KINDS.stepRun, a.startedAt, at);
+      if (e.activityTaskTimedOutEventAttributes) {
+        add(a.carrier ? WAIT_KINDS.carrierLost : WAIT_KINDS.stepLost, a.startedAt ?? a.scheduledAt, at);
+        touches.lostTasks++;
+      } else add(a.carrier ? WAIT_KINDS.carrierRun : WAIT_KINDS.stepRun, a.startedAt, at);
+      if (e.activityTaskFailedEventAttributes && a.carrier) touches.failedCarrierCalls++;
     } else if (e.timerStartedEventAttributes) timerAt = at;
     else if (e.timerFiredEventAttributes) add(WAIT_KINDS.timer, timerAt, at);
   }
-  return waits;
+  return { waits, touches };
 }
 
-/** The waits of the given shipments' purchases, added up by kind, from their first runs' histories. */
-export async function purchaseWaits(temporalAddress: string, shipmentIds: readonly string[]): Promise<Map<WaitKind, number>> {
+/** Each shipment's purchase as its first run's history shows it (the shipments whose history could be read). */
+export async function readPurchases(temporalAddress: string, shipmentIds: readonly string[]): Promise<Map<string, ReturnType<typeof readPurchase>>> {
   const connection = await Connection.connect({ address: temporalAddress });
   try {
     const client = new Client({ connection });
-    const total = new Map<WaitKind, number>();
+    const read = new Map<string, ReturnType<typeof readPurchase>>();
     for (const id of shipmentIds) {
       // The first run is the purchase's (tracking continues as new), so its history from the start.
       const description = await client.workflow.getHandle(shipmentWorkflowId(id)).describe();
       const firstRunId = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
       const { events } = await client.workflow.getHandle(shipmentWorkflowId(id), firstRunId).fetchHistory();
-      for (const [kind, waited] of waitsOf(events ?? [])) total.set(kind, (total.get(kind) ?? 0) + waited);
+      read.set(id, readPurchase(events ?? []));
     }
-    return total;
+    return read;
   } finally {
     await connection.close();
   }
+}
+
+/** Waits added up by kind. */
+export function addWaits(waits: Iterable<ReadonlyMap<WaitKind, number>>): Map<WaitKind, number> {
+  const total = new Map<WaitKind, number>();
+  for (const w of waits) for (const [kind, waited] of w) total.set(kind, (total.get(kind) ?? 0) + waited);
+  return total;
 }
 
 /** The waits as a table, largest first, with each kind's share of their sum. */
