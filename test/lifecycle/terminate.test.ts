@@ -15,6 +15,8 @@ import {
   createAccount,
   expectLedgerConsistent,
   parcel,
+  purchaseToEnd,
+  settledTo,
   startTestStack,
   terminateDuring,
   type TestAccount,
@@ -42,20 +44,9 @@ const order = (marker: string) => ({ service: 'acme_ground', from: address(), to
 
 const get = (key: string, id: string) => call(stack, 'GET', `/api/v1/shipments/${id}`, { key });
 
-/** The shipment once its status reads `status` (read with the live key unless `key` is given). */
-async function settledTo(acct: TestAccount, shipmentId: string, status: string, ms = 60_000, key = acct.liveKey) {
-  return eventually(async () => {
-    const s = await get(key, shipmentId);
-    return s.body.status === status ? s.body : undefined;
-  }, ms, `${shipmentId} to be settled to ${status}`);
-}
-
 /** A purchased shipment (the answer may be a 202 on a busy machine). */
 async function bought(acct: TestAccount, marker: string): Promise<string> {
-  const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order(marker) });
-  expect([201, 202], a.text).toContain(a.status);
-  await settledTo(acct, a.body.id, 'purchased');
-  return a.body.id;
+  return (await purchaseToEnd(stack, acct.liveKey, order(marker))).id;
 }
 
 /** Asks for the void without waiting for its answer: the run is terminated under it. */
@@ -84,7 +75,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const stopped = await terminateDuring(stack, a.body.id, 'buyLabel');
     expect((await expectLedgerConsistent(stack, acct.id)).pending).toBeGreaterThan(0);
 
-    const failed = await settledTo(acct, a.body.id, 'failed');
+    const failed = await settledTo(stack, acct.liveKey, a.body.id, 'failed');
     expect(failed.failure.code).toBe('internal_error');
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.pending).toBe(0);
@@ -102,7 +93,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const again = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': key }, body: order(marker) });
     expect([201, 202], again.text).toContain(again.status);
     expect(again.body.id).not.toBe(a.body.id);
-    await settledTo(acct, again.body.id, 'purchased');
+    await settledTo(stack, acct.liveKey, again.body.id, 'purchased');
   }, 180_000);
 
   it('a card purchase terminated mid-buy: the authorization is voided', async () => {
@@ -113,7 +104,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     expect(a.status, a.text).toBe(202);
     await terminateDuring(stack, a.body.id, 'buyLabel');
     expect((await sim.cardCharges(a.body.id)).map((c) => c.status)).toEqual(['authorized']);
-    await settledTo(acct, a.body.id, 'failed');
+    await settledTo(stack, acct.liveKey, a.body.id, 'failed');
     await eventually(async () => ((await sim.cardCharges(a.body.id))[0]?.status === 'voided' ? true : undefined), 30_000, 'the authorization to be voided');
     await sim.clearFaults(marker);
   }, 180_000);
@@ -129,7 +120,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
 
     // Settled once the new run has looked the label up at the carrier: still live there. The sweep
     // that starts that run comes round on its own schedule, and on a busy machine that takes minutes.
-    await settledTo(acct, id, 'purchased', 150_000);
+    await settledTo(stack, acct.liveKey, id, 'purchased', 150_000);
     const [row] = await stack.database.db.select().from(shipments).where(eq(shipments.id, id));
     expect(row.lastVoidError).toBe('The void was stopped by an operator before the carrier cancelled the label; it stays bought and charged.');
     expect((await settlingRun(id, stopped)).status.name).toBe('RUNNING'); // tracking goes on
@@ -137,7 +128,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     // The shipment is voidable again, through its new run.
     const again = await call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey });
     expect([200, 202], again.text).toContain(again.status);
-    await settledTo(acct, id, 'voided');
+    await settledTo(stack, acct.liveKey, id, 'voided');
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.balance).toBe(5000);
   }, 300_000);
@@ -151,7 +142,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     const stopped = await terminateDuring(stack, id, 'cancelLabel');
     await voiding;
 
-    await settledTo(acct, id, 'voided');
+    await settledTo(stack, acct.liveKey, id, 'voided');
     expect((await sim.purchases(id))[0].cancelled).toBe(true);
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.balance).toBe(5000);
@@ -182,7 +173,7 @@ describe('a bought shipment whose run was stopped goes on when it is needed', ()
 
     const v = await call(stack, 'POST', `/api/v1/shipments/${id}/void`, { key: acct.liveKey });
     expect([200, 202], v.text).toContain(v.status);
-    await settledTo(acct, id, 'voided');
+    await settledTo(stack, acct.liveKey, id, 'voided');
     expect((await sim.purchases(id))[0].cancelled).toBe(true);
     expect((await expectLedgerConsistent(stack, acct.id)).balance).toBe(5000);
     const run = await settlingRun(id, stopped.runId);
@@ -195,7 +186,7 @@ describe('a bought shipment whose run was stopped goes on when it is needed', ()
     // On a busy machine the purchase may answer 202 and end purchased a moment later.
     expect([201, 202], a.text).toContain(a.status);
     const id: string = a.body.id;
-    const purchased = await settledTo(acct, id, 'purchased', 60_000, acct.testKey);
+    const purchased = await settledTo(stack, acct.testKey, id, 'purchased');
     await stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).cancel();
     expect((await closed(id)).status.name).toBe('CANCELLED');
 

@@ -6,7 +6,7 @@ import { reconcile } from '../../admin/reconcile.js';
 import { settleStoppedShipments } from '../../activities/sweep.js';
 import { EncryptionCodec } from '../../codec/index.js';
 import { eventually, simControl } from '../support/sim.js';
-import { address, call, createAccount, parcel, startTestStack, terminateDuring, type TestAccount, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, parcel, purchaseToEnd, startTestStack, terminateDuring, type TestAccount, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let sim: ReturnType<typeof simControl>;
@@ -17,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-/** A purchased shipment. With a 1 s wait the answer may be a 202 on a busy machine, purchased a moment later. */
-async function purchasedShipment(acct: TestAccount, body: Record<string, unknown>) {
-  const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body });
-  expect([201, 202], a.text).toContain(a.status);
-  return eventually(async () => {
-    const s = await call(stack, 'GET', `/api/v1/shipments/${a.body.id}`, { key: acct.liveKey });
-    return s.body.status === 'purchased' ? s.body : undefined;
-  }, 60_000, `${a.body.id} to be purchased`);
-}
 
 describe('npm run ops -- stuck', () => {
   it('lists a purchase whose carrier stays down, with the carrier’s last error, and drops it once the carrier is back', async () => {
@@ -74,7 +64,7 @@ describe('npm run ops -- stuck', () => {
 
   it('lists a void that retries an unreachable carrier, waiting since the void was accepted (it waits on timers, not activities)', async () => {
     const acct = await createAccount(stack, { topUp: '40.00' });
-    const shipment = await purchasedShipment(acct, { service: 'acme_ground', from: address(), to: address(), parcel: parcel() });
+    const shipment = await purchaseToEnd(stack, acct.liveKey, { service: 'acme_ground', from: address(), to: address(), parcel: parcel() });
     await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'error', status: 503, times: -1, match: shipment.id });
     const voidAsked = Date.now();
     const v = await call(stack, 'POST', `/api/v1/shipments/${shipment.id}/void`, { key: acct.liveKey });
@@ -178,7 +168,7 @@ describe('search attributes for operators', () => {
   it('finds a shipment in Temporal by reference, tracking number, account, carrier and status', async () => {
     const acct = await createAccount(stack, { topUp: '40.00' });
     const reference = `find-me-${randomUUID()}`;
-    const shipment = await purchasedShipment(acct, { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference });
+    const shipment = await purchaseToEnd(stack, acct.liveKey, { service: 'acme_ground', from: address(), to: address(), parcel: parcel(), reference });
     const queries = [
       `Reference = '${reference}'`,
       `TrackingNumber = '${shipment.tracking.number}'`,

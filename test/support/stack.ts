@@ -9,7 +9,7 @@ import { shipmentWorkflowId } from '../../contract/index.js';
 import { checkLedger, insertShipment } from '../../db/index.js';
 import { makeId } from '../../domain/index.js';
 import type { Config } from '../../config/index.js';
-import { address, parcel, startLocalStack, type Infra, type LocalStack, type LocalStackOptions } from '../../tools/stack/index.js';
+import { address, call, parcel, startLocalStack, type Infra, type LocalStack, type LocalStackOptions } from '../../tools/stack/index.js';
 import { eventually } from './sim.js';
 
 export { address, call, createAccount, parcel, type Answer, type Infra, type TestAccount } from '../../tools/stack/index.js';
@@ -25,6 +25,24 @@ export async function startTestStack(overrides: Partial<Config> = {}, options: L
     workflowBundlePath: inject('workflowBundlePath'),
   };
   return startLocalStack(infra, overrides, options);
+}
+
+/** The shipment once its status reads `status`, read with `key`. */
+export async function settledTo(stack: { url: string }, key: string, shipmentId: string, status: string, ms = 60_000) {
+  return eventually(async () => {
+    const s = await call(stack, 'GET', `/api/v1/shipments/${shipmentId}`, { key });
+    return s.body.status === status ? s.body : undefined;
+  }, ms, `${shipmentId} to be settled to ${status}`);
+}
+
+/**
+ * A purchase that must end purchased: its 201, or the 202 that a busy machine answers under a short
+ * purchase wait (PURCHASE_WAIT_MS), followed until the shipment reads purchased.
+ */
+export async function purchaseToEnd(stack: { url: string }, key: string, body: Record<string, unknown>, ms = 60_000) {
+  const a = await call(stack, 'POST', '/api/v1/shipments', { key, body });
+  if (a.status !== 201 && a.status !== 202) throw new Error(`the purchase answered ${a.status}: ${a.text}`);
+  return settledTo(stack, key, a.body.id, 'purchased', ms);
 }
 
 /** The ledger invariant after every scenario: balance = Σ entries, pending = open holds. */

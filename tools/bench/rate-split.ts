@@ -9,6 +9,7 @@
  * queue (from the history: that part is the queue layout's, the rest is the machine's). Prints a
  * table and JSON.
  */
+import { toDate } from '../../admin/index.js';
 import { parseScenarioFlags } from './options.js';
 import { randomUUID } from 'node:crypto';
 import { address, call, createAccount, parcel, startInfra, startLocalStack, type LocalStack } from '../stack/index.js';
@@ -26,7 +27,7 @@ const LAYOUTS: Layout[] = [
 const log = (line: string) => void process.stderr.write(`bench rate-split: ${line}\n`);
 const order = () => ({ service: 'acme_ground', from: address(), to: address({ name: `bench-${randomUUID()}` }), parcel: parcel() });
 
-const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+const ms = (t: Parameters<typeof toDate>[0]) => toDate(t)?.getTime() ?? 0;
 
 /** How long the purchase's carrier call sat in its task queue: its buy scheduled → started, from the history. */
 async function buyQueueWait(stack: LocalStack, shipmentId: string): Promise<number> {
