@@ -44,7 +44,12 @@ export interface TrackingReport {
     workers_kb_per_open_workflow: number;
     temporal_kb_per_open_workflow: number;
   };
-  purchases: { idle: PurchaseFigures; in_flight: PurchaseFigures | undefined; ratio: number | null };
+  purchases: {
+    idle: PurchaseFigures;
+    /** Timed once, at the parcels' day `at_day` (in transit from day 2.5), with `parcels_in_flight` open. */
+    in_flight: (PurchaseFigures & { at_day: number; parcels_in_flight: number }) | undefined;
+    ratio: number | null;
+  };
 }
 
 const BODY = {
@@ -109,6 +114,6 @@ export function renderTracking(r: TrackingReport): string {
       .join('; ')}`,
     `carrier calls per parcel: ${calls}`,
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
-    `purchases/s at ${r.options.clients} clients: ${p.idle.per_second} with nothing in flight, ${p.in_flight?.per_second ?? 'not measured'} with the parcels in flight${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
+    `purchases/s at ${r.options.clients} clients: ${p.idle.per_second} with nothing in flight, ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
   ].join('\n');
 }

@@ -147,18 +147,24 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
   let parcelDays = 0;
   let last = { at: Date.now(), open: await openCount(stack, accountId) };
   const peak = { workers: 0, temporal: 0 };
-  let inFlight: PurchaseFigures | undefined;
+  let inFlight: TrackingReport['purchases']['in_flight'];
   let purchaseCalls: Record<string, Record<string, number>> | undefined;
   const simDay = () => ((Date.now() - started) * o.scale) / DAY_MS;
+  const timePurchases = async () => {
+    const before = await simCalls(stack);
+    log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight`);
+    const atDay = Math.round(simDay() * 100) / 100;
+    inFlight = { ...(await purchaseRun(stack, key, o.purchases, o.clients)), at_day: atDay, parcels_in_flight: last.open };
+    log(`in flight: ${inFlight.per_second} purchases/s`);
+    purchaseCalls = diffCalls(before, await simCalls(stack));
+  };
+  // In transit from day 2.5; a run that ends before it (`--days` under 2.5) times them at its end.
+  const purchasesAtDay = Math.min(2.5, o.days);
   while (last.open > 0 && simDay() < o.days) {
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    if (!inFlight && simDay() >= 2.5) {
-      const before = await simCalls(stack);
-      log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight`);
-      inFlight = await purchaseRun(stack, key, o.purchases, o.clients);
-      log(`in flight: ${inFlight.per_second} purchases/s`);
-      purchaseCalls = diffCalls(before, await simCalls(stack));
-      // Not the parcels' cost: start counting again from here.
+    if (!inFlight && simDay() >= purchasesAtDay) {
+      await timePurchases();
+      // Not the parcels' cost: start counting again from here, and stop once the run's days are up.
       cpu = cpuMs(stack.pids);
       last = { at: Date.now(), open: await openCount(stack, accountId) };
       continue;
@@ -177,6 +183,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     peak.temporal = Math.max(peak.temporal, rssBytes(stack.pids.temporal));
     log(`day ${simDay().toFixed(2)}: ${now.open} in flight, ${Math.round(parcelDays)} parcel-days, CPU ${fmt(spent)}`);
   }
+  if (!inFlight && last.open > 0) await timePurchases();
   const days = Math.max(parcelDays, 1e-9);
   const perDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(Math.max(0, ms - (idleSpent[role] ?? 0)) / 1000 / days)]));
   const grossPerDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(ms / 1000 / days)]));
