@@ -17,7 +17,7 @@ import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
 import { closedRunsCheck, ended, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, soleCauseRows, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
-import { addWaits, formatWaits, readPurchases, type readPurchase, type Touches } from './waits.js';
+import { addWaits, formatWaits, readPurchases, type PurchaseRead, type Touches } from './waits.js';
 
 export interface ChaosResult {
   ok: boolean;
@@ -265,7 +265,7 @@ async function exercise(
 const SLOW_MS = 10_000;
 
 /** Each single purchase's first run read back (its waits and what touched it); a sentence when they could not be. */
-async function purchaseHistories(temporalAddress: string, outcomes: readonly KeyOutcome[]): Promise<{ read: Map<string, ReturnType<typeof readPurchase>>; unread: string }> {
+async function purchaseHistories(temporalAddress: string, outcomes: readonly KeyOutcome[]): Promise<{ read: Map<string, PurchaseRead>; unread: string }> {
   const ids = [...ended(outcomes)].flatMap(({ p }) => [...p.shipmentIds].slice(0, 1));
   try {
     return { read: await readPurchases(temporalAddress, ids), unread: '' };

@@ -55,7 +55,12 @@ export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> 
 }
 
 /** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
-export function readPurchase(events: readonly HistoryEvent[]): { waits: Map<WaitKind, number>; touches: Touches } {
+export interface PurchaseRead {
+  waits: Map<WaitKind, number>;
+  touches: Touches;
+}
+
+export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
   const waits = new Map<WaitKind, number>();
   const touches: Touches = { lostTasks: 0, failedCarrierCalls: 0 };
   const add = (kind: WaitKind, from: number | undefined, to: number) => {
@@ -104,11 +109,11 @@ export function readPurchase(events: readonly HistoryEvent[]): { waits: Map<Wait
 }
 
 /** Each shipment's purchase as its first run's history shows it (the shipments whose history could be read). */
-export async function readPurchases(temporalAddress: string, shipmentIds: readonly string[]): Promise<Map<string, ReturnType<typeof readPurchase>>> {
+export async function readPurchases(temporalAddress: string, shipmentIds: readonly string[]): Promise<Map<string, PurchaseRead>> {
   const connection = await Connection.connect({ address: temporalAddress });
   try {
     const client = new Client({ connection });
-    const read = new Map<string, ReturnType<typeof readPurchase>>();
+    const read = new Map<string, PurchaseRead>();
     for (const id of shipmentIds) {
       // The first run is the purchase's (tracking continues as new), so its history from the start.
       const description = await client.workflow.getHandle(shipmentWorkflowId(id)).describe();
