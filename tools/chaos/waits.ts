@@ -54,12 +54,13 @@ export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> 
   return readPurchase(events).waits;
 }
 
-/** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
+/** A purchase as its history shows it: its waits by kind, and what touched it. */
 export interface PurchaseRead {
   waits: Map<WaitKind, number>;
   touches: Touches;
 }
 
+/** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
 export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
   const waits = new Map<WaitKind, number>();
   const touches: Touches = { lostTasks: 0, failedCarrierCalls: 0 };
