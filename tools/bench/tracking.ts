@@ -158,13 +158,12 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     log(`in flight: ${inFlight.per_second} purchases/s`);
     purchaseCalls = diffCalls(before, await simCalls(stack));
   };
-  // In transit from day 2.5; a run that ends before it (`--days` under 2.5) times them at its end.
-  const purchasesAtDay = Math.min(2.5, o.days);
   while (last.open > 0 && simDay() < o.days) {
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    if (!inFlight && simDay() >= purchasesAtDay) {
+    // Once the parcels are in transit.
+    if (!inFlight && simDay() >= 2.5) {
       await timePurchases();
-      // Not the parcels' cost: start counting again from here, and stop once the run's days are up.
+      // Not the parcels' cost: start counting again from here.
       cpu = cpuMs(stack.pids);
       last = { at: Date.now(), open: await openCount(stack, accountId) };
       continue;
@@ -183,6 +182,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     peak.temporal = Math.max(peak.temporal, rssBytes(stack.pids.temporal));
     log(`day ${simDay().toFixed(2)}: ${now.open} in flight, ${Math.round(parcelDays)} parcel-days, CPU ${fmt(spent)}`);
   }
+  // A run that ends before day 2.5 (`--days`) times them at its end, its parcels still in flight.
   if (!inFlight && last.open > 0) await timePurchases();
   const days = Math.max(parcelDays, 1e-9);
   const perDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(Math.max(0, ms - (idleSpent[role] ?? 0)) / 1000 / days)]));

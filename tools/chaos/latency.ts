@@ -29,72 +29,80 @@ function record(row: LatencyRow, ms: number, p: PurchaseOutcome): void {
   if (!row.slowest || ms > row.slowest.ms) row.slowest = { ms, key: p.key, shipmentId: [...p.shipmentIds][0] };
 }
 
+/** The rows of one table: its carrier-fault, worker-kill and outage rows, by what they hold. */
+interface FaultRows {
+  carrier: Map<string, LatencyRow>;
+  workerKill: LatencyRow;
+  outage: Map<string, LatencyRow>;
+}
+
+const row = (met: string, from: string): LatencyRow => ({ met, from, latenciesMs: [] });
+
 /**
- * Every purchase's latency, by what it met (issue: faults cost seconds). A purchase is in every row
- * whose fault it met: its planted carrier fault (from the request), a worker SIGKILL while it was in
- * flight (from the kill), an API, Temporal or PostgreSQL outage that began while it was in flight
- * (from the moment it was back); "nothing" when it met none of them (from the request). Its end is
- * when its client read the final state: a 201, a failure, or the GET after a 202 that showed it done.
+ * The rows a purchase belongs in, each with its latency: its planted carrier fault (from the
+ * request), `kill` (from the kill), each outage that began while it was in flight (from the moment
+ * it was back).
  */
-export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
-  const row = (met: string, from: string): LatencyRow => ({ met, from, latenciesMs: [] });
-  const nothing = row('nothing', 'the request');
-  const workerKill = row('a worker SIGKILL', 'the kill');
-  const carrier = new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`one carrier ${kind} on the buy`, 'the request')]));
-  const outage = new Map(OUTAGES.map(([what, met]) => [what, row(met, 'it was back')]));
-  for (const { p, startedAt, endedAt } of ended(purchases)) {
-    let met = false;
-    if (p.planted?.met) {
-      record(carrier.get(p.planted.kind)!, endedAt - startedAt, p);
-      met = true;
-    }
-    const kill = firstKill(d, startedAt, endedAt);
-    if (kill) {
-      record(workerKill, endedAt - kill.atMs, p);
-      met = true;
-    }
-    for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) {
-      record(outage.get(o.what)!, Math.max(0, endedAt - o.backAt), p);
-      met = true;
-    }
-    if (!met) record(nothing, endedAt - startedAt, p);
-  }
-  return [nothing, workerKill, ...carrier.values(), ...outage.values()];
+function rowsMet(rows: FaultRows, d: Disruptions, p: PurchaseOutcome, startedAt: number, endedAt: number, kill: Disruptions['workerKills'][number] | undefined) {
+  const met: Array<[LatencyRow, number]> = [];
+  if (p.planted?.met) met.push([rows.carrier.get(p.planted.kind)!, endedAt - startedAt]);
+  if (kill) met.push([rows.workerKill, endedAt - kill.atMs]);
+  for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) met.push([rows.outage.get(o.what)!, Math.max(0, endedAt - o.backAt)]);
+  return met;
 }
 
 /**
- * Every purchase once, by the one thing that touched it (the issue's targets are each for one fault):
- * its planted carrier fault and nothing else, a worker SIGKILL that took one of its tasks (read from its
+ * Every purchase's latency, by what it met (faults cost seconds). A purchase is in every row whose
+ * fault it met: its planted carrier fault, a worker SIGKILL while it was in flight, an API, Temporal
+ * or PostgreSQL outage that began while it was in flight (rowsMet); "nothing" when it met none of
+ * them (from the request). Its end is when its client read the final state: a 201, a failure, or the
+ * GET after a 202 that showed it done.
+ */
+export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruptions): LatencyRow[] {
+  const nothing = row('nothing', 'the request');
+  const rows: FaultRows = {
+    carrier: new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`one carrier ${kind} on the buy`, 'the request')])),
+    workerKill: row('a worker SIGKILL', 'the kill'),
+    outage: new Map(OUTAGES.map(([what, met]) => [what, row(met, 'it was back')])),
+  };
+  for (const { p, startedAt, endedAt } of ended(purchases)) {
+    const met = rowsMet(rows, d, p, startedAt, endedAt, firstKill(d, startedAt, endedAt));
+    for (const [r, ms] of met) record(r, ms, p);
+    if (!met.length) record(nothing, endedAt - startedAt, p);
+  }
+  return [nothing, rows.workerKill, ...rows.carrier.values(), ...rows.outage.values()];
+}
+
+/**
+ * Every purchase once, by the one thing that touched it (each recovery target is for one fault): its
+ * planted carrier fault and nothing else, a worker SIGKILL that took one of its tasks (read from its
  * history: a task lost with its worker, not a kill of a process that held none of its work) and
  * nothing else, one outage that began while it was in flight and nothing else, or nothing. A purchase
- * touched by two or more of these, or by a carrier fault on a call other than its planted one (a
- * carrier call that failed beyond the planted fault's one), is in the last row, from the request. A
- * purchase whose history could not be read counts as touched by a kill when one fell while it was in
- * flight.
+ * touched by two or more of these, by a carrier fault on a call other than its planted one (a carrier
+ * call that failed beyond the planted fault's one), or by a task lost with no kill in flight, is in
+ * the last row, from the request. A purchase whose history could not be read counts as touched by a
+ * kill when one fell while it was in flight.
  */
 export function soleCauseRows(purchases: readonly PurchaseOutcome[], d: Disruptions, touches: ReadonlyMap<string, Touches>): LatencyRow[] {
-  const row = (met: string, from: string): LatencyRow => ({ met, from, latenciesMs: [] });
   const nothing = row('nothing', 'the request');
-  const workerKill = row('only a worker SIGKILL that took one of its tasks', 'the kill');
-  const carrier = new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`only one carrier ${kind} on the buy`, 'the request')]));
-  const outage = new Map(SOLE_OUTAGES.map(([what, met]) => [what, row(met, 'it was back')]));
+  const rows: FaultRows = {
+    carrier: new Map(BUY_FAULT_KINDS.map((kind) => [kind, row(`only one carrier ${kind} on the buy`, 'the request')])),
+    workerKill: row('only a worker SIGKILL that took one of its tasks', 'the kill'),
+    outage: new Map(OUTAGES.map(([what, , only]) => [what, row(only, 'it was back')])),
+  };
   const several = row('two or more of these, or a fault on another of its calls', 'the request');
   for (const { p, startedAt, endedAt } of ended(purchases)) {
     const touched = touches.get([...p.shipmentIds][0] ?? '');
     const kill = firstKill(d, startedAt, endedAt);
-    const planted = p.planted?.met ? p.planted.kind : undefined;
-    const causes: Array<() => void> = [];
-    if (planted) causes.push(() => record(carrier.get(planted)!, endedAt - startedAt, p));
-    if (kill && (touched ? touched.lostTasks > 0 : true)) causes.push(() => record(workerKill, endedAt - kill.atMs, p));
-    for (const o of d.outages.filter((x) => x.downAt >= startedAt && x.downAt < endedAt)) causes.push(() => record(outage.get(o.what)!, Math.max(0, endedAt - o.backAt), p));
-    const otherCarrierFaults = (touched?.failedCarrierCalls ?? 0) - (planted ? 1 : 0) > 0;
+    const met = rowsMet(rows, d, p, startedAt, endedAt, touched?.lostTasks === 0 ? undefined : kill);
+    const otherCarrierFaults = (touched?.failedCarrierCalls ?? 0) - (p.planted?.met ? 1 : 0) > 0;
     // A task lost with no kill in flight by the run's clock: lost to something the run did not plant.
     const lostWithoutKill = !kill && (touched?.lostTasks ?? 0) > 0;
-    if (causes.length > 1 || otherCarrierFaults || lostWithoutKill) record(several, endedAt - startedAt, p);
-    else if (causes.length === 1) causes[0]();
+    if (met.length > 1 || otherCarrierFaults || lostWithoutKill) record(several, endedAt - startedAt, p);
+    else if (met.length === 1) record(met[0][0], met[0][1], p);
     else record(nothing, endedAt - startedAt, p);
   }
-  return [nothing, workerKill, ...carrier.values(), ...outage.values(), several];
+  return [nothing, rows.workerKill, ...rows.carrier.values(), ...rows.outage.values(), several];
 }
 
 /**
@@ -124,16 +132,11 @@ export function* ended(purchases: readonly PurchaseOutcome[]) {
 /** The first worker SIGKILL while a purchase was in flight. */
 const firstKill = (d: Disruptions, startedAt: number, endedAt: number) => d.workerKills.find((k) => k.atMs >= startedAt && k.atMs < endedAt);
 
+/** Each outage: its row in the table of every row a purchase met, and in the table of its one cause. */
 const OUTAGES = [
-  ['API kill', 'in flight when an API process was SIGKILLed'],
-  ['Temporal restart', 'in flight across the Temporal restart'],
-  ['PostgreSQL restart', 'in flight across the PostgreSQL restart'],
-] as const;
-
-const SOLE_OUTAGES = [
-  ['API kill', 'only an API process SIGKILLed while it was in flight'],
-  ['Temporal restart', 'only the Temporal restart'],
-  ['PostgreSQL restart', 'only the PostgreSQL restart'],
+  ['API kill', 'in flight when an API process was SIGKILLed', 'only an API process SIGKILLed while it was in flight'],
+  ['Temporal restart', 'in flight across the Temporal restart', 'only the Temporal restart'],
+  ['PostgreSQL restart', 'in flight across the PostgreSQL restart', 'only the PostgreSQL restart'],
 ] as const;
 
 /** The nearest-rank percentile of sorted values. */
