@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledgerEntriesOf } from '../../db/index.js';
 import { eventually, simControl } from '../support/sim.js';
+import { strayChecksOpen } from '../../tools/chaos/latency.js';
+import { US_ROUTE } from '../../tools/chaos/routes.js';
 import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 // Issue 12, fault 10: a lookup that answers 404 is not final. Acme holds every booking of this
@@ -68,6 +70,38 @@ describe('fault 10: a label the carrier commits after the purchase failed', () =
     expect(kinds).not.toContain('capture');
     const after = await call(stack, 'GET', `/api/v1/shipments/${shipmentId}`, { key: acct.liveKey });
     expect(after.body.status).toBe('failed');
+    await sim.clearFaults(marker);
+  }, 180_000);
+});
+
+// USPS's looks spend its small quota, so only the last look of the settle window asks, and cancels by
+// the purchase's key: until then the failed purchase's label is live by design, and its workflow is
+// open. The chaos run checks the carrier's labels only once no such workflow is open (strayChecksOpen).
+describe('a USPS label whose answer was lost, and whose settlement timed out', () => {
+  it('stays live while the failed purchase is still looking, and is cancelled by its key at the last look; nothing is charged', async () => {
+    const acct = await createAccount(stack, { topUp: '50.00', currency: 'USD' });
+    const marker = `lost-${randomUUID().slice(0, 13)}`;
+    // The label is made and its answer lost; the same request again under the same key (USPS's
+    // settlement) is never answered, so the purchase fails at its deadline with a label live.
+    await sim.fault({ carrier: 'usps', operation: 'buy', mode: 'lost_answer', match: marker, times: 1 });
+    await sim.fault({ carrier: 'usps', operation: 'buy', mode: 'timeout', match: marker, times: -1 });
+    const body = { service: 'usps_ground_advantage', from: US_ROUTE.from, to: US_ROUTE.to(marker), parcel: parcel() };
+    const answer = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body });
+    expect(answer.status, answer.text).toBe(503);
+    const shipmentId: string = answer.body.shipment_id;
+    const made = await sim.purchases(shipmentId);
+    expect(made).toHaveLength(1);
+    expect(made[0].cancelled).toBe(false);
+
+    // The run that failed is still looking, and counted so.
+    expect(await strayChecksOpen(inject('temporalAddress'))).toBeGreaterThanOrEqual(1);
+    const handle = stack.temporal.workflow.getHandle(`shipment/${shipmentId}`);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.result();
+    expect(await sim.purchases(shipmentId)).toEqual([expect.objectContaining({ tracking_number: made[0].tracking_number, cancelled: true })]);
+    const account = await expectLedgerConsistent(stack, acct.id);
+    expect(account.balance).toBe(5000);
+    expect(account.pending).toBe(0);
     await sim.clearFaults(marker);
   }, 180_000);
 });

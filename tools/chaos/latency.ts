@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { SA } from '../../contract/index.js';
 import type { Check } from './checks.js';
 import type { PurchaseOutcome } from './purchases.js';
 import { BUY_FAULT_KINDS } from './schedule.js';
@@ -167,6 +168,20 @@ export function formatSlowest(rows: readonly LatencyRow[]): string {
  * Every workflow of the run closed as a business process ends, or still runs: none Failed, Terminated
  * or TimedOut. A carrier's answer, however odd, ends a shipment `failed`, never its workflow Failed.
  */
+/**
+ * Shipment runs that ended their purchase failed and are still open: each is looking for a label the
+ * carrier may commit late (workflows/stray-label.ts), and cancels it at the latest by its last look.
+ */
+export async function strayChecksOpen(temporalAddress: string): Promise<number> {
+  const connection = await Connection.connect({ address: temporalAddress });
+  try {
+    const { count } = await new Client({ connection }).workflow.count(`ExecutionStatus = "Running" AND ${SA.ShipmentStatus.name} = "failed"`);
+    return count;
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function closedRunsCheck(temporalAddress: string): Promise<Check> {
   const connection = await Connection.connect({ address: temporalAddress });
   try {

@@ -15,7 +15,8 @@ import { batchChecks, batchPlans, runBatch, type BatchRun } from './batches.js';
 import { runPurchases } from './purchases.js';
 import { discoverTerms, termsChecks, type TermsTally } from './terms.js';
 import { carrierFaults, describeEvent, faultSchedule, type ChaosEvent } from './schedule.js';
-import { closedRunsCheck, ended, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, soleCauseRows, type Disruptions, type LatencyRow } from './latency.js';
+import { STRAY_LABEL_SETTLE_MS } from '../../workflows/stray-label.js';
+import { closedRunsCheck, ended, formatLatencyTable, formatSlowest, killRowsByWorker, latencyRows, soleCauseRows, strayChecksOpen, type Disruptions, type LatencyRow } from './latency.js';
 import type { ChaosCurrency } from './routes.js';
 import { addWaits, formatWaits, readPurchases, type PurchaseRead, type Touches } from './waits.js';
 
@@ -231,6 +232,18 @@ async function exercise(
       o.log(`  (could not explain them: ${err.message})`),
     );
   }
+
+  // A failed purchase's run goes on looking for a label the carrier may still commit, for
+  // STRAY_LABEL_SETTLE_MS after the failure, and USPS's last look is the one that cancels by the key:
+  // until those looks are over, a failed purchase's label may still be live by design, so the labels
+  // are checked after them.
+  const strayUntil = Date.now() + STRAY_LABEL_SETTLE_MS + 60_000;
+  let looking = await strayChecksOpen(fleet.temporalAddress).catch(() => -1);
+  while (looking !== 0 && Date.now() < strayUntil) {
+    await sleep(5_000);
+    looking = await strayChecksOpen(fleet.temporalAddress).catch(() => -1);
+  }
+  o.log(`stray-label checks over at t+${Math.round(now() / 1000)} s: ${looking === -1 ? 'could not be counted' : `${looking} still looking`}`);
 
   const crashes = [...fleet.apis, ...fleet.workers].flatMap((p) => p.crashes.map((c) => `${p.name}: ${c}`));
   const swept = await sweptDeliveries(path.join(dir, 'logs'));
