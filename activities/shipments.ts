@@ -8,6 +8,7 @@ import {
   updateShipment,
   type Db,
   type ShipmentRow,
+  type Tx,
 } from '../db/index.js';
 import type { Scan } from '../carriers/index.js';
 import type { WorkerMetrics } from './metrics.js';
@@ -16,6 +17,24 @@ import { balanceToJson, CODE, shipmentToJson, type EventType } from '../domain/i
 type ShipmentChanges = Partial<
   Pick<ShipmentRow, 'status' | 'trackingNumber' | 'trackingStatus' | 'lastVoidError' | 'failureCode' | 'failureMessage'>
 >;
+
+/** An event made in the workflow (its id and time there), to be stored once and fanned out. */
+export interface EventToStore {
+  id: string;
+  type: EventType;
+  accountId: string;
+  livemode: boolean;
+  shipmentId: string | null;
+  createdAt: string;
+  /** The payload; absent: the shipment as it is when the event is stored (the balance, for `wallet.low_balance`). */
+  object?: unknown;
+}
+
+/** A scan with the id of its row in `tracking_events`, made in the workflow. */
+export type ScanToStore = Scan & { trackingEventId: string };
+
+/** One write of a tracking step, in the order the workflow planned: the shipment's tracking status (and status), or an event. */
+export type TrackingWrite = { mark: Required<Pick<ShipmentChanges, 'trackingStatus'>> & Pick<ShipmentChanges, 'status'> } | { event: EventToStore };
 
 /** A step that expects the shipment's row found none: retrying cannot help, so operators see it. */
 export function missingRow(shipmentId: string): never {
@@ -35,6 +54,8 @@ export interface ShipmentActivityDeps {
 export function createShipmentActivities(deps: ShipmentActivityDeps) {
   const now = deps.now ?? (() => new Date());
   const { db } = deps;
+  const fanOut = async (e: EventToStore) =>
+    deps.onEventRecorded?.({ id: e.id, type: e.type, accountId: e.accountId, livemode: e.livemode, shipmentId: e.shipmentId });
 
   return {
     /**
@@ -58,60 +79,91 @@ export function createShipmentActivities(deps: ShipmentActivityDeps) {
      * Stores an event once under the id the workflow made. The payload is the shipment as it is
      * now, unless the workflow gives the object (tracking updates, balances).
      */
-    async recordEvent(p: {
-      id: string;
-      type: EventType;
-      accountId: string;
-      livemode: boolean;
-      shipmentId: string | null;
-      createdAt: string;
-      object?: unknown;
-    }): Promise<boolean> {
-      let object = p.object;
-      if (object === undefined && p.type === 'wallet.low_balance') {
-        const account = await findAccount(db, p.accountId);
-        object = account ? balanceToJson(account, p.livemode) : null;
-      } else if (object === undefined && p.shipmentId) {
-        const row = await findShipment(db, p.shipmentId);
-        object = row ? shipmentToJson(row) : null;
-      }
-      const inserted = await insertEvent(db, {
-        id: p.id,
-        accountId: p.accountId,
-        livemode: p.livemode,
-        type: p.type,
-        shipmentId: p.shipmentId,
-        data: { object },
-        createdAt: new Date(p.createdAt),
-      });
+    async recordEvent(p: EventToStore): Promise<boolean> {
+      const inserted = await storeEvent(db, p);
       // Even when the event was already stored: a retry after a crash between the insert and the
       // fan-out must still fan out (the fan-out starts each delivery once, whatever happens).
-      await deps.onEventRecorded?.({ id: p.id, type: p.type, accountId: p.accountId, livemode: p.livemode, shipmentId: p.shipmentId });
+      await fanOut(p);
       return inserted;
     },
 
     /** Stores scans once each (by the carrier's scan id) and returns those that were new. */
-    async recordScans(p: { shipmentId: string; scans: Array<Scan & { trackingEventId: string }> }): Promise<string[]> {
-      const fresh: string[] = [];
-      for (const scan of p.scans) {
-        const inserted = await db
-          .insert(schema.trackingEvents)
-          .values({
-            id: scan.trackingEventId,
-            shipmentId: p.shipmentId,
-            carrierScanId: scan.id,
-            occurredAt: new Date(scan.occurredAt),
-            status: scan.status,
-            description: scan.description,
-            location: scan.location,
-            carrierCode: scan.carrierCode ?? null,
-          })
-          .onConflictDoNothing()
-          .returning({ id: schema.trackingEvents.carrierScanId });
-        if (inserted.length) fresh.push(scan.id);
-      }
-      return fresh;
+    async recordScans(p: { shipmentId: string; scans: ScanToStore[] }): Promise<string[]> {
+      return storeScans(db, p.shipmentId, p.scans);
+    },
+
+    /**
+     * A tracking step in one activity: the new scans stored, then the writes in the workflow's order
+     * (the shipment's tracking status and status, each event). One transaction, so the shipment is
+     * never seen half-moved, and a retry finds all or nothing done: it stores nothing twice (scans
+     * and events by their ids) and sets the shipment to what it set. The events' fan-out follows the
+     * commit, on every attempt, as recordEvent's does. A workflow task on a worker that has evicted
+     * the workflow replays its whole history: one step instead of one per write saves those replays.
+     */
+    async recordTracking(p: { shipmentId: string; scans: ScanToStore[]; writes: TrackingWrite[] }): Promise<void> {
+      const events = await db.transaction(async (tx) => {
+        await storeScans(tx, p.shipmentId, p.scans);
+        const stored: EventToStore[] = [];
+        for (const write of p.writes) {
+          if ('mark' in write) {
+            if (!(await updateShipment(tx, p.shipmentId, write.mark, now()))) missingRow(p.shipmentId);
+          } else {
+            await storeEvent(tx, write.event);
+            stored.push(write.event);
+          }
+        }
+        return stored;
+      });
+      for (const event of events) await fanOut(event);
     },
   };
 }
 export type ShipmentActivities = ReturnType<typeof createShipmentActivities>;
+
+/**
+ * Stores an event once under the id the workflow made; false when it was stored already. Without an
+ * object, its payload is the shipment (or the balance) as it reads in `q`: within a transaction, after
+ * the writes before it.
+ */
+async function storeEvent(q: Db | Tx, p: EventToStore): Promise<boolean> {
+  let object = p.object;
+  if (object === undefined && p.type === 'wallet.low_balance') {
+    const account = await findAccount(q, p.accountId);
+    object = account ? balanceToJson(account, p.livemode) : null;
+  } else if (object === undefined && p.shipmentId) {
+    const row = await findShipment(q, p.shipmentId);
+    object = row ? shipmentToJson(row) : null;
+  }
+  return insertEvent(q, {
+    id: p.id,
+    accountId: p.accountId,
+    livemode: p.livemode,
+    type: p.type,
+    shipmentId: p.shipmentId,
+    data: { object },
+    createdAt: new Date(p.createdAt),
+  });
+}
+
+/** Stores scans once each (by the carrier's scan id) and returns the carrier ids of those that were new. */
+async function storeScans(q: Db | Tx, shipmentId: string, scans: ScanToStore[]): Promise<string[]> {
+  const fresh: string[] = [];
+  for (const scan of scans) {
+    const inserted = await q
+      .insert(schema.trackingEvents)
+      .values({
+        id: scan.trackingEventId,
+        shipmentId,
+        carrierScanId: scan.id,
+        occurredAt: new Date(scan.occurredAt),
+        status: scan.status,
+        description: scan.description,
+        location: scan.location,
+        carrierCode: scan.carrierCode ?? null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: schema.trackingEvents.carrierScanId });
+    if (inserted.length) fresh.push(scan.id);
+  }
+  return fresh;
+}

@@ -10,7 +10,7 @@ export type { AccountRow, ApiKeyRow, BatchRow, ShipmentRow } from './schema.js';
 export type { PickupRow, ScanFormRow } from './schema-forms.js';
 export type { UserRow } from './schema-portal.js';
 export { migrateDatabase, openDatabase } from './connection.js';
-export type { Database, Db } from './connection.js';
+export type { Database, Db, Tx } from './connection.js';
 export { ensureEmbeddedPostgres, runningPostmaster, startRestartablePostgres } from './embedded.js';
 export type { RestartableHandle } from './embedded.js';
 export {

@@ -7,10 +7,14 @@ import { makeId, type IdPrefix } from '../domain/workflow.js';
  * activity runs before its task completes: if the task is lost with its worker, it runs again and
  * makes the ids again, with the same random part (the run's randomness is seeded) and the new task's
  * time (the capture's retry finds its events so: db/queries/purchases.ts, eventsOfCapture).
+ *
+ * `atMs` is the id's time, the task's by default. Ids made in one task all share its time, so their
+ * random parts alone would order them: a step that makes several ids to be listed in order gives
+ * each its own millisecond after the task's (workflows/tracking.ts, planTracking).
  */
-export function workflowId(prefix: IdPrefix): string {
+export function workflowId(prefix: IdPrefix, atMs = Date.now()): string {
   const hex = uuid4().replace(/-/g, '');
   const bytes = new Uint8Array(16);
   for (let i = 0; i < 16; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return makeId(prefix, Date.now(), bytes);
+  return makeId(prefix, atMs, bytes);
 }

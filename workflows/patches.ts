@@ -47,4 +47,16 @@ export const PATCHES: readonly PatchEntry[] = [
     why: 'Tracking of a number the carrier never reported stops after TRACKING_UNKNOWN_STOP_MS (10 days) instead of the 30-day quiet period.',
     deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
   },
+  {
+    id: 'tracking-one-write-step',
+    date: '2026-11-30',
+    why: "A poll's or a push's new scans are recorded in one activity, recordTracking (the scans, the shipment's marks and the events, in the order the workflow planned them), instead of one activity per write: each workflow task of an evicted workflow replays its whole history, so one task instead of several per poll that finds scans. The events' ids and times are the task's time plus their place, so they still list in order.",
+    deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
+  },
+  {
+    id: 'tracking-short-history',
+    date: '2026-11-30',
+    why: 'A tracking run continues as new once its history reaches TRACKING_SHORT_HISTORY_EVENTS (60) instead of TRACKING_HISTORY_EVENTS (200; workflows/tracking.ts): a worker whose cache evicted the workflow replays some 35 events at the median instead of some 160.',
+    deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound); tracking-history-bound can then be removed, no open run having recorded its marker',
+  },
 ];

@@ -22,6 +22,7 @@ const SUMMARIES: Record<string, string> = {
   markShipment: 'update the shipment read model',
   recordEvent: 'record an event (webhooks fan out from it)',
   recordScans: 'store the new carrier scans',
+  recordTracking: "store the new carrier scans, the shipment's tracking status and their events (one transaction)",
   authorizeCard: 'authorize the card',
   captureCard: 'capture the card payment',
   voidCard: 'void the card authorization',

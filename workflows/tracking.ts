@@ -41,6 +41,7 @@ import {
 import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
 import { CARRIER_CALL, shipmentActivities, type CarrierCalls } from './proxies.js';
+import { recordInOneStep, refuseScans, trackingUpdate } from './tracking-step.js';
 
 /**
  * What a run knows of its shipment once the purchase has its answer: the tracking loop and the void
@@ -76,13 +77,28 @@ export interface TrackingState {
 }
 
 /**
- * A tracking run continues as new once its history has this many events (about twenty polls): a
- * worker that no longer has the workflow cached replays it from its history at the next timer, so
- * a short history keeps that replay cheap whatever the parcel's age.
+ * A tracking run recorded before SHORT_HISTORY continues as new once its history has this many
+ * events (about twenty polls); runs since, at TRACKING_SHORT_HISTORY_EVENTS.
  */
 export const TRACKING_HISTORY_EVENTS = 200;
+/**
+ * A tracking run continues as new once its history has this many events. A worker that no longer
+ * caches the workflow (100,000 parcels in flight meet a cache of a few hundred) replays the whole
+ * history at each of its workflow tasks, at about 0.7 ms of CPU an event: 153 ms at 216 events, 33 ms
+ * at 16, 10 ms at 2 (docs/benchmarks.md#tracking-at-scale). A poll turn adds 11 events (its timer,
+ * the poll, their two workflow tasks), 18 when it finds scans (their one write step and the search
+ * attribute), and a run starts with about 5. At 60 a run holds some five turns and a replayed history
+ * is about 35 events at the median, some 35 ms of CPU where the 200 bound's median of 160 cost 120 ms.
+ * The run that follows starts with a history of a few events: a continue-as-new every five polls or so
+ * costs less than one turn's replays save.
+ */
+export const TRACKING_SHORT_HISTORY_EVENTS = 60;
 /** Runs after it continue as new at TRACKING_HISTORY_EVENTS (workflows/patches.ts). */
 const HISTORY_BOUND = 'tracking-history-bound';
+/** Runs after it continue as new at TRACKING_SHORT_HISTORY_EVENTS (workflows/patches.ts). */
+const SHORT_HISTORY = 'tracking-short-history';
+/** Runs after it record a poll's or a push's new scans in one activity, recordTracking (workflows/patches.ts). */
+const ONE_WRITE_STEP = 'tracking-one-write-step';
 /** Runs after it move to the `tracking` queue after their first wait (workflows/patches.ts). */
 const OWN_QUEUE = 'tracking-own-queue';
 /** Runs after it stop tracking a number the carrier never reported after TRACKING_UNKNOWN_STOP_MS (workflows/patches.ts). */
@@ -141,7 +157,7 @@ export async function trackUntilDone(input: ShipmentWorkflowInput, state: Tracki
       polls++;
       const limit = input.tracking.continueAsNewAfterPolls;
       const info = workflowInfo();
-      const longHistory = info.historyLength >= TRACKING_HISTORY_EVENTS && patched(HISTORY_BOUND);
+      const longHistory = historyAtBound(info.historyLength);
       if (info.continueAsNewSuggested || (limit !== undefined && polls >= limit) || longHistory) {
         // A fresh history, after every handler has finished.
         await condition(allHandlersFinished);
@@ -192,6 +208,17 @@ async function keepSubscribed(input: ShipmentWorkflowInput, state: TrackingState
 function carriedOver(input: ShipmentWorkflowInput): ShipmentWorkflowInput {
   const { settle: _settled, ...next } = input;
   return next;
+}
+
+/**
+ * Whether the run's history has reached its bound. Each patch is asked only once the history has
+ * reached its own bound, so its marker is recorded in the turn that continues as new, and a replay
+ * asks it at the same turn. A run recorded before SHORT_HISTORY replays with it false, up to the old
+ * bound; once it runs new tasks, it takes the short bound and goes on as new at its next turn.
+ */
+function historyAtBound(length: number): boolean {
+  if (length >= TRACKING_SHORT_HISTORY_EVENTS && patched(SHORT_HISTORY)) return true;
+  return length >= TRACKING_HISTORY_EVENTS && patched(HISTORY_BOUND);
 }
 
 /** What a next run of this shipment's workflow carries over of the tracking state (defaults left out). */
@@ -283,7 +310,9 @@ export async function pollScans(
 
 /**
  * Records scans not seen before, oldest first: each is stored once, raises `tracking.updated`, and
- * moves the status through the state machine (with its own event) when it changes it.
+ * moves the status through the state machine (with its own event) when it changes it. Runs since
+ * ONE_WRITE_STEP make all of it one activity (tracking-step.ts); runs recorded before it replay one
+ * activity per write, as they were recorded.
  */
 export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
   const refused = (state.refusedScanIds ??= new Set());
@@ -299,17 +328,19 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     log.warn('scans after delivery set aside', { shipmentId: input.shipmentId, scans: late.map((s) => ({ id: s.id, status: s.status })) });
   }
   if (!fresh.length) return 0;
+  if (patched(ONE_WRITE_STEP)) return recordInOneStep(input, state, fresh);
+  return applyScansOneByOne(input, state, fresh);
+}
+
+/** The per-write path of runs recorded before ONE_WRITE_STEP: the scans, then each mark and event, one activity each. */
+async function applyScansOneByOne(input: ShipmentWorkflowInput, state: TrackingState, fresh: Scan[]): Promise<number> {
   const acts = shipmentActivities();
   const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
   try {
     await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
   } catch (err) {
-    // Scans our store can never accept (a NUL in a carrier's text): the failed activity stays in
-    // history for operators, the scans are set aside, and tracking and any void carry on.
     if (failureType(err) !== CODE.invalid_data) throw err;
-    for (const scan of fresh) refused.add(scan.id);
-    state.problem = `scans ${fresh.map((s) => JSON.stringify(s.id)).join(', ')} refused: ${failureMessage(err)}`;
-    log.warn('carrier scans refused as invalid data', { shipmentId: input.shipmentId, problem: state.problem });
+    refuseScans(input, state, fresh, err);
     return 0;
   }
   for (const scan of withIds) {
@@ -339,23 +370,6 @@ export async function applyScans(input: ShipmentWorkflowInput, state: TrackingSt
     }
   }
   return fresh.length;
-}
-
-/** `tracking.updated`'s object: the tracking number's status now, and the scan that arrived. */
-function trackingUpdate(input: ShipmentWorkflowInput, state: TrackingState, status: Scan['status'], scan: Scan & { trackingEventId: string }) {
-  return {
-    tracking_number: state.trackingNumber,
-    shipment_id: input.shipmentId,
-    status,
-    event: {
-      id: scan.trackingEventId,
-      occurred_at: scan.occurredAt,
-      status: scan.status,
-      description: scan.description,
-      location: scan.location,
-      carrier_code: scan.carrierCode ?? null,
-    },
-  };
 }
 
 /** The scans, oldest first, that follow delivery: all of them once delivered, else those after a delivered scan. */

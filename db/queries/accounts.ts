@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ilike, isNotNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { accounts, type AccountRow } from '../schema.js';
 
 export async function insertAccount(db: Db, row: typeof accounts.$inferInsert): Promise<AccountRow> {
@@ -7,7 +7,7 @@ export async function insertAccount(db: Db, row: typeof accounts.$inferInsert): 
   return created;
 }
 
-export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+export async function findAccount(db: Db | Tx, id: string): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
   return row;
 }

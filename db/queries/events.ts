@@ -1,9 +1,9 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { events, type EventRow } from '../schema.js';
 
 /** Stores an event once: its id is made in the workflow, so a retried activity adds nothing. */
-export async function insertEvent(db: Db, row: typeof events.$inferInsert): Promise<boolean> {
+export async function insertEvent(db: Db | Tx, row: typeof events.$inferInsert): Promise<boolean> {
   const inserted = await db.insert(events).values(row).onConflictDoNothing().returning({ id: events.id });
   return inserted.length > 0;
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
-import type { Db } from '../connection.js';
+import type { Db, Tx } from '../connection.js';
 import { shipments, type ShipmentRow } from '../schema.js';
 
 export type NewShipment = typeof shipments.$inferInsert;
@@ -9,7 +9,7 @@ export async function insertShipment(db: Db, row: NewShipment): Promise<void> {
   await db.insert(shipments).values(row).onConflictDoNothing();
 }
 
-export async function findShipment(db: Db, id: string): Promise<ShipmentRow | undefined> {
+export async function findShipment(db: Db | Tx, id: string): Promise<ShipmentRow | undefined> {
   const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
   return row;
 }
@@ -46,7 +46,7 @@ export async function findOwnShipmentByTracking(
 }
 
 export async function updateShipment(
-  db: Db,
+  db: Db | Tx,
   id: string,
   changes: Partial<Omit<ShipmentRow, 'id' | 'accountId' | 'livemode' | 'createdAt'>>,
   now: Date,

@@ -47,6 +47,8 @@ export interface Call {
   local: boolean;
   /** The workflow run that made the call (a continue-as-new starts a new run). */
   runId: string | undefined;
+  /** A write made within this step (recordTracking's scans, marks and events), not an activity of its own. */
+  within?: Name;
 }
 
 const WORKFLOWS = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -103,6 +105,8 @@ function defaults(shipmentId: string): Required<Mocks> {
     markShipment: async () => undefined,
     recordEvent: async () => true,
     recordScans: async (p) => p.scans.map((s) => s.id),
+    // Replaced in mockActivities by its writes, each recorded as the activity that made it before.
+    recordTracking: async () => undefined,
     refundFunds: async () => true,
     beginPurchase: async () => ({ ok: true as const, carrier: CARRIER, gross: 1200, currency: 'GBP' }),
     completePurchase: async (p) => [
@@ -128,24 +132,35 @@ function defaults(shipmentId: string): Required<Mocks> {
   };
 }
 
-/** Mocks of every activity, recording each call; `mocks` replaces the answers a test cares about. */
+/**
+ * Mocks of every activity, recording each call; `mocks` replaces the answers a test cares about.
+ * recordTracking, unless a test gives its own, makes its writes through the mocks of the activities
+ * that made them one by one (recordScans, then each markShipment and recordEvent in its order), each
+ * recorded `within` it: a test of those writes reads them the same whichever path made them.
+ */
 export function mockActivities(env: TestWorkflowEnvironment, shipmentId: string, mocks: Mocks = {}) {
   const calls: Call[] = [];
   const answers = { ...defaults(shipmentId), ...mocks } as Record<Name, (arg: unknown) => Promise<unknown>>;
-  const activities = Object.fromEntries(
-    (Object.keys(answers) as Name[]).map((name) => [
-      name,
-      async (arg: unknown) => {
-        const info = Context.current().info;
-        calls.push({ name, arg, at: await env.currentTimeMs(), taskQueue: info.taskQueue, local: info.isLocal, runId: info.workflowExecution?.runId });
-        return answers[name](arg);
-      },
-    ]),
-  ) as unknown as ShipmentQueueActivities;
+  const recorded = (name: Name, within?: Name) => async (arg: unknown) => {
+    const info = Context.current().info;
+    calls.push({ name, arg, at: await env.currentTimeMs(), taskQueue: info.taskQueue, local: info.isLocal, runId: info.workflowExecution?.runId, ...(within ? { within } : {}) });
+    return answers[name](arg);
+  };
+  if (!mocks.recordTracking) {
+    answers.recordTracking = async (arg) => {
+      const p = arg as Arg<'recordTracking'>;
+      await recorded('recordScans', 'recordTracking')({ shipmentId: p.shipmentId, scans: p.scans });
+      for (const write of p.writes) {
+        if ('mark' in write) await recorded('markShipment', 'recordTracking')({ shipmentId: p.shipmentId, changes: write.mark });
+        else await recorded('recordEvent', 'recordTracking')(write.event);
+      }
+    };
+  }
+  const activities = Object.fromEntries((Object.keys(answers) as Name[]).map((name) => [name, recorded(name)])) as unknown as ShipmentQueueActivities;
   return {
     activities,
     calls,
-    /** The names of the calls so far, in order. */
+    /** The names of the calls so far, in order (recordTracking's writes after it). */
     names: () => calls.map((c) => c.name),
     of: <N extends Name>(name: N): Array<Omit<Call, 'arg'> & { arg: Arg<N> }> => calls.filter((c) => c.name === name) as never,
   };

@@ -2,10 +2,13 @@
 // with mocked activities: weeks of polling in seconds. The poll cadence, a scan resetting it, delivery
 // ending the workflow, the quiet stop, and continue-as-new carrying pushed scans to the next run.
 // Each phase's own waits, pushes and failures: poll-schedule.test.ts.
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
-import { scansSignal, stateQuery, taskQueues } from '../../contract/index.js';
-import { TRACKING_HISTORY_EVENTS } from '../../workflows/tracking.js';
+import { scansSignal, stateQuery, taskQueues, voidUpdate, type ShipmentWorkflowInput } from '../../contract/index.js';
+import { CODE, firstIdAt } from '../../domain/index.js';
+import { TRACKING_SHORT_HISTORY_EVENTS } from '../../workflows/tracking.js';
 import {
   called,
   CARRIER,
@@ -45,6 +48,13 @@ function expectGaps(calls: Call[], expected: number[]) {
  */
 const BEFORE_FIRST_SCAN = [6 * HOUR, 6 * HOUR, 9 * HOUR];
 const at = (iso: string) => Date.parse(iso);
+
+/** The ids of the patch markers a run recorded, in order. */
+function patchMarkers(events: temporal.api.history.v1.IHistoryEvent[]): string[] {
+  return events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .map((e) => defaultPayloadConverter.fromPayload<{ id: string }>(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]).id);
+}
 
 describe('tracking loop (time-skipping, mocked activities)', () => {
   it('a purchase tracks on the tracking queue from its first poll on, at the times it would have polled', async () => {
@@ -239,7 +249,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
     });
   });
 
-  it('a run continues as new before its history passes TRACKING_HISTORY_EVENTS, carrying the parcel on', async () => {
+  it('a run continues as new once its history reaches TRACKING_SHORT_HISTORY_EVENTS, carrying the parcel on', async () => {
     const input = purchasedInput();
     const pickup = scan('s-pickup', 'in_transit', at('2026-03-01T09:00:00Z'));
     let poll = 0;
@@ -248,20 +258,167 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       const first = await startShipment(se, input);
       await se.env.sleep('20 days');
       const runs = [...new Set(mocks.calls.map((c) => c.runId))];
-      expect(runs.length).toBeGreaterThanOrEqual(2);
+      expect(runs.length).toBeGreaterThanOrEqual(3);
       const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, first.firstExecutionRunId);
       expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
       const events = (await firstRun.fetchHistory()).events ?? [];
       // The bound, plus the last poll's events and the continue-as-new itself.
-      expect(events.length).toBeGreaterThanOrEqual(TRACKING_HISTORY_EVENTS);
-      expect(events.length).toBeLessThan(TRACKING_HISTORY_EVENTS + 20);
-      // The patch marker that lets runs recorded before the bound replay as they were.
-      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+      expect(events.length).toBeGreaterThanOrEqual(TRACKING_SHORT_HISTORY_EVENTS);
+      expect(events.length).toBeLessThan(TRACKING_SHORT_HISTORY_EVENTS + 20);
+      // The markers that let runs recorded before each change replay as they were: the one write
+      // step (the scan of the third poll) and the short bound; the old bound's patch is never asked.
+      expect(patchMarkers(events)).toEqual(['tracking-one-write-step', 'tracking-short-history']);
       // The next run goes on where the first stopped: the scan is not recorded again, the cadence is in transit's.
-      expect(mocks.of('recordScans')).toHaveLength(1);
+      expect(mocks.of('recordTracking')).toHaveLength(1);
       expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1, pollMs: 12 * HOUR });
     });
   }, 180_000);
+
+  it('nothing is lost at the bound: the subscription, a void answered, the scans seen and one pushed during the last step go to the next run', async () => {
+    const base = purchasedInput();
+    const input: ShipmentWorkflowInput = { ...base, tracking: { ...base.tracking, push: { [CARRIER]: { lifetimeMs: 14 * DAY } } } };
+    const t0 = at('2026-03-01T09:00:00Z');
+    const pushes = Array.from({ length: 10 }, (_, i) => scan(`p${i}`, i % 2 ? 'out_for_delivery' : 'in_transit', t0 + i * HOUR));
+    const refusal = { ok: false, code: 'carrier_error', message: 'The carrier refused the cancellation: cancellation window closed' };
+    let steps = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      cancelLabel: async () => {
+        throw ApplicationFailure.create({ type: CODE.carrier_error, message: 'cancellation window closed', nonRetryable: true });
+      },
+      // The carrier pushes its next scan while each step is written: the step that reaches the bound
+      // has one waiting, which the next run must take.
+      recordTracking: async () => {
+        const next = pushes[++steps];
+        if (next) await se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`).signal(scansSignal, [next]);
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      await called(mocks, 'subscribeTracking');
+      expect(await handle.executeUpdate(voidUpdate, { updateId: 'void-1' })).toEqual(refusal);
+      await handle.signal(scansSignal, [pushes[0]]);
+      await expect.poll(() => mocks.of('recordTracking').length, { timeout: 30_000 }).toBe(pushes.length);
+      const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, first.firstExecutionRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+      const events = (await firstRun.fetchHistory()).events ?? [];
+      expect(events.length).toBeGreaterThanOrEqual(TRACKING_SHORT_HISTORY_EVENTS);
+      expect(events.length).toBeLessThan(TRACKING_SHORT_HISTORY_EVENTS + 25);
+      const carried = defaultPayloadConverter.fromPayload<ShipmentWorkflowInput>(events.at(-1)!.workflowExecutionContinuedAsNewEventAttributes!.input!.payloads![0]);
+      const steps1 = mocks.of('recordTracking').filter((c) => c.runId === first.firstExecutionRunId);
+      const seen = pushes.slice(0, steps1.length);
+      expect(carried.resume).toEqual({
+        status: 'in_transit',
+        carrier: CARRIER,
+        trackingNumber: TRACKING_NUMBER,
+        seenScanIds: seen.map((s) => s.id),
+        latestScan: { occurredAt: seen.at(-1)!.occurredAt, status: seen.at(-1)!.status },
+        push: { until: expect.any(Number) },
+        voids: { 'void-1': refusal },
+        pollMs: expect.any(Number),
+        pushed: [pushes[steps1.length]],
+        quietSince: expect.any(Number),
+      });
+      const until = (carried.resume!.push as { until: number }).until;
+      expect(Math.abs(until - (mocks.of('subscribeTracking')[0].at + 14 * DAY))).toBeLessThan(MINUTE);
+      // Every scan stored once, in order; the one pushed during the first run's last step by the next run.
+      const stored = mocks.of('recordTracking');
+      expect(stored.map((c) => c.arg.scans.map((s) => s.id))).toEqual(pushes.map((s) => [s.id]));
+      expect(stored[steps1.length].runId).not.toBe(first.firstExecutionRunId);
+      // The next run neither subscribes again nor forgets the void it answered.
+      expect(mocks.of('subscribeTracking')).toHaveLength(1);
+      expect(mocks.of('cancelLabel')).toHaveLength(1);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: pushes.length });
+    });
+  }, 120_000);
+
+  it('a whole journey found in one poll is one recordTracking step: its writes in order, its events listed in order', async () => {
+    const input = purchasedInput();
+    const t0 = at('2026-03-01T09:00:00Z');
+    const journey = [
+      scan('j1', 'in_transit', t0),
+      scan('j2', 'exception', t0 + HOUR),
+      scan('j3', 'in_transit', t0 + 2 * HOUR),
+      // Two scans of the same minute: stored in the order the poll is applied.
+      scan('j4', 'out_for_delivery', t0 + 3 * HOUR),
+      scan('j5', 'out_for_delivery', t0 + 3 * HOUR),
+      scan('j6', 'delivered', t0 + 4 * HOUR),
+    ];
+    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans: async () => journey });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.result()).toEqual({ status: 'delivered' });
+      // One step: the poll, then one activity whose writes are the per-write path's, in its order.
+      expect(mocks.calls.filter((c) => !c.within).map((c) => c.name)).toEqual(['fetchScans', 'recordTracking']);
+      const [step] = mocks.of('recordTracking');
+      expect(mocks.calls.filter((c) => c.within).every((c) => c.within === 'recordTracking' && c.runId === step.runId)).toBe(true);
+      const history = (await handle.fetchHistory()).events ?? [];
+      const scheduled = history.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+      expect(scheduled).toEqual(['fetchScans', 'recordTracking']);
+      expect(step.arg.scans.map((s) => s.id)).toEqual(journey.map((s) => s.id));
+      const status = (s: string) => ({ mark: { trackingStatus: s, status: s } });
+      const track = (s: string) => ({ mark: { trackingStatus: s } });
+      const what = step.arg.writes.map((w) => ('mark' in w ? w : { event: w.event.type }));
+      expect(what).toEqual([
+        status('in_transit'),
+        { event: 'tracking.updated' },
+        { event: 'shipment.in_transit' },
+        status('exception'),
+        { event: 'tracking.updated' },
+        { event: 'shipment.exception' },
+        status('in_transit'),
+        { event: 'tracking.updated' },
+        { event: 'shipment.in_transit' },
+        track('out_for_delivery'),
+        { event: 'tracking.updated' },
+        track('out_for_delivery'),
+        { event: 'tracking.updated' },
+        status('delivered'),
+        { event: 'tracking.updated' },
+        { event: 'shipment.delivered' },
+      ]);
+      // Each tracking.updated names its own scan's row.
+      const events = step.arg.writes.flatMap((w) => ('event' in w ? [w.event] : []));
+      const updates = events.filter((e) => e.type === 'tracking.updated').map((e) => (e.object as { event: { id: string } }).event.id);
+      expect(updates).toEqual(step.arg.scans.map((s) => s.trackingEventId));
+      // Ids made in one task take its time plus their place, so they sort as they were made (the API
+      // lists events by id, a shipment's scans by time and then id), and createdAt is the id's time.
+      const ascending = (ids: string[]) => expect([...ids].sort()).toEqual(ids);
+      ascending(events.map((e) => e.id));
+      ascending(step.arg.scans.map((s) => s.trackingEventId));
+      const times = events.map((e) => Date.parse(e.createdAt));
+      expect(times.map((t) => t - times[0])).toEqual(events.map((_, i) => i));
+      for (const e of events) expect(e.id.slice(0, 14)).toBe(firstIdAt('evt', Date.parse(e.createdAt)).slice(0, 14));
+      expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+      // The same writes, as the harness makes them one by one for the assertions of the other tests.
+      expect(mocks.of('markShipment').map((c) => c.arg.changes)).toEqual(what.flatMap((w) => ('mark' in w ? [w.mark] : [])));
+      expect(mocks.of('recordEvent').map((c) => c.arg.id)).toEqual(events.map((e) => e.id));
+    });
+  });
+
+  it('scans the store refuses as invalid data are set aside with nothing else written, and tracking goes on', async () => {
+    const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, quietStopMs: 2 * DAY } });
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      recordScans: async (p) => {
+        if (p.scans.some((s) => s.id === 'bad')) throw ApplicationFailure.create({ type: CODE.invalid_data, nonRetryable: true, message: 'recordTracking: the data cannot be stored (invalid byte sequence for encoding "UTF8": 0x00)' });
+        return p.scans.map((s) => s.id);
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      await handle.signal(scansSignal, [scan('bad', 'in_transit', at('2026-03-01T09:00:00Z'))]);
+      await se.env.sleep('1 minute');
+      expect(mocks.of('recordTracking')).toHaveLength(1);
+      expect(mocks.of('markShipment')).toHaveLength(0);
+      expect(mocks.of('recordEvent')).toHaveLength(0);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'purchased', scansSeen: 0 });
+      // Pushed again, it is not tried again; a good scan goes through.
+      await handle.signal(scansSignal, [scan('bad', 'in_transit', at('2026-03-01T09:00:00Z')), scan('good', 'in_transit', at('2026-03-01T10:00:00Z'))]);
+      await se.env.sleep('1 minute');
+      expect(mocks.of('recordTracking').map((c) => c.arg.scans.map((s) => s.id))).toEqual([['bad'], ['good']]);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1 });
+      expect(await currentDetails(handle)).toMatch(/last problem: scans "bad" refused: recordTracking: the data cannot be stored/);
+    });
+  });
 
   // A scan arriving after a newer one moved both statuses back to it (found by a black-box audit): an
   // exception pushed at 11:00, then the carrier's 10:00 in_transit, made the shipment in_transit again
