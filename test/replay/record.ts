@@ -3,7 +3,7 @@
  *   npm run record-histories                                  (every scenario below)
  *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
  * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
- * late-scan, cancel-during-void, older-scan, track-alert, history-bound, own-queue, settle. Each starts a stack of its own on one
+ * late-scan, cancel-during-void, older-scan, track-alert, history-bound, one-step, own-queue, settle. Each starts a stack of its own on one
  * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
  * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
  * deliberate change to a workflow's commands; never to silence a failure.
@@ -236,6 +236,20 @@ const SCENARIOS: Record<string, Scenario> = {
     // Its first run goes on as new onto the tracking queue at its first poll (the own-queue
     // scenario); the second is the one that reaches the bound.
     run: recordContinuedRun('shipment-history-bound-first-run', 1, 'a third run'),
+  },
+
+  // A parcel whose scan is written in one step (recordTracking), polled until its run's history
+  // reaches the short bound: that run continues as new, with both patches' markers. Its first run
+  // goes on as new onto the tracking queue before any poll (the own-queue scenario); the second
+  // polls, finds the scan and is the one saved.
+  'one-step': {
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
+    async run({ stack, acct, order, sim, name }) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
+      await saveContinuedRun(stack, name('shipment-one-step-short-history'), shipmentWorkflowId(bought.id), 1, 'a third run');
+      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
+    },
   },
 
   // A purchase whose first tracking wait ends on its timer: its run continues as new on the tracking

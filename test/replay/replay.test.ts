@@ -49,6 +49,9 @@ describe('replaying recorded histories', () => {
         'shipment-track-alert-delivered.json',
         // A tracking run that continued as new at its history's bound, with the patch's marker.
         'shipment-history-bound-first-run.json',
+        // A tracking run whose scan was written in one step (recordTracking) and which continued as
+        // new at the short bound: both patches' markers.
+        'shipment-one-step-short-history.json',
         'webhook-retried-then-delivered.json',
       ]),
     );

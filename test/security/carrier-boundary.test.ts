@@ -124,7 +124,7 @@ describe('input no store can accept (item 2)', () => {
     expect(failed!.applicationFailureInfo?.nonRetryable).toBe(true);
     // Operators read the database's reason; the history (in clear: a failure is outside the payload
     // codec) holds neither the statement nor the values bound to it (an event's are names and addresses).
-    expect(failed!.message).toMatch(/^recordScans: the data cannot be stored \(.*UTF8.*\)$/);
+    expect(failed!.message).toMatch(/^recordTracking: the data cannot be stored \(.*UTF8.*\)$/);
     const recorded = JSON.stringify(failed);
     for (const leak of ['Failed query', 'insert into', 'params:', 'Depot', s.id]) expect(recorded, leak).not.toContain(leak);
     const v = await call(stack, 'POST', `/api/v1/shipments/${s.id}/void`, { key: acct.testKey });
