@@ -10,7 +10,7 @@ import { makeId, type IdPrefix } from '../domain/workflow.js';
  *
  * `atMs` is the id's time, the task's by default. Ids made in one task all share its time, so their
  * random parts alone would order them: a step that makes several ids to be listed in order gives
- * each its own millisecond after the task's (workflows/tracking-step.ts, planTracking).
+ * each its own millisecond after the task's (workflows/tracking-writes.ts, planTracking).
  */
 export function workflowId(prefix: IdPrefix, atMs = Date.now()): string {
   const hex = uuid4().replace(/-/g, '');

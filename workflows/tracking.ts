@@ -7,41 +7,34 @@ import {
   patched,
   proxyActivities,
   setCurrentDetails,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CarrierActivities } from '../activities/index.js';
 import type { Scan } from '../carriers/index.js';
 import {
-  applyScan,
   CARRIER_REASON,
   CODE,
-  eventForStatus,
   isTerminal,
   nextPollMs,
   SUBSCRIPTION_RENEW_MARGIN_MS,
   trackingPhase,
   TRACKING_UNKNOWN_STOP_MS,
-  type EventType,
   type ShipmentStatus,
 } from '../domain/workflow.js';
 import {
   applicationFailureOf,
   carrierCallQueue,
-  SA,
   taskQueues,
   TRACKING_QUIET_STOP_MS,
   type LatestScan,
-  type PurchaseInput,
   type PushSubscription,
   type ShipmentWorkflowInput,
   type ShipmentWorkflowResult,
   type VoidOutcome,
 } from '../contract/index.js';
-import { workflowId } from './event-ids.js';
 import { failureMessage, failureType } from './failures.js';
-import { CARRIER_CALL, shipmentActivities, type CarrierCalls } from './proxies.js';
-import { recordInOneStep, refuseScans, trackingUpdate } from './tracking-step.js';
+import { CARRIER_CALL, type CarrierCalls } from './proxies.js';
+import { applyScans } from './tracking-writes.js';
 
 /**
  * What a run knows of its shipment once the purchase has its answer: the tracking loop and the void
@@ -97,8 +90,6 @@ export const TRACKING_SHORT_HISTORY_EVENTS = 60;
 const HISTORY_BOUND = 'tracking-history-bound';
 /** Runs after it continue as new at TRACKING_SHORT_HISTORY_EVENTS (workflows/patches.ts). */
 const SHORT_HISTORY = 'tracking-short-history';
-/** Runs after it record a poll's or a push's new scans in one activity, recordTracking (workflows/patches.ts). */
-const ONE_WRITE_STEP = 'tracking-one-write-step';
 /** Runs after it move to the `tracking` queue after their first wait (workflows/patches.ts). */
 const OWN_QUEUE = 'tracking-own-queue';
 /** Runs after it stop tracking a number the carrier never reported after TRACKING_UNKNOWN_STOP_MS (workflows/patches.ts). */
@@ -308,76 +299,6 @@ export async function pollScans(
   });
 }
 
-/**
- * Records scans not seen before, oldest first: each is stored once, raises `tracking.updated`, and
- * moves the status through the state machine (with its own event) when it changes it. Runs since
- * ONE_WRITE_STEP make all of it one activity (tracking-step.ts); runs recorded before it replay one
- * activity per write, as they were recorded.
- */
-export async function applyScans(input: ShipmentWorkflowInput, state: TrackingState, scans: Scan[]): Promise<number> {
-  const refused = (state.refusedScanIds ??= new Set());
-  let fresh = scans
-    .filter((s) => !state.seenScanIds.has(s.id) && !refused.has(s.id))
-    .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
-  const late = scansAfterDelivery(state.status, fresh);
-  if (late.length) {
-    // Delivered is terminal (spec §3 rule 4): a scan after it (in the same poll, or raced in by a
-    // push or a sandbox scan) is set aside, as a scan of a delivered shipment is refused at the door.
-    for (const scan of late) state.seenScanIds.add(scan.id);
-    fresh = fresh.slice(0, fresh.length - late.length);
-    log.warn('scans after delivery set aside', { shipmentId: input.shipmentId, scans: late.map((s) => ({ id: s.id, status: s.status })) });
-  }
-  if (!fresh.length) return 0;
-  if (patched(ONE_WRITE_STEP)) return recordInOneStep(input, state, fresh);
-  return applyScansOneByOne(input, state, fresh);
-}
-
-/** The per-write path of runs recorded before ONE_WRITE_STEP: the scans, then each mark and event, one activity each. */
-async function applyScansOneByOne(input: ShipmentWorkflowInput, state: TrackingState, fresh: Scan[]): Promise<number> {
-  const acts = shipmentActivities();
-  const withIds = fresh.map((s) => ({ ...s, trackingEventId: workflowId('trk') }));
-  try {
-    await acts.recordScans({ shipmentId: input.shipmentId, scans: withIds });
-  } catch (err) {
-    if (failureType(err) !== CODE.invalid_data) throw err;
-    refuseScans(input, state, fresh, err);
-    return 0;
-  }
-  for (const scan of withIds) {
-    state.seenScanIds.add(scan.id);
-    const latest = state.latest;
-    // A scan older than one already applied (carriers push out of order; a poll can bring a scan the
-    // carrier recorded late) is history: stored and announced, but the parcel is where the newest
-    // scan put it, so neither status goes back (an exception does not turn into in_transit again).
-    // Delivered still ends the shipment, whenever its scan arrives (spec §3 rule 4).
-    const older = latest !== undefined && Date.parse(scan.occurredAt) < Date.parse(latest.occurredAt) && scan.status !== 'delivered';
-    if (older) {
-      await emitEvent(input, 'tracking.updated', input.shipmentId, trackingUpdate(input, state, latest.status, scan));
-      continue;
-    }
-    state.latest = { occurredAt: scan.occurredAt, status: scan.status };
-    const next = applyScan(state.status, scan.status);
-    const changed = next !== state.status && !isTerminal(state.status);
-    await acts.markShipment({
-      shipmentId: input.shipmentId,
-      changes: { trackingStatus: scan.status, ...(changed ? { status: next } : {}) },
-    });
-    await emitEvent(input, 'tracking.updated', input.shipmentId, trackingUpdate(input, state, scan.status, scan));
-    if (changed) {
-      state.status = next;
-      upsertSearchAttributes([{ key: SA.ShipmentStatus, value: next }]);
-      await emitStatusEvent(input, next);
-    }
-  }
-  return fresh.length;
-}
-
-/** The scans, oldest first, that follow delivery: all of them once delivered, else those after a delivered scan. */
-function scansAfterDelivery(status: ShipmentStatus, fresh: Scan[]): Scan[] {
-  if (status === 'delivered') return fresh;
-  const delivered = fresh.findIndex((s) => s.status === 'delivered');
-  return delivered < 0 ? [] : fresh.slice(delivered + 1);
-}
 
 /** A poll that cannot get an answer in this long gives way; the loop polls again later. */
 export const POLL_LIMIT_MS = 2 * 60_000;
@@ -434,20 +355,3 @@ function carrierCalls(input: ShipmentWorkflowInput, carrier: string, summary: st
   });
 }
 
-/** Records an event once, under an id made here in the workflow. */
-export async function emitEvent(input: PurchaseInput, type: EventType, shipmentId: string | null, object?: unknown) {
-  await shipmentActivities().recordEvent({
-    id: workflowId('evt'),
-    type,
-    accountId: input.accountId,
-    livemode: input.livemode,
-    shipmentId,
-    createdAt: new Date(Date.now()).toISOString(),
-    object,
-  });
-}
-
-export async function emitStatusEvent(input: PurchaseInput, status: ShipmentStatus) {
-  const type = eventForStatus(status);
-  if (type) await emitEvent(input, type, input.shipmentId);
-}

@@ -12,7 +12,8 @@ import {
 import { CARRIER_REASON, CODE, type ShipmentStatus } from '../domain/workflow.js';
 import type { CarrierActivities } from '../activities/index.js';
 import { applicationFailureOf, carrierCallQueue, SA, stoppedBy, type ShipmentWorkflowInput, type StoppedRun, type VoidOutcome } from '../contract/index.js';
-import { applyScans, emitStatusEvent, pollScans, type TrackingState } from './tracking.js';
+import { pollScans, type TrackingState } from './tracking.js';
+import { applyScans, emitStatusEvent } from './tracking-writes.js';
 import { CARRIER_CALL, paymentActivities, shipmentActivities, type CarrierCalls } from './proxies.js';
 
 /** How long a void keeps trying an unreachable carrier before it gives up and the label stays bought. */
