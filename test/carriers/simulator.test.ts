@@ -108,6 +108,37 @@ describe('simulator faults', () => {
 });
 
 describe('simulator control API and robustness', () => {
+  it("makes the tracking bench's parcels new, or spread over their week with their scans so far, and reports only scans whose time has come", async () => {
+    const now = Date.now();
+    const fresh = await simCall(sim.url, 'POST', '/_sim/parcels', { carrier: 'acme', count: 3, scale: 1000, start_ms: now });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.tracking_numbers).toHaveLength(3);
+    expect(fresh.body.parcels).toBeUndefined();
+    for (const n of fresh.body.tracking_numbers) expect(await acme.scans(n)).toEqual([]);
+
+    const spread = await simCall(sim.url, 'POST', '/_sim/parcels', { carrier: 'acme', count: 200, scale: 100, start_ms: now, spread: true, seed: 7 });
+    expect(spread.status).toBe(201);
+    const parcels = spread.body.parcels as Array<{ tracking_number: string; created_at: string; scans: Array<{ id: string; status: string; occurred_at: string }> }>;
+    expect(parcels.map((p) => p.tracking_number)).toEqual(spread.body.tracking_numbers);
+    // Somewhere in their week: made before now (up to a week of parcel time, 101 min at this scale), none delivered yet.
+    for (const p of parcels) {
+      expect(Date.parse(p.created_at)).toBeLessThanOrEqual(now);
+      expect(Date.parse(p.created_at)).toBeGreaterThan(now - (7 * 86_400_000) / 100);
+      expect(p.scans.every((s) => Date.parse(s.occurred_at) <= now && s.status !== 'delivered')).toBe(true);
+    }
+    const byScans = new Set(parcels.map((p) => p.scans.length));
+    expect(byScans.has(0)).toBe(true);
+    expect([...byScans].some((n) => n >= 3)).toBe(true);
+    expect(parcels.some((p) => p.scans.at(-1)?.status === 'out_for_delivery')).toBe(true);
+    // The carrier reports what the answer says happened so far (the next scan is over a minute away at this scale).
+    const moved = parcels.find((p) => p.scans.length >= 2)!;
+    const reported = await acme.scans(moved.tracking_number);
+    expect(reported.map((s) => s.id)).toEqual(moved.scans.map((s) => s.id));
+
+    const bad = await simCall(sim.url, 'POST', '/_sim/parcels', { carrier: 'acme', count: 1, spread: 'yes' });
+    expect(bad).toMatchObject({ status: 400, body: { error: { message: 'spread must be a boolean.' } } });
+  });
+
   it('lists carriers', async () => {
     // Every registered carrier that names a simulator path is simulated, the real ones included.
     const simulated = ALL_CARRIER_MODULES.filter((m) => m.simulatorPath).map((m) => m.definition.code);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { upsDefinition } from '../../carriers/ups/index.js';
-import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type ShipmentWorkflowInput } from '../../contract/index.js';
+import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type LatestScan, type ShipmentWorkflowInput } from '../../contract/index.js';
 import { schema } from '../../db/index.js';
-import { makeId } from '../../domain/index.js';
+import { applyScan, makeId, nextPollMs, trackingPhase, type ScanStatus, type ShipmentStatus } from '../../domain/index.js';
 import { post, type TrackingStack } from './tracking-stack.js';
 
 /** The bench's parcels per carrier, each with the service a purchase would have bought. */
@@ -21,7 +21,14 @@ export interface BenchParcel {
   shipmentId: string;
   carrier: string;
   trackingNumber: string;
+  /** Spread parcels (`spread`): the scans the parcel already had when its tracking started. */
+  past?: Array<{ id: string; status: ScanStatus; occurred_at: string }>;
+  /** Spread parcels: when its label was made (the clock of the run). */
+  createdAt?: number;
 }
+
+/** The carriers whose scans the bench's parcels get pushed rather than polled (UPS Track Alert). */
+const PUSHED = new Set(['ups']);
 
 /** Starts so many shipment workflows at once: enough to keep the server busy, few enough to leave it room. */
 const STARTS_IN_FLIGHT = 32;
@@ -39,6 +46,8 @@ export async function startParcels(o: {
   count: number;
   carriers: readonly string[];
   scale: number;
+  /** Parcels somewhere in their week, as a merchant's in flight are, rather than all new. */
+  spread?: boolean;
   log: (line: string) => void;
 }): Promise<BenchParcel[]> {
   const parcels: BenchParcel[] = [];
@@ -49,9 +58,15 @@ export async function startParcels(o: {
     for (const [i, carrier] of o.carriers.entries()) {
       const share = Math.floor(size / o.carriers.length) + (i < size % o.carriers.length ? 1 : 0);
       if (!share) continue;
-      const made = await post(`${o.stack.simUrl}/_sim/parcels`, { carrier, count: share, scale: o.scale, seed: done + i + 1, start_ms: start });
-      for (const trackingNumber of made.tracking_numbers as string[]) {
-        chunk.push({ shipmentId: makeId('shp', Date.now(), randomBytes(16)), carrier, trackingNumber });
+      const made = await post(`${o.stack.simUrl}/_sim/parcels`, { carrier, count: share, scale: o.scale, seed: done + i + 1, start_ms: start, ...(o.spread ? { spread: true } : {}) });
+      if (o.spread) {
+        for (const p of made.parcels as Array<{ tracking_number: string; created_at: string; scans: NonNullable<BenchParcel['past']> }>) {
+          chunk.push({ shipmentId: makeId('shp', Date.now(), randomBytes(16)), carrier, trackingNumber: p.tracking_number, past: p.scans, createdAt: Date.parse(p.created_at) });
+        }
+      } else {
+        for (const trackingNumber of made.tracking_numbers as string[]) {
+          chunk.push({ shipmentId: makeId('shp', Date.now(), randomBytes(16)), carrier, trackingNumber });
+        }
       }
     }
     await insertRows(o.stack, o.accountId, chunk);
@@ -69,7 +84,7 @@ async function insertRows(stack: TrackingStack, accountId: string, chunk: BenchP
         id: p.shipmentId,
         accountId,
         livemode: true,
-        status: 'purchased',
+        status: statusOf(p),
         reference: null,
         serviceCode: BENCH_SERVICES[p.carrier].code,
         carrier: p.carrier,
@@ -83,7 +98,7 @@ async function insertRows(stack: TrackingStack, accountId: string, chunk: BenchP
         currency: 'GBP',
         chargedTo: 'wallet',
         trackingNumber: p.trackingNumber,
-        trackingStatus: 'label_created',
+        trackingStatus: latestOf(p)?.status ?? 'label_created',
       })),
     );
   }
@@ -111,15 +126,22 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
       strayLabelSettleMs: config.strayLabelSettleMs,
       // As purchaseSettings (api/services/purchase.ts) makes them, UPS Track Alert included, on the bench's clock.
       tracking: { minPollMs: config.trackingPollMinMs, maxPollMs: config.trackingPollMaxMs, push: { ups: { lifetimeMs } }, timeScale: scale },
-      resume: { status: 'purchased', carrier: p.carrier, trackingNumber: p.trackingNumber, seenScanIds: [], pollMs: config.trackingPollMinMs, known: false },
+      resume: p.past ? spreadResume(p, config.trackingPollMinMs) : { status: 'purchased', carrier: p.carrier, trackingNumber: p.trackingNumber, seenScanIds: [], pollMs: config.trackingPollMinMs, known: false },
     };
+    const bounds = { minMs: config.trackingPollMinMs, maxMs: config.trackingPollMaxMs };
+    // A spread parcel that is polled: its first poll at a point drawn evenly over the wait its
+    // schedule gives it now, as if it had been polled all along. Its workflow runs its first task
+    // then (Temporal's start delay) and polls at once (`pollDue`); a pushed one subscribes now.
+    const startDelay = p.past && !PUSHED.has(p.carrier) ? Math.round((Math.random() * firstWaitMs(p, bounds, scale)) / scale) : 0;
+    if (startDelay > 0) input.resume = { ...input.resume!, pollDue: true };
     await stack.temporal.workflow.start(SHIPMENT_WORKFLOW, {
+      ...(startDelay > 0 ? { startDelay } : {}),
       workflowId: shipmentWorkflowId(p.shipmentId),
       // Where a purchase's shipment tracks once its first wait is over (workflows/tracking.ts).
       taskQueue: taskQueues(config.taskQueuePrefix).tracking,
       args: [input],
       typedSearchAttributes: [
-        { key: SA.ShipmentStatus, value: 'purchased' },
+        { key: SA.ShipmentStatus, value: input.resume!.status },
         { key: SA.Carrier, value: p.carrier },
         { key: SA.TrackingNumber, value: p.trackingNumber },
         { key: SA.AccountId, value: accountId },
@@ -132,4 +154,33 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
       for (let p = queue.shift(); p; p = queue.shift()) await startOne(p);
     }),
   );
+}
+
+const latestOf = (p: BenchParcel) => p.past?.[p.past.length - 1];
+/** The shipment's status after the parcel's scans so far, as the tracking loop would have moved it. */
+const statusOf = (p: BenchParcel): ShipmentStatus => (p.past ?? []).reduce<ShipmentStatus>((status, scan) => applyScan(status, scan.status), 'purchased');
+
+/** Where a workflow that had followed a spread parcel from its purchase would be now. */
+function spreadResume(p: BenchParcel, pollMs: number): NonNullable<ShipmentWorkflowInput['resume']> {
+  const past = p.past ?? [];
+  const latest = latestOf(p);
+  const latestScan: LatestScan | undefined = latest ? { status: latest.status, occurredAt: latest.occurred_at } : undefined;
+  return {
+    status: statusOf(p),
+    carrier: p.carrier,
+    trackingNumber: p.trackingNumber,
+    seenScanIds: past.map((s) => s.id),
+    pollMs,
+    known: past.length > 0,
+    // Workflow time of its last movement: the sim's clock is the wall's, its hours already scaled.
+    quietSince: latest ? Date.parse(latest.occurred_at) : (p.createdAt ?? Date.now()),
+    ...(latestScan ? { latestScan } : {}),
+  };
+}
+
+/** The wait, in parcel time, the tracking schedule gives a spread parcel now (workflows/tracking.ts nextWaitMs). */
+function firstWaitMs(p: BenchParcel, bounds: { minMs: number; maxMs: number }, scale: number): number {
+  const resume = spreadResume(p, bounds.minMs);
+  const sinceMovementMs = (Date.now() - (resume.quietSince ?? Date.now())) * scale;
+  return nextPollMs({ phase: trackingPhase(resume.latestScan?.status), sinceMovementMs, failures: 0, pushed: false, bounds });
 }

@@ -16,7 +16,7 @@ export interface PurchaseFigures {
 
 export interface TrackingReport {
   scenario: 'tracking';
-  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache: number };
+  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache: number; spread: boolean; minutes: number };
   machine: Machine;
   stack: string;
   parcels: Record<string, number>;
@@ -34,7 +34,10 @@ export interface TrackingReport {
     cpu_s_per_parcel_day: Record<string, number>;
     cpu_s_per_parcel_day_with_idle: Record<string, number>;
   };
+  /** From the start on: a week's parcels' calls over their life (with --spread, the start and a stretch of it only). */
   carrier_calls_per_parcel: Record<string, Record<string, number>>;
+  /** Over the measured stretch, per parcel-day: what the fleet asks of each carrier (the start left out). */
+  carrier_calls_per_parcel_day: Record<string, Record<string, number>>;
   /** Parcel hours from a scan to its record, by carrier and status. */
   scan_delay_parcel_hours: Record<string, Record<string, { p50: number; p95: number }>>;
   track_alert: unknown;
@@ -46,7 +49,7 @@ export interface TrackingReport {
   };
   purchases: {
     idle: PurchaseFigures;
-    /** Timed once, at the parcels' day `at_day` (in transit from day 2.5), with `parcels_in_flight` open. */
+    /** Timed once, at the parcels' day `at_day` (in transit from day 2.5; with --spread halfway), with `parcels_in_flight` open. */
     in_flight: (PurchaseFigures & { at_day: number; parcels_in_flight: number }) | undefined;
     ratio: number | null;
   };
@@ -99,20 +102,28 @@ export function renderTracking(r: TrackingReport): string {
   const cpu = Object.entries(r.run.cpu_s_per_parcel_day)
     .map(([role, s]) => `${role} ${s}`)
     .join(', ');
-  const calls = Object.entries(r.carrier_calls_per_parcel)
-    .map(([carrier, ops]) => `${carrier}: ${Object.entries(ops).map(([op, n]) => `${op} ${n}`).join(', ') || 'none'}`)
-    .join('; ');
+  const callList = (per: Record<string, Record<string, number>>) =>
+    Object.entries(per)
+      .map(([carrier, ops]) => `${carrier}: ${Object.entries(ops).map(([op, n]) => `${op} ${n}`).join(', ') || 'none'}`)
+      .join('; ');
   const p = r.purchases;
+  const spread = r.options.spread;
   return [
-    `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, a week in ${Math.round((7 * 1440) / r.options.scale)} min (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`,
+    spread
+      ? `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, each somewhere in its week (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`
+      : `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, a week in ${Math.round((7 * 1440) / r.options.scale)} min (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`,
     describeMachine(r.machine),
-    `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s, measured from day ${r.run.measured_from_day}: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,
+    spread
+      ? `started in ${r.start.wall_s} s; measured for ${r.run.wall_s - r.start.wall_s} s from then: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`
+      : `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s, measured from day ${r.run.measured_from_day}: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,
     `CPU seconds per parcel-day (the idle stack's ${Object.values(r.run.idle_cores).reduce((a, b) => a + b, 0).toFixed(3)} cores taken off): ${cpu}`,
-    `UPS polls per parcel over its life: ${r.carrier_calls_per_parcel.ups?.track ?? 0} (Track Alert pushes instead)`,
+    spread
+      ? `UPS polls per parcel-day: ${r.carrier_calls_per_parcel_day.ups?.track ?? 0} (Track Alert pushes instead)`
+      : `UPS polls per parcel over its life: ${r.carrier_calls_per_parcel.ups?.track ?? 0} (Track Alert pushes instead)`,
     `hours from a delivery to its record, median and 95th percentile: ${Object.entries(r.scan_delay_parcel_hours)
       .map(([carrier, statuses]) => `${carrier} ${statuses.delivered?.p50 ?? '-'}, ${statuses.delivered?.p95 ?? '-'}`)
       .join('; ')}`,
-    `carrier calls per parcel: ${calls}`,
+    spread ? `carrier calls per parcel-day: ${callList(r.carrier_calls_per_parcel_day)}` : `carrier calls per parcel: ${callList(r.carrier_calls_per_parcel)}`,
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
     `purchases/s at ${r.options.clients} clients: ${p.idle.per_second} with nothing in flight, ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
   ].join('\n');

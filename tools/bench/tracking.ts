@@ -21,13 +21,17 @@ import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport 
 import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
 
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
-                                [--purchases 200] [--clients 8] [--cache <n>] [--keep]
+                                [--purchases 200] [--clients 8] [--cache <n>] [--spread --minutes 30] [--keep]
   --parcels    parcels in flight, spread over --carriers
   --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
                at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
   --days       simulated days to follow them (the week's last delivery comes by day 7)
   --purchases  purchases timed at --clients clients, before the parcels and again with them in flight
   --cache      WORKER_MAX_CACHED_WORKFLOWS of the workers (default: the configuration's)
+  --spread     the parcels somewhere in their week, as a merchant's in flight are, each polled from a
+               point drawn over its wait, instead of all bought at once: the steady state, measured
+               over --minutes of the wall clock (purchases timed halfway) instead of --days
+  --minutes    with --spread: how long to measure once every parcel is in flight (default 30)
   --keep       keep the run's directory (logs, PostgreSQL, the Temporal SQLite file)
 `;
 const DAY_MS = 86_400_000;
@@ -37,7 +41,11 @@ const IDLE_MS = 30_000;
 const log = (line: string) => void process.stderr.write(`bench tracking: ${line}\n`);
 
 export async function main(argv: string[]): Promise<number> {
-  const flags = parseScenarioFlags(argv, { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', keep: 'no' }, USAGE);
+  const flags = parseScenarioFlags(
+    argv,
+    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', spread: 'no', minutes: '30', keep: 'no' },
+    USAGE,
+  );
   if ('exit' in flags) return flags.exit;
   const v = flags.values;
   const parcels = Number(v.parcels);
@@ -49,8 +57,10 @@ export async function main(argv: string[]): Promise<number> {
     purchases: Number(v.purchases),
     clients: Number(v.clients),
     cache: v.cache ? Number(v.cache) : undefined,
+    spread: v.spread !== 'no',
+    minutes: Number(v.minutes),
   };
-  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
+  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients, o.minutes].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
   if (bad || (o.cache !== undefined && !(o.cache >= 0))) {
     process.stderr.write(USAGE);
     return 2;
@@ -58,7 +68,11 @@ export async function main(argv: string[]): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-tracking-'));
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory.
   await chmod(dir, 0o755);
-  log(`${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`);
+  log(
+    o.spread
+      ? `${o.parcels} parcels spread over their week, measured for ${o.minutes} min (scale ${o.scale}); stack in ${dir}`
+      : `${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`,
+  );
   const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, log });
   // Ctrl-C or a kill: the stack's processes go with the bench.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -78,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Options = { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache?: number };
+type Options = { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache?: number; spread: boolean; minutes: number };
 
 async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport> {
   const admin = adminCommands(stack.database.db);
@@ -100,7 +114,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   const rssBefore = { workers: rssBytes(stack.pids.workers), temporal: rssBytes(stack.pids.temporal) };
   const cpuBefore = cpuMs(stack.pids);
   const started = Date.now();
-  const parcels = await startParcels({ stack, accountId, count: o.parcels, carriers: o.carriers, scale: o.scale, log });
+  const parcels = await startParcels({ stack, accountId, count: o.parcels, carriers: o.carriers, scale: o.scale, spread: o.spread, log });
   // The start ends once every workflow has run its first task: the UPS parcels' subscriptions are its last step.
   const ups = parcels.filter((p) => p.carrier === 'ups').length;
   for (let n = 0; (await trackAlertStats(stack)).subscribed < ups; n++) {
@@ -109,7 +123,9 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   }
   const startedAll = Date.now();
   const cpuStarted = cpuMs(stack.pids);
+  const callsStarted = await simCalls(stack);
   const run = await follow(stack, o, accountId, key, started, startedAll, idleRate);
+  const callsEnd = await simCalls(stack);
   return {
     scenario: 'tracking',
     options: { ...o, cache: o.cache ?? stack.config.worker.maxCachedWorkflows },
@@ -122,7 +138,8 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
       cpu_ms_per_parcel: perEach(diff(cpuBefore, cpuStarted), o.parcels),
     },
     run: run.figures,
-    carrier_calls_per_parcel: callsPerParcel(callsBefore, await simCalls(stack), parcels, run.purchaseCalls),
+    carrier_calls_per_parcel: callsPerParcel(callsBefore, callsEnd, parcels, run.purchaseCalls),
+    carrier_calls_per_parcel_day: callsPerParcelDay(diffCalls(callsStarted, callsEnd), run.purchaseCalls, run.figures.parcel_days, o.carriers),
     scan_delay_parcel_hours: await scanDelays(stack, accountId, o.scale),
     track_alert: await trackAlertStats(stack),
     memory: {
@@ -158,10 +175,13 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     log(`in flight: ${inFlight.per_second} purchases/s`);
     purchaseCalls = diffCalls(before, await simCalls(stack));
   };
-  while (last.open > 0 && simDay() < o.days) {
+  // Spread parcels are measured for a while of the wall clock, their purchases timed halfway; a
+  // week's parcels until they are delivered or `days` have passed, timed once in transit.
+  const measuring = () => (o.spread ? Date.now() - startedAll < o.minutes * 60_000 : simDay() < o.days);
+  const purchasesDue = () => (o.spread ? Date.now() - startedAll >= (o.minutes * 60_000) / 2 : simDay() >= 2.5);
+  while (last.open > 0 && measuring()) {
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    // Once the parcels are in transit.
-    if (!inFlight && simDay() >= 2.5) {
+    if (!inFlight && purchasesDue()) {
       await timePurchases();
       // Not the parcels' cost: start counting again from here.
       cpu = cpuMs(stack.pids);
@@ -251,6 +271,20 @@ function callsPerParcel(before: Record<string, Record<string, number>>, after: R
       carrier,
       Object.fromEntries(Object.entries(made[carrier] ?? {}).map(([op, calls]) => [op, round3((calls - (purchaseCalls?.[carrier]?.[op] ?? 0)) / n)])),
     ]),
+  );
+}
+
+/**
+ * Carrier calls per parcel-day over the measured stretch (the start's, and those of the purchases
+ * timed among the parcels, left out), by carrier and operation. Each carrier holds an even share of
+ * the parcels, so of the parcel-days.
+ */
+function callsPerParcelDay(made: Calls, purchaseCalls: Calls | undefined, parcelDays: number, carriers: readonly string[]) {
+  const perCarrier = Math.max(parcelDays, 1e-9) / carriers.length;
+  return Object.fromEntries(
+    Object.entries(made)
+      .filter(([carrier]) => carriers.includes(carrier))
+      .map(([carrier, ops]) => [carrier, Object.fromEntries(Object.entries(ops).map(([op, calls]) => [op, round3((calls - (purchaseCalls?.[carrier]?.[op] ?? 0)) / perCarrier)]))]),
   );
 }
 

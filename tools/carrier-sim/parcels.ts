@@ -6,8 +6,14 @@ import { jsonObject, positiveInteger } from './validate.js';
 /**
  * The tracking bench's parcels (`npm run bench -- tracking`): labels made without a purchase request,
  * each walking through a realistic week on a clock `scale` times faster than the wall's, so that a
- * week passes in minutes. `POST /_sim/parcels` `{carrier, count, scale, seed?, start_ms?}` answers
- * 201 `{tracking_numbers, last_scan_at}`; each carrier then reports the scans whose time has come.
+ * week passes in minutes. `POST /_sim/parcels` `{carrier, count, scale, seed?, start_ms?, spread?}`
+ * answers 201 `{tracking_numbers, last_scan_at}`; each carrier then reports the scans whose time has
+ * come.
+ *
+ * With `spread: true` the parcels are not all new: each is somewhere in its week, as the parcels a
+ * merchant has in flight at any moment are (a parcel's age is drawn evenly over its own life, so none
+ * is delivered yet). The answer then also gives each parcel's scans so far (`parcels`), so that the
+ * bench can start its tracking where a workflow that had followed it all along would be.
  */
 export function createParcels(state: SimState, apis: readonly SimApi[], req: SimRequest): SimReply {
   const body = jsonObject(req);
@@ -17,13 +23,20 @@ export function createParcels(state: SimState, apis: readonly SimApi[], req: Sim
   const count = positiveInteger(body, 'count');
   if (count > 10_000) throw new SimHttpError(400, 'invalid_request', 'count must be at most 10000 a request.');
   const scale = typeof body.scale === 'number' && body.scale >= 1 ? body.scale : 1;
-  const start = typeof body.start_ms === 'number' ? body.start_ms : Date.now();
+  const now = typeof body.start_ms === 'number' ? body.start_ms : Date.now();
+  if (body.spread !== undefined && typeof body.spread !== 'boolean') throw new SimHttpError(400, 'invalid_request', 'spread must be a boolean.');
+  const spread = body.spread === true;
   const rng = mulberry32(typeof body.seed === 'number' ? body.seed : 1);
   const numbers: string[] = [];
-  let last = start;
+  const parcels: Array<{ tracking_number: string; created_at: string; scans: Array<{ id: string; status: ScanStatus; occurred_at: string }> }> = [];
+  let last = now;
   for (let i = 0; i < count; i++) {
+    const week = weekOf(rng);
+    // Spread: made this many parcel hours ago, somewhere before its delivery.
+    const ageHours = spread ? rng() * week[week.length - 1].hour : 0;
+    const start = now - (ageHours * 3_600_000) / scale;
     const trackingNumber = api.createParcel!(start, `bench-${state.newId('prc')}`);
-    const scans = weekOf(rng).map(
+    const scans = week.map(
       (step, n): SimScan => ({
         id: `${trackingNumber}-w${n}`,
         carrier: api.code,
@@ -37,8 +50,16 @@ export function createParcels(state: SimState, apis: readonly SimApi[], req: Sim
     state.itineraries.set(trackingNumber, scans);
     last = Math.max(last, Date.parse(scans[scans.length - 1].occurredAt));
     numbers.push(trackingNumber);
+    if (spread) {
+      const past = scans.filter((s) => Date.parse(s.occurredAt) <= now);
+      parcels.push({
+        tracking_number: trackingNumber,
+        created_at: new Date(start).toISOString(),
+        scans: past.map((s) => ({ id: s.id, status: s.status, occurred_at: s.occurredAt })),
+      });
+    }
   }
-  return { status: 201, body: { tracking_numbers: numbers, last_scan_at: new Date(last).toISOString() } };
+  return { status: 201, body: { tracking_numbers: numbers, last_scan_at: new Date(last).toISOString(), ...(spread ? { parcels } : {}) } };
 }
 
 interface Step {
