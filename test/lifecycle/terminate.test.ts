@@ -139,10 +139,14 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     // The carrier holds the cancellation and carries it out after the run is gone.
     await sim.fault({ carrier: 'acme', operation: 'cancel', mode: 'late_commit', delay_ms: 2000, match: id, times: 1 });
     const voiding = voidInBackground(acct, id);
+    // Terminated once the carrier has the cancellation (its fault used up): a run terminated while
+    // its cancel call only waited to start never sends it, and the label rightly stays bought.
+    await eventually(async () => ((await sim.faults(id)).length === 0 ? true : undefined), 60_000, `carrier acme to receive the cancellation of ${id}`);
     const stopped = await terminateDuring(stack, id, 'cancelLabel');
     await voiding;
 
-    await settledTo(stack, acct.liveKey, id, 'voided');
+    // Settled by the run the sweep starts, on its own schedule: minutes on a busy machine.
+    await settledTo(stack, acct.liveKey, id, 'voided', 150_000);
     expect((await sim.purchases(id))[0].cancelled).toBe(true);
     const account = await expectLedgerConsistent(stack, acct.id);
     expect(account.balance).toBe(5000);
@@ -151,7 +155,7 @@ describe('a shipment whose run was terminated is settled by the sweep', () => {
     await expect(stack.temporal.workflow.getHandle(shipmentWorkflowId(id)).result()).resolves.toEqual({ status: 'voided' });
     const events = await call(stack, 'GET', `/api/v1/events?shipment=${id}&type=shipment.voided`, { key: acct.liveKey });
     expect(events.body.data).toHaveLength(1);
-  });
+  }, 300_000);
 });
 
 // A bought label's run stopped by an operator (Terminate or Cancel in the UI) left no workflow: a
