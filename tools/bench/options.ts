@@ -167,9 +167,13 @@ export function parseScenarioFlags<K extends string>(
   argv: string[],
   defaults: Record<K, string>,
   usage: string,
+  /** Flags that take no value: given, they read 'yes'; absent, their default. */
+  switches: readonly NoInfer<K>[] = [],
 ): { values: Record<K, string> } | { exit: number } {
-  const options = Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: 'string' as const, default: value as string }]));
-  let values;
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => [name, switches.includes(name as K) ? { type: 'boolean' as const } : { type: 'string' as const, default: value as string }]),
+  );
+  let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } } }));
   } catch (err) {
@@ -180,5 +184,6 @@ export function parseScenarioFlags<K extends string>(
     process.stdout.write(usage);
     return { exit: 0 };
   }
+  for (const name of switches) values[name] = values[name] === true ? 'yes' : defaults[name];
   return { values: values as Record<K, string> };
 }

@@ -45,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     argv,
     { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', spread: 'no', minutes: '30', keep: 'no' },
     USAGE,
+    ['spread', 'keep'],
   );
   if ('exit' in flags) return flags.exit;
   const v = flags.values;
