@@ -69,12 +69,37 @@ export async function startParcels(o: {
         }
       }
     }
+    if (o.spread) await scansSoFar(o.stack, chunk);
     await insertRows(o.stack, o.accountId, chunk);
     await startWorkflows(o.stack, o.accountId, chunk, o.scale);
     parcels.push(...chunk);
     o.log(`${parcels.length} of ${o.count} parcels in flight`);
   }
   return parcels;
+}
+
+/**
+ * Each spread parcel's scans so far as its carrier's adapter reads them, so that the ids marked seen
+ * are the ones its polls will return (FedEx gives its scans no ids: its adapter makes them from the
+ * event's fields, not the simulator's).
+ */
+async function scansSoFar(stack: TrackingStack, chunk: BenchParcel[]): Promise<void> {
+  const queue = [...chunk];
+  await Promise.all(
+    Array.from({ length: STARTS_IN_FLIGHT }, async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const scans = await stack.carriers
+          .adapter(p.carrier, true)
+          .scans(p.trackingNumber)
+          .catch((err: unknown) => {
+            // A carrier may answer "not found" for a label it has not scanned yet.
+            if (p.past?.length === 0) return [];
+            throw err;
+          });
+        p.past = scans.map((s) => ({ id: s.id, status: s.status, occurred_at: s.occurredAt }));
+      }
+    }),
+  );
 }
 
 async function insertRows(stack: TrackingStack, accountId: string, chunk: BenchParcel[]): Promise<void> {

@@ -7,7 +7,9 @@ import { Client, Connection } from '@temporalio/client';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { childEnv, devCarrierWebhookSecret, parseConfig, type Config } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
+import type { CarrierRegistry } from '../../carriers/index.js';
 import { ensureEmbeddedPostgres, migrateDatabase, openDatabase, runningPostmaster, type Database } from '../../db/index.js';
+import { carrierRegistryFor, parseServiceConfig } from '../../runtime/index.js';
 import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
@@ -26,6 +28,8 @@ export interface TrackingStack {
   config: Config;
   database: Database;
   temporal: Client;
+  /** The carriers as the workers reach them (the simulator): what a parcel's scans look like to its workflow. */
+  carriers: CarrierRegistry;
   /** The pid of each process, by role (PostgreSQL: its postmaster, whose backends count with it). */
   pids: Record<'workers' | 'api' | 'temporal' | 'postgres' | 'simulator', number>;
   stop(): Promise<void>;
@@ -94,6 +98,7 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
       config,
       database,
       temporal,
+      carriers: carrierRegistryFor(parseServiceConfig(env)),
       pids: { workers: workers.pid!, api: api.pid!, temporal: temporalServer.pid, postgres: postmaster, simulator: simulator.pid! },
       stop: () => stopAll(stops),
     };
