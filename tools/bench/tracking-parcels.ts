@@ -134,6 +134,7 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
   const config = stack.config;
   const lifetimeMs = upsDefinition.capabilities.trackingSubscription!.lifetimeMs;
   const startOne = async (p: BenchParcel) => {
+    const resume = p.past ? spreadResume(p, config.trackingPollMinMs) : undefined;
     const input: ShipmentWorkflowInput = {
       shipmentId: p.shipmentId,
       accountId,
@@ -151,13 +152,13 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
       strayLabelSettleMs: config.strayLabelSettleMs,
       // As purchaseSettings (api/services/purchase.ts) makes them, UPS Track Alert included, on the bench's clock.
       tracking: { minPollMs: config.trackingPollMinMs, maxPollMs: config.trackingPollMaxMs, push: { ups: { lifetimeMs } }, timeScale: scale },
-      resume: p.past ? spreadResume(p, config.trackingPollMinMs) : { status: 'purchased', carrier: p.carrier, trackingNumber: p.trackingNumber, seenScanIds: [], pollMs: config.trackingPollMinMs, known: false },
+      resume: resume ?? { status: 'purchased', carrier: p.carrier, trackingNumber: p.trackingNumber, seenScanIds: [], pollMs: config.trackingPollMinMs, known: false },
     };
     const bounds = { minMs: config.trackingPollMinMs, maxMs: config.trackingPollMaxMs };
     // A spread parcel that is polled: its first poll at a point drawn evenly over the wait its
     // schedule gives it now, as if it had been polled all along. Its workflow runs its first task
     // then (Temporal's start delay) and polls at once (`pollDue`); a pushed one subscribes now.
-    const startDelay = p.past && !PUSHED.has(p.carrier) ? Math.round((Math.random() * firstWaitMs(p, bounds, scale)) / scale) : 0;
+    const startDelay = resume && !PUSHED.has(p.carrier) ? Math.round((Math.random() * firstWaitMs(resume, bounds, scale)) / scale) : 0;
     if (startDelay > 0) input.resume = { ...input.resume!, pollDue: true };
     await stack.temporal.workflow.start(SHIPMENT_WORKFLOW, {
       ...(startDelay > 0 ? { startDelay } : {}),
@@ -204,8 +205,7 @@ function spreadResume(p: BenchParcel, pollMs: number): NonNullable<ShipmentWorkf
 }
 
 /** The wait, in parcel time, the tracking schedule gives a spread parcel now (workflows/tracking.ts nextWaitMs). */
-function firstWaitMs(p: BenchParcel, bounds: { minMs: number; maxMs: number }, scale: number): number {
-  const resume = spreadResume(p, bounds.minMs);
+function firstWaitMs(resume: NonNullable<ShipmentWorkflowInput['resume']>, bounds: { minMs: number; maxMs: number }, scale: number): number {
   const sinceMovementMs = (Date.now() - (resume.quietSince ?? Date.now())) * scale;
   return nextPollMs({ phase: trackingPhase(resume.latestScan?.status), sinceMovementMs, failures: 0, pushed: false, bounds });
 }
