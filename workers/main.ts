@@ -1,10 +1,12 @@
 /**
  * Production entry point of a worker: `npm run worker -- <group> [<group>…]` where a group is
- * `shipments`, `carriers`, `carrier-<code>`, `webhooks` or `all`. SIGTERM drains: no new tasks are
+ * `shipments` (which is `purchases` and `tracking`), `purchases`, `tracking`, `carriers`,
+ * `carrier-<code>`, `webhooks` or `all`. SIGTERM drains: no new tasks are
  * taken, tasks under way get WORKER_SHUTDOWN_GRACE_MS to finish, and Temporal hands anything left
  * to another worker.
  */
 import { existsSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 import { carrierRegistryFor, connectDatabase, connectNative, connectTemporal, createLogger, loadConfig, startTracingFromEnv, takeOverSignals } from '../runtime/index.js';
 import { ALL_CARRIER_MODULES } from '../carriers/index.js';
@@ -15,7 +17,7 @@ import { createWorkers, tracedBundlePath, type QueueGroup } from './run.js';
 import { watchEventLoop } from './slow-steps.js';
 
 // Every carrier's own queues; a worker polls one only where the carrier is enabled (README).
-const GROUPS = ['shipments', 'carriers', ...ALL_CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
+const GROUPS = ['shipments', 'purchases', 'tracking', 'carriers', ...ALL_CARRIER_MODULES.map((m) => `carrier-${m.definition.code}`), 'webhooks', 'all'];
 const USAGE = `usage: npm run worker -- <group> [<group>…]
   groups: ${GROUPS.join(', ')}\n`;
 const args = process.argv.slice(2);
@@ -78,7 +80,7 @@ const fleet = await createWorkers({
   tracing,
 });
 log.info(
-  { groups, queues: fleet.workers.map((w) => w.options.taskQueue), bundle: workflowBundle ? bundlePath : 'from source' },
+  { groups, queues: fleet.workers.map((w) => w.options.taskQueue), nice: getPriority(), bundle: workflowBundle ? bundlePath : 'from source' },
   'workers started',
 );
 

@@ -25,8 +25,12 @@ const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, 
 /** The prebuilt bundle with tracing's workflow interceptors, beside the plain one (tools/build-workflows.ts). */
 export const tracedBundlePath = (bundlePath: string) => bundlePath.replace(/(\.js)?$/, '.traced.js');
 
-/** The queue groups a worker process can serve: `shipments`, `carriers` (or one `carrier-<code>`), `webhooks`. */
-export type QueueGroup = 'shipments' | 'carriers' | 'webhooks' | `carrier-${string}`;
+/**
+ * The queue groups a worker process can serve: `shipments` (which is `purchases` and `tracking`),
+ * `carriers` (or one `carrier-<code>`), `webhooks`. `tracking` alone is the parcels in flight, for a
+ * process of its own at a lower CPU priority (WORKER_NICE) beside one that serves `purchases`.
+ */
+export type QueueGroup = 'shipments' | 'purchases' | 'tracking' | 'carriers' | 'webhooks' | `carrier-${string}`;
 
 export interface WorkerFleet {
   workers: Worker[];
@@ -86,7 +90,7 @@ function workerTuning(config: Config) {
  */
 async function workflowsOption(deps: WorkerDeps): Promise<Pick<WorkerOptions, 'workflowBundle'>> {
   if (deps.workflowBundle) return { workflowBundle: deps.workflowBundle };
-  if (!deps.groups.some((g) => g === 'shipments' || g === 'webhooks')) return {};
+  if (!deps.groups.some((g) => g === 'shipments' || g === 'purchases' || g === 'tracking' || g === 'webhooks')) return {};
   return {
     workflowBundle: await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
@@ -101,21 +105,30 @@ async function workflowsOption(deps: WorkerDeps): Promise<Pick<WorkerOptions, 'w
 /** What every worker of a process shares: connection, namespace, codec, tuning, tracing. */
 type CommonOptions = Pick<WorkerOptions, 'connection' | 'namespace' | 'dataConverter' | 'interceptors' | 'sinks'> & ReturnType<typeof workerTuning>;
 
-async function shipmentWorkers(deps: WorkerDeps, common: CommonOptions, workflows: Pick<WorkerOptions, 'workflowBundle'>, renders: BackgroundRenders): Promise<Worker[]> {
+async function shipmentWorkers(
+  deps: WorkerDeps,
+  common: CommonOptions,
+  workflows: Pick<WorkerOptions, 'workflowBundle'>,
+  renders: BackgroundRenders,
+  serve: { purchases: boolean; tracking: boolean },
+): Promise<Worker[]> {
   const { config, registry, metrics } = deps;
   const queues = taskQueues(config.taskQueuePrefix);
   const activities = shipmentQueueActivities({ db: deps.db, config, registry, client: deps.client, metrics, renders });
-  const cache = splitCache(config.worker.maxCachedWorkflows, config.worker.maxConcurrentWorkflowTasks);
+  const split = splitCache(config.worker.maxCachedWorkflows, config.worker.maxConcurrentWorkflowTasks);
+  // A process that serves one of the two queues gives it the whole cache.
+  const cache = serve.purchases && serve.tracking ? split : { purchases: config.worker.maxCachedWorkflows, tracking: config.worker.maxCachedWorkflows };
   // The purchases on `shipments`; the parcels in flight on `tracking` (contract: taskQueues), with the
   // same workflows and activities, so that their tasks never wait in line ahead of a purchase's.
   const workers: Worker[] = [];
-  for (const [taskQueue, maxCachedWorkflows] of [
-    [queues.shipments, cache.purchases],
-    [queues.tracking, cache.tracking],
-  ] as const) {
+  const served = [
+    ...(serve.purchases ? [[queues.shipments, cache.purchases] as const] : []),
+    ...(serve.tracking ? [[queues.tracking, cache.tracking] as const] : []),
+  ];
+  for (const [taskQueue, maxCachedWorkflows] of served) {
     workers.push(await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue, activities, maxCachedWorkflows }));
   }
-  if (deps.client) {
+  if (serve.purchases && deps.client) {
     workers.push(
       await Worker.create({ ...common, taskQueue: queues.batches, activities: batchQueueActivities({ db: deps.db, registry, client: deps.client }) }),
     );
@@ -181,9 +194,12 @@ export async function createWorkers(deps: WorkerDeps): Promise<WorkerFleet> {
   const workflows = await workflowsOption(deps);
   const workers: Worker[] = [];
   const renders = new BackgroundRenders();
-  for (const group of deps.groups) {
-    if (group === 'shipments') workers.push(...(await shipmentWorkers(deps, common, workflows, renders)));
-    else if (group === 'carriers' || group.startsWith('carrier-')) workers.push(...(await carrierWorkers(deps, common, group)));
+  const groups = new Set(deps.groups);
+  const serve = { purchases: groups.has('shipments') || groups.has('purchases'), tracking: groups.has('shipments') || groups.has('tracking') };
+  if (serve.purchases || serve.tracking) workers.push(...(await shipmentWorkers(deps, common, workflows, renders, serve)));
+  for (const group of groups) {
+    if (group === 'shipments' || group === 'purchases' || group === 'tracking') continue;
+    if (group === 'carriers' || group.startsWith('carrier-')) workers.push(...(await carrierWorkers(deps, common, group)));
     else if (group === 'webhooks') {
       const activities = createWebhookActivities({ db: deps.db, config, metrics: deps.metrics });
       workers.push(await Worker.create({ ...common, ...workflows, taskQueue: taskQueues(config.taskQueuePrefix).webhooks, activities }));

@@ -174,8 +174,8 @@ function entryOf(argv: string[]): Entry {
 const commandOf = (s: Service) => words(s.command) ?? imageCmd;
 const entryOfService = (name: string) => entryOf(commandOf(services[name]));
 
-/** Worker groups workers/main.ts accepts: shipments, carriers, webhooks, all, carrier-<registered code>. */
-const WORKER_GROUPS = ['shipments', 'carriers', 'webhooks', 'all'];
+/** Worker groups workers/main.ts accepts: shipments (or purchases, tracking), carriers, webhooks, all, carrier-<registered code>. */
+const WORKER_GROUPS = ['shipments', 'purchases', 'tracking', 'carriers', 'webhooks', 'all'];
 const validWorkerGroup = (g: string) =>
   WORKER_GROUPS.includes(g) || (g.startsWith('carrier-') && carrierCodes.includes(g.slice('carrier-'.length)));
 const workerGroupsOf = (name: string) => {

@@ -16,7 +16,7 @@ export interface PurchaseFigures {
 
 export interface TrackingReport {
   scenario: 'tracking';
-  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache: number; spread: boolean; minutes: number };
+  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache: number; trackingNice?: number; spread: boolean; minutes: number };
   machine: Machine;
   stack: string;
   parcels: Record<string, number>;

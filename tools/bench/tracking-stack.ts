@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { encryptingDataConverter } from '../../codec/index.js';
 import { childEnv, devCarrierWebhookSecret, parseConfig, type Config } from '../../config/index.js';
 import { SEARCH_ATTRIBUTES } from '../../contract/index.js';
@@ -14,6 +15,7 @@ import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { killWithParent, stopChild } from '../temporal/process-utils.js';
+import { WORKFLOWS_PATH } from '../../workers/run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -30,15 +32,29 @@ export interface TrackingStack {
   temporal: Client;
   /** The carriers as the workers reach them (the simulator): what a parcel's scans look like to its workflow. */
   carriers: CarrierRegistry;
-  /** The pid of each process, by role (PostgreSQL: its postmaster, whose backends count with it). */
-  pids: Record<'workers' | 'api' | 'temporal' | 'postgres' | 'simulator', number>;
+  /**
+   * The pid of each process, by role (PostgreSQL: its postmaster, whose backends count with it);
+   * `tracking_workers` when the parcels in flight have a worker process of their own.
+   */
+  pids: Record<'workers' | 'api' | 'temporal' | 'postgres' | 'simulator', number> & { tracking_workers?: number };
   stop(): Promise<void>;
 }
 
 /** Carriers' limits lifted far above what the machine reaches: the bench measures us, and reports the calls. */
 const LIFTED_RPS = '2000';
 
-export async function startTrackingStack(o: { dir: string; cachedWorkflows?: number; log: (line: string) => void }): Promise<TrackingStack> {
+export interface TrackingStackOptions {
+  dir: string;
+  cachedWorkflows?: number;
+  /**
+   * The parcels in flight (`tracking`) in a worker process of their own at this nice value, beside
+   * one for the rest (`purchases carriers webhooks`); without it, one process serves every queue.
+   */
+  trackingNice?: number;
+  log: (line: string) => void;
+}
+
+export async function startTrackingStack(o: TrackingStackOptions): Promise<TrackingStack> {
   await mkdir(path.join(o.dir, 'logs'), { recursive: true });
   const stops: Array<() => Promise<unknown>> = [];
   const pg = await ensureEmbeddedPostgres(o.dir);
@@ -46,6 +62,12 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
   const migrations = openDatabase(pg.url, { max: 1 });
   await migrateDatabase(migrations);
   await migrations.close();
+  // Built once, as production workers load it (npm run build:workflows): a worker process that
+  // bundles at start holds webpack's memory for good, which is not what a deployment pays.
+  const workflowBundlePath = path.join(o.dir, 'workflow-bundle.js');
+  const ignore = () => undefined;
+  const quiet = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
+  await writeFile(workflowBundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet })).code);
   const temporalServer = await startDevServer({ dataDir: o.dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: () => undefined });
   stops.push(() => temporalServer.stop());
   const [simPort, apiPort] = await freePorts(2, '127.0.0.1');
@@ -63,11 +85,15 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
     LOG_LEVEL: 'warn',
     ...Object.fromEntries(['ACME', 'SWIFTPOST', 'UPS', 'USPS', 'FEDEX'].map((c) => [`CARRIER_${c}_RPS`, LIFTED_RPS])),
     PURCHASE_WAIT_MS: '60000',
+    WORKFLOW_BUNDLE_PATH: workflowBundlePath,
     ...(o.cachedWorkflows !== undefined ? { WORKER_MAX_CACHED_WORKFLOWS: String(o.cachedWorkflows) } : {}),
   };
-  const service = (name: string, entry: string, args: string[] = []): ChildProcess => {
+  const service = (name: string, entry: string, args: string[] = [], nice = 0): ChildProcess => {
     const out = createWriteStream(path.join(o.dir, 'logs', `${name}.log`));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const node = [process.execPath, '--import', 'tsx', path.join(ROOT, entry), ...args];
+    // nice(1) execs node in its own process: the pid is node's, and every thread it starts inherits the value.
+    const [command, ...argv] = nice > 0 ? ['nice', '-n', String(nice), ...node] : node;
+    const child = spawn(command!, argv, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     killWithParent(child, 'SIGTERM');
@@ -77,7 +103,9 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
   try {
     const simulator = service('simulator', 'tools/carrier-sim/main.ts');
     await waitFor(`${simUrl}/_sim/carriers`, simulator, 'the carrier simulator');
-    const workers = service('workers', 'workers/main.ts', ['all']);
+    const split = o.trackingNice !== undefined;
+    const workers = service('workers', 'workers/main.ts', split ? ['purchases', 'carriers', 'webhooks'] : ['all']);
+    const trackingWorkers = split ? service('tracking-workers', 'workers/main.ts', ['tracking'], o.trackingNice) : undefined;
     const api = service('api', 'api/main.ts');
     await waitFor(`${apiUrl}/healthz`, api, 'the API');
     // What "Manage Webhook Credentials" registers with UPS: Track Alert pushes to this API.
@@ -99,7 +127,14 @@ export async function startTrackingStack(o: { dir: string; cachedWorkflows?: num
       database,
       temporal,
       carriers: carrierRegistryFor(parseServiceConfig(env)),
-      pids: { workers: workers.pid!, api: api.pid!, temporal: temporalServer.pid, postgres: postmaster, simulator: simulator.pid! },
+      pids: {
+        workers: workers.pid!,
+        api: api.pid!,
+        temporal: temporalServer.pid,
+        postgres: postmaster,
+        simulator: simulator.pid!,
+        ...(trackingWorkers ? { tracking_workers: trackingWorkers.pid! } : {}),
+      },
       stop: () => stopAll(stops),
     };
   } catch (err) {

@@ -21,13 +21,17 @@ import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport 
 import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
 
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
-                                [--purchases 200] [--clients 8] [--cache <n>] [--spread --minutes 30] [--keep]
+                                [--purchases 200] [--clients 8] [--cache <n>] [--tracking-nice <n>]
+                                [--spread --minutes 30] [--keep]
   --parcels    parcels in flight, spread over --carriers
   --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
                at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
   --days       simulated days to follow them (the week's last delivery comes by day 7)
   --purchases  purchases timed at --clients clients, before the parcels and again with them in flight
   --cache      WORKER_MAX_CACHED_WORKFLOWS of the workers (default: the configuration's)
+  --tracking-nice
+               the parcels' queue (\`tracking\`) in a worker process of its own, run under nice(1) at
+               this value, beside one for the rest (default: one worker process for every queue)
   --spread     the parcels somewhere in their week, as a merchant's in flight are, each polled from a
                point drawn over its wait, instead of all bought at once: the steady state, measured
                over --minutes of the wall clock (purchases timed halfway) instead of --days
@@ -43,7 +47,7 @@ const log = (line: string) => void process.stderr.write(`bench tracking: ${line}
 export async function main(argv: string[]): Promise<number> {
   const flags = parseScenarioFlags(
     argv,
-    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', spread: 'no', minutes: '30', keep: 'no' },
+    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', 'tracking-nice': '', spread: 'no', minutes: '30', keep: 'no' },
     USAGE,
     ['spread', 'keep'],
   );
@@ -58,11 +62,13 @@ export async function main(argv: string[]): Promise<number> {
     purchases: Number(v.purchases),
     clients: Number(v.clients),
     cache: v.cache ? Number(v.cache) : undefined,
+    trackingNice: v['tracking-nice'] ? Number(v['tracking-nice']) : undefined,
     spread: v.spread !== 'no',
     minutes: Number(v.minutes),
   };
   const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients, o.minutes].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
-  if (bad || (o.cache !== undefined && !(o.cache >= 0))) {
+  const badNice = o.trackingNice !== undefined && !(Number.isInteger(o.trackingNice) && o.trackingNice >= 0 && o.trackingNice <= 19);
+  if (bad || badNice || (o.cache !== undefined && !(o.cache >= 0))) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -74,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
       ? `${o.parcels} parcels spread over their week, measured for ${o.minutes} min (scale ${o.scale}); stack in ${dir}`
       : `${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`,
   );
-  const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, log });
+  const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, trackingNice: o.trackingNice, log });
   // Ctrl-C or a kill: the stack's processes go with the bench.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -93,7 +99,21 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Options = { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache?: number; spread: boolean; minutes: number };
+type Options = {
+  parcels: number;
+  scale: number;
+  days: number;
+  carriers: string[];
+  purchases: number;
+  clients: number;
+  cache?: number;
+  trackingNice?: number;
+  spread: boolean;
+  minutes: number;
+};
+
+/** The workers' resident memory: both processes' when the parcels have one of their own. */
+const workersRss = (stack: TrackingStack) => rssBytes(stack.pids.workers) + (stack.pids.tracking_workers ? rssBytes(stack.pids.tracking_workers) : 0);
 
 async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport> {
   const admin = adminCommands(stack.database.db);
@@ -112,7 +132,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   await new Promise((r) => setTimeout(r, IDLE_MS));
   const idleRate = Object.fromEntries(Object.entries(diff(idle0, cpuMs(stack.pids))).map(([role, ms]) => [role, ms / IDLE_MS]));
   const callsBefore = await simCalls(stack);
-  const rssBefore = { workers: rssBytes(stack.pids.workers), temporal: rssBytes(stack.pids.temporal) };
+  const rssBefore = { workers: workersRss(stack), temporal: rssBytes(stack.pids.temporal) };
   const cpuBefore = cpuMs(stack.pids);
   const started = Date.now();
   const parcels = await startParcels({ stack, accountId, count: o.parcels, carriers: o.carriers, scale: o.scale, spread: o.spread, log });
@@ -131,7 +151,10 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
     scenario: 'tracking',
     options: { ...o, cache: o.cache ?? stack.config.worker.maxCachedWorkflows },
     machine: machine(),
-    stack: 'separate processes as npm start runs them: API, workers (all queues), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator',
+    stack:
+      o.trackingNice === undefined
+        ? 'separate processes as npm start runs them: API, workers (all queues), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator'
+        : `separate processes: API, workers (purchases, carriers, webhooks), tracking workers (tracking, at nice ${o.trackingNice}), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator`,
     parcels: countBy(parcels),
     equivalent_parcels_in_flight: o.parcels * o.scale,
     start: {
@@ -199,7 +222,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     parcelDays += (((last.open + now.open) / 2) * (now.at - last.at) * o.scale) / DAY_MS;
     cpu = cpuNow;
     last = now;
-    peak.workers = Math.max(peak.workers, rssBytes(stack.pids.workers));
+    peak.workers = Math.max(peak.workers, workersRss(stack));
     peak.temporal = Math.max(peak.temporal, rssBytes(stack.pids.temporal));
     log(`day ${simDay().toFixed(2)}: ${now.open} in flight, ${Math.round(parcelDays)} parcel-days, CPU ${fmt(spent)}`);
   }
@@ -224,7 +247,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
 
 const withTotals = (perDay: Record<string, number>) => ({
   ...perDay,
-  workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.temporal ?? 0)),
+  workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.tracking_workers ?? 0) + (perDay.temporal ?? 0)),
   total: round3(Object.values(perDay).reduce((a, b) => a + b, 0)),
 });
 
