@@ -15,7 +15,7 @@ import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { killWithParent, stopChild } from '../temporal/process-utils.js';
-import { WORKFLOWS_PATH } from '../../workers/run.js';
+import { splitCache, WORKFLOWS_PATH } from '../../workers/run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -88,12 +88,13 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     WORKFLOW_BUNDLE_PATH: workflowBundlePath,
     ...(o.cachedWorkflows !== undefined ? { WORKER_MAX_CACHED_WORKFLOWS: String(o.cachedWorkflows) } : {}),
   };
-  const service = (name: string, entry: string, args: string[] = [], nice = 0): ChildProcess => {
+  const service = (name: string, entry: string, args: string[] = [], o2: { nice?: number; env?: Record<string, string> } = {}): ChildProcess => {
+    const nice = o2.nice ?? 0;
     const out = createWriteStream(path.join(o.dir, 'logs', `${name}.log`));
     const node = [process.execPath, '--import', 'tsx', path.join(ROOT, entry), ...args];
     // nice(1) execs node in its own process: the pid is node's, and every thread it starts inherits the value.
     const [command, ...argv] = nice > 0 ? ['nice', '-n', String(nice), ...node] : node;
-    const child = spawn(command!, argv, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command!, argv, { cwd: ROOT, env: childEnv({ ...env, ...o2.env }), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     killWithParent(child, 'SIGTERM');
@@ -104,8 +105,15 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     const simulator = service('simulator', 'tools/carrier-sim/main.ts');
     await waitFor(`${simUrl}/_sim/carriers`, simulator, 'the carrier simulator');
     const split = o.trackingNice !== undefined;
-    const workers = service('workers', 'workers/main.ts', split ? ['purchases', 'carriers', 'webhooks'] : ['all']);
-    const trackingWorkers = split ? service('tracking-workers', 'workers/main.ts', ['tracking'], o.trackingNice) : undefined;
+    // Split, each process gets its queue's share of the one process's cache (splitCache), so that
+    // the two layouts hold as many workflows.
+    const cache = splitCache(o.cachedWorkflows ?? parseConfig({}).worker.maxCachedWorkflows, parseConfig({}).worker.maxConcurrentWorkflowTasks);
+    const workers = split
+      ? service('workers', 'workers/main.ts', ['purchases', 'carriers', 'webhooks'], { env: { WORKER_MAX_CACHED_WORKFLOWS: String(cache.purchases) } })
+      : service('workers', 'workers/main.ts', ['all']);
+    const trackingWorkers = split
+      ? service('tracking-workers', 'workers/main.ts', ['tracking'], { nice: o.trackingNice, env: { WORKER_MAX_CACHED_WORKFLOWS: String(cache.tracking) } })
+      : undefined;
     const api = service('api', 'api/main.ts');
     await waitFor(`${apiUrl}/healthz`, api, 'the API');
     // What "Manage Webhook Credentials" registers with UPS: Track Alert pushes to this API.
