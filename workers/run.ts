@@ -20,7 +20,7 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [createRequire(import.meta.url).reso
 
 const ignore = () => undefined;
 /** webpack's progress lines are noise in a worker's log; its errors still throw. */
-const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
+export const quietBundler = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
 /** The prebuilt bundle with tracing's workflow interceptors, beside the plain one (tools/build-workflows.ts). */
 export const tracedBundlePath = (bundlePath: string) => bundlePath.replace(/(\.js)?$/, '.traced.js');
@@ -28,9 +28,15 @@ export const tracedBundlePath = (bundlePath: string) => bundlePath.replace(/(\.j
 /**
  * The queue groups a worker process can serve: `shipments` (which is `purchases` and `tracking`),
  * `carriers` (or one `carrier-<code>`), `webhooks`. `tracking` alone is the parcels in flight, for a
- * process of its own at a lower CPU priority (WORKER_NICE) beside one that serves `purchases`.
+ * process of its own at a lower CPU priority (nice(1)) beside one that serves `purchases`.
  */
 export type QueueGroup = 'shipments' | 'purchases' | 'tracking' | 'carriers' | 'webhooks' | `carrier-${string}`;
+
+/** Which of the two shipment queues a process's groups serve: `shipments` is both. */
+function shipmentQueuesOf(groups: readonly QueueGroup[]): { purchases: boolean; tracking: boolean } {
+  const both = groups.includes('shipments');
+  return { purchases: both || groups.includes('purchases'), tracking: both || groups.includes('tracking') };
+}
 
 export interface WorkerFleet {
   workers: Worker[];
@@ -90,7 +96,8 @@ function workerTuning(config: Config) {
  */
 async function workflowsOption(deps: WorkerDeps): Promise<Pick<WorkerOptions, 'workflowBundle'>> {
   if (deps.workflowBundle) return { workflowBundle: deps.workflowBundle };
-  if (!deps.groups.some((g) => g === 'shipments' || g === 'purchases' || g === 'tracking' || g === 'webhooks')) return {};
+  const serve = shipmentQueuesOf(deps.groups);
+  if (!serve.purchases && !serve.tracking && !deps.groups.includes('webhooks')) return {};
   return {
     workflowBundle: await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
@@ -194,10 +201,9 @@ export async function createWorkers(deps: WorkerDeps): Promise<WorkerFleet> {
   const workflows = await workflowsOption(deps);
   const workers: Worker[] = [];
   const renders = new BackgroundRenders();
-  const groups = new Set(deps.groups);
-  const serve = { purchases: groups.has('shipments') || groups.has('purchases'), tracking: groups.has('shipments') || groups.has('tracking') };
+  const serve = shipmentQueuesOf(deps.groups);
   if (serve.purchases || serve.tracking) workers.push(...(await shipmentWorkers(deps, common, workflows, renders, serve)));
-  for (const group of groups) {
+  for (const group of new Set(deps.groups)) {
     if (group === 'shipments' || group === 'purchases' || group === 'tracking') continue;
     if (group === 'carriers' || group.startsWith('carrier-')) workers.push(...(await carrierWorkers(deps, common, group)));
     else if (group === 'webhooks') {

@@ -4,6 +4,7 @@
 // process; once its first wait is over, its tracking is run by the second, and neither polls the
 // other's queue.
 import { randomUUID } from 'node:crypto';
+import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shipmentWorkflowId, taskQueues } from '../../contract/index.js';
 import { startStackWorker, type ServiceProcess } from '../support/processes.js';
@@ -30,7 +31,7 @@ async function pollerPids(taskQueue: string): Promise<number[]> {
   const { pollers } = await stack.temporal.workflowService.describeTaskQueue({
     namespace: stack.config.temporalNamespace,
     taskQueue: { name: taskQueue },
-    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
   });
   return [...new Set((pollers ?? []).map((p) => Number(p.identity?.split('@')[0])))].sort();
 }

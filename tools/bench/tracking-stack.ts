@@ -15,7 +15,7 @@ import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
 import { killWithParent, stopChild } from '../temporal/process-utils.js';
-import { splitCache, WORKFLOWS_PATH } from '../../workers/run.js';
+import { quietBundler, splitCache, WORKFLOWS_PATH } from '../../workers/run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -65,9 +65,7 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
   // Built once, as production workers load it (npm run build:workflows): a worker process that
   // bundles at start holds webpack's memory for good, which is not what a deployment pays.
   const workflowBundlePath = path.join(o.dir, 'workflow-bundle.js');
-  const ignore = () => undefined;
-  const quiet = { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
-  await writeFile(workflowBundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet })).code);
+  await writeFile(workflowBundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundler })).code);
   const temporalServer = await startDevServer({ dataDir: o.dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: () => undefined });
   stops.push(() => temporalServer.stop());
   const [simPort, apiPort] = await freePorts(2, '127.0.0.1');
@@ -88,13 +86,14 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     WORKFLOW_BUNDLE_PATH: workflowBundlePath,
     ...(o.cachedWorkflows !== undefined ? { WORKER_MAX_CACHED_WORKFLOWS: String(o.cachedWorkflows) } : {}),
   };
-  const service = (name: string, entry: string, args: string[] = [], o2: { nice?: number; env?: Record<string, string> } = {}): ChildProcess => {
-    const nice = o2.nice ?? 0;
+  const config = parseConfig(env);
+  const service = (name: string, entry: string, args: string[] = [], own: { nice?: number; env?: Record<string, string> } = {}): ChildProcess => {
+    const nice = own.nice ?? 0;
     const out = createWriteStream(path.join(o.dir, 'logs', `${name}.log`));
     const node = [process.execPath, '--import', 'tsx', path.join(ROOT, entry), ...args];
     // nice(1) execs node in its own process: the pid is node's, and every thread it starts inherits the value.
     const [command, ...argv] = nice > 0 ? ['nice', '-n', String(nice), ...node] : node;
-    const child = spawn(command!, argv, { cwd: ROOT, env: childEnv({ ...env, ...o2.env }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command!, argv, { cwd: ROOT, env: childEnv({ ...env, ...own.env }), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     killWithParent(child, 'SIGTERM');
@@ -107,7 +106,7 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     const split = o.trackingNice !== undefined;
     // Split, each process gets its queue's share of the one process's cache (splitCache), so that
     // the two layouts hold as many workflows.
-    const cache = splitCache(o.cachedWorkflows ?? parseConfig({}).worker.maxCachedWorkflows, parseConfig({}).worker.maxConcurrentWorkflowTasks);
+    const cache = splitCache(config.worker.maxCachedWorkflows, config.worker.maxConcurrentWorkflowTasks);
     const workers = split
       ? service('workers', 'workers/main.ts', ['purchases', 'carriers', 'webhooks'], { env: { WORKER_MAX_CACHED_WORKFLOWS: String(cache.purchases) } })
       : service('workers', 'workers/main.ts', ['all']);
@@ -119,7 +118,6 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     // What "Manage Webhook Credentials" registers with UPS: Track Alert pushes to this API.
     const push = `${apiUrl}/api/v1/carrier-webhooks/ups`;
     await post(`${simUrl}/_sim/ups/track-alert`, { url: `${push}/track-alert`, token_url: `${push}/oauth/token`, client_id: 'ups', client_secret: devCarrierWebhookSecret('ups') });
-    const config = parseConfig(env);
     const database = openDatabase(pg.url, { max: 4 });
     stops.push(() => database.close());
     const connection = await Connection.connect({ address: temporalServer.address });

@@ -153,8 +153,8 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
     machine: machine(),
     stack:
       o.trackingNice === undefined
-        ? 'separate processes as npm start runs them: API, workers (all queues), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator'
-        : `separate processes: API, workers (purchases, carriers, webhooks), tracking workers (tracking, at nice ${o.trackingNice}), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator`,
+        ? 'separate processes: API, workers (all queues, a prebuilt workflow bundle), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator'
+        : `separate processes: API, workers (purchases, carriers, webhooks, a prebuilt workflow bundle), tracking workers (tracking, at nice ${o.trackingNice}), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator`,
     parcels: countBy(parcels),
     equivalent_parcels_in_flight: o.parcels * o.scale,
     start: {
