@@ -69,7 +69,8 @@ function activityContext(): Context | undefined {
  */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const ctx = activityContext();
-  if (!ctx) return work();
+  // A local activity has no heartbeat: its own time-outs bound it, inside the workflow's task.
+  if (!ctx || ctx.info.isLocal) return work();
   // No beat at the start: the heartbeat time-out runs from the start, and most calls end well
   // before the first beat is due, so they cost the server no heartbeat at all.
   const timer = setInterval(() => ctx.heartbeat(), CARRIER_HEARTBEAT_MS);
@@ -106,14 +107,23 @@ export interface CarrierLabelSink {
 /** How long a poll waits for others to join it in one call, where the carrier takes many numbers in one. */
 export const TRACKING_BATCH_WINDOW_MS = 100;
 
-/** Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide. */
+/**
+ * Carrier calls; they run on the `carrier-<code>` queue, whose rate limit holds fleet-wide, except the
+ * tracking loop's poll (`pollTracking`), which a workflow's worker runs with a limit of its own.
+ */
 export function createCarrierActivities(deps: {
   adapter(carrier: string, livemode: boolean): CarrierAdapter;
   metrics?: WorkerMetrics;
   /** Keeps the label documents real carriers make; without it they are dropped (our renderer draws). */
   labels?: CarrierLabelSink;
+  /**
+   * The carrier's tracking share of its rate, fleet-wide (activities/tracking-admission.ts), for the
+   * polls a workflow's own worker makes (`pollTracking`); without it they are not limited.
+   */
+  admitTracking?: (t: CarrierTarget) => Promise<void>;
 }) {
   const tracking = createTrackingCalls(TRACKING_BATCH_WINDOW_MS);
+  const admittedTracking = createTrackingCalls(TRACKING_BATCH_WINDOW_MS, deps.admitTracking);
   async function call<T>(t: CarrierTarget, operation: string, fn: (a: CarrierAdapter) => Promise<T>): Promise<T> {
     const started = performance.now();
     let result = 'ok';
@@ -229,6 +239,15 @@ export function createCarrierActivities(deps: {
     },
     async fetchScans(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
       return call(t, 'track', (a) => tracking.scans(t, a, t.trackingNumber));
+    },
+    /**
+     * The tracking loop's poll, run by the workflow's own worker as a local activity: no task of its
+     * own on the server, and the workflow goes on in the same workflow task. Each call to the carrier
+     * (one for the numbers polled together) first takes its place in the carrier's tracking rate,
+     * fleet-wide (`admitTracking`), as the carrier's tracking queue's limit does for `fetchScans`.
+     */
+    async pollTracking(t: CarrierTarget & { trackingNumber: string }): Promise<Scan[]> {
+      return call(t, 'track', (a) => admittedTracking.scans(t, a, t.trackingNumber));
     },
     /** Subscribes packages to the scans their carrier pushes (`capabilities.trackingSubscription`). */
     async subscribeTracking(t: CarrierTarget & { trackingNumbers: string[] }): Promise<{ subscribed: string[]; refused: string[] }> {

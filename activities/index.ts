@@ -11,6 +11,7 @@ export type { PaymentActivities } from './payments.js';
 export { createPurchaseActivities } from './purchase.js';
 export type { PurchaseActivities } from './purchase.js';
 export { createShipmentActivities } from './shipments.js';
+export { createTrackingAdmission, trackingRatePolicy } from './tracking-admission.js';
 export type { EventToStore, ScanToStore, ShipmentActivities, TrackingWrite } from './shipments.js';
 export { createSweepActivities, settleStoppedShipments, sweepUnstartedPurchases } from './sweep.js';
 export type { SettlingShipment, SweepActivities, SweptShipment } from './sweep.js';

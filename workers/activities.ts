@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
+import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, createTrackingAdmission, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, takeRateLimitToken, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
+import { splitCarrierRate, taskQueues } from '../contract/index.js';
 import { allLabelFiles } from '../labels/index.js';
 
 /** Where the registry is built (runtime/): re-exported for the workers' callers. */
@@ -35,9 +36,25 @@ export function shipmentQueueActivities(deps: {
     ...failFastOnBadData(createLedgerActivities({ db })),
     ...createPaymentActivities({ processorUrl: config.cardProcessorUrl }),
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix, adapter: registry.adapter }) : {}),
-    // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue.
-    ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db) }),
+    // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue;
+    // the tracking loop's polls run here too, as local activities, under the carrier's tracking rate.
+    ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db), admitTracking: trackingAdmission({ db, config, registry }) }),
   };
+}
+
+/**
+ * The carrier's tracking share of its rate, the one its tracking queue's workers enforce
+ * (workers/run.ts), held in PostgreSQL under the name of that queue: one allowance per carrier for
+ * every worker of the fleet.
+ */
+function trackingAdmission(deps: { db: Db; config: Config; registry: CarrierRegistry }) {
+  const { db, config, registry } = deps;
+  const queues = taskQueues(config.taskQueuePrefix);
+  return createTrackingAdmission({
+    take: (keyId, policy) => takeRateLimitToken(db, keyId, policy),
+    perSecond: (code) => splitCarrierRate(config.carrierRateLimits[code] ?? registry.carrier(code)?.rateLimitPerSecond ?? 0, config.carrierTrackingSharePercent).tracking,
+    keyOf: (code) => queues.carrierTracking(code),
+  });
 }
 
 /**

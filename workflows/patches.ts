@@ -59,4 +59,10 @@ export const PATCHES: readonly PatchEntry[] = [
     why: 'A tracking run continues as new once its history reaches TRACKING_SHORT_HISTORY_EVENTS (60) instead of TRACKING_HISTORY_EVENTS (200; workflows/tracking.ts): a worker whose cache evicted the workflow replays some 35 events at the median instead of some 160.',
     deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound); tracking-history-bound can then be removed, no open run having recorded its marker',
   },
+  {
+    id: 'tracking-local-poll',
+    date: '2026-11-30',
+    why: "The tracking loop's poll (pollTracking) runs as a local activity of the workflow's own worker, so a turn that finds nothing is one workflow task and some 6 history events instead of two tasks, an activity dispatched through the server and 11 events. The poll takes its place in the carrier's tracking rate from a window in PostgreSQL (activities/tracking-admission.ts) instead of the carrier's tracking queue's limit. The write of the scans it finds stays an activity.",
+    deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
+  },
 ];

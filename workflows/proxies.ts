@@ -101,3 +101,22 @@ export const CARRIER_CALL = {
 
 /** A step's carrier calls, as `proxyActivities` makes them. */
 export type CarrierCalls = ActivityInterfaceFor<CarrierActivities>;
+
+/**
+ * The tracking loop's poll as a local activity, run by the workflow's own worker: a turn that finds
+ * nothing is then one workflow task (its timer fired, the poll recorded as a marker, the next timer),
+ * some 6 history events, where the poll as an activity on the carrier's queue took a dispatch through
+ * the server, a second workflow task and 11 events. With 100,000 parcels in flight the Temporal
+ * server's share of those turns was most of their CPU (docs/benchmarks.md#tracking-at-scale).
+ *
+ * Retried as a carrier call is (CARRIER_CALL) within `withinMs`, after which the loop polls again
+ * later; a UPS read can take 10 s, so 30 s an attempt. A local activity runs again whenever its
+ * workflow task does not complete, so only a read is one: the write of the scans it finds stays an
+ * activity (recordTracking), whose input the server keeps once, with the event ids made from it.
+ */
+export function pollTrackingLocally(summary: string, withinMs: number, ...args: Parameters<CarrierActivities['pollTracking']>) {
+  return proxyLocalActivities<CarrierActivities>({ startToCloseTimeout: '30 seconds', scheduleToCloseTimeout: withinMs, retry: CARRIER_CALL.retry }).pollTracking.executeWithOptions(
+    { summary },
+    args,
+  );
+}

@@ -33,7 +33,7 @@ import {
   type VoidOutcome,
 } from '../contract/index.js';
 import { failureMessage, failureType } from './failures.js';
-import { CARRIER_CALL, type CarrierCalls } from './proxies.js';
+import { CARRIER_CALL, pollTrackingLocally, type CarrierCalls } from './proxies.js';
 import { applyScans } from './tracking-writes.js';
 
 /**
@@ -78,12 +78,13 @@ export const TRACKING_HISTORY_EVENTS = 200;
  * A tracking run continues as new once its history has this many events. A worker that no longer
  * caches the workflow (100,000 parcels in flight meet a cache of a few hundred) replays the whole
  * history at each of its workflow tasks, at about 0.7 ms of CPU an event: 153 ms at 216 events, 33 ms
- * at 16, 10 ms at 2 (docs/benchmarks.md#tracking-at-scale). A poll turn adds 11 events (its timer,
- * the poll, their two workflow tasks), 18 when it finds scans (their one write step and the search
- * attribute), and a run starts with about 5. At 60 a run holds some five turns and a replayed history
- * is about 35 events at the median, some 35 ms of CPU where the 200 bound's median of 160 cost 120 ms.
- * The run that follows starts with a history of a few events: a continue-as-new every five polls or so
- * costs less than one turn's replays save.
+ * at 16, 10 ms at 2 (docs/benchmarks.md#tracking-at-scale). A poll turn adds some 6 events (its timer,
+ * one workflow task, the local poll's marker), 13 when it finds scans (their one write step, its
+ * workflow task and the search attribute), and a run starts with about 5. (A turn of a run recorded
+ * before LOCAL_POLL was 11 events, 18 with scans.) At 60 a replayed history is about 35 events at the
+ * median, some 35 ms of CPU where the 200 bound's median of 160 cost 120 ms. The run that follows
+ * starts with a history of a few events: a continue-as-new every five to ten polls costs less than
+ * one turn's replays save.
  */
 export const TRACKING_SHORT_HISTORY_EVENTS = 60;
 /** Runs after it continue as new at TRACKING_HISTORY_EVENTS (workflows/patches.ts). */
@@ -94,6 +95,8 @@ const SHORT_HISTORY = 'tracking-short-history';
 const OWN_QUEUE = 'tracking-own-queue';
 /** Runs after it stop tracking a number the carrier never reported after TRACKING_UNKNOWN_STOP_MS (workflows/patches.ts). */
 const UNKNOWN_STOP = 'tracking-unknown-stop';
+/** Runs after it poll as a local activity, one workflow task a turn that finds nothing (workflows/patches.ts). */
+const LOCAL_POLL = 'tracking-local-poll';
 /** After a failed subscription, the next attempt waits this long (parcel time). */
 const SUBSCRIBE_RETRY_MS = 6 * 3_600_000;
 
@@ -304,6 +307,21 @@ export async function pollScans(
 export const POLL_LIMIT_MS = 2 * 60_000;
 
 /**
+ * The loop's poll: a local activity of this worker (pollTrackingLocally), under the carrier's tracking
+ * rate held fleet-wide in PostgreSQL; on the carrier's own queue for a run recorded before that, or
+ * where tracking has no share of the carrier's rate and its polls share the purchases' queue.
+ */
+async function loopPoll(input: ShipmentWorkflowInput, state: TrackingState): Promise<Scan[]> {
+  if (!state.carrier || !state.trackingNumber) return [];
+  if (input.tracking.sharedCarrierQueue || !patched(LOCAL_POLL)) return pollScans(input, state, POLL_LIMIT_MS, 'tracking');
+  return pollTrackingLocally(`fetch the scans of ${state.trackingNumber} from ${state.carrier}`, POLL_LIMIT_MS, {
+    carrier: state.carrier,
+    livemode: input.livemode,
+    trackingNumber: state.trackingNumber,
+  });
+}
+
+/**
  * One step of the tracking loop: take pushed scans or poll. Returns how many scans were new. A
  * carrier that errors on a read (even a 4xx, or "not found" for a label it has not scanned yet)
  * never ends the shipment: the error shows in the current details and each failure in a row doubles
@@ -315,7 +333,7 @@ export async function followScans(input: ShipmentWorkflowInput, state: TrackingS
     scans = state.pushed.splice(0);
   } else {
     try {
-      scans = await pollScans(input, state, POLL_LIMIT_MS, 'tracking');
+      scans = await loopPoll(input, state);
       state.failures = 0;
       state.known = true;
     } catch (err) {

@@ -3,7 +3,7 @@
  *   npm run record-histories                                  (every scenario below)
  *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
  * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
- * late-scan, cancel-during-void, older-scan, track-alert, history-bound, one-step, own-queue, settle. Each starts a stack of its own on one
+ * late-scan, cancel-during-void, older-scan, track-alert, history-bound, one-step, local-poll, own-queue, settle. Each starts a stack of its own on one
  * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
  * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
  * deliberate change to a workflow's commands; never to silence a failure.
@@ -248,6 +248,19 @@ const SCENARIOS: Record<string, Scenario> = {
       const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
       await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
       await saveContinuedRun(stack, name('shipment-one-step-short-history'), shipmentWorkflowId(bought.id), 1, 'a third run');
+      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
+    },
+  },
+
+  // The same journey with the poll a local activity (pollTracking: a marker in the run's history, no
+  // activity on the carrier's queue): the run that finds the scan, saved as it continues as new at
+  // the short bound, with the three patches' markers.
+  'local-poll': {
+    config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
+    async run({ stack, acct, order, sim, name }) {
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
+      await saveContinuedRun(stack, name('shipment-local-poll-short-history'), shipmentWorkflowId(bought.id), 1, 'a third run');
       await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
     },
   },

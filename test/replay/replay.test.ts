@@ -52,6 +52,8 @@ describe('replaying recorded histories', () => {
         // A tracking run whose scan was written in one step (recordTracking) and which continued as
         // new at the short bound: both patches' markers.
         'shipment-one-step-short-history.json',
+        // The same with the poll a local activity (a marker, no activity): the three patches' markers.
+        'shipment-local-poll-short-history.json',
         'webhook-retried-then-delivered.json',
       ]),
     );

@@ -128,6 +128,8 @@ function defaults(shipmentId: string): Required<Mocks> {
     findPurchase: async () => null,
     cancelLabel: async () => undefined,
     fetchScans: async () => [],
+    // Replaced in mockActivities by the test's fetchScans answer: the loop's poll reads what a poll on the carrier's queue would.
+    pollTracking: async () => [],
     subscribeTracking: async (p) => ({ subscribed: p.trackingNumbers, refused: [] }),
   };
 }
@@ -146,6 +148,7 @@ export function mockActivities(env: TestWorkflowEnvironment, shipmentId: string,
     calls.push({ name, arg, at: await env.currentTimeMs(), taskQueue: info.taskQueue, local: info.isLocal, runId: info.workflowExecution?.runId, ...(within ? { within } : {}) });
     return answers[name](arg);
   };
+  if (!mocks.pollTracking) answers.pollTracking = (arg) => answers.fetchScans(arg);
   if (!mocks.recordTracking) {
     answers.recordTracking = async (arg) => {
       const p = arg as Arg<'recordTracking'>;

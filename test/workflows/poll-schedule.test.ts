@@ -75,7 +75,7 @@ describe('the tracking loop on its schedule (time-skipping, mocked activities)',
       await startShipment(se, input);
       expect(await handle.result()).toEqual({ status: 'delivered' });
       // Before the first scan: 6, 6; in transit: 6, 6; out for delivery: 1, 1; exception: 2, 2; out for delivery: 1.
-      expect(hours(gaps(mocks.of('fetchScans')))).toEqual([6, 6, 6, 6, 1, 1, 2, 2, 1]);
+      expect(hours(gaps(mocks.of('pollTracking')))).toEqual([6, 6, 6, 6, 1, 1, 2, 2, 1]);
     });
   });
 
@@ -96,12 +96,12 @@ describe('the tracking loop on its schedule (time-skipping, mocked activities)',
         await handle.signal(scansSignal, [scan(`s${day}`, 'in_transit', Date.parse('2026-03-01T00:00:00Z') + day * DAY)]);
       }
       await se.env.sleep('1 hour');
-      expect(mocks.of('fetchScans')).toHaveLength(0);
+      expect(mocks.of('pollTracking')).toHaveLength(0);
       expect(mocks.of('recordScans')).toHaveLength(3);
       const lastPush = mocks.of('recordScans')[2].at;
       // Then silence: the safety-net poll comes 36 h after the last scan, then the in-transit cadence.
       await se.env.sleep('3 days');
-      const polls = mocks.of('fetchScans');
+      const polls = mocks.of('pollTracking');
       expect(polls.length).toBeGreaterThanOrEqual(2);
       expect(polls[0].at - lastPush).toBeGreaterThanOrEqual(36 * HOUR);
       expect(polls[0].at - lastPush).toBeLessThan(36 * HOUR + MINUTE);
@@ -143,7 +143,7 @@ describe('the tracking loop on its schedule (time-skipping, mocked activities)',
       expect(result.trackingStopped!.quietForMs).toBeGreaterThanOrEqual(TRACKING_UNKNOWN_STOP_MS);
       expect(closeTime!.getTime() - startTime.getTime()).toBeLessThan(TRACKING_UNKNOWN_STOP_MS + 12 * HOUR + HOUR);
       // 6 h, then 12 h apart: some twenty polls in ten days, never a spin.
-      const polls = mocks.of('fetchScans');
+      const polls = mocks.of('pollTracking');
       expect(hours(gaps(polls)).every((h) => h === 12)).toBe(true);
       expect(polls.length).toBeLessThanOrEqual(21);
       expect(result.trackingStopped!.resumeWith.resume).toMatchObject({ status: 'purchased', known: false });

@@ -106,7 +106,7 @@ describe('settling a stopped run (time-skipping, mocked activities)', () => {
       // Two polls, so a continue-as-new between them: the next run tracks, and settles nothing again.
       const first = (await handle.describe()).runId;
       await se.env.sleep(40 * MINUTE);
-      expect(mocks.of('fetchScans').length).toBeGreaterThanOrEqual(2);
+      expect(mocks.of('pollTracking').length).toBeGreaterThanOrEqual(2);
       expect((await handle.describe()).runId).not.toBe(first);
       expect(mocks.of('findPurchase')).toHaveLength(1);
       expect(mocks.of('markShipment')).toHaveLength(1);

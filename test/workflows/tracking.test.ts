@@ -67,7 +67,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       await se.env.sleep(12 * HOUR + MINUTE);
       // The purchase's run waited for the first poll on `shipments`, then went on as new on
       // `tracking`, which polled at once: at 6 h and 12 h, as a label not scanned yet is polled.
-      const polls = mocks.of('fetchScans');
+      const polls = mocks.of('pollTracking');
       expect(polls.map((p) => p.runId)).toEqual([polls[0].runId, polls[0].runId]);
       expect(polls[0].runId).not.toBe(first.firstExecutionRunId);
       expect(polls[0].at - started).toBeGreaterThanOrEqual(6 * HOUR);
@@ -87,15 +87,16 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       await startShipment(se, input);
       const started = await se.env.currentTimeMs();
       await se.env.sleep('7 days');
-      const polls = mocks.of('fetchScans');
+      const polls = mocks.of('pollTracking');
       const twelves = Math.floor((7 * DAY - 27 * HOUR) / (12 * HOUR));
       expect(polls[0].at - started).toBeGreaterThanOrEqual(6 * HOUR);
       expect(polls[0].at - started).toBeLessThan(6 * HOUR + 5_000);
       expectGaps(polls, [...BEFORE_FIRST_SCAN, ...Array(twelves).fill(12 * HOUR)]);
       expect(polls.every((p) => JSON.stringify(p.arg) === JSON.stringify({ carrier: CARRIER, livemode: true, trackingNumber: TRACKING_NUMBER }))).toBe(true);
-      // Live polls go to the carrier's tracking queue, whose share of the carrier's rate holds fleet-wide.
-      expect(new Set(polls.map((p) => p.taskQueue))).toEqual(new Set([`${input.queuePrefix}carrier-${CARRIER}-tracking`]));
-      expect(new Set(mocks.names())).toEqual(new Set(['fetchScans']));
+      // Live polls are local activities of the workflow's own worker on `tracking`: no task of their
+      // own on the server (the carrier's tracking rate is held for them in PostgreSQL).
+      expect(new Set(polls.map((p) => [p.taskQueue, p.local].join()))).toEqual(new Set([[taskQueues(input.queuePrefix).tracking, true].join()]));
+      expect(new Set(mocks.names())).toEqual(new Set(['pollTracking']));
       expect(await handle.query(stateQuery)).toEqual({ status: 'purchased', trackingNumber: TRACKING_NUMBER, pollMs: 12 * HOUR, scansSeen: 0 });
       expect(await currentDetails(handle)).toBe('purchased; next carrier poll in 43200 s');
     });
@@ -111,7 +112,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
     await withWorkers(se, input, mocks, async (handle) => {
       await startShipment(se, input);
       await se.env.sleep('2 days');
-      const polls = mocks.of('fetchScans');
+      const polls = mocks.of('pollTracking');
       // Quiet: 6, 12, 18, 27 h; the scan at the fourth; then in transit's 6 h, backing off the same way.
       expect(gaps(polls).slice(0, 6).map((g) => Math.floor(g / HOUR))).toEqual([6, 6, 9, 6, 6, 6]);
       const recorded = mocks.of('recordScans');
@@ -150,7 +151,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
     await withWorkers(se, input, mocks, async (handle) => {
       await startShipment(se, input);
       expect(await handle.result()).toEqual({ status: 'delivered' });
-      const pollsAtEnd = mocks.of('fetchScans').length;
+      const pollsAtEnd = mocks.of('pollTracking').length;
       expect(pollsAtEnd).toBe(5);
       expect(mocks.of('recordScans').flatMap((c) => c.arg.scans.map((s) => s.id))).toEqual(['s1', 's2', 's3']);
       expect(mocks.of('recordEvent').map((c) => c.arg.type)).toEqual([
@@ -163,7 +164,7 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expect(mocks.of('markShipment').at(-1)!.arg.changes).toEqual({ trackingStatus: 'delivered', status: 'delivered' });
       expect(await currentDetails(handle)).toBe('delivered; finished');
       await se.env.sleep('3 days');
-      expect(mocks.of('fetchScans')).toHaveLength(pollsAtEnd);
+      expect(mocks.of('pollTracking')).toHaveLength(pollsAtEnd);
     });
   });
 
@@ -183,8 +184,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
         ...input,
         resume: { status: 'purchased', carrier: CARRIER, trackingNumber: TRACKING_NUMBER, seenScanIds: [], pollMs: 15 * MINUTE },
       });
-      expect(mocks.of('fetchScans').length).toBeGreaterThan(50);
-      expect(new Set(mocks.names())).toEqual(new Set(['fetchScans']));
+      expect(mocks.of('pollTracking').length).toBeGreaterThan(50);
+      expect(new Set(mocks.names())).toEqual(new Set(['pollTracking']));
       expect(await currentDetails(handle)).toMatch(/^purchased; tracking stopped: no new scan for 30(\.\d)? d\. /);
     });
   }, 180_000); // some 60 polls, each a workflow task and an activity
@@ -197,13 +198,13 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       await se.env.sleep('1 day');
       const pushedAt = await se.env.currentTimeMs();
       const pushed = scan('s-pushed', 'in_transit', pushedAt);
-      const pollsBefore = mocks.of('fetchScans').length;
+      const pollsBefore = mocks.of('pollTracking').length;
       await handle.signal(scansSignal, [pushed]);
       const result = await handle.result();
       const [recorded] = mocks.of('recordScans');
       expect(recorded.arg.scans.map((s) => s.id)).toEqual(['s-pushed']);
       // Recorded on the signal, before any further poll.
-      expect(mocks.of('fetchScans').filter((c) => c.at < recorded.at)).toHaveLength(pollsBefore);
+      expect(mocks.of('pollTracking').filter((c) => c.at < recorded.at)).toHaveLength(pollsBefore);
       expect(recorded.at - pushedAt).toBeLessThan(MINUTE);
       expect(result.status).toBe('in_transit');
       expect(result.trackingStopped!.quietForMs).toBeGreaterThanOrEqual(2 * DAY);
@@ -216,35 +217,60 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
   it('continue-as-new keeps history small and carries the scans pushed during the last poll to the next run', async () => {
     const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, continueAsNewAfterPolls: 2 } });
     const s1 = scan('s1', 'in_transit', at('2026-03-01T09:00:00Z'));
+    const s1b = scan('s1b', 'in_transit', at('2026-03-01T21:00:00Z'));
     const s2 = scan('s2', 'out_for_delivery', at('2026-03-02T07:00:00Z'));
     let poll = 0;
-    const fetchScans = async (): Promise<Scan[]> => {
-      poll++;
-      if (poll === 2) {
-        // While the second poll is under way the carrier pushes s1 again and the new s2: the run
-        // continues as new right after this poll, with the pushed scans not yet taken.
-        await se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`).signal(scansSignal, [s1, s2]);
-      }
-      return [s1];
-    };
-    const mocks = mockActivities(se.env, input.shipmentId, { fetchScans });
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      fetchScans: async () => (++poll === 1 ? [s1] : [s1, s1b]),
+      recordScans: async (p) => {
+        // While the second poll's scan is written the carrier pushes s1 again and the new s2: the
+        // run continues as new right after this poll, with the pushed scans not yet taken.
+        if (p.scans.some((s) => s.id === 's1b')) await se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`).signal(scansSignal, [s1, s2]);
+        return p.scans.map((s) => s.id);
+      },
+    });
     await withWorkers(se, input, mocks, async (handle) => {
       const first = await startShipment(se, input);
       const firstRunId = first.firstExecutionRunId;
       // Polls at 6 h and 12 h, then the new run takes the pushed scans; its next poll is 6 h later.
       await se.env.sleep('13 hours');
       const recorded = mocks.of('recordScans');
-      expect(recorded.map((c) => c.arg.scans.map((s) => s.id))).toEqual([['s1'], ['s2']]);
-      // s1 in the first run; s2, pushed in the first run, recorded by the second; s1 never twice.
-      expect(recorded[0].runId).toBe(firstRunId);
-      expect(recorded[1].runId).not.toBe(firstRunId);
+      expect(recorded.map((c) => c.arg.scans.map((s) => s.id))).toEqual([['s1'], ['s1b'], ['s2']]);
+      // s1 and s1b in the first run; s2, pushed in the first run, recorded by the second; s1 never twice.
+      expect(recorded.slice(0, 2).map((c) => c.runId)).toEqual([firstRunId, firstRunId]);
+      expect(recorded[2].runId).not.toBe(firstRunId);
       const description = await handle.describe();
-      expect(description.runId).toBe(recorded[1].runId);
+      expect(description.runId).toBe(recorded[2].runId);
       expect(description.status.name).toBe('RUNNING');
-      expect(mocks.of('fetchScans').slice(0, 2).every((c) => c.runId === firstRunId)).toBe(true);
-      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 2 });
+      expect(mocks.of('pollTracking').slice(0, 2).every((c) => c.runId === firstRunId)).toBe(true);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 3 });
       // The first run ended by continuing as new, after two polls.
       const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, firstRunId);
+      expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    });
+  });
+
+  it('a scan pushed while a poll runs is neither lost nor stored twice', async () => {
+    const input = purchasedInput({ tracking: { minPollMs: 15 * MINUTE, maxPollMs: 12 * HOUR, continueAsNewAfterPolls: 1 } });
+    const s1 = scan('s1', 'in_transit', at('2026-03-01T09:00:00Z'));
+    const s2 = scan('s2', 'out_for_delivery', at('2026-03-02T07:00:00Z'));
+    let poll = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      fetchScans: async () => {
+        // The poll is a local activity, inside its workflow task: a push that arrives meanwhile is
+        // a new event the server holds for the task after it (or, where that task would close the
+        // run, for the same task run again, its poll with it).
+        if (++poll === 1) await se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`).signal(scansSignal, [s2]);
+        return [s1];
+      },
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      const first = await startShipment(se, input);
+      await se.env.sleep('7 hours');
+      const recorded = mocks.of('recordScans');
+      expect(recorded.flatMap((c) => c.arg.scans.map((s) => s.id)).sort()).toEqual(['s1', 's2']);
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 2 });
+      const firstRun = se.env.client.workflow.getHandle(`shipment/${input.shipmentId}`, first.firstExecutionRunId);
       expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
     });
   });
@@ -265,9 +291,10 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       // The bound, plus the last poll's events and the continue-as-new itself.
       expect(events.length).toBeGreaterThanOrEqual(TRACKING_SHORT_HISTORY_EVENTS);
       expect(events.length).toBeLessThan(TRACKING_SHORT_HISTORY_EVENTS + 20);
-      // The markers that let runs recorded before each change replay as they were: the one write
-      // step (the scan of the third poll) and the short bound; the old bound's patch is never asked.
-      expect(patchMarkers(events)).toEqual(['tracking-one-write-step', 'tracking-short-history']);
+      // The markers that let runs recorded before each change replay as they were: the local poll
+      // (the first), the one write step (the scan of the third poll) and the short bound; the old
+      // bound's patch is never asked.
+      expect(patchMarkers(events)).toEqual(['tracking-local-poll', 'tracking-one-write-step', 'tracking-short-history']);
       // The next run goes on where the first stopped: the scan is not recorded again, the cadence is in transit's.
       expect(mocks.of('recordTracking')).toHaveLength(1);
       expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_transit', scansSeen: 1, pollMs: 12 * HOUR });
@@ -348,12 +375,14 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       await startShipment(se, input);
       expect(await handle.result()).toEqual({ status: 'delivered' });
       // One step: the poll, then one activity whose writes are the per-write path's, in its order.
-      expect(mocks.calls.filter((c) => !c.within).map((c) => c.name)).toEqual(['fetchScans', 'recordTracking']);
+      expect(mocks.calls.filter((c) => !c.within).map((c) => c.name)).toEqual(['pollTracking', 'recordTracking']);
       const [step] = mocks.of('recordTracking');
       expect(mocks.calls.filter((c) => c.within).every((c) => c.within === 'recordTracking' && c.runId === step.runId)).toBe(true);
       const history = (await handle.fetchHistory()).events ?? [];
       const scheduled = history.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
-      expect(scheduled).toEqual(['fetchScans', 'recordTracking']);
+      // The poll is a local activity, a marker in the history; the write an activity of its own.
+      expect(scheduled).toEqual(['recordTracking']);
+      expect(history.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
       expect(step.arg.scans.map((s) => s.id)).toEqual(journey.map((s) => s.id));
       const status = (s: string) => ({ mark: { trackingStatus: s, status: s } });
       const track = (s: string) => ({ mark: { trackingStatus: s } });
