@@ -16,25 +16,48 @@ export function createTrackingAdmission(deps: {
   perSecond(carrier: string): number;
   /** The window's row: one per carrier, shared by every worker of the fleet. */
   keyOf(carrier: string): string;
+  /** How long a call may wait for its place before the poll gives way (TRACKING_ADMISSION_WAIT_MS). */
+  maxWaitMs?: number;
   sleep?(ms: number): Promise<void>;
 }): (t: { carrier: string; livemode: boolean }) => Promise<void> {
   const sleep = deps.sleep ?? activitySleep;
+  const maxWaitMs = deps.maxWaitMs ?? TRACKING_ADMISSION_WAIT_MS;
   return async (t) => {
     if (!t.livemode) return;
     const perSecond = deps.perSecond(t.carrier);
     if (!(perSecond > 0)) {
-      // No tracking share (CARRIER_TRACKING_SHARE_PERCENT=0): new parcels poll on the carrier's
-      // purchase queue instead (contract: sharedCarrierQueue); one begun before the change waits.
-      throw ApplicationFailure.create({ type: CODE.carrier_retryable, message: `carrier ${t.carrier} has no tracking share of its rate`, nonRetryable: true });
+      // No tracking share (CARRIER_TRACKING_SHARE=0): new parcels poll on the carrier's purchase
+      // queue instead (contract: sharedCarrierQueue); one begun before the change polls later.
+      throw ApplicationFailure.create({ type: CODE.rate_limited, message: `carrier ${t.carrier} has no tracking share of its rate`, nonRetryable: true });
     }
     const policy = trackingRatePolicy(perSecond);
+    let waited = 0;
     for (;;) {
       const decision = await deps.take(deps.keyOf(t.carrier), policy);
       if (decision.allowed) return;
-      await sleep(Math.max(1, Math.ceil(decision.untilSlotUs / 1000)));
+      const waitMs = Math.max(1, Math.ceil(decision.untilSlotUs / 1000));
+      if (waited + waitMs > maxWaitMs) {
+        // Not retried here: the loop counts a failed poll, which doubles the parcel's next wait, so
+        // polls beyond the share thin out until they fit it, as on a queue whose polls time out.
+        throw ApplicationFailure.create({
+          type: CODE.rate_limited,
+          message: `carrier ${t.carrier}'s tracking share (${perSecond} calls a second) is spent: polling later`,
+          nonRetryable: true,
+        });
+      }
+      await sleep(waitMs);
+      waited += waitMs;
     }
   };
 }
+
+/**
+ * How long a poll waits for its place in the carrier's tracking share. It waits inside its workflow's
+ * task, the workflow held in the worker's cache: Temporal extends a task still open at 80% of its
+ * 10 s time-out with more events, so a poll gives way well before that, and a backlog of polls becomes
+ * parcels waiting on their timers, not workflows held in memory.
+ */
+export const TRACKING_ADMISSION_WAIT_MS = 5_000;
 
 /**
  * A rate a second as a window of whole calls: 2.5 a second is 2 calls in any 0.8 s, 0.5 a second one

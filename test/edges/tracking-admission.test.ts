@@ -62,7 +62,27 @@ describe('the tracking share of a carrier’s rate, across workers', () => {
 
   it('refuses a poll for a carrier with no tracking share, for good: the loop polls again later', async () => {
     const admit = worker(0, 'unused', 0);
-    await expect(admit({ carrier: 'acme', livemode: true })).rejects.toMatchObject({ type: 'carrier_retryable', nonRetryable: true });
+    await expect(admit({ carrier: 'acme', livemode: true })).rejects.toMatchObject({ type: 'rate_limited', nonRetryable: true });
+  });
+
+  it('gives way when its place is further off than it may wait: the poll fails for the loop to back off, and takes no place', async () => {
+    const key = `test-tracking-${randomBytes(4).toString('hex')}`;
+    const slept: number[] = [];
+    // One call in any 10 s, and a poll that may wait 3 s: the second call's place is 10 s off.
+    const admit = createTrackingAdmission({
+      take: (keyId, policy) => takeRateLimitToken(pools[0].db, keyId, policy),
+      perSecond: () => 0.1,
+      keyOf: (carrier) => `${key}:${carrier}`,
+      maxWaitMs: 3_000,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
+    await admit({ carrier: 'acme', livemode: true });
+    await expect(admit({ carrier: 'acme', livemode: true })).rejects.toMatchObject({ type: 'rate_limited', nonRetryable: true, message: expect.stringContaining('spent') });
+    expect(slept).toEqual([]);
+    const { rows } = await pools[0].pool.query<{ n: number }>('select cardinality(admitted) as n from rate_limits where key_id = $1', [`${key}:acme`]);
+    expect(rows[0].n).toBe(1);
   });
 
   it('keeps a fractional share: 2.5 a second is 2 calls in any 0.8 s, 0.5 a second 1 call in any 2 s', () => {
