@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- rate-split [--tracked 10] [--purchases 5] [--rps 2]`: purchase latency while a
  * carrier's tracking polls are backlogged, with the polls on the purchases' queue (one shared rate
- * limit: CARRIER_TRACKING_SHARE=0) and on their own queue (the default).
+ * limit: CARRIER_TRACKING_SHARE=0) and under their own share of the rate (the default: each poll
+ * waits in its parcel's worker for its place in the share, held in PostgreSQL).
  * It starts its own PostgreSQL, Temporal dev server, simulator, API and workers (nothing else need
  * run), limits Acme to `--rps` requests a second for the whole fleet, buys `--tracked` live
  * shipments that then poll as fast as tracking lets them, and times `--purchases` purchases, one at
@@ -10,6 +11,8 @@
  * table and JSON.
  */
 import { toDate } from '../../admin/index.js';
+import { trackingRatePolicy } from '../../activities/index.js';
+import { splitCarrierRate, taskQueues } from '../../contract/index.js';
 import { parseScenarioFlags } from './options.js';
 import { randomUUID } from 'node:crypto';
 import { address, call, createAccount, parcel, startInfra, startLocalStack, type LocalStack } from '../stack/index.js';
@@ -21,7 +24,7 @@ interface Layout {
 }
 const LAYOUTS: Layout[] = [
   { name: 'one shared queue (before)', trackingSharePercent: 0 },
-  { name: 'own tracking queue (after)', trackingSharePercent: 25 },
+  { name: 'own tracking share (after)', trackingSharePercent: 25 },
 ];
 
 const log = (line: string) => void process.stderr.write(`bench rate-split: ${line}\n`);
@@ -38,7 +41,18 @@ async function buyQueueWait(stack: LocalStack, shipmentId: string): Promise<numb
   return ms(started.eventTime) - ms(scheduled.eventTime);
 }
 
-/** Polls of the tracked shipments that are queued and not yet taken by a worker. */
+/**
+ * Whether the polls want more than their share: on the one shared queue, half the tracked
+ * shipments have a poll queued; with a share of their own, its window is full (every place taken).
+ */
+async function backlogged(stack: LocalStack, workflowIds: string[], layout: Layout, rps: number): Promise<boolean> {
+  if (layout.trackingSharePercent === 0) return (await queuedPolls(stack, workflowIds)) >= workflowIds.length / 2;
+  const key = taskQueues(stack.config.taskQueuePrefix).carrierTracking('acme');
+  const { rows } = await stack.database.pool.query<{ n: number }>('select cardinality(admitted) as n from rate_limits where key_id = $1', [key]);
+  return (rows[0]?.n ?? 0) >= trackingRatePolicy(splitCarrierRate(rps, layout.trackingSharePercent).tracking).count;
+}
+
+/** Polls of the tracked shipments that are queued and not yet taken by a worker (the shared queue's; a share's wait in their workers). */
 async function queuedPolls(stack: LocalStack, workflowIds: string[]): Promise<number> {
   const described = await Promise.all(workflowIds.map((id) => stack.temporal.workflow.getHandle(id).describe()));
   // State 1 is SCHEDULED: in the task queue, no worker has it yet.
@@ -70,7 +84,7 @@ async function measure(infra: Awaited<ReturnType<typeof startInfra>>, layout: La
       );
       tracked.push(...batch);
     }
-    for (const until = Date.now() + 120_000; (await queuedPolls(stack, tracked)) < o.tracked / 2; ) {
+    for (const until = Date.now() + 120_000; !(await backlogged(stack, tracked, layout, o.rps)); ) {
       if (Date.now() > until) throw new Error('the tracking polls never backlogged');
       await new Promise((r) => setTimeout(r, 250));
     }
