@@ -43,6 +43,14 @@ export function shipmentQueueActivities(deps: {
 }
 
 /**
+ * A carrier's fleet-wide rate (CARRIER_<CODE>_RPS, else its definition's) split between purchases
+ * and tracking (contract: splitCarrierRate); 0 for a carrier the registry does not know.
+ */
+export function carrierRate(config: Config, registry: CarrierRegistry, code: string): { purchases: number; tracking: number } {
+  return splitCarrierRate(config.carrierRateLimits[code] ?? registry.carrier(code)?.rateLimitPerSecond ?? 0, config.carrierTrackingSharePercent);
+}
+
+/**
  * The carrier's tracking share of its rate, the one its tracking queue's workers enforce
  * (workers/run.ts), held in PostgreSQL under the name of that queue: one allowance per carrier for
  * every worker of the fleet.
@@ -52,7 +60,7 @@ function trackingAdmission(deps: { db: Db; config: Config; registry: CarrierRegi
   const queues = taskQueues(config.taskQueuePrefix);
   return createTrackingAdmission({
     take: (keyId, policy) => takeRateLimitToken(db, keyId, policy),
-    perSecond: (code) => splitCarrierRate(config.carrierRateLimits[code] ?? registry.carrier(code)?.rateLimitPerSecond ?? 0, config.carrierTrackingSharePercent).tracking,
+    perSecond: (code) => carrierRate(config, registry, code).tracking,
     keyOf: (code) => queues.carrierTracking(code),
   });
 }

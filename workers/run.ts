@@ -6,8 +6,8 @@ import { BackgroundRenders, createCarrierActivities, createWebhookActivities, ty
 import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../config/index.js';
-import { splitCarrierRate, taskQueues } from '../contract/index.js';
-import { batchQueueActivities, carrierLabelSink, shipmentQueueActivities } from './activities.js';
+import { taskQueues } from '../contract/index.js';
+import { batchQueueActivities, carrierLabelSink, carrierRate, shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
@@ -168,7 +168,7 @@ async function carrierWorkers(deps: WorkerDeps, common: CommonOptions, group: Qu
     if (!definition) throw new Error(`unknown carrier queue ${group}`);
     // The carrier's limit holds across every worker polling these queues (fleet-wide), split so
     // that tracking polls never delay a purchase (splitCarrierRate).
-    const rate = splitCarrierRate(config.carrierRateLimits[code] ?? definition.rateLimitPerSecond, config.carrierTrackingSharePercent);
+    const rate = carrierRate(config, registry, code);
     const ownQueues = [{ taskQueue: queues.carrier(code), perSecond: rate.purchases }];
     if (rate.tracking > 0) ownQueues.push({ taskQueue: queues.carrierTracking(code), perSecond: rate.tracking });
     for (const { taskQueue, perSecond } of ownQueues) {

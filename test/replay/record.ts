@@ -82,6 +82,16 @@ function recordContinuedRun(file: string, nth: number, what: string): Scenario['
   };
 }
 
+/** A live purchase whose second run polls, finds its scan and is saved as it continues as new at the short bound. */
+function recordScanAtShortBound(file: string): Scenario['run'] {
+  return async ({ stack, acct, order, sim, name }) => {
+    const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
+    await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
+    await saveContinuedRun(stack, name(file), shipmentWorkflowId(bought.id), 1, 'a third run');
+    await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
+  };
+}
+
 const SCENARIOS: Record<string, Scenario> = {
   // A delivery and a scan after it in one carrier push: the scan after delivery is set aside.
   'late-scan': {
@@ -244,25 +254,16 @@ const SCENARIOS: Record<string, Scenario> = {
   // polls, finds the scan and is the one saved.
   'one-step': {
     config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
-    async run({ stack, acct, order, sim, name }) {
-      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
-      await saveContinuedRun(stack, name('shipment-one-step-short-history'), shipmentWorkflowId(bought.id), 1, 'a third run');
-      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
-    },
+    run: recordScanAtShortBound('shipment-one-step-short-history'),
   },
 
   // The same journey with the poll a local activity (pollTracking: a marker in the run's history, no
   // activity on the carrier's queue): the run that finds the scan, saved as it continues as new at
-  // the short bound, with the three patches' markers.
+  // the short bound, with the three patches' markers. (The one-step history was recorded before the
+  // poll was local; recorded again now, it would be this one.)
   'local-poll': {
     config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
-    async run({ stack, acct, order, sim, name }) {
-      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: order })).body;
-      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'in_transit' });
-      await saveContinuedRun(stack, name('shipment-local-poll-short-history'), shipmentWorkflowId(bought.id), 1, 'a third run');
-      await sim('/_sim/scans', { tracking_number: bought.tracking.number, status: 'delivered' });
-    },
+    run: recordScanAtShortBound('shipment-local-poll-short-history'),
   },
 
   // A purchase whose first tracking wait ends on its timer: its run continues as new on the tracking
