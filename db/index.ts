@@ -58,7 +58,7 @@ export {
 export type { WebhookDeliveryRow, WebhookEndpointRow } from './queries/webhooks.js';
 export { decryptWebhookSecret, encryptWebhookSecret, generateWebhookSecret } from './webhook-secrets.js';
 export { scansOf } from './queries/tracking.js';
-export { takeRateLimitToken } from './queries/rate-limits.js';
+export { admittedWithinWindow, takeRateLimitToken } from './queries/rate-limits.js';
 export type { RateDecision, RatePolicy } from './queries/rate-limits.js';
 export { addressFingerprint, deleteOwnAddress, findOwnAddress, listAddresses, saveAddress, updateOwnAddress } from './queries/addresses.js';
 export type { AddressRow } from './queries/addresses.js';

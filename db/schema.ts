@@ -267,7 +267,8 @@ export const webhookDeliveries = pgTable(
 );
 
 /**
- * Rate-limit state per API key (and per client address, `ip:<addr>`): the times of the requests
+ * Rate-limit state per API key (and per client address, `ip:<addr>`, and per carrier's tracking share,
+ * `carrier-<code>-tracking`): the times of the requests
  * admitted within the last window, oldest first, at most the allowance. `tat` is the time of the
  * last decision that admitted one (it held the GCRA state of earlier builds).
  */

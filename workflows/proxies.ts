@@ -105,9 +105,9 @@ export type CarrierCalls = ActivityInterfaceFor<CarrierActivities>;
 /**
  * The tracking loop's poll as a local activity, run by the workflow's own worker: a turn that finds
  * nothing is then one workflow task (its timer fired, the poll recorded as a marker, the next timer),
- * some 6 history events, where the poll as an activity on the carrier's queue took a dispatch through
+ * some 6 history events, where the poll as an activity on the carrier's queue takes a dispatch through
  * the server, a second workflow task and 11 events. With 100,000 parcels in flight the Temporal
- * server's share of those turns was most of their CPU (docs/benchmarks.md#tracking-at-scale).
+ * server's share of a turn is most of its CPU (docs/benchmarks.md#tracking-at-scale).
  *
  * Retried as a carrier call is (CARRIER_CALL) within `withinMs`, after which the loop polls again
  * later; a UPS read can take 10 s, so 30 s an attempt. A local activity runs again whenever its

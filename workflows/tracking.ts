@@ -80,8 +80,8 @@ export const TRACKING_HISTORY_EVENTS = 200;
  * history at each of its workflow tasks, at about 0.7 ms of CPU an event: 153 ms at 216 events, 33 ms
  * at 16, 10 ms at 2 (docs/benchmarks.md#tracking-at-scale). A poll turn adds some 6 events (its timer,
  * one workflow task, the local poll's marker), 13 when it finds scans (their one write step, its
- * workflow task and the search attribute), and a run starts with about 5. (A turn of a run recorded
- * before LOCAL_POLL was 11 events, 18 with scans.) At 60 a replayed history is about 35 events at the
+ * workflow task and the search attribute), and a run starts with about 5. (A run recorded without
+ * LOCAL_POLL takes 11 events a turn, 18 with scans.) At 60 a replayed history is about 35 events at the
  * median, some 35 ms of CPU where the 200 bound's median of 160 cost 120 ms. The run that follows
  * starts with a history of a few events: a continue-as-new every five to ten polls costs less than
  * one turn's replays save.

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { PgDialect, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { QueryResult } from 'pg';
 import type { Db } from '../connection.js';
+import { rateLimits } from '../schema.js';
 import { preparedOn } from './prepared.js';
 
 /** An allowance: at most `count` requests admitted within any `seconds`. */
@@ -102,4 +103,13 @@ export async function takeRateLimitToken(db: Db, keyId: string, p: RatePolicy): 
     if (decision) return decision;
     if (attempt >= 3) throw new Error('rate limit state could not be decided');
   }
+}
+
+/**
+ * The times of the requests the key's row holds, oldest first: those admitted within the window as of
+ * its latest decision (none for a key never asked). For operators and tests reading an allowance.
+ */
+export async function admittedWithinWindow(db: Db, keyId: string): Promise<Date[]> {
+  const rows = await db.select({ admitted: rateLimits.admitted }).from(rateLimits).where(eq(rateLimits.keyId, keyId));
+  return rows[0]?.admitted ?? [];
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskQueues } from '../../contract/index.js';
+import { admittedWithinWindow } from '../../db/index.js';
 import { eventually } from '../support/sim.js';
 import { address, call, createAccount, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
@@ -51,8 +52,7 @@ function localActivityOf(e: HistoryEvent): string | undefined {
 
 /** The times (ms, the database's clock) of the calls the tracking window holds now: those of the last window. */
 async function admittedNow(key: string): Promise<number[]> {
-  const { rows } = await stack.database.pool.query<{ admitted: Date[] }>('select admitted from rate_limits where key_id = $1', [key]);
-  return (rows[0]?.admitted ?? []).map((t) => t.getTime());
+  return (await admittedWithinWindow(stack.database.db, key)).map((t) => t.getTime());
 }
 
 const order = () => ({ service: 'acme_ground', from: address(), to: address({ name: `split-${randomUUID()}` }), parcel: parcel() });

@@ -13,6 +13,7 @@
 import { toDate } from '../../admin/index.js';
 import { trackingRatePolicy } from '../../activities/index.js';
 import { splitCarrierRate, taskQueues } from '../../contract/index.js';
+import { admittedWithinWindow } from '../../db/index.js';
 import { parseScenarioFlags } from './options.js';
 import { randomUUID } from 'node:crypto';
 import { address, call, createAccount, parcel, startInfra, startLocalStack, type LocalStack } from '../stack/index.js';
@@ -48,8 +49,7 @@ async function buyQueueWait(stack: LocalStack, shipmentId: string): Promise<numb
 async function backlogged(stack: LocalStack, workflowIds: string[], layout: Layout, rps: number): Promise<boolean> {
   if (layout.trackingSharePercent === 0) return (await queuedPolls(stack, workflowIds)) >= workflowIds.length / 2;
   const key = taskQueues(stack.config.taskQueuePrefix).carrierTracking('acme');
-  const { rows } = await stack.database.pool.query<{ n: number }>('select cardinality(admitted) as n from rate_limits where key_id = $1', [key]);
-  return (rows[0]?.n ?? 0) >= trackingRatePolicy(splitCarrierRate(rps, layout.trackingSharePercent).tracking).count;
+  return (await admittedWithinWindow(stack.database.db, key)).length >= trackingRatePolicy(splitCarrierRate(rps, layout.trackingSharePercent).tracking).count;
 }
 
 /** Polls of the tracked shipments that are queued and not yet taken by a worker (the shared queue's; a share's wait in their workers). */
