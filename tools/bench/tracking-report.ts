@@ -113,6 +113,7 @@ export function renderTracking(r: TrackingReport): string {
       ? `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, each somewhere in its week (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`
       : `tracking: ${Object.entries(r.parcels).map(([c, n]) => `${n} ${c}`).join(', ')} parcels in flight, a week in ${Math.round((7 * 1440) / r.options.scale)} min (scale ${r.options.scale}: the load of ${r.equivalent_parcels_in_flight} parcels on a real clock)`,
     describeMachine(r.machine),
+    r.stack,
     spread
       ? `started in ${r.start.wall_s} s; measured for ${Math.round(r.run.wall_s - r.start.wall_s)} s from then: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`
       : `started in ${r.start.wall_s} s; followed ${r.run.simulated_days} simulated days in ${r.run.wall_s} s, measured from day ${r.run.measured_from_day}: ${r.run.parcel_days} parcel-days, ${r.run.still_in_flight} still in flight at the end`,

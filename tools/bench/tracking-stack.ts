@@ -14,6 +14,7 @@ import { carrierRegistryFor, parseServiceConfig } from '../../runtime/index.js';
 import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
+import { startTemporalOnPostgres } from './temporal-on-postgres.js';
 import { killWithParent, stopChild } from '../temporal/process-utils.js';
 import { quietBundler, splitCache, WORKFLOWS_PATH } from '../../workers/run.js';
 
@@ -21,8 +22,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The tracking bench's stack, every part a process of its own so that each one's CPU can be read
- * from /proc: PostgreSQL (embedded), the Temporal dev server (SQLite), the carrier simulator, the
- * workers (`all`) and the API, as `npm start` runs them, in a directory of the bench's own.
+ * from /proc: PostgreSQL (embedded), the Temporal dev server (SQLite) or Temporal on a PostgreSQL
+ * of its own as `npm run fleet` runs it, the carrier simulator, the workers (`all`) and the API, as
+ * `npm start` runs them, in a directory of the bench's own.
  */
 export interface TrackingStack {
   apiUrl: string;
@@ -34,9 +36,10 @@ export interface TrackingStack {
   carriers: CarrierRegistry;
   /**
    * The pid of each process, by role (PostgreSQL: its postmaster, whose backends count with it);
-   * `tracking_workers` when the parcels in flight have a worker process of their own.
+   * `tracking_workers` when the parcels in flight have a worker process of their own;
+   * `temporal_store` when Temporal runs on PostgreSQL (its own postmaster).
    */
-  pids: Record<'workers' | 'api' | 'temporal' | 'postgres' | 'simulator', number> & { tracking_workers?: number };
+  pids: Record<'workers' | 'api' | 'temporal' | 'postgres' | 'simulator', number> & { tracking_workers?: number; temporal_store?: number };
   stop(): Promise<void>;
 }
 
@@ -51,6 +54,8 @@ export interface TrackingStackOptions {
    * one for the rest (`purchases carriers webhooks`); without it, one process serves every queue.
    */
   trackingNice?: number;
+  /** `dev`: the dev server on SQLite (as `npm start`); `postgres`: temporal-server on PostgreSQL (as `npm run fleet`). */
+  temporal?: 'dev' | 'postgres';
   log: (line: string) => void;
 }
 
@@ -66,7 +71,10 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
   // bundles at start holds webpack's memory for good, which is not what a deployment pays.
   const workflowBundlePath = path.join(o.dir, 'workflow-bundle.js');
   await writeFile(workflowBundlePath, (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundler })).code);
-  const temporalServer = await startDevServer({ dataDir: o.dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: () => undefined });
+  const temporalServer =
+    o.temporal === 'postgres'
+      ? await startTemporalOnPostgres(o.dir, parseConfig({}).temporalNamespace, o.log)
+      : await startDevServer({ dataDir: o.dir, port: 0, uiPort: 0, searchAttributes: { ...SEARCH_ATTRIBUTES }, log: () => undefined });
   stops.push(() => temporalServer.stop());
   const [simPort, apiPort] = await freePorts(2, '127.0.0.1');
   const simUrl = `http://127.0.0.1:${simPort}`;
@@ -140,6 +148,7 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
         postgres: postmaster,
         simulator: simulator.pid!,
         ...(trackingWorkers ? { tracking_workers: trackingWorkers.pid! } : {}),
+        ...('storePid' in temporalServer ? { temporal_store: temporalServer.storePid } : {}),
       },
       stop: () => stopAll(stops),
     };

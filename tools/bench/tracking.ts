@@ -22,7 +22,7 @@ import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-sta
 
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
                                 [--purchases 200] [--clients 8] [--cache <n>] [--tracking-nice <n>]
-                                [--spread --minutes 30] [--keep]
+                                [--spread --minutes 30] [--temporal dev|postgres] [--keep]
   --parcels    parcels in flight, spread over --carriers
   --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
                at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
@@ -36,6 +36,9 @@ const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [
                point drawn over its wait, instead of all bought at once: the steady state, measured
                over --minutes of the wall clock (purchases timed halfway) instead of --days
   --minutes    with --spread: how long to measure once every parcel is in flight (default 30)
+  --temporal   dev: the Temporal dev server on a SQLite file, as \`npm start\` runs it (default);
+               postgres: temporal-server on a PostgreSQL of its own, with the configuration of
+               \`npm run fleet\` (four history shards), its CPU counted as Temporal's
   --keep       keep the run's directory (logs, PostgreSQL, the Temporal SQLite file)
 `;
 const DAY_MS = 86_400_000;
@@ -47,7 +50,7 @@ const log = (line: string) => void process.stderr.write(`bench tracking: ${line}
 export async function main(argv: string[]): Promise<number> {
   const flags = parseScenarioFlags(
     argv,
-    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', 'tracking-nice': '', spread: 'no', minutes: '30', keep: 'no' },
+    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', 'tracking-nice': '', spread: 'no', minutes: '30', temporal: 'dev', keep: 'no' },
     USAGE,
     ['spread', 'keep'],
   );
@@ -65,10 +68,11 @@ export async function main(argv: string[]): Promise<number> {
     trackingNice: v['tracking-nice'] ? Number(v['tracking-nice']) : undefined,
     spread: v.spread !== 'no',
     minutes: Number(v.minutes),
+    temporal: v.temporal as 'dev' | 'postgres',
   };
   const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients, o.minutes].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
   const badNice = o.trackingNice !== undefined && !(Number.isInteger(o.trackingNice) && o.trackingNice >= 0 && o.trackingNice <= 19);
-  if (bad || badNice || (o.cache !== undefined && !(o.cache >= 0))) {
+  if (bad || badNice || (o.cache !== undefined && !(o.cache >= 0)) || !['dev', 'postgres'].includes(o.temporal)) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -80,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
       ? `${o.parcels} parcels spread over their week, measured for ${o.minutes} min (scale ${o.scale}); stack in ${dir}`
       : `${o.parcels} parcels, a week in ${Math.round((7 * DAY_MS) / o.scale / 60_000)} min (scale ${o.scale}); stack in ${dir}`,
   );
-  const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, trackingNice: o.trackingNice, log });
+  const stack = await startTrackingStack({ dir, cachedWorkflows: o.cache, trackingNice: o.trackingNice, temporal: o.temporal, log });
   // Ctrl-C or a kill: the stack's processes go with the bench.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -110,7 +114,17 @@ type Options = {
   trackingNice?: number;
   spread: boolean;
   minutes: number;
+  temporal: 'dev' | 'postgres';
 };
+
+function stackOf(o: Options): string {
+  const workers =
+    o.trackingNice === undefined
+      ? 'workers (all queues, a prebuilt workflow bundle)'
+      : `workers (purchases, carriers, webhooks, a prebuilt workflow bundle), tracking workers (tracking, at nice ${o.trackingNice})`;
+  const temporal = o.temporal === 'postgres' ? 'temporal-server (four history shards) on an embedded PostgreSQL of its own' : 'Temporal dev server (SQLite)';
+  return `separate processes: API, ${workers}, ${temporal}, embedded PostgreSQL, carrier simulator`;
+}
 
 /** The workers' resident memory: both processes' when the parcels have one of their own. */
 const workersRss = (stack: TrackingStack) => rssBytes(stack.pids.workers) + (stack.pids.tracking_workers ? rssBytes(stack.pids.tracking_workers) : 0);
@@ -151,10 +165,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
     scenario: 'tracking',
     options: { ...o, cache: o.cache ?? stack.config.worker.maxCachedWorkflows },
     machine: machine(),
-    stack:
-      o.trackingNice === undefined
-        ? 'separate processes: API, workers (all queues, a prebuilt workflow bundle), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator'
-        : `separate processes: API, workers (purchases, carriers, webhooks, a prebuilt workflow bundle), tracking workers (tracking, at nice ${o.trackingNice}), Temporal dev server (SQLite), embedded PostgreSQL, carrier simulator`,
+    stack: stackOf(o),
     parcels: countBy(parcels),
     equivalent_parcels_in_flight: o.parcels * o.scale,
     start: {
@@ -247,7 +258,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
 
 const withTotals = (perDay: Record<string, number>) => ({
   ...perDay,
-  workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.tracking_workers ?? 0) + (perDay.temporal ?? 0)),
+  workers_and_temporal: round3((perDay.workers ?? 0) + (perDay.tracking_workers ?? 0) + (perDay.temporal ?? 0) + (perDay.temporal_store ?? 0)),
   total: round3(Object.values(perDay).reduce((a, b) => a + b, 0)),
 });
 

@@ -22,9 +22,12 @@ export const SCHEMA_SETUP_SCRIPT = path.join(TEMPORAL_CONFIG_ROOT, 'setup-postgr
 export const TEMPORAL_SERVICES = ['history', 'matching', 'frontend', 'worker'] as const;
 export type TemporalService = (typeof TEMPORAL_SERVICES)[number];
 
-/** The arguments every service process runs with (docker-compose.yml runs the same, test/deploy checks). */
-export function temporalServerArgs(service: TemporalService): string[] {
-  return ['--root', TEMPORAL_CONFIG_ROOT, '--config', 'config', '--env', TEMPORAL_CONFIG_ENV, '--allow-no-auth', 'start', '--service', service];
+/**
+ * The arguments every service process runs with (docker-compose.yml runs the same, test/deploy
+ * checks); without a service, one process runs all four.
+ */
+export function temporalServerArgs(service?: TemporalService): string[] {
+  return ['--root', TEMPORAL_CONFIG_ROOT, '--config', 'config', '--env', TEMPORAL_CONFIG_ENV, '--allow-no-auth', 'start', ...(service ? ['--service', service] : [])];
 }
 
 export interface TemporalDb {
