@@ -107,7 +107,7 @@ export async function takeRateLimitToken(db: Db, keyId: string, p: RatePolicy): 
 
 /**
  * The times of the requests the key's row holds, oldest first: those admitted within the window as of
- * its latest decision (none for a key never asked). For operators and tests reading an allowance.
+ * its latest decision (none for a key never asked). For the bench and the tests reading an allowance.
  */
 export async function admittedWithinWindow(db: Db, keyId: string): Promise<Date[]> {
   const rows = await db.select({ admitted: rateLimits.admitted }).from(rateLimits).where(eq(rateLimits.keyId, keyId));

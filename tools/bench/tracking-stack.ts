@@ -14,9 +14,9 @@ import { carrierRegistryFor, parseServiceConfig } from '../../runtime/index.js';
 import { freePorts } from '../../util/index.js';
 import { simulatorCarrierEnv } from '../carrier-sim/index.js';
 import { startDevServer } from '../temporal/dev-server.js';
-import { startTemporalOnPostgres } from './temporal-on-postgres.js';
 import { killWithParent, stopChild } from '../temporal/process-utils.js';
 import { quietBundler, splitCache, WORKFLOWS_PATH } from '../../workers/run.js';
+import { startTemporalOnPostgres } from './temporal-on-postgres.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

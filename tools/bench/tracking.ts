@@ -196,9 +196,9 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
 
 /**
  * Waits until the turns that fell due while the parcels were being started have been taken. On a busy
- * machine they wait in the `tracking` queue (100,000 parcels take some 20 minutes to start), and the
- * first minute after the start took them at 1.4 cores: the start's work, which the window would
- * otherwise count as the steady state's.
+ * machine they wait in the `tracking` queue (100,000 parcels take some 20 minutes to start) and are
+ * then taken at up to 1.4 cores for about a minute: the start's work, which a window opened at once
+ * would count as the steady state's.
  */
 async function caughtUp(stack: TrackingStack): Promise<void> {
   const since = Date.now();
