@@ -16,7 +16,7 @@ export interface PurchaseFigures {
 
 export interface TrackingReport {
   scenario: 'tracking';
-  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; clients: number; cache: number; trackingNice?: number; spread: boolean; minutes: number };
+  options: { parcels: number; scale: number; days: number; carriers: string[]; purchases: number; samples: number; clients: number; cache: number; trackingNice?: number; spread: boolean; minutes: number };
   machine: Machine;
   stack: string;
   parcels: Record<string, number>;
@@ -48,10 +48,14 @@ export interface TrackingReport {
     temporal_kb_per_open_workflow: number;
   };
   purchases: {
+    /** The median of the samples timed before the parcels. */
     idle: PurchaseFigures;
-    /** Timed once, at the parcels' day `at_day` (in transit from day 2.5; with --spread halfway), with `parcels_in_flight` open. */
+    /** The median of the samples timed among them, this one at the parcels' day `at_day` with `parcels_in_flight` open. */
     in_flight: (PurchaseFigures & { at_day: number; parcels_in_flight: number }) | undefined;
+    /** The two medians' ratio. */
     ratio: number | null;
+    /** Every sample's purchases a second, in the order they were timed. */
+    samples: { idle: number[]; in_flight: number[] };
   };
 }
 
@@ -126,6 +130,6 @@ export function renderTracking(r: TrackingReport): string {
       .join('; ')}`,
     spread ? `carrier calls per parcel-day: ${callList(r.carrier_calls_per_parcel_day)}` : `carrier calls per parcel: ${callList(r.carrier_calls_per_parcel)}`,
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
-    `purchases/s at ${r.options.clients} clients: ${p.idle.per_second} with nothing in flight, ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
+    `purchases/s at ${r.options.clients} clients, the median of ${r.options.samples}: ${p.idle.per_second} with nothing in flight (${p.samples.idle.join(', ')}), ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day}; ${p.samples.in_flight.join(', ')})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
   ].join('\n');
 }

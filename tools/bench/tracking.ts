@@ -23,13 +23,15 @@ import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport 
 import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
 
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
-                                [--purchases 200] [--clients 8] [--cache <n>] [--tracking-nice <n>]
+                                [--purchases 200] [--samples 3] [--clients 8] [--cache <n>] [--tracking-nice <n>]
                                 [--spread --minutes 30] [--temporal dev|postgres] [--keep]
   --parcels    parcels in flight, spread over --carriers
   --scale      how many times faster the parcels' week runs than the wall clock (default 100000 / parcels,
                at most 2000: the load of 100,000 parcels on a real clock; a week then takes 7 days / scale)
   --days       simulated days to follow them (the week's last delivery comes by day 7)
   --purchases  purchases timed at --clients clients, before the parcels and again with them in flight
+  --samples    how many times each is timed; the ratio is of the medians (with --spread the samples with
+               the parcels are spread over the window, otherwise taken one after another from day 2.5)
   --cache      WORKER_MAX_CACHED_WORKFLOWS of the workers (default: the configuration's)
   --tracking-nice
                the parcels' queue (\`tracking\`) in a worker process of its own, run under nice(1) at
@@ -56,7 +58,7 @@ const log = (line: string) => void process.stderr.write(`bench tracking: ${line}
 export async function main(argv: string[]): Promise<number> {
   const flags = parseScenarioFlags(
     argv,
-    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', clients: '8', cache: '', 'tracking-nice': '', spread: 'no', minutes: '30', temporal: 'dev', keep: 'no' },
+    { parcels: '1000', scale: '', days: '8', carriers: 'acme,swiftpost,ups,fedex', purchases: '200', samples: '3', clients: '8', cache: '', 'tracking-nice': '', spread: 'no', minutes: '30', temporal: 'dev', keep: 'no' },
     USAGE,
     ['spread', 'keep'],
   );
@@ -69,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     days: Number(v.days),
     carriers: v.carriers.split(',').map((c) => c.trim()).filter(Boolean),
     purchases: Number(v.purchases),
+    samples: Number(v.samples),
     clients: Number(v.clients),
     cache: v.cache ? Number(v.cache) : undefined,
     trackingNice: v['tracking-nice'] ? Number(v['tracking-nice']) : undefined,
@@ -76,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
     minutes: Number(v.minutes),
     temporal: v.temporal as 'dev' | 'postgres',
   };
-  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients, o.minutes].some((n) => !(n > 0)) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
+  const bad = [o.parcels, o.scale, o.days, o.purchases, o.clients, o.minutes].some((n) => !(n > 0)) || !(Number.isInteger(o.samples) && o.samples >= 1) || o.carriers.some((c) => !['acme', 'swiftpost', 'ups', 'fedex'].includes(c));
   const badNice = o.trackingNice !== undefined && !(Number.isInteger(o.trackingNice) && o.trackingNice >= 0 && o.trackingNice <= 19);
   if (bad || badNice || (o.cache !== undefined && !(o.cache >= 0)) || !['dev', 'postgres'].includes(o.temporal)) {
     process.stderr.write(USAGE);
@@ -115,6 +118,7 @@ type Options = {
   days: number;
   carriers: string[];
   purchases: number;
+  samples: number;
   clients: number;
   cache?: number;
   trackingNice?: number;
@@ -143,9 +147,12 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   const key = (await admin.createKey(accountId, { mode: 'live', scopes: 'all', rateLimit: '1000000/1' })).key;
   log('warming up: 30 purchases');
   await purchaseRun(stack, key, 30, o.clients);
-  log(`${o.purchases} purchases at ${o.clients} clients, nothing in flight`);
-  const idle = await purchaseRun(stack, key, o.purchases, o.clients);
-  log(`nothing in flight: ${idle.per_second} purchases/s`);
+  const idleSamples: PurchaseFigures[] = [];
+  for (let i = 0; i < o.samples; i++) {
+    log(`${o.purchases} purchases at ${o.clients} clients, nothing in flight (${i + 1} of ${o.samples})`);
+    idleSamples.push(await purchaseRun(stack, key, o.purchases, o.clients));
+    log(`nothing in flight: ${idleSamples[i].per_second} purchases/s`);
+  }
 
   log(`the stack idle for ${IDLE_MS / 1000} s: what it spends with nothing to track`);
   const idle0 = cpuMs(stack.pids);
@@ -190,7 +197,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
       workers_kb_per_open_workflow: Math.round((run.peak.workers - rssBefore.workers) / 1024 / o.parcels),
       temporal_kb_per_open_workflow: Math.round((run.peak.temporal - rssBefore.temporal) / 1024 / o.parcels),
     },
-    purchases: { idle, in_flight: run.inFlight, ratio: run.inFlight ? Math.round((run.inFlight.per_second / idle.per_second) * 100) / 100 : null },
+    purchases: purchaseFigures(idleSamples, run.inFlight),
   };
 }
 
@@ -231,24 +238,28 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
   let parcelDays = 0;
   let last = { at: Date.now(), open: await openCount(stack, accountId) };
   const peak = { workers: 0, temporal: 0 };
-  let inFlight: TrackingReport['purchases']['in_flight'];
-  let purchaseCalls: Record<string, Record<string, number>> | undefined;
+  const inFlight: InFlightSample[] = [];
+  let purchaseCalls: Calls | undefined;
   const simDay = () => ((Date.now() - started) * o.scale) / DAY_MS;
   const timePurchases = async () => {
     const before = await simCalls(stack);
-    log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight`);
+    log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight (${inFlight.length + 1} of ${o.samples})`);
     const atDay = Math.round(simDay() * 100) / 100;
-    inFlight = { ...(await purchaseRun(stack, key, o.purchases, o.clients)), at_day: atDay, parcels_in_flight: last.open };
-    log(`in flight: ${inFlight.per_second} purchases/s`);
-    purchaseCalls = diffCalls(before, await simCalls(stack));
+    const sample = { ...(await purchaseRun(stack, key, o.purchases, o.clients)), at_day: atDay, parcels_in_flight: last.open };
+    inFlight.push(sample);
+    log(`in flight: ${sample.per_second} purchases/s`);
+    purchaseCalls = addCalls(purchaseCalls ?? {}, diffCalls(before, await simCalls(stack)));
   };
-  // Spread parcels are measured for a while of the wall clock, their purchases timed halfway; a
-  // week's parcels until they are delivered or `days` have passed, timed once in transit.
+  // Spread parcels are measured for a while of the wall clock, their purchases timed at even points
+  // of it (halfway for one sample); a week's parcels until they are delivered or `days` have passed,
+  // timed one sample after another once in transit.
   const measuring = () => (o.spread ? Date.now() - startedAll < o.minutes * 60_000 : simDay() < o.days);
-  const purchasesDue = () => (o.spread ? Date.now() - startedAll >= (o.minutes * 60_000) / 2 : simDay() >= 2.5);
+  const purchasesDue = () =>
+    inFlight.length < o.samples &&
+    (o.spread ? Date.now() - startedAll >= (o.minutes * 60_000 * (inFlight.length + 1)) / (o.samples + 1) : simDay() >= 2.5);
   while (last.open > 0 && measuring()) {
     await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    if (!inFlight && purchasesDue()) {
+    if (purchasesDue()) {
       await timePurchases();
       // Not the parcels' cost: start counting again from here.
       cpu = cpuMs(stack.pids);
@@ -270,7 +281,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     log(`day ${simDay().toFixed(2)}: ${now.open} in flight, ${Math.round(parcelDays)} parcel-days, CPU ${fmt(spent)}`);
   }
   // A run that ends before day 2.5 (`--days`) times them at its end, its parcels still in flight.
-  if (!inFlight && last.open > 0) await timePurchases();
+  while (inFlight.length < o.samples && last.open > 0) await timePurchases();
   const days = Math.max(parcelDays, 1e-9);
   const perDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(Math.max(0, ms - (idleSpent[role] ?? 0)) / 1000 / days)]));
   const grossPerDay = Object.fromEntries(Object.entries(spent).map(([role, ms]) => [role, round3(ms / 1000 / days)]));
@@ -318,6 +329,7 @@ async function scanDelays(stack: TrackingStack, accountId: string, scale: number
 const trackAlertStats = async (stack: TrackingStack) => (await (await fetch(`${stack.simUrl}/_sim/ups/track-alert`)).json()) as { subscribed: number; pushed: number };
 
 type Calls = Record<string, Record<string, number>>;
+type InFlightSample = NonNullable<TrackingReport['purchases']['in_flight']>;
 /** The simulator's count of requests, by carrier and operation. */
 async function simCalls(stack: TrackingStack): Promise<Calls> {
   return ((await (await fetch(`${stack.simUrl}/_sim/stats`)).json()) as { calls: Calls }).calls;
@@ -354,6 +366,27 @@ function callsPerParcelDay(made: Calls, purchaseCalls: Calls | undefined, parcel
       .map(([carrier, ops]) => [carrier, Object.fromEntries(Object.entries(ops).map(([op, calls]) => [op, round3((calls - (purchaseCalls?.[carrier]?.[op] ?? 0)) / perCarrier)]))]),
   );
 }
+
+/**
+ * The purchase figures: each sample, and the median sample of each side (by rate) for the ratio, so
+ * that one slow or fast stretch of a shared machine does not decide it.
+ */
+function purchaseFigures(idle: PurchaseFigures[], inFlight: InFlightSample[]): TrackingReport['purchases'] {
+  const median = <T extends PurchaseFigures>(samples: T[]): T | undefined => [...samples].sort((a, b) => a.per_second - b.per_second)[Math.floor((samples.length - 1) / 2)];
+  const idleMedian = median(idle)!;
+  const inFlightMedian = median(inFlight);
+  return {
+    idle: idleMedian,
+    in_flight: inFlightMedian,
+    ratio: inFlightMedian ? Math.round((inFlightMedian.per_second / idleMedian.per_second) * 100) / 100 : null,
+    samples: { idle: idle.map((s) => s.per_second), in_flight: inFlight.map((s) => s.per_second) },
+  };
+}
+
+const addCalls = (a: Calls, b: Calls): Calls =>
+  Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((carrier) => [carrier, sumOps(a[carrier] ?? {}, b[carrier] ?? {})]));
+const sumOps = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((op) => [op, (a[op] ?? 0) + (b[op] ?? 0)]));
 
 function diffCalls(before: Record<string, Record<string, number>>, after: Record<string, Record<string, number>>) {
   return Object.fromEntries(Object.entries(after).map(([carrier, ops]) => [carrier, diff(before[carrier] ?? {}, ops)]));
