@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 /**
@@ -96,4 +97,27 @@ export function perPurchase(before: Record<string, number>, after: Record<string
   for (const role of Object.keys(after)) out[role] = Math.round(((after[role] - (before[role] ?? 0)) / Math.max(purchases, 1)) * 10) / 10;
   out.total = Math.round(Object.values(out).reduce((a, b) => a + b, 0) * 10) / 10;
   return out;
+}
+
+/**
+ * The machine's speed at the moment: how long a fixed single-threaded workload takes (ms, the median
+ * of five), which a shared host changes from one stretch to the next. Two figures timed minutes apart
+ * are only comparable when this stayed put.
+ */
+export function speedProbeMs(): number {
+  const block = Buffer.alloc(1 << 20, 7);
+  const times: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    for (let i = 0; i < 48; i++) createHash('sha256').update(block).digest();
+    times.push(performance.now() - started);
+  }
+  return Math.round(times.sort((a, b) => a - b)[2]);
+}
+
+/** The whole machine's CPU ticks so far (/proc/stat): all of them, and those the hypervisor stole. */
+export function machineTicks(): { total: number; steal: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already counted in user)
+  return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
 }

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import proto from '@temporalio/proto';
 import { adminCommands } from '../../admin/index.js';
 import { taskQueues } from '../../contract/index.js';
-import { cpuMs } from './cpu.js';
+import { cpuMs, machineTicks, speedProbeMs } from './cpu.js';
 import { parseScenarioFlags } from './options.js';
 import { machine } from './report.js';
 import { startParcels, type BenchParcel } from './tracking-parcels.js';
@@ -150,7 +150,7 @@ async function measure(stack: TrackingStack, o: Options): Promise<TrackingReport
   const idleSamples: PurchaseFigures[] = [];
   for (let i = 0; i < o.samples; i++) {
     log(`${o.purchases} purchases at ${o.clients} clients, nothing in flight (${i + 1} of ${o.samples})`);
-    idleSamples.push(await purchaseRun(stack, key, o.purchases, o.clients));
+    idleSamples.push(await timedOnMachine(() => purchaseRun(stack, key, o.purchases, o.clients)));
     log(`nothing in flight: ${idleSamples[i].per_second} purchases/s`);
   }
 
@@ -245,7 +245,7 @@ async function follow(stack: TrackingStack, o: Options, accountId: string, key: 
     const before = await simCalls(stack);
     log(`${o.purchases} purchases at ${o.clients} clients with ${last.open} parcels in flight (${inFlight.length + 1} of ${o.samples})`);
     const atDay = Math.round(simDay() * 100) / 100;
-    const sample = { ...(await purchaseRun(stack, key, o.purchases, o.clients)), at_day: atDay, parcels_in_flight: last.open };
+    const sample = { ...(await timedOnMachine(() => purchaseRun(stack, key, o.purchases, o.clients))), at_day: atDay, parcels_in_flight: last.open };
     inFlight.push(sample);
     log(`in flight: ${sample.per_second} purchases/s`);
     purchaseCalls = addCalls(purchaseCalls ?? {}, diffCalls(before, await simCalls(stack)));
@@ -368,6 +368,19 @@ function callsPerParcelDay(made: Calls, purchaseCalls: Calls | undefined, parcel
 }
 
 /**
+ * A purchase sample with the machine's state beside it: the speed probe's time just before it, and
+ * the share of the machine's CPU the hypervisor stole while it ran.
+ */
+async function timedOnMachine(run: () => Promise<PurchaseFigures>): Promise<PurchaseFigures> {
+  const probe_ms = speedProbeMs();
+  const before = machineTicks();
+  const figures = await run();
+  const after = machineTicks();
+  const steal_share = Math.round(((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 1000) / 1000;
+  return { ...figures, machine: { probe_ms, steal_share } };
+}
+
+/**
  * The purchase figures: each sample, and the median sample of each side (by rate) for the ratio, so
  * that one slow or fast stretch of a shared machine does not decide it.
  */
@@ -380,6 +393,7 @@ function purchaseFigures(idle: PurchaseFigures[], inFlight: InFlightSample[]): T
     in_flight: inFlightMedian,
     ratio: inFlightMedian ? Math.round((inFlightMedian.per_second / idleMedian.per_second) * 100) / 100 : null,
     samples: { idle: idle.map((s) => s.per_second), in_flight: inFlight.map((s) => s.per_second) },
+    probe_ms: { idle: idle.map((s) => s.machine?.probe_ms ?? 0), in_flight: inFlight.map((s) => s.machine?.probe_ms ?? 0) },
   };
 }
 
