@@ -58,8 +58,8 @@ export interface TrackingReport {
     ratio: number | null;
     /** Every sample's purchases a second, in the order they were timed. */
     samples: { idle: number[]; in_flight: number[] };
-    /** The speed probe's time before each sample (ms): the same machine speed on both sides makes the ratio the parcels'. */
-    probe_ms: { idle: number[]; in_flight: number[] };
+    /** The machine at each sample, in the same order: the same speed on both sides makes the ratio the parcels'. */
+    machine: { idle: Array<NonNullable<PurchaseFigures['machine']>>; in_flight: Array<NonNullable<PurchaseFigures['machine']>> };
   };
 }
 
@@ -135,6 +135,8 @@ export function renderTracking(r: TrackingReport): string {
     spread ? `carrier calls per parcel-day: ${callList(r.carrier_calls_per_parcel_day)}` : `carrier calls per parcel: ${callList(r.carrier_calls_per_parcel)}`,
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
     `purchases/s at ${r.options.clients} clients, the median of ${r.options.samples}: ${p.idle.per_second} with nothing in flight (${p.samples.idle.join(', ')}), ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day}; ${p.samples.in_flight.join(', ')})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
-    `the machine before each purchase sample (a fixed workload's ms): ${p.probe_ms.idle.join(', ')} with nothing in flight, ${p.probe_ms.in_flight.join(', ') || '-'} with the parcels`,
+    `the machine at each purchase sample (a fixed workload's ms before it; the CPU share stolen during it): ${machineList(p.machine.idle)} with nothing in flight, ${machineList(p.machine.in_flight) || '-'} with the parcels`,
   ].join('\n');
 }
+
+const machineList = (samples: Array<NonNullable<PurchaseFigures['machine']>>) => samples.map((m) => `${m.probe_ms} (${m.steal_share})`).join(', ');

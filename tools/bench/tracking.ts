@@ -393,7 +393,7 @@ function purchaseFigures(idle: PurchaseFigures[], inFlight: InFlightSample[]): T
     in_flight: inFlightMedian,
     ratio: inFlightMedian ? Math.round((inFlightMedian.per_second / idleMedian.per_second) * 100) / 100 : null,
     samples: { idle: idle.map((s) => s.per_second), in_flight: inFlight.map((s) => s.per_second) },
-    probe_ms: { idle: idle.map((s) => s.machine?.probe_ms ?? 0), in_flight: inFlight.map((s) => s.machine?.probe_ms ?? 0) },
+    machine: { idle: idle.flatMap((s) => s.machine ?? []), in_flight: inFlight.flatMap((s) => s.machine ?? []) },
   };
 }
 
