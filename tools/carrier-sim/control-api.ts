@@ -48,9 +48,8 @@ export function createControlApi(state: SimState, faults: FaultStore, apis: read
 function purchases(state: SimState, req: SimRequest): SimReply {
   const reference = req.query.get('reference');
   const carrier = req.query.get('carrier');
-  const data = state.purchases
-    .filter((p) => (reference === null || p.reference === reference) && (carrier === null || p.carrier === carrier))
-    .map((p) => ({
+  const found = reference === null ? state.purchases.filter((p) => carrier === null || p.carrier === carrier) : state.purchasesByReference(reference, carrier ?? undefined);
+  const data = found.map((p) => ({
       carrier: p.carrier,
       reference: p.reference,
       tracking_number: p.trackingNumber,

@@ -59,7 +59,7 @@ function buy(state: SimState, req: SimRequest): SimReply {
   const key = headerValue(req, 'idempotency-key');
   const fingerprint = canonicalJson(body);
   if (key !== undefined) {
-    const earlier = state.purchases.find((p) => p.carrier === CODE && p.idempotencyKey === key);
+    const earlier = state.purchaseByIdempotencyKey(CODE, key);
     if (earlier) {
       if (earlier.fingerprint !== fingerprint) {
         throw new SimHttpError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request.');
@@ -88,15 +88,14 @@ function buy(state: SimState, req: SimRequest): SimReply {
 
 function lookup(state: SimState, req: SimRequest): SimReply {
   const reference = req.query.get('reference');
-  const data = state.purchases
-    .filter((p) => p.carrier === CODE && (reference === null || p.reference === reference))
-    .map((p) => label(state, p));
+  const found = reference === null ? state.purchases.filter((p) => p.carrier === CODE) : state.purchasesByReference(reference, CODE);
+  const data = found.map((p) => label(state, p));
   return { status: 200, body: { object: 'list', data } };
 }
 
 function cancel(state: SimState, req: SimRequest): SimReply {
   const reference = requiredString(jsonObject(req), 'reference');
-  const purchase = state.purchases.find((p) => p.carrier === CODE && p.reference === reference);
+  const purchase = state.purchasesByReference(reference, CODE)[0];
   if (!purchase) throw new SimHttpError(404, 'label_not_found', `No label with reference ${reference}.`);
   if (!purchase.cancelled && state.scansOf(purchase.trackingNumber).length > 0) {
     throw new SimHttpError(422, 'already_scanned', `Label ${purchase.trackingNumber} has been scanned and can no longer be voided.`);

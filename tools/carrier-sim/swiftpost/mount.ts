@@ -75,9 +75,8 @@ function book(state: SimState, req: SimRequest): SimReply {
 
 function lookup(state: SimState, req: SimRequest): SimReply {
   const reference = req.query.get('customerReference');
-  const consignments = state.purchases
-    .filter((p) => p.carrier === CODE && (reference === null || p.reference === reference))
-    .map(consignment);
+  const found = reference === null ? state.purchases.filter((p) => p.carrier === CODE) : state.purchasesByReference(reference, CODE);
+  const consignments = found.map(consignment);
   return { status: 200, body: { consignments } };
 }
 
