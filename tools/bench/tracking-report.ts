@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { closedLoop } from './load.js';
+import { meanPhases, purchasePhases, type Phases, type TimedPurchase } from './purchase-phases.js';
 import { describeMachine, type Machine } from './report.js';
 import { summarize, type LatencySummary } from './stats.js';
 import type { TrackingStack } from './tracking-stack.js';
@@ -14,6 +15,8 @@ export interface PurchaseFigures {
   latency_ms: LatencySummary | null;
   /** The speed probe's time just before (tools/bench/cpu.ts), and the share of the machine's CPU stolen meanwhile. */
   machine?: { probe_ms: number; steal_share: number };
+  /** Where a purchase's time went, the mean of each phase in ms (tools/bench/purchase-phases.ts). */
+  phases_ms: Phases;
 }
 
 export interface TrackingReport {
@@ -60,6 +63,8 @@ export interface TrackingReport {
     samples: { idle: number[]; in_flight: number[] };
     /** The machine at each sample, in the same order: the same speed on both sides makes the ratio the parcels'. */
     machine: { idle: Array<NonNullable<PurchaseFigures['machine']>>; in_flight: Array<NonNullable<PurchaseFigures['machine']>> };
+    /** Where a purchase's time went on each side: the mean of the samples' phases, in ms. */
+    phases_ms: { idle: Phases; in_flight: Phases };
   };
 }
 
@@ -77,6 +82,7 @@ const BODY = {
 export async function purchaseRun(stack: TrackingStack, key: string, count: number, clients: number): Promise<PurchaseFigures> {
   let failed = 0;
   const run = randomUUID().slice(0, 8);
+  const timed: TimedPurchase[] = [];
   const send = async (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const a = await request(`${stack.apiUrl}${path}`, {
       method,
@@ -86,6 +92,7 @@ export async function purchaseRun(stack: TrackingStack, key: string, count: numb
     return { status: a.statusCode, body: (await a.body.json()) as { id?: string; status?: string } };
   };
   const load = await closedLoop({ concurrency: clients, requests: count, timeMs: 60 * 60_000 }, async (i) => {
+    const sentAt = Date.now();
     const a = await send('POST', '/api/v1/shipments', { ...BODY, reference: `bench-${run}-${i}` }, { 'idempotency-key': `${run}-${i}` });
     let status = a.body.status;
     while (a.status === 202 && status === 'pending') {
@@ -93,6 +100,7 @@ export async function purchaseRun(stack: TrackingStack, key: string, count: numb
       status = (await send('GET', `/api/v1/shipments/${a.body.id}`)).body.status;
     }
     if (status !== 'purchased') failed++;
+    else if (a.body.id) timed.push({ shipmentId: a.body.id, sentAt, answeredAt: Date.now() });
     return a.status;
   });
   const purchased = load.requests - failed;
@@ -102,6 +110,7 @@ export async function purchaseRun(stack: TrackingStack, key: string, count: numb
     wall_ms: Math.round(load.wallMs),
     per_second: Math.round((purchased / Math.max(load.wallMs, 1)) * 1000 * 10) / 10,
     latency_ms: summarize(load.latencies),
+    phases_ms: await purchasePhases(stack.temporal, timed),
   };
 }
 
@@ -136,7 +145,17 @@ export function renderTracking(r: TrackingReport): string {
     `memory: workers ${r.memory.workers_rss_mb.before} → ${r.memory.workers_rss_mb.peak} MB (${r.memory.workers_kb_per_open_workflow} KB per open workflow, cache ${r.options.cache}), Temporal ${r.memory.temporal_rss_mb.before} → ${r.memory.temporal_rss_mb.peak} MB (${r.memory.temporal_kb_per_open_workflow} KB per open workflow)`,
     `purchases/s at ${r.options.clients} clients, the median of ${r.options.samples}: ${p.idle.per_second} with nothing in flight (${p.samples.idle.join(', ')}), ${p.in_flight ? `${p.in_flight.per_second} with ${p.in_flight.parcels_in_flight} parcels in flight (day ${p.in_flight.at_day}; ${p.samples.in_flight.join(', ')})` : 'not measured with the parcels in flight'}${p.ratio === null ? '' : ` (${p.ratio}×)`}`,
     `the machine at each purchase sample (a fixed workload's ms before it; the CPU share stolen during it): ${machineList(p.machine.idle)} with nothing in flight, ${machineList(p.machine.in_flight) || '-'} with the parcels`,
+    `where a purchase's time went, mean ms (nothing in flight → with the parcels): ${phaseList(p.phases_ms)}`,
   ].join('\n');
 }
+
+/** Each phase on both sides, the largest first. */
+function phaseList(p: TrackingReport['purchases']['phases_ms']): string {
+  const names = [...new Set([...Object.keys(p.idle), ...Object.keys(p.in_flight)])].sort((a, b) => (p.in_flight[b] ?? 0) - (p.in_flight[a] ?? 0));
+  return names.map((n) => `${n} ${p.idle[n] ?? '-'} → ${p.in_flight[n] ?? '-'}`).join(', ');
+}
+
+/** A side's phases: the mean over its samples. */
+export const sidePhases = (samples: PurchaseFigures[]): Phases => meanPhases(samples.map((s) => s.phases_ms));
 
 const machineList = (samples: Array<NonNullable<PurchaseFigures['machine']>>) => samples.map((m) => `${m.probe_ms} (${m.steal_share})`).join(', ');

@@ -133,7 +133,8 @@ export async function startTrackingStack(o: TrackingStackOptions): Promise<Track
     const temporal = new Client({ connection, namespace: config.temporalNamespace, dataConverter: encryptingDataConverter(config) });
     const postmaster = runningPostmaster(o.dir);
     if (!postmaster) throw new Error('the embedded PostgreSQL has no postmaster pid');
-    o.log(`stack up: API ${apiUrl}, simulator ${simUrl}, Temporal ${temporalServer.address}, logs in ${path.join(o.dir, 'logs')}`);
+    const metrics = 'metricsUrl' in temporalServer ? `, its metrics ${temporalServer.metricsUrl}` : '';
+    o.log(`stack up: API ${apiUrl}, simulator ${simUrl}, Temporal ${temporalServer.address}${metrics}, logs in ${path.join(o.dir, 'logs')}`);
     return {
       apiUrl,
       simUrl,

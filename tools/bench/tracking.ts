@@ -19,7 +19,7 @@ import { cpuMs, machineTicks, speedProbeMs } from './cpu.js';
 import { parseScenarioFlags } from './options.js';
 import { machine } from './report.js';
 import { startParcels, type BenchParcel } from './tracking-parcels.js';
-import { purchaseRun, renderTracking, type PurchaseFigures, type TrackingReport } from './tracking-report.js';
+import { purchaseRun, renderTracking, sidePhases, type PurchaseFigures, type TrackingReport } from './tracking-report.js';
 import { rssBytes, startTrackingStack, type TrackingStack } from './tracking-stack.js';
 
 const USAGE = `usage: npm run bench -- tracking [--parcels 1000] [--scale <n>] [--days 8] [--carriers acme,swiftpost,ups,fedex]
@@ -394,6 +394,7 @@ function purchaseFigures(idle: PurchaseFigures[], inFlight: InFlightSample[]): T
     ratio: inFlightMedian ? Math.round((inFlightMedian.per_second / idleMedian.per_second) * 100) / 100 : null,
     samples: { idle: idle.map((s) => s.per_second), in_flight: inFlight.map((s) => s.per_second) },
     machine: { idle: idle.flatMap((s) => s.machine ?? []), in_flight: inFlight.flatMap((s) => s.machine ?? []) },
+    phases_ms: { idle: sidePhases(idle), in_flight: sidePhases(inFlight) },
   };
 }
 

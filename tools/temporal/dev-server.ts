@@ -73,6 +73,8 @@ export interface DevServer {
   /** host:port of the frontend, for Connection.connect / NativeConnection.connect. */
   address: string;
   uiUrl: string;
+  /** The server's Prometheus metrics (persistence latency by operation, task queue latencies). */
+  metricsUrl: string;
   namespace: string;
   pid: number;
   /** Where the server's own output goes. */
@@ -226,7 +228,7 @@ async function startOnce(
     return { error, lostPort };
   }
   log(`the Temporal dev server is ready on ${address} after ${formatDuration(Date.now() - started)}`);
-  return { server: { address, uiUrl, namespace, pid: child.pid as number, logFile, stop } };
+  return { server: { address, uiUrl, metricsUrl: `http://${host}:${metricsPort}/metrics`, namespace, pid: child.pid as number, logFile, stop } };
 }
 
 async function waitUntilReady(opts: {
