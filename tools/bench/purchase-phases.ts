@@ -24,7 +24,6 @@ export interface TimedPurchase {
  */
 export type Phases = Record<string, number>;
 
-
 /** A purchase's phases from its history; undefined when the history has no completed update. */
 export function phasesOf(p: TimedPurchase, events: HistoryEvent[]): Phases | undefined {
   const at = (e: HistoryEvent | undefined) => toDate(e?.eventTime)?.getTime() ?? NaN;
