@@ -50,13 +50,13 @@ function purchases(state: SimState, req: SimRequest): SimReply {
   const carrier = req.query.get('carrier');
   const found = reference === null ? state.purchases.filter((p) => carrier === null || p.carrier === carrier) : state.purchasesByReference(reference, carrier ?? undefined);
   const data = found.map((p) => ({
-      carrier: p.carrier,
-      reference: p.reference,
-      tracking_number: p.trackingNumber,
-      service: p.service,
-      cancelled: p.cancelled,
-      created_at: p.createdAt,
-    }));
+    carrier: p.carrier,
+    reference: p.reference,
+    tracking_number: p.trackingNumber,
+    service: p.service,
+    cancelled: p.cancelled,
+    created_at: p.createdAt,
+  }));
   return { status: 200, body: { data } };
 }
 

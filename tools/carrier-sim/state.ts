@@ -77,9 +77,9 @@ export function createSimState(): SimState {
   let counter = 0;
   let lastScanAt = 0;
   // Purchases by tracking number, reference and request key, kept by `purchases.push`: a carrier
-  // answers a buy or a lookup in the same time whatever it holds, and the tracking bench puts a
-  // hundred thousand parcels in it (a scan of them all took a buy 0.3 s, and the purchases of the
-  // bench measured the simulator).
+  // answers a buy or a lookup in the same time whatever it holds. The tracking bench puts a hundred
+  // thousand parcels in it, and a scan of them all takes a buy 0.3 s, which the bench's purchases
+  // would time instead of the service.
   const byTracking = new Map<string, SimPurchase>();
   const byReference = new Map<string, SimPurchase[]>();
   const byKey = new Map<string, SimPurchase>();
@@ -89,8 +89,12 @@ export function createSimState(): SimState {
   purchases.push = (...added: SimPurchase[]) => {
     for (const p of added) {
       byTracking.set(p.trackingNumber, p);
-      byReference.set(p.reference, [...(byReference.get(p.reference) ?? []), p]);
-      if (p.idempotencyKey !== undefined && !byKey.has(keyOf(p.carrier, p.idempotencyKey))) byKey.set(keyOf(p.carrier, p.idempotencyKey), p);
+      const sameReference = byReference.get(p.reference);
+      if (sameReference) sameReference.push(p);
+      else byReference.set(p.reference, [p]);
+      // The first purchase under a key is the one a replay answers with.
+      const key = p.idempotencyKey === undefined ? undefined : keyOf(p.carrier, p.idempotencyKey);
+      if (key !== undefined && !byKey.has(key)) byKey.set(key, p);
     }
     return push(...added);
   };
