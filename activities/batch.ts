@@ -8,6 +8,7 @@ import {
   purchaseUpdate,
   SA,
   SHIPMENT_WORKFLOW,
+  SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
   shipmentWorkflowId,
   taskQueues,
   type BatchItemOutcome,
@@ -59,6 +60,7 @@ export async function purchaseBatchItem(db: Db, client: Client, p: { batchId: st
   const operation = new WithStartWorkflowOperation(SHIPMENT_WORKFLOW, {
     workflowId: shipmentWorkflowId(row.id),
     taskQueue: taskQueues(input.queuePrefix).shipments,
+    workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
     args: [input] as [ShipmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,

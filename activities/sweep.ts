@@ -12,6 +12,7 @@ import {
 import { CODE, firstIdAt, type EventType } from '../domain/index.js';
 import {
   SHIPMENT_WORKFLOW,
+  SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
   shipmentWorkflowId,
   taskQueues,
   type ShipmentWorkflowInput,
@@ -150,6 +151,7 @@ export async function settleStoppedShipments(
       await client.workflow.start(SHIPMENT_WORKFLOW, {
         workflowId,
         taskQueue: taskQueues(stoppedInput.queuePrefix).shipments,
+        workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
         args: [input],
         // The stopped run is closed: this one follows it under the same id.
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',

@@ -5,6 +5,7 @@ import { findShipment, scansOf, type Db } from '../db/index.js';
 import {
   scansSignal,
   SHIPMENT_WORKFLOW,
+  SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
   shipmentWorkflowId,
   taskQueues,
   type ShipmentWorkflowInput,
@@ -59,6 +60,7 @@ export async function resumeTracking(temporal: Client, shipmentId: string, scans
     workflowId,
     // Tracking only: on the queue of the parcels in flight (contract: taskQueues), not the purchases'.
     taskQueue: taskQueues(resumeWith.queuePrefix).tracking,
+    workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
     args: [resumeWith],
     signal: scansSignal,
     signalArgs: [scans],

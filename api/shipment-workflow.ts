@@ -9,6 +9,7 @@ import {
   purchaseUpdate,
   SA,
   SHIPMENT_WORKFLOW,
+  SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
   shipmentWorkflowId,
   taskQueues,
   voidUpdate,
@@ -37,6 +38,7 @@ function operationOptions(input: ShipmentWorkflowInput, o: { carrier?: string } 
   return {
     workflowId: shipmentWorkflowId(input.shipmentId),
     taskQueue: taskQueues(input.queuePrefix).shipments,
+    workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
     args: [input] as [ShipmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
@@ -92,7 +94,7 @@ export async function startPurchase(
 /**
  * How long a void may take to be accepted by its workflow before the answer is a 503: long enough
  * for a workflow whose worker was just lost to be picked up by another (its sticky task moves on
- * after 3 s, a workflow task lost mid-way times out after 10 s).
+ * after 2 s, a workflow task lost mid-way times out after SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS), with room to spare.
  */
 const ACCEPT_WAIT_MS = 20_000;
 

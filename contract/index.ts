@@ -4,7 +4,7 @@
  * query, search attributes, typed failures). Workflows import it too, so it stays light: no
  * configuration, no TypeBox, no I/O.
  */
-export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, carrierCallQueue, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
+export { BATCH_LABEL_WORKFLOW, BATCH_WORKFLOW, batchItemUpdateId, batchLabelWorkflowId, batchWorkflowId, carrierCallQueue, ORPHAN_SWEEP_WORKFLOW, orphanSweepScheduleId, SHIPMENT_WORKFLOW, SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS, shipmentWorkflowId, splitCarrierRate, taskQueues, TRACKING_QUIET_STOP_MS, WEBHOOK_WORKFLOW, webhookWorkflowId } from './workflows.js';
 export { SA, SEARCH_ATTRIBUTES } from './search-attributes.js';
 export { batchLabelStaleSignal, FAILED_MEANWHILE, isFailedMeanwhile, purchaseUpdate, scansSignal, stateQuery, voidUpdate } from './messages.js';
 export type { PurchaseOutcome, VoidOutcome } from './messages.js';

@@ -10,6 +10,20 @@ export const ORPHAN_SWEEP_WORKFLOW = 'orphanSweepWorkflow';
 /** The Schedule that runs it; one per task-queue prefix (a test's workers have their own). */
 export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purchases${queuePrefix ? `/${queuePrefix}` : ''}`;
 
+/**
+ * A shipment workflow's task time-out: how long a workflow task taken by a worker that then died
+ * (SIGKILLed, its machine gone) holds the shipment before another worker runs it. At Temporal's
+ * default of 10 s, a purchase whose task went with a killed worker ends 10 s or more after the kill.
+ * Measured in default chaos runs (docs/benchmarks.md#chaos-never-lost-never-doubled-never-stuck):
+ * at 10 s, 2,755 shipment workflow tasks completed, 1.8 s at p99, the longest 4.1 s (on a worker in
+ * its first 3 s, its code still cold), and every one that timed out had gone with a killed worker;
+ * at 5 s, 2,808 completed, the longest 1.6 s, and none timed out on a worker that lived on except
+ * the three in flight when the Temporal server was killed. A task whose local steps run long is kept
+ * alive by the SDK (it heartbeats the task at 80% of this), so only a worker that stopped answering
+ * loses one; and a live task that timed out would not be lost either, only run again elsewhere.
+ */
+export const SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS = 5_000;
+
 /** Task queues; a prefix isolates a test's workers from everyone else's on a shared server. */
 export function taskQueues(prefix = '') {
   return {

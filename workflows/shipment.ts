@@ -5,6 +5,7 @@ import {
   nonRetryableFailure,
   purchaseUpdate,
   scansSignal,
+  SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
   stateQuery,
   taskQueues,
   voidUpdate,
@@ -37,8 +38,12 @@ export async function shipmentWorkflow(input: ShipmentWorkflowInput): Promise<Sh
   }
 
   const tracked = await trackUntilDone(input, state);
-  // A next run tracks on the `tracking` queue (tracking.ts), whichever queue this one ran on.
-  if ('continueWith' in tracked) return await makeContinueAsNewFunc<typeof shipmentWorkflow>({ taskQueue: taskQueues(input.queuePrefix).tracking })(tracked.continueWith);
+  // A next run tracks on the `tracking` queue (tracking.ts), whichever queue this one ran on, with a
+  // shipment's task time-out (contract: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS) whoever started this one.
+  if ('continueWith' in tracked) {
+    const next = makeContinueAsNewFunc<typeof shipmentWorkflow>({ taskQueue: taskQueues(input.queuePrefix).tracking, workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS });
+    return await next(tracked.continueWith);
+  }
   return tracked.result;
 }
 

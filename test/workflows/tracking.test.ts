@@ -6,7 +6,7 @@ import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common'
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { Scan } from '../../carriers/types.js';
-import { scansSignal, stateQuery, taskQueues, voidUpdate, type ShipmentWorkflowInput } from '../../contract/index.js';
+import { scansSignal, SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS, stateQuery, taskQueues, voidUpdate, type ShipmentWorkflowInput } from '../../contract/index.js';
 import { CODE, firstIdAt } from '../../domain/index.js';
 import { TRACKING_SHORT_HISTORY_EVENTS } from '../../workflows/tracking.js';
 import {
@@ -75,6 +75,8 @@ describe('tracking loop (time-skipping, mocked activities)', () => {
       expectGaps(polls, [6 * HOUR]);
       const description = await handle.describe();
       expect([description.runId, description.taskQueue]).toEqual([polls[0].runId, taskQueues(input.queuePrefix).tracking]);
+      // The next run has a shipment's workflow task time-out, whatever the first was started with.
+      expect(Number(description.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds) * 1000).toBe(SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS);
       expect((await se.env.client.workflow.getHandle(handle.workflowId, first.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
       expect(await handle.query(stateQuery)).toMatchObject({ status: 'purchased' });
     });

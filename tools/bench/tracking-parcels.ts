@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { upsDefinition } from '../../carriers/ups/index.js';
-import { SA, SHIPMENT_WORKFLOW, shipmentWorkflowId, taskQueues, type LatestScan, type ShipmentWorkflowInput } from '../../contract/index.js';
+import { SA, SHIPMENT_WORKFLOW, SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS, shipmentWorkflowId, taskQueues, type LatestScan, type ShipmentWorkflowInput } from '../../contract/index.js';
 import { schema } from '../../db/index.js';
 import { applyScan, makeId, nextPollMs, trackingPhase, type ScanStatus, type ShipmentStatus } from '../../domain/index.js';
 import { post, type TrackingStack } from './tracking-stack.js';
@@ -165,6 +165,7 @@ async function startWorkflows(stack: TrackingStack, accountId: string, chunk: Be
       workflowId: shipmentWorkflowId(p.shipmentId),
       // Where a purchase's shipment tracks once its first wait is over (workflows/tracking.ts).
       taskQueue: taskQueues(config.taskQueuePrefix).tracking,
+      workflowTaskTimeout: SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS,
       args: [input],
       typedSearchAttributes: [
         { key: SA.ShipmentStatus, value: input.resume!.status },
