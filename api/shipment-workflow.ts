@@ -94,7 +94,7 @@ export async function startPurchase(
 /**
  * How long a void may take to be accepted by its workflow before the answer is a 503: long enough
  * for a workflow whose worker was just lost to be picked up by another (its sticky task moves on
- * after 2 s, a workflow task lost mid-way times out after SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS), with room to spare.
+ * after 1 s, a workflow task lost mid-way times out after SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS), with room to spare.
  */
 const ACCEPT_WAIT_MS = 20_000;
 

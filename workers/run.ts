@@ -69,11 +69,11 @@ function workerTuning(config: Config) {
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     shutdownGraceTime: config.worker.shutdownGraceMs,
     // A workflow task waiting for a worker that is gone (killed, its cache with it) moves to the
-    // shared queue after 2 s instead of the default 10 s, so a void or a scan is not held that long.
-    // A live worker takes its sticky tasks within 0.8 to 1.4 s at p99 under the chaos run's load
-    // (at most 6 of about 1,950 waited longer than 2 s; a task moved costs a replay of its short
-    // history on another worker), and the slow purchases of a run waited about 25 times for one.
-    stickyQueueScheduleToStartTimeout: '2 seconds',
+    // shared queue after 1 s instead of the default 10 s, so a purchase, a void or a scan is not held
+    // that long. In a default chaos run, a live worker took its sticky tasks within 0.4 s at p99
+    // (4 of 2,106 waited over 1 s, none over 1.4 s): a task moved costs a replay of its short
+    // history on another worker, where each one stuck to a dead worker cost a purchase the whole wait.
+    stickyQueueScheduleToStartTimeout: '1 second',
     // Worker Versioning: every worker of a build polls as one version of the deployment; a running
     // workflow moves to the current version at its next task, so new builds keep old histories
     // replaying (patched()) rather than pinning weeks-long shipments to old workers.

@@ -65,4 +65,10 @@ export const PATCHES: readonly PatchEntry[] = [
     why: "The tracking loop's poll (pollTracking) runs as a local activity of the workflow's own worker, so a turn that finds nothing is one workflow task and some 6 history events instead of two tasks, an activity dispatched through the server and 11 events. The poll takes its place in the carrier's tracking rate from a window in PostgreSQL (activities/tracking-admission.ts) instead of the carrier's tracking queue's limit. The write of the scans it finds stays an activity.",
     deprecateWhen: 'no shipment run started before the deploy is open (as tracking-history-bound)',
   },
+  {
+    id: 'buy-backoff-from-send',
+    date: '2026-12-01',
+    why: "A buy's retry waits what is left of its backoff once the time since the failed attempt was sent is counted (workflows/purchase.ts: backoffFrom), so an attempt that timed out or lost its worker, and whose lookup found nothing, is followed at once by the next, without a timer; attempts stay at least the backoff apart from send to send.",
+    deprecateWhen: 'no shipment run started before the deploy is open that is still buying (a purchase ends within its deadline, PURCHASE_DEADLINE_MS)',
+  },
 ];

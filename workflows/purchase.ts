@@ -6,6 +6,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   sleep,
@@ -231,6 +232,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
         : `buying the label from carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`,
     );
     let retryAfterMs: number | null = null;
+    const sentAt = Date.now();
     try {
       const earlier = unknownSince === undefined ? {} : { earlierAttempt: true, earlierAttemptAt: new Date(unknownSince).toISOString() };
       return await buyLabel({ ...target, request: { ...request, ...earlier } });
@@ -252,7 +254,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
       }
     }
     setCurrentDetails(`waiting for carrier ${carrier}, attempt ${attempt}, last error: ${lastError}`);
-    const delay = Math.min(retryAfterMs ?? buyBackoffMs(attempt), Math.max(deadline - Date.now(), 0));
+    const delay = Math.min(retryAfterMs ?? backoffFrom(sentAt, buyBackoffMs(attempt)), Math.max(deadline - Date.now(), 0));
     if (delay > 0) await sleep(delay, { summary: `retry carrier ${carrier} after attempt ${attempt} (${lastError})` });
   }
 }
@@ -286,6 +288,22 @@ function carrierRequest(input: PurchaseInput): PurchaseRequest {
 function buyBackoffMs(attempt: number): number {
   const ms = Math.min(500 * 2 ** (attempt - 1), 5_000);
   return Math.round(ms * (0.75 + Math.random() / 4));
+}
+
+/** Runs after it count a buy's backoff from when the failed attempt was sent (workflows/patches.ts). */
+const BACKOFF_FROM_SEND = 'buy-backoff-from-send';
+
+/**
+ * What is left of a backoff once the time since the failed attempt was sent is counted: attempts
+ * stay at least the backoff apart, from send to send, as they were. An attempt that waited out its
+ * time-out (5 s, UPS's 12 s) or lost its worker (the 5 s heartbeat time-out), and whose lookup then
+ * found nothing, has waited longer than any backoff: the next one goes at once, where a timer
+ * added about a second (a workflow task, the timer's own latency) to each such purchase in the chaos
+ * runs. A carrier's Retry-After is not shortened: it counts from its answer.
+ */
+function backoffFrom(sentAt: number, backoffMs: number): number {
+  if (!patched(BACKOFF_FROM_SEND)) return backoffMs;
+  return Math.max(backoffMs - (Date.now() - sentAt), 0);
 }
 
 /**

@@ -3,7 +3,7 @@
  *   npm run record-histories                                  (every scenario below)
  *   npm run record-histories -- --only <scenario> [--as <name>]  (one scenario; a one-history one saved as <name>)
  * Scenarios: runs (a purchase to delivered, a void, a refusal, retries, a webhook delivery),
- * late-scan, cancel-during-void, older-scan, track-alert, history-bound, one-step, local-poll, own-queue, settle. Each starts a stack of its own on one
+ * late-scan, cancel-during-void, older-scan, track-alert, history-bound, one-step, local-poll, own-queue, buy-timeout, settle. Each starts a stack of its own on one
  * PostgreSQL, Temporal dev server and simulator, drives real purchases through the API, and writes
  * each workflow's history to test/replay/histories/<name>.json. Record anew (and commit) after a
  * deliberate change to a workflow's commands; never to silence a failure.
@@ -264,6 +264,19 @@ const SCENARIOS: Record<string, Scenario> = {
   'local-poll': {
     config: { trackingContinueAsNewAfterPolls: undefined, trackingPollMinMs: 200, trackingPollMaxMs: 200 },
     run: recordScanAtShortBound('shipment-local-poll-short-history'),
+  },
+
+  // A buy that timed out (the carrier held it past our time-out and bought nothing), looked up, and
+  // sent again at once: the buy-backoff-from-send patch's marker and no timer between, then a void.
+  'buy-timeout': {
+    config: { carrierTimeoutMs: 1_000 },
+    async run({ stack, acct, order, sim, name }) {
+      const marker = `timeout-${Date.now()}`;
+      await sim('/_sim/faults', { carrier: 'acme', operation: 'buy', mode: 'timeout', times: 1, match: marker });
+      const bought = (await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, body: { ...order, to: address({ name: marker }) } })).body;
+      await call(stack, 'POST', `/api/v1/shipments/${bought.id}/void`, { key: acct.liveKey });
+      await save(stack, name('shipment-buy-timed-out-sent-again'), shipmentWorkflowId(bought.id));
+    },
   },
 
   // A purchase whose first tracking wait ends on its timer: its run continues as new on the tracking

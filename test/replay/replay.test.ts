@@ -34,6 +34,8 @@ describe('replaying recorded histories', () => {
         'shipment-voided.json',
         'shipment-carrier-refused.json',
         'shipment-carrier-retried-then-voided.json',
+        // A buy that timed out, looked up and sent again at once (the buy-backoff-from-send marker).
+        'shipment-buy-timed-out-sent-again.json',
         // A delivery and a scan after it in one push: the later scan set aside.
         'shipment-late-scan-set-aside.json',
         // A scan pushed after a newer one, then the delivery: the older scan moves neither status back.

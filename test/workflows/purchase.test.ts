@@ -399,6 +399,38 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
     });
   });
 
+  it('a buy that waited out its time-out and whose lookup found nothing is sent again at once; one refused at once waits its backoff', async () => {
+    const input = shipmentInput();
+    let attempts = 0;
+    const mocks = mockActivities(se.env, input.shipmentId, {
+      buyLabel: async () => {
+        attempts++;
+        if (attempts === 1) {
+          // Longer than the first backoff (0.5 s at most): the attempt has waited it out already.
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          throw ApplicationFailure.create({ type: CODE.carrier_ambiguous, message: 'no answer within 1500 ms; it may have been carried out', nonRetryable: true });
+        }
+        if (attempts === 2) throw ambiguous();
+        return { reference: input.shipmentId, trackingNumber: TRACKING_NUMBER, serviceCode: 'acme_ground', cancelled: false };
+      },
+      findPurchase: async () => null,
+    });
+    await withWorkers(se, input, mocks, async (handle) => {
+      await startShipment(se, input);
+      expect(await handle.executeUpdate(purchaseUpdate)).toEqual({ ok: true });
+      const steps: string[] = [];
+      for (const e of (await handle.fetchHistory()).events ?? []) {
+        const name = e.activityTaskScheduledEventAttributes?.activityType?.name;
+        if (name === 'buyLabel' || name === 'findPurchase') steps.push(name);
+        if (e.timerStartedEventAttributes && steps.length > 0 && steps.length < 6) steps.push('timer');
+      }
+      // After the time-out: the lookup, then the next buy with no timer between; after the
+      // immediate refusal: the lookup, then a wait, then the buy.
+      expect(steps.slice(0, 6)).toEqual(['buyLabel', 'findPurchase', 'buyLabel', 'findPurchase', 'timer', 'buyLabel']);
+      expect(mocks.of('buyLabel').map((b) => b.arg.request.earlierAttempt)).toEqual([undefined, true, true]);
+    });
+  });
+
   it('operator Cancel during the buy: the card authorization is voided, the hold released, the stray label looked for', async () => {
     const input = shipmentInput({ fundingSource: 'card', strayLabelSettleMs: MINUTE });
     const mocks = mockActivities(se.env, input.shipmentId, { buyLabel: hangUntilCancelled });
