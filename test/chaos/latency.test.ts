@@ -63,17 +63,19 @@ describe('the chaos run’s latency table', () => {
   it('puts every purchase in one row, by the one thing that touched it: a kill only when it took one of its tasks', () => {
     const touches = new Map([
       // In flight at the kill, but the dead worker held none of its work: nothing touched it.
-      ['shp_9000', { lostTasks: 0, failedCarrierCalls: 0 }],
-      // A task went with the killed worker.
-      ['shp_9500', { lostTasks: 1, failedCarrierCalls: 0 }],
+      ['shp_9000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0 }],
+      // Two tasks went with the killed worker (a workflow task, then the next stuck to its queue).
+      ['shp_9500', { lostTasks: 2, lostWith: 1, failedCarrierCalls: 0 }],
       // Its planted 5xx, and nothing else.
-      ['shp_1000', { lostTasks: 0, failedCarrierCalls: 1 }],
+      ['shp_1000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 1 }],
       // Its planted 429, and a lookup that failed too.
-      ['shp_2000', { lostTasks: 0, failedCarrierCalls: 2 }],
+      ['shp_2000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 2 }],
       // Its planted time-out, and the killed worker took its carrier call.
-      ['shp_8000', { lostTasks: 1, failedCarrierCalls: 1 }],
+      ['shp_8000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 1 }],
+      // Its tasks went with two workers, killed one after the other: two kills.
+      ['shp_9700', { lostTasks: 2, lostWith: 2, failedCarrierCalls: 0 }],
       // A task lost with no kill in flight.
-      ['shp_30000', { lostTasks: 1, failedCarrierCalls: 0 }],
+      ['shp_30000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 0 }],
     ]);
     const rows = soleCauseRows(
       [
@@ -82,6 +84,7 @@ describe('the chaos run’s latency table', () => {
         purchase(8_000, 20_000, { kind: 'time-out or slow', met: true }),
         purchase(9_000, 12_000),
         purchase(9_500, 13_000),
+        purchase(9_700, 19_000),
         // Its history could not be read: a kill in flight counts as touching it.
         purchase(9_800, 14_000),
         purchase(19_000, 27_000),
@@ -96,8 +99,8 @@ describe('the chaos run’s latency table', () => {
     expect(by['only one carrier 5xx on the buy']).toEqual([3_000]);
     expect(by['only one carrier 429 on the buy']).toEqual([]);
     expect(by['only the Temporal restart']).toEqual([3_000]);
-    expect(by['two or more of these, or a fault on another of its calls']).toEqual([1_000, 12_000, 1_000]);
+    expect(by['two or more of these, or a fault on another of its calls']).toEqual([1_000, 12_000, 9_300, 1_000]);
     // Each purchase in exactly one row.
-    expect(rows.reduce((n, r) => n + r.latenciesMs.length, 0)).toBe(8);
+    expect(rows.reduce((n, r) => n + r.latenciesMs.length, 0)).toBe(9);
   });
 });

@@ -21,12 +21,12 @@ describe('where a chaos purchase waited, read from its history', () => {
     const buy = at(1, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'carrier-acme' } } });
     events.push(
       buy,
-      at(2, { activityTaskStartedEventAttributes: { scheduledEventId: buy.eventId } }),
+      at(2, { activityTaskStartedEventAttributes: { scheduledEventId: buy.eventId, identity: '101@vm' } }),
       at(7, { activityTaskTimedOutEventAttributes: { scheduledEventId: buy.eventId } }), // its worker died
-      at(7, { workflowTaskScheduledEventAttributes: {} }),
+      at(7, { workflowTaskScheduledEventAttributes: { taskQueue: { name: `202@vm-${'ab12'.repeat(8)}`, kind: 2 } } }),
       at(9, { workflowTaskTimedOutEventAttributes: { timeoutType: 2 } }), // stuck to a dead worker's queue
       at(9, { workflowTaskScheduledEventAttributes: {} }),
-      at(9, { workflowTaskStartedEventAttributes: {} }),
+      at(9, { workflowTaskStartedEventAttributes: { identity: '202@vm' } }),
       at(19, { workflowTaskTimedOutEventAttributes: { timeoutType: 1 } }), // taken, then its worker died
       at(19, { workflowTaskScheduledEventAttributes: {} }),
       at(19.5, { workflowTaskStartedEventAttributes: {} }),
@@ -60,8 +60,9 @@ describe('where a chaos purchase waited, read from its history', () => {
     });
     const table = formatWaits(waitsOf(history));
     expect(table.split('\n')[2]).toBe(`| ${WAIT_KINDS.wftLost} | 10.0 | 45% |`);
-    // Three tasks went with a dead worker (the carrier call, the sticky task, the taken task); no carrier call failed.
-    expect(readPurchase(history).touches).toEqual({ lostTasks: 3, failedCarrierCalls: 0 });
+    // Three tasks went with dead workers (the carrier call with one, the sticky task and the taken
+    // task with another: two kills); no carrier call failed.
+    expect(readPurchase(history).touches).toEqual({ lostTasks: 3, lostWith: 2, failedCarrierCalls: 0 });
   });
 
   it('counts the carrier calls that failed before the outcome, not a step that failed or a call after it', () => {
@@ -81,6 +82,6 @@ describe('where a chaos purchase waited, read from its history', () => {
       at(5, { activityTaskStartedEventAttributes: { scheduledEventId: lookup.eventId } }),
       at(6, { activityTaskFailedEventAttributes: { scheduledEventId: lookup.eventId } }), // after the outcome
     ] as unknown as Parameters<typeof readPurchase>[0];
-    expect(readPurchase(events).touches).toEqual({ lostTasks: 0, failedCarrierCalls: 1 });
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 0, lostWith: 0, failedCarrierCalls: 1 });
   });
 });

@@ -99,7 +99,9 @@ export function soleCauseRows(purchases: readonly PurchaseOutcome[], d: Disrupti
     const otherCarrierFaults = (touched?.failedCarrierCalls ?? 0) - (p.planted?.met ? 1 : 0) > 0;
     // A task lost with no kill in flight by the run's clock: lost to something the run did not plant.
     const lostWithoutKill = !kill && (touched?.lostTasks ?? 0) > 0;
-    if (met.length > 1 || otherCarrierFaults || lostWithoutKill) record(several, endedAt - startedAt, p);
+    // Tasks lost with two worker processes: two kills, each of which took one of its tasks.
+    const twoKills = (touched?.lostWith ?? 0) > 1;
+    if (met.length > 1 || otherCarrierFaults || lostWithoutKill || twoKills) record(several, endedAt - startedAt, p);
     else if (met.length === 1) record(met[0][0], met[0][1], p);
     else record(nothing, endedAt - startedAt, p);
   }

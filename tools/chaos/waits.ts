@@ -46,8 +46,13 @@ function outcomeAt(events: readonly HistoryEvent[]): number | undefined {
  */
 export interface Touches {
   lostTasks: number;
+  /** The worker processes those tasks were lost with (their identities): two are two kills. */
+  lostWith: number;
   failedCarrierCalls: number;
 }
+
+/** The worker whose sticky queue this is: its name is the worker's identity and a 32-digit id. */
+const stickyOwner = (queue: string | null | undefined) => (queue ?? '').replace(/-[0-9a-f]{32}$/, '');
 
 /** A purchase's waits by kind (ms), from its workflow's start to its outcome (or the history's end). */
 export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> {
@@ -63,28 +68,34 @@ export interface PurchaseRead {
 /** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
 export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
   const waits = new Map<WaitKind, number>();
-  const touches: Touches = { lostTasks: 0, failedCarrierCalls: 0 };
+  const touches: Touches = { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0 };
+  const lostWith = new Set<string>();
+  const lost = (identity: string | null | undefined) => {
+    touches.lostTasks++;
+    lostWith.add(identity || 'unknown');
+  };
   const add = (kind: WaitKind, from: number | undefined, to: number) => {
     if (from !== undefined) waits.set(kind, (waits.get(kind) ?? 0) + Math.max(0, to - from));
   };
   const end = outcomeAt(events) ?? Infinity;
-  const activities = new Map<string, { carrier: boolean; scheduledAt: number; startedAt?: number }>();
-  let task: { scheduledAt: number; startedAt?: number } | undefined;
+  const activities = new Map<string, { carrier: boolean; scheduledAt: number; startedAt?: number; identity?: string | null }>();
+  let task: { scheduledAt: number; startedAt?: number; queue?: string | null; identity?: string | null } | undefined;
   let timerAt: number | undefined;
   for (const e of events) {
     const at = ms(e);
     if (at > end) break;
     const id = String(e.eventId);
-    if (e.workflowTaskScheduledEventAttributes) task = { scheduledAt: at };
+    if (e.workflowTaskScheduledEventAttributes) task = { scheduledAt: at, queue: e.workflowTaskScheduledEventAttributes.taskQueue?.name };
     else if (e.workflowTaskStartedEventAttributes && task) {
       add(WAIT_KINDS.wftWait, task.scheduledAt, at);
       task.startedAt = at;
+      task.identity = e.workflowTaskStartedEventAttributes.identity;
     } else if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) add(WAIT_KINDS.wftRun, task?.startedAt, at);
     else if (e.workflowTaskTimedOutEventAttributes && task) {
       // 1: start-to-close (the worker that took it died); 2: schedule-to-start (its sticky queue's worker is gone).
       if (task.startedAt !== undefined) add(WAIT_KINDS.wftLost, task.startedAt, at);
       else add(WAIT_KINDS.wftSticky, task.scheduledAt, at);
-      touches.lostTasks++;
+      lost(task.startedAt !== undefined ? task.identity : stickyOwner(task.queue));
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
       activities.set(id, { carrier: (a.taskQueue?.name ?? '').includes('carrier-'), scheduledAt: at });
@@ -93,6 +104,7 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
       if (a) {
         add(a.carrier ? WAIT_KINDS.carrierWait : WAIT_KINDS.stepWait, a.scheduledAt, at);
         a.startedAt = at;
+        a.identity = e.activityTaskStartedEventAttributes.identity;
       }
     } else if (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const scheduledEventId = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!.scheduledEventId;
@@ -100,12 +112,13 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
       if (!a) continue;
       if (e.activityTaskTimedOutEventAttributes) {
         add(a.carrier ? WAIT_KINDS.carrierLost : WAIT_KINDS.stepLost, a.startedAt ?? a.scheduledAt, at);
-        touches.lostTasks++;
+        lost(a.identity);
       } else add(a.carrier ? WAIT_KINDS.carrierRun : WAIT_KINDS.stepRun, a.startedAt, at);
       if (e.activityTaskFailedEventAttributes && a.carrier) touches.failedCarrierCalls++;
     } else if (e.timerStartedEventAttributes) timerAt = at;
     else if (e.timerFiredEventAttributes) add(WAIT_KINDS.timer, timerAt, at);
   }
+  touches.lostWith = lostWith.size;
   return { waits, touches };
 }
 
