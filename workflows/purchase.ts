@@ -297,9 +297,9 @@ const BACKOFF_FROM_SEND = 'buy-backoff-from-send';
  * What is left of a backoff once the time since the failed attempt was sent is counted: attempts
  * stay at least the backoff apart, from send to send, as they were. An attempt that waited out its
  * time-out (5 s, UPS's 12 s) or lost its worker (the 5 s heartbeat time-out), and whose lookup then
- * found nothing, has waited longer than any backoff: the next one goes at once, where a timer
- * added about a second (a workflow task, the timer's own latency) to each such purchase in the chaos
- * runs. A carrier's Retry-After is not shortened: it counts from its answer.
+ * found nothing, has waited longer than any backoff: the next one goes at once, with no timer,
+ * which in the chaos runs costs such a purchase about a second (a workflow task, the timer's own
+ * latency). A carrier's Retry-After is not shortened: it counts from its answer.
  */
 function backoffFrom(sentAt: number, backoffMs: number): number {
   if (!patched(BACKOFF_FROM_SEND)) return backoffMs;
