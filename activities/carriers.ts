@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { CarrierError, type BoughtLabel, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan, type StoredPurchase } from '../carriers/index.js';
+import { CarrierError, type BoughtLabel, type CarrierAdapter, type CarrierMoney, type LabelDocument, type Purchase, type PurchaseRequest, type Scan, type SendLedger, type StoredPurchase } from '../carriers/index.js';
 import { CARRIER_REASON, CODE } from '../domain/index.js';
 import type { WorkerMetrics } from './metrics.js';
 import { createTrackingCalls } from './tracking-calls.js';
@@ -50,6 +50,9 @@ function toActivityFailure(err: unknown, carrier: string, operation: string): un
       });
   }
 }
+
+/** A buy step's number in the ledger of sends leaves room for this many runs of its activity. */
+const SEND_ATTEMPTS_PER_STEP = 100;
 
 /** How often a carrier activity heartbeats while it runs; the buy's heartbeat time-out is a few of these. */
 export const CARRIER_HEARTBEAT_MS = 1_000;
@@ -121,6 +124,8 @@ export function createCarrierActivities(deps: {
    * polls a workflow's own worker makes (`pollTracking`); without it they are not limited.
    */
   admitTracking?: (t: CarrierTarget) => Promise<void>;
+  /** The ledger of a purchase's sends (db/queries/carrier-sends.ts), for one attempt at its buy; without it none is kept. */
+  sends?: (reference: string, attempt: number) => SendLedger;
 }) {
   const tracking = createTrackingCalls(TRACKING_BATCH_WINDOW_MS);
   const admittedTracking = createTrackingCalls(TRACKING_BATCH_WINDOW_MS, deps.admitTracking);
@@ -182,10 +187,17 @@ export function createCarrierActivities(deps: {
   }
 
   return {
-    async buyLabel(t: CarrierTarget & { request: PurchaseRequest }): Promise<Purchase> {
+    /**
+     * `attempt` is the purchase's attempt at the buy (1, 2, … from its workflow): with it, the carrier
+     * keeps its sends in the purchase's ledger (deps.sends), where a later attempt sees them.
+     */
+    async buyLabel(t: CarrierTarget & { request: PurchaseRequest; attempt?: number }): Promise<Purchase> {
       // A retried attempt may follow one whose request reached the carrier and is still committing.
-      const earlierAttempt = t.request.earlierAttempt || (activityContext()?.info.attempt ?? 1) > 1;
-      const bought = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }));
+      const activityAttempt = activityContext()?.info.attempt ?? 1;
+      const earlierAttempt = t.request.earlierAttempt || activityAttempt > 1;
+      // Each run of the activity is an attempt of its own: the workflow's attempt, then Temporal's retry.
+      const sends = t.attempt === undefined ? undefined : deps.sends?.(t.request.reference, t.attempt * SEND_ATTEMPTS_PER_STEP + Math.min(activityAttempt, SEND_ATTEMPTS_PER_STEP - 1));
+      const bought = await call(t, 'buy', (a) => a.buy({ ...t.request, earlierAttempt }, sends));
       const { reference, trackingNumber, serviceCode, cancelled, label, billed } = bought;
       const carrierShipmentId = bought.carrierShipmentId ?? null;
       // The label document, the bill and the purchase's ids go to the database here, keyed by our

@@ -27,6 +27,7 @@ export type {
   Scan,
   ScanForm,
   ScanFormRequest,
+  SendLedger,
   ServiceDefinition,
   ShipmentTerms,
   StoredPurchase,

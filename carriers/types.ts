@@ -225,6 +225,23 @@ export interface AddressProblem {
   message: string;
 }
 
+/**
+ * One buy attempt's view of its purchase's sends, kept where every attempt sees them (PostgreSQL):
+ * which attempt may still send, and when the latest one did. A carrier without idempotency keys
+ * learns from it whether an attempt given up on (its worker lost) ever sent its booking.
+ */
+export interface SendLedger {
+  /**
+   * Starts this attempt: no earlier attempt can mark a send from now on. `unknownSince`, when an
+   * earlier attempt's outcome is unknown and the ledger may not have seen it (it kept none), counts
+   * as that attempt's send. Answers how long ago the latest earlier attempt sent (ms; null when
+   * none did), and whether a later attempt has started already (this one must send nothing).
+   */
+  start(unknownSince?: Date): Promise<{ sentMsAgo: number | null; superseded: boolean }>;
+  /** Marks this attempt's send, just before it goes; false when a later attempt has started (it must not send). */
+  markSend(): Promise<boolean>;
+}
+
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */
 export interface CarrierAdapter extends TrackingOperations {
   readonly definition: CarrierDefinition;
@@ -234,8 +251,11 @@ export interface CarrierAdapter extends TrackingOperations {
   checkAddress(from: Address, to: Address): AddressProblem[];
   /** What a purchase needs beyond a quote (UPS: phones abroad; USPS: what its customs form takes), checked before anything starts; empty when none. */
   purchaseProblems?(request: Omit<PurchaseRequest, 'reference'>): AddressProblem[];
-  /** Buys a label; idempotent by `reference` where the carrier supports it. */
-  buy(request: PurchaseRequest): Promise<BoughtLabel>;
+  /**
+   * Buys a label; idempotent by `reference` where the carrier supports it. `sends`, when given, is
+   * the purchase's ledger of sends, which a carrier without idempotency keys keeps its booking by.
+   */
+  buy(request: PurchaseRequest, sends?: SendLedger): Promise<BoughtLabel>;
   /**
    * The purchase made with our reference, or null when the carrier has none. Without a stored
    * purchase this settles a lost buy answer (the only use of a carrier's lookup by reference).

@@ -1,4 +1,4 @@
-import { bigint, customType, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
@@ -52,3 +52,17 @@ export const shipmentDocuments = pgTable(
   },
   (t) => [primaryKey({ columns: [t.shipmentId, t.type] })],
 );
+
+/**
+ * The sends of a purchase's buy at a carrier that takes no idempotency key, one row per purchase
+ * (our reference): the latest attempt to start, which fences every earlier one off from sending, and
+ * the latest attempt that sent its booking, when (the database's clock). A retried buy learns from it
+ * whether an attempt given up on (its worker lost) ever sent, so that it books again at once when
+ * none did, and otherwise waits for the carrier's processing time from that send only.
+ */
+export const carrierSends = pgTable('carrier_sends', {
+  reference: text('reference').primaryKey(),
+  attempt: integer('attempt').notNull(),
+  sentAttempt: integer('sent_attempt'),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+});

@@ -18,7 +18,7 @@ import {
 
 // Real carriers' labels as bought and carriers' quoted prices (files of their own, to keep this one
 // short); drizzle sees them here too.
-export { carrierLabels, labelFiles, shipmentDocuments } from './schema-labels.js';
+export { carrierLabels, carrierSends, labelFiles, shipmentDocuments } from './schema-labels.js';
 export { quotes } from './schema-quotes.js';
 export { addresses } from './schema-addresses.js';
 

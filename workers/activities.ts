@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, createTrackingAdmission, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
-import type { CarrierRegistry } from '../carriers/index.js';
-import { createPostgresLabelStore, takeRateLimitToken, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
+import type { CarrierRegistry, SendLedger } from '../carriers/index.js';
+import { createPostgresLabelStore, fenceCarrierSends, markCarrierSend, takeRateLimitToken, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { splitCarrierRate, taskQueues } from '../contract/index.js';
@@ -38,7 +38,7 @@ export function shipmentQueueActivities(deps: {
     ...(client ? createSweepActivities({ db, client, queuePrefix: config.taskQueuePrefix, adapter: registry.adapter }) : {}),
     // Sandbox carrier calls touch no carrier, so they run here rather than on a rate-limited queue;
     // the tracking loop's polls run here too, as local activities, under the carrier's tracking rate.
-    ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db), admitTracking: trackingAdmission({ db, config, registry }) }),
+    ...createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(db), sends: carrierSendLedger(db), admitTracking: trackingAdmission({ db, config, registry }) }),
   };
 }
 
@@ -76,6 +76,14 @@ function eventHooks(deps: { db: Db; client: Client; queuePrefix: string }) {
     await fanOut(event);
     await batchFileOnVoid(event);
   };
+}
+
+/** The carrier activities' ledger of a purchase's sends (one attempt's view): PostgreSQL, keyed by our reference. */
+export function carrierSendLedger(db: Db): (reference: string, attempt: number) => SendLedger {
+  return (reference, attempt) => ({
+    start: (unknownSince) => fenceCarrierSends(db, reference, attempt, unknownSince),
+    markSend: () => markCarrierSend(db, reference, attempt),
+  });
 }
 
 /** The carrier activities' store of real carriers' labels: PostgreSQL, keyed by shipment id. */

@@ -7,7 +7,7 @@ import type { CarrierRegistry } from '../carriers/index.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../config/index.js';
 import { taskQueues } from '../contract/index.js';
-import { batchQueueActivities, carrierLabelSink, carrierRate, shipmentQueueActivities } from './activities.js';
+import { batchQueueActivities, carrierLabelSink, carrierSendLedger, carrierRate, shipmentQueueActivities } from './activities.js';
 import { ensureOrphanSweepSchedule } from './schedules.js';
 import { encryptingDataConverter } from '../codec/index.js';
 import { workerTracing, type WorkerTracingDeps } from './tracing.js';
@@ -176,7 +176,7 @@ async function carrierWorkers(deps: WorkerDeps, common: CommonOptions, group: Qu
         await Worker.create({
           ...common,
           taskQueue,
-          activities: createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(deps.db) }),
+          activities: createCarrierActivities({ adapter: registry.adapter, metrics, labels: carrierLabelSink(deps.db), sends: carrierSendLedger(deps.db) }),
           maxTaskQueueActivitiesPerSecond: perSecond,
         }),
       );

@@ -235,7 +235,7 @@ async function buyAtCarrier(input: PurchaseInput, carrier: string, unsure: { may
     const sentAt = Date.now();
     try {
       const earlier = unknownSince === undefined ? {} : { earlierAttempt: true, earlierAttemptAt: new Date(unknownSince).toISOString() };
-      return await buyLabel({ ...target, request: { ...request, ...earlier } });
+      return await buyLabel({ ...target, attempt, request: { ...request, ...earlier } });
     } catch (err) {
       const type = failureType(err);
       if (type === CODE.carrier_error) throw new PurchaseFailed(CODE.carrier_error, failureMessage(err));

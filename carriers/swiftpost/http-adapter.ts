@@ -4,7 +4,7 @@ import { createCarrierHttpClient } from '../http-client.js';
 import { refusedCancel } from '../cancel-outcome.js';
 import { rateFromCards } from '../rate-card-adapter.js';
 import { oldestFirst } from '../scan-order.js';
-import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan } from '../types.js';
+import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan, type SendLedger } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
 
 /** SwiftPost's event codes in our scan vocabulary. */
@@ -27,6 +27,14 @@ interface Consignment extends KnownPurchase {
 export const SWIFTPOST_SETTLE_MS = 10_000;
 
 /**
+ * The longest a booking may follow the mark of its send in the ledger: a booking not on its way by
+ * then is not sent (the attempt fails as retryable, nothing booked). So a later attempt counts an
+ * earlier one's settle window from its mark plus this, and the window keeps its margin over the
+ * processing time however long the mark's statement took.
+ */
+export const SWIFTPOST_SEND_SLACK_MS = 1_000;
+
+/**
  * SwiftPost's consignment API: camelCase JSON, consignments addressed by their number, and no
  * idempotency support. A purchase is therefore always preceded by a lookup of our reference, so a
  * retried activity (after a lost answer, say) finds the first purchase instead of buying twice.
@@ -36,6 +44,11 @@ export const SWIFTPOST_SETTLE_MS = 10_000;
  * the adapter keeps looking our reference up over a settle window longer than the carrier's
  * processing time: a second booking is never sent while the first may still commit. Should two
  * consignments ever carry our reference, the later ones are cancelled.
+ *
+ * With the purchase's ledger of sends (`SendLedger`), each attempt marks its booking before sending
+ * it and fences every earlier attempt off as it starts. An attempt whose worker was lost before it
+ * booked then costs no settle window at all, and one that booked costs the window from its send,
+ * not from when it was given up on.
  */
 export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): CarrierAdapter {
   const definition = swiftpostDefinition;
@@ -112,13 +125,36 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     });
   }
 
-  async function buyOnce(request: PurchaseRequest): Promise<KnownPurchase> {
-    let existing = await consignmentsFor(request.reference);
-    // An earlier attempt's booking may still be committing: wait it out before booking again.
+  /** Not booked, and safe to book again: this attempt sends nothing. */
+  const notSent = (why: string) => new CarrierError('retryable', `${why}; nothing was sent`, { carrierCode: definition.code });
+
+  /**
+   * When an earlier attempt whose outcome is unknown may have sent its booking, for its settle
+   * window; null when none can have sent. Without a ledger: when the workflow gave it up (or now).
+   */
+  async function earlierSendAt(request: PurchaseRequest, sends: SendLedger | undefined): Promise<number | null> {
     const givenAt = request.earlierAttemptAt ? Date.parse(request.earlierAttemptAt) : Number.NaN;
     const earlierAt = Number.isFinite(givenAt) ? Math.min(givenAt, Date.now()) : Date.now();
-    if (existing.length === 0 && request.earlierAttempt) existing = await settle(request.reference, earlierAt);
+    if (!sends) return request.earlierAttempt ? earlierAt : null;
+    // An earlier attempt the ledger has not seen (of code that kept none) counts as sent when given up.
+    const started = await sends.start(request.earlierAttempt ? new Date(earlierAt) : undefined);
+    if (started.superseded) throw notSent(`a later attempt at ${request.reference} has started`);
+    // An earlier attempt the carrier answered (a refusal, nothing booked) leaves nothing to settle.
+    if (!request.earlierAttempt || started.sentMsAgo === null) return null;
+    return Date.now() - started.sentMsAgo + SWIFTPOST_SEND_SLACK_MS;
+  }
+
+  async function buyOnce(request: PurchaseRequest, sends?: SendLedger): Promise<KnownPurchase> {
+    const earlierAt = await earlierSendAt(request, sends);
+    let existing = await consignmentsFor(request.reference);
+    // An earlier attempt's booking may still be committing: wait it out before booking again.
+    if (existing.length === 0 && earlierAt !== null) existing = await settle(request.reference, earlierAt);
     if (existing.length > 0) return keepOne(request, existing);
+    if (sends) {
+      const markedFrom = Date.now();
+      if (!(await sends.markSend())) throw notSent(`a later attempt at ${request.reference} has started`);
+      if (Date.now() - markedFrom > SWIFTPOST_SEND_SLACK_MS) throw notSent(`the send's mark took over ${SWIFTPOST_SEND_SLACK_MS} ms`);
+    }
     let booked: Consignment;
     const sentAt = Date.now();
     try {
@@ -145,9 +181,9 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     // SwiftPost takes our whole address: nothing of ours is wider than it allows.
     checkAddress: () => [],
 
-    async buy(request) {
+    async buy(request, sends) {
       // SwiftPost sends no label file and no bill: the platform draws the label and charges its rate card.
-      return { ...(await buyOnce(request)), label: null, billed: null };
+      return { ...(await buyOnce(request, sends)), label: null, billed: null };
     },
 
     async findPurchase(reference) {

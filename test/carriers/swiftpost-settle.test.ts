@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARRIER_MODULES, defaultCarrierBaseUrls, type CarrierAdapter } from '../../carriers/index.js';
+import { CARRIER_MODULES, CarrierError, defaultCarrierBaseUrls, type CarrierAdapter, type SendLedger } from '../../carriers/index.js';
 import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
 import { addFault, purchaseRequest, simCall, simPurchases } from './sim-helpers.js';
 
@@ -110,5 +110,76 @@ describe('swiftpost: a booking that commits after our deadline (fault 2)', () =>
     const labels = await simPurchases(sim.url, request.reference);
     expect(labels).toHaveLength(1);
     expect(bought.trackingNumber).toBe(labels[0].tracking_number);
+  });
+});
+
+/**
+ * A purchase's ledger of sends as PostgreSQL keeps it (db/queries/carrier-sends.ts, tested against
+ * the database in test/edges/carrier-sends.test.ts), here in memory: which attempt may still send,
+ * and when the latest one did.
+ */
+function memoryLedger() {
+  let latest = 0;
+  let sent: { attempt: number; at: number } | null = null;
+  const marks: number[] = [];
+  return {
+    marks,
+    attempt(attempt: number): SendLedger {
+      return {
+        async start(unknownSince) {
+          if (latest === 0 && unknownSince) sent = { attempt: 0, at: unknownSince.getTime() };
+          latest = Math.max(latest, attempt);
+          const earlier = sent && sent.attempt < attempt ? sent : null;
+          return { sentMsAgo: earlier ? Date.now() - earlier.at : null, superseded: latest > attempt };
+        },
+        async markSend() {
+          if (latest !== attempt) return false;
+          sent = { attempt, at: Date.now() };
+          marks.push(attempt);
+          return true;
+        },
+      };
+    },
+  };
+}
+
+describe('swiftpost: with the purchase’s ledger of sends', () => {
+  it('books at once after an attempt whose worker was lost before it sent: nothing can be committing', async () => {
+    const request = purchaseRequest('swiftpost_standard');
+    const ledger = memoryLedger();
+    // The first attempt started (its worker then died before booking); it was given up on just now.
+    await ledger.attempt(1).start();
+    const started = Date.now();
+    const bought = await swiftpost.buy({ ...request, earlierAttempt: true, earlierAttemptAt: new Date().toISOString() }, ledger.attempt(2));
+    expect(Date.now() - started).toBeLessThan(SETTLE_MS / 2);
+    expect(ledger.marks).toEqual([2]);
+    expect((await simPurchases(sim.url, request.reference)).map((l) => l.tracking_number)).toEqual([bought.trackingNumber]);
+  });
+
+  it('waits out a booking an earlier attempt sent that is still committing, from its send: still one label', async () => {
+    const request = purchaseRequest('swiftpost_standard');
+    const ledger = memoryLedger();
+    await addFault(sim.url, { carrier: 'swiftpost', operation: 'buy', mode: 'late_commit', delay_ms: CARRIER_COMMITS_AFTER_MS, match: request.reference });
+    // The first attempt marks its send and books; its worker dies before the answer.
+    const first = ledger.attempt(1);
+    await first.start();
+    expect(await first.markSend()).toBe(true);
+    const earlier = simCall(sim.url, 'POST', '/swiftpost/api/consignments', rawBooking(request.reference));
+    const bought = await swiftpost.buy({ ...request, earlierAttempt: true }, ledger.attempt(2));
+    await earlier;
+    await settled();
+    const labels = await simPurchases(sim.url, request.reference);
+    expect(labels.filter((l) => !l.cancelled).map((l) => l.tracking_number)).toEqual([bought.trackingNumber]);
+    expect(ledger.marks).toEqual([1]);
+  });
+
+  it('an attempt that a later one has overtaken sends nothing: it fails as retryable, no booking', async () => {
+    const request = purchaseRequest('swiftpost_standard');
+    const ledger = memoryLedger();
+    await ledger.attempt(2).start();
+    const late = await swiftpost.buy(request, ledger.attempt(1)).catch((err: unknown) => err);
+    expect(late).toBeInstanceOf(CarrierError);
+    expect((late as CarrierError).kind).toBe('retryable');
+    expect(await simPurchases(sim.url, request.reference)).toHaveLength(0);
   });
 });

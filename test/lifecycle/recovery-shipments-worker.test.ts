@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { toDate } from '../../admin/index.js';
 import { SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS } from '../../contract/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, simControl } from '../support/sim.js';
 import { startStackWorker, type ServiceProcess } from '../support/processes.js';
-import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, expectLedgerConsistent, onPriceHold, parcel, startTestStack, type TestStack } from '../support/stack.js';
 
 // A `shipments` worker SIGKILLed while it runs one of a purchase's steps that is an activity of its
 // own queue (here the card authorization): the step heartbeats, so another worker runs it again
@@ -21,21 +20,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/**
- * Runs `perform` (a PostgreSQL expression) inside this account's price hold, from a trigger on the
- * row update that sets the shipment's price; `drop()` removes the trigger.
- */
-async function onPriceHold(acctId: string, name: string, perform: string): Promise<{ drop(): Promise<void> }> {
-  const db = stack.database.db;
-  const fn = `${name}_${acctId.toLowerCase()}`;
-  await db.execute(
-    sql.raw(`create function ${fn}() returns trigger language plpgsql as $$
-      begin if new.account_id = '${acctId}' and new.price_gross is not null and old.price_gross is null then perform ${perform}; end if; return new; end $$`),
-  );
-  await db.execute(sql.raw(`create trigger ${fn} before update on shipments for each row execute function ${fn}()`));
-  return { drop: async () => void (await db.execute(sql.raw(`drop trigger if exists ${fn} on shipments; drop function if exists ${fn}()`))) };
-}
-
 describe('a shipments worker killed in the middle of a card authorization', () => {
   it('is replaced within seconds: the purchase ends about 8 s after the kill (5 s heartbeat time-out, 1 s for the workflow task stuck to the dead worker), charged once', async () => {
     // Two workers, as a fleet has: the one that runs the authorization is killed, the other takes over.
@@ -43,7 +27,7 @@ describe('a shipments worker killed in the middle of a card authorization', () =
     const acct = await createAccount(stack, { funding: 'card' });
     // The price's hold waits 2 s for this account (a real PostgreSQL trigger): time to learn the
     // shipment's id from the 202 and plant the slow authorization for it.
-    const slowHold = await onPriceHold(acct.id, 'slow_begin', 'pg_sleep(2)');
+    const slowHold = await onPriceHold(stack, acct.id, 'slow_begin', 'pg_sleep(2)');
     try {
       const body = { service: 'acme_ground', from: address(), to: address(), parcel: parcel() };
       const a = await call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body });
@@ -91,7 +75,7 @@ async function heldPriceHold(acctId: string): Promise<{ waiting(): Promise<boole
   const key = `hold/${acctId}`;
   await holder.query(`select pg_advisory_lock(hashtext($1))`, [key]);
   const { rows } = await holder.query<{ pid: number }>(`select pg_backend_pid() as pid`);
-  const trigger = await onPriceHold(acctId, 'held_hold', `pg_advisory_xact_lock(hashtext('${key}'))`);
+  const trigger = await onPriceHold(stack, acctId, 'held_hold', `pg_advisory_xact_lock(hashtext('${key}'))`);
   let released = false;
   return {
     waiting: async () => (await stack.database.pool.query(`select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [rows[0].pid])).rows.length > 0,

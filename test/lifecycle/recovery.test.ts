@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { toDate } from '../../admin/index.js';
 import { ledgerEntriesOf, schema } from '../../db/index.js';
 import { eventually, simControl } from '../support/sim.js';
 import { startFreezableProxy, startStackApi, startStackWorker } from '../support/processes.js';
-import { address, call, createAccount, expectLedgerConsistent, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
+import { address, call, createAccount, expectLedgerConsistent, onPriceHold, parcel, startTestStack, type TestAccount, type TestStack } from '../support/stack.js';
 
 // Faults cost seconds: each recovery path of a purchase, measured from the fault (or from the
 // recovery) to the answer the customer reads, against its bound. The bounds hold on a quiet 2-core
@@ -63,6 +64,57 @@ describe('a carrier worker killed in the middle of a buy', () => {
       expect(await sim.purchases(a.body.id)).toHaveLength(1);
       await expectLedgerConsistent(stack, acct.id);
     } finally {
+      for (const w of workers) await w.kill();
+    }
+  }, 180_000);
+});
+
+describe('a carrier worker killed in a SwiftPost buy before it booked', () => {
+  it('books again as soon as the loss is noticed: the ledger of sends shows nothing was sent, so no settle window is waited', async () => {
+    // SwiftPost takes no idempotency key, so after an attempt whose worker was lost it waits out a
+    // booking that may still commit (10 s) unless the attempt is known not to have sent one.
+    const workers = await Promise.all([startStackWorker(stack, ['carriers']), startStackWorker(stack, ['carriers'])]);
+    const acct = await createAccount(stack, { topUp: '50.00' });
+    // The price's hold waits 2 s for this account: time to learn the shipment's id from its row and
+    // plant the slow lookup that starts the buy for it (SwiftPost's lookup is by our reference, the id).
+    const slowHold = await onPriceHold(stack, acct.id, 'slow_swiftpost_hold', 'pg_sleep(2)');
+    try {
+      const marker = `kill-before-send-${randomUUID()}`;
+      const body = { ...order(marker), service: 'swiftpost_standard' };
+      const answer = call(stack, 'POST', '/api/v1/shipments', { key: acct.liveKey, headers: { 'idempotency-key': randomUUID() }, body });
+      const id = await eventually(async () => {
+        const [row] = await stack.database.db.select({ id: schema.shipments.id }).from(schema.shipments).where(eq(schema.shipments.reference, marker));
+        return row?.id;
+      }, 30_000, 'the purchase to be recorded');
+      await sim.fault({ carrier: 'swiftpost', operation: 'lookup', mode: 'slow', delay_ms: 20_000, match: id, times: 1 });
+      const handle = stack.temporal.workflow.getHandle(`shipment/${id}`);
+      const runningOn = await eventually(async () => {
+        if ((await sim.faults(id)).length) return undefined;
+        const pending = (await handle.describe()).raw.pendingActivities?.find((p) => p.activityType?.name === 'buyLabel');
+        return pending?.lastWorkerIdentity || undefined;
+      }, 30_000, 'the buy to start looking our reference up');
+      const doomed = workers.find((w) => runningOn.startsWith(`${w.pid}@`))!;
+      expect(doomed, `the buy runs on ${runningOn}`).toBeDefined();
+      const killedAt = Date.now();
+      await doomed.kill();
+      const a = await answer;
+      const endedAfter = Date.now() - killedAt;
+      process.stdout.write(`carrier worker kill before a SwiftPost booking: the purchase ended ${seconds(endedAfter)} after the kill\n`);
+      expect(a.status, a.text).toBe(201);
+      // The second buy booked at once: without the ledger it waited out the 10 s settle window.
+      const { events } = await handle.fetchHistory();
+      const buys = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'buyLabel').map((e) => Number(e.eventId));
+      expect(buys).toHaveLength(2);
+      const second = (events ?? []).find((e) => Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? 0) === buys[1]);
+      const scheduled = (events ?? []).find((e) => Number(e.eventId) === buys[1]);
+      const secondTook = Number(toDate(second?.eventTime)) - Number(toDate(scheduled?.eventTime));
+      expect(secondTook, `the second buy took ${seconds(secondTook)}`).toBeLessThan(5_000);
+      // The 5 s heartbeat time-out, the lookup and the booking: about 6 s on a quiet machine, 15 s without the ledger.
+      expect(endedAfter, `ended ${seconds(endedAfter)} after the kill`).toBeLessThan(13_000);
+      expect((await sim.purchases(id)).filter((p) => !p.cancelled)).toHaveLength(1);
+      await expectLedgerConsistent(stack, acct.id);
+    } finally {
+      await slowHold.drop();
       for (const w of workers) await w.kill();
     }
   }, 180_000);

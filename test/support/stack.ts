@@ -4,6 +4,7 @@
  * tests make of it.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { shipmentWorkflowId } from '../../contract/index.js';
 import { checkLedger, insertShipment } from '../../db/index.js';
@@ -93,4 +94,19 @@ export async function terminateDuring(stack: Pick<TestStack, 'temporal'>, shipme
   }, 60_000, `${shipmentId} to call ${activity}`);
   await handle.terminate('terminated mid-way, as an operator would in the UI');
   return runId;
+}
+
+/**
+ * Runs `perform` (a PostgreSQL expression) inside this account's price hold, from a trigger on the
+ * row update that sets the shipment's price; `drop()` removes the trigger.
+ */
+export async function onPriceHold(stack: TestStack, acctId: string, name: string, perform: string): Promise<{ drop(): Promise<void> }> {
+  const db = stack.database.db;
+  const fn = `${name}_${acctId.toLowerCase()}`;
+  await db.execute(
+    sql.raw(`create function ${fn}() returns trigger language plpgsql as $$
+      begin if new.account_id = '${acctId}' and new.price_gross is not null and old.price_gross is null then perform ${perform}; end if; return new; end $$`),
+  );
+  await db.execute(sql.raw(`create trigger ${fn} before update on shipments for each row execute function ${fn}()`));
+  return { drop: async () => void (await db.execute(sql.raw(`drop trigger if exists ${fn} on shipments; drop function if exists ${fn}()`))) };
 }
