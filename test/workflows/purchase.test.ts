@@ -54,8 +54,9 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       expect(buy.taskQueue).toBe(taskQueues(input.queuePrefix).carrier(CARRIER));
       expect(buy.local).toBe(false);
       // `at`, the workflow's start, dates what the carrier needs dated: the same on every attempt.
+      // `attempt` numbers the attempt at the buy, for the carrier's ledger of sends.
       const at = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(buy.arg).toEqual({ carrier: CARRIER, livemode: true, request: { reference: input.shipmentId, serviceCode: 'acme_ground', from: input.from, to: input.to, parcel: input.parcel, at } });
+      expect(buy.arg).toEqual({ carrier: CARRIER, livemode: true, attempt: 1, request: { reference: input.shipmentId, serviceCode: 'acme_ground', from: input.from, to: input.to, parcel: input.parcel, at } });
       const [complete] = mocks.of('completePurchase');
       expect(complete.local).toBe(true);
       expect(complete.arg).toMatchObject({ shipmentId: input.shipmentId, capture: true, livemode: true, trackingNumber: TRACKING_NUMBER });
@@ -428,6 +429,7 @@ describe('purchase saga (time-skipping, mocked activities)', () => {
       // immediate refusal: the lookup, then a wait, then the buy.
       expect(steps.slice(0, 6)).toEqual(['buyLabel', 'findPurchase', 'buyLabel', 'findPurchase', 'timer', 'buyLabel']);
       expect(mocks.of('buyLabel').map((b) => b.arg.request.earlierAttempt)).toEqual([undefined, true, true]);
+      expect(mocks.of('buyLabel').map((b) => b.arg.attempt)).toEqual([1, 2, 3]);
     });
   });
 
