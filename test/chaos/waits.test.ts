@@ -65,6 +65,42 @@ describe('where a chaos purchase waited, read from its history', () => {
     expect(readPurchase(history).touches).toEqual({ lostTasks: 3, lostWith: 2, failedCarrierCalls: 0 });
   });
 
+  it('counts the retried workflow task attempts the history does not show as lost with other workers', () => {
+    nextId = 1;
+    // As a chaos run wrote it: the first task went with a killed worker; its retry (attempt 2, never
+    // written) went with the next worker killed; attempt 3 completed.
+    const events = [
+      at(0, { workflowExecutionStartedEventAttributes: {} }),
+      at(0, { workflowTaskScheduledEventAttributes: { attempt: 1 } }),
+      at(0.1, { workflowTaskStartedEventAttributes: { identity: '101@vm' } }),
+      at(5.1, { workflowTaskTimedOutEventAttributes: { timeoutType: 1 } }),
+      at(14.6, { workflowTaskScheduledEventAttributes: { attempt: 3 } }),
+      at(14.7, { workflowTaskStartedEventAttributes: { identity: '303@vm' } }),
+      at(16, { workflowTaskCompletedEventAttributes: {} }),
+      at(16, status('purchased')),
+    ] as unknown as Parameters<typeof readPurchase>[0];
+    const read = readPurchase(events);
+    expect(read.touches).toEqual({ lostTasks: 2, lostWith: 2, failedCarrierCalls: 0 });
+    // Both losses are the lost tasks' time: 5 s of the first, 9.5 s of the unseen attempt.
+    expect(read.waits.get(WAIT_KINDS.wftLost)).toBeCloseTo(14_500, -1);
+  });
+
+  it('finds nothing unseen when a sticky task moved on, or after a task completed', () => {
+    nextId = 1;
+    const events = [
+      at(0, { workflowTaskScheduledEventAttributes: { attempt: 1 } }),
+      at(0.1, { workflowTaskStartedEventAttributes: { identity: '101@vm' } }),
+      at(0.5, { workflowTaskCompletedEventAttributes: {} }),
+      at(1, { workflowTaskScheduledEventAttributes: { attempt: 1, taskQueue: { name: `101@vm-${'ab12'.repeat(8)}`, kind: 2 } } }),
+      at(2, { workflowTaskTimedOutEventAttributes: { timeoutType: 2 } }),
+      at(2, { workflowTaskScheduledEventAttributes: { attempt: 1 } }),
+      at(2.1, { workflowTaskStartedEventAttributes: { identity: '202@vm' } }),
+      at(2.5, { workflowTaskCompletedEventAttributes: {} }),
+      at(2.5, status('purchased')),
+    ] as unknown as Parameters<typeof readPurchase>[0];
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 1, lostWith: 1, failedCarrierCalls: 0 });
+  });
+
   it('counts the carrier calls that failed before the outcome, not a step that failed or a call after it', () => {
     nextId = 1;
     const buy = at(0, { activityTaskScheduledEventAttributes: { taskQueue: { name: 'carrier-ups' } } });

@@ -167,10 +167,6 @@ export function formatSlowest(rows: readonly LatencyRow[]): string {
 }
 
 /**
- * Every workflow of the run closed as a business process ends, or still runs: none Failed, Terminated
- * or TimedOut. A carrier's answer, however odd, ends a shipment `failed`, never its workflow Failed.
- */
-/**
  * Shipment runs that ended their purchase failed and are still open: each is looking for a label the
  * carrier may commit late (workflows/stray-label.ts), and cancels it at the latest by its last look.
  */
@@ -184,6 +180,10 @@ export async function strayChecksOpen(temporalAddress: string): Promise<number> 
   }
 }
 
+/**
+ * Every workflow of the run closed as a business process ends, or still runs: none Failed, Terminated
+ * or TimedOut. A carrier's answer, however odd, ends a shipment `failed`, never its workflow Failed.
+ */
 export async function closedRunsCheck(temporalAddress: string): Promise<Check> {
   const connection = await Connection.connect({ address: temporalAddress });
   try {

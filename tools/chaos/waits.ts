@@ -79,19 +79,35 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
   };
   const end = outcomeAt(events) ?? Infinity;
   const activities = new Map<string, { carrier: boolean; scheduledAt: number; startedAt?: number; identity?: string | null }>();
-  let task: { scheduledAt: number; startedAt?: number; queue?: string | null; identity?: string | null } | undefined;
+  let task: { scheduledAt: number; attempt: number; startedAt?: number; queue?: string | null; identity?: string | null } | undefined;
+  // The last workflow task that failed or timed out (its attempt and when), until one completes.
+  let failed: { attempt: number; at: number } | undefined;
   let timerAt: number | undefined;
   for (const e of events) {
     const at = ms(e);
     if (at > end) break;
     const id = String(e.eventId);
-    if (e.workflowTaskScheduledEventAttributes) task = { scheduledAt: at, queue: e.workflowTaskScheduledEventAttributes.taskQueue?.name };
-    else if (e.workflowTaskStartedEventAttributes && task) {
+    if (e.workflowTaskScheduledEventAttributes) {
+      const attempt = Number(e.workflowTaskScheduledEventAttributes.attempt ?? 1) || 1;
+      // A retried workflow task's attempts are written to the history only when one completes: the
+      // attempts between the last failure written and this one were lost unseen. Each was taken by a
+      // process alive after the loss before it (a dead one takes nothing), so each is another
+      // process's: a second kill, or a task that ran past its time-out.
+      const unseen = failed ? attempt - failed.attempt - 1 : 0;
+      if (failed && unseen > 0) {
+        add(WAIT_KINDS.wftLost, failed.at, at);
+        for (let k = 1; k <= unseen; k++) lost(`unseen attempt ${failed.attempt + k} of the task after event ${id}`);
+      }
+      task = { scheduledAt: at, attempt, queue: e.workflowTaskScheduledEventAttributes.taskQueue?.name };
+    } else if (e.workflowTaskStartedEventAttributes && task) {
       add(WAIT_KINDS.wftWait, task.scheduledAt, at);
       task.startedAt = at;
       task.identity = e.workflowTaskStartedEventAttributes.identity;
-    } else if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) add(WAIT_KINDS.wftRun, task?.startedAt, at);
-    else if (e.workflowTaskTimedOutEventAttributes && task) {
+    } else if (e.workflowTaskCompletedEventAttributes || e.workflowTaskFailedEventAttributes) {
+      add(WAIT_KINDS.wftRun, task?.startedAt, at);
+      failed = e.workflowTaskFailedEventAttributes && task ? { attempt: task.attempt, at } : undefined;
+    } else if (e.workflowTaskTimedOutEventAttributes && task) {
+      failed = { attempt: task.attempt, at };
       // 1: start-to-close (the worker that took it died); 2: schedule-to-start (its sticky queue's worker is gone).
       if (task.startedAt !== undefined) add(WAIT_KINDS.wftLost, task.startedAt, at);
       else add(WAIT_KINDS.wftSticky, task.scheduledAt, at);
