@@ -63,19 +63,21 @@ describe('the chaos run’s latency table', () => {
   it('puts every purchase in one row, by the one thing that touched it: a kill only when it took one of its tasks', () => {
     const touches = new Map([
       // In flight at the kill, but the dead worker held none of its work: nothing touched it.
-      ['shp_9000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0 }],
+      ['shp_9000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0, failedCardCalls: 0 }],
       // Two tasks went with the killed worker (a workflow task, then the next stuck to its queue).
-      ['shp_9500', { lostTasks: 2, lostWith: 1, failedCarrierCalls: 0 }],
+      ['shp_9500', { lostTasks: 2, lostWith: 1, failedCarrierCalls: 0, failedCardCalls: 0 }],
       // Its planted 5xx, and nothing else.
-      ['shp_1000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 1 }],
+      ['shp_1000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 1, failedCardCalls: 0 }],
       // Its planted 429, and a lookup that failed too.
-      ['shp_2000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 2 }],
+      ['shp_2000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 2, failedCardCalls: 0 }],
       // Its planted time-out, and the killed worker took its carrier call.
-      ['shp_8000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 1 }],
+      ['shp_8000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 1, failedCardCalls: 0 }],
       // Its tasks went with two workers, killed one after the other: two kills.
-      ['shp_9700', { lostTasks: 2, lostWith: 2, failedCarrierCalls: 0 }],
+      ['shp_9700', { lostTasks: 2, lostWith: 2, failedCarrierCalls: 0, failedCardCalls: 0 }],
       // A task lost with no kill in flight.
-      ['shp_30000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 0 }],
+      ['shp_30000', { lostTasks: 1, lostWith: 1, failedCarrierCalls: 0, failedCardCalls: 0 }],
+      // Its planted 5xx, and the card processor failed its capture once.
+      ['shp_40000', { lostTasks: 0, lostWith: 0, failedCarrierCalls: 1, failedCardCalls: 1 }],
     ]);
     const rows = soleCauseRows(
       [
@@ -89,6 +91,7 @@ describe('the chaos run’s latency table', () => {
         purchase(9_800, 14_000),
         purchase(19_000, 27_000),
         purchase(30_000, 31_000),
+        purchase(40_000, 42_000, { kind: '5xx', met: true }),
       ],
       { workerKills: [{ atMs: 10_000, worker: 'worker-carriers-1' }], outages: [{ what: 'Temporal restart', downAt: 20_000, backAt: 24_000 }] },
       touches,
@@ -99,8 +102,8 @@ describe('the chaos run’s latency table', () => {
     expect(by['only one carrier 5xx on the buy']).toEqual([3_000]);
     expect(by['only one carrier 429 on the buy']).toEqual([]);
     expect(by['only the Temporal restart']).toEqual([3_000]);
-    expect(by['two or more of these, or a fault on another of its calls']).toEqual([1_000, 12_000, 9_300, 1_000]);
+    expect(by['two or more of these, or a fault on another of its calls']).toEqual([1_000, 12_000, 9_300, 1_000, 2_000]);
     // Each purchase in exactly one row.
-    expect(rows.reduce((n, r) => n + r.latenciesMs.length, 0)).toBe(9);
+    expect(rows.reduce((n, r) => n + r.latenciesMs.length, 0)).toBe(10);
   });
 });

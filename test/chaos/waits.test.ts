@@ -62,7 +62,7 @@ describe('where a chaos purchase waited, read from its history', () => {
     expect(table.split('\n')[2]).toBe(`| ${WAIT_KINDS.wftLost} | 10.0 | 45% |`);
     // Three tasks went with dead workers (the carrier call with one, the sticky task and the taken
     // task with another: two kills); no carrier call failed.
-    expect(readPurchase(history).touches).toEqual({ lostTasks: 3, lostWith: 2, failedCarrierCalls: 0 });
+    expect(readPurchase(history).touches).toEqual({ lostTasks: 3, lostWith: 2, failedCarrierCalls: 0, failedCardCalls: 0 });
   });
 
   it('counts the retried workflow task attempts the history does not show as lost with other workers', () => {
@@ -80,7 +80,7 @@ describe('where a chaos purchase waited, read from its history', () => {
       at(16, status('purchased')),
     ] as unknown as Parameters<typeof readPurchase>[0];
     const read = readPurchase(events);
-    expect(read.touches).toEqual({ lostTasks: 2, lostWith: 2, failedCarrierCalls: 0 });
+    expect(read.touches).toEqual({ lostTasks: 2, lostWith: 2, failedCarrierCalls: 0, failedCardCalls: 0 });
     // Both losses are the lost tasks' time: 5 s of the first, 9.5 s of the unseen attempt.
     expect(read.waits.get(WAIT_KINDS.wftLost)).toBeCloseTo(14_500, -1);
   });
@@ -98,7 +98,29 @@ describe('where a chaos purchase waited, read from its history', () => {
       at(2.5, { workflowTaskCompletedEventAttributes: {} }),
       at(2.5, status('purchased')),
     ] as unknown as Parameters<typeof readPurchase>[0];
-    expect(readPurchase(events).touches).toEqual({ lostTasks: 1, lostWith: 1, failedCarrierCalls: 0 });
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 1, lostWith: 1, failedCarrierCalls: 0, failedCardCalls: 0 });
+  });
+
+  it('reads a step Temporal retried by the failure before its last attempt: a lost worker, or a fault on that call', () => {
+    nextId = 1;
+    const authorize = at(0, { activityTaskScheduledEventAttributes: { activityType: { name: 'authorizeCard' }, taskQueue: { name: 'shipments' } } });
+    const lookup = at(2, { activityTaskScheduledEventAttributes: { activityType: { name: 'findPurchase' }, taskQueue: { name: 'carrier-ups' } } });
+    const capture = at(4, { activityTaskScheduledEventAttributes: { activityType: { name: 'captureCard' }, taskQueue: { name: 'shipments' } } });
+    const events = [
+      authorize,
+      // Its first attempt went with a killed worker (heartbeat time-out), its second ran.
+      at(1, { activityTaskStartedEventAttributes: { scheduledEventId: authorize.eventId, attempt: 2, lastFailure: { timeoutFailureInfo: { timeoutType: 4 } } } }),
+      at(2, { activityTaskCompletedEventAttributes: { scheduledEventId: authorize.eventId } }),
+      lookup,
+      at(3, { activityTaskStartedEventAttributes: { scheduledEventId: lookup.eventId, attempt: 2, lastFailure: { applicationFailureInfo: {} } } }),
+      at(4, { activityTaskCompletedEventAttributes: { scheduledEventId: lookup.eventId } }),
+      capture,
+      // The card processor answered 503 to its first attempt.
+      at(5, { activityTaskStartedEventAttributes: { scheduledEventId: capture.eventId, attempt: 2, lastFailure: { applicationFailureInfo: {} } } }),
+      at(6, { activityTaskCompletedEventAttributes: { scheduledEventId: capture.eventId } }),
+      at(6, status('purchased')),
+    ] as unknown as Parameters<typeof readPurchase>[0];
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 1, lostWith: 0, failedCarrierCalls: 1, failedCardCalls: 1 });
   });
 
   it('counts the carrier calls that failed before the outcome, not a step that failed or a call after it', () => {
@@ -118,6 +140,6 @@ describe('where a chaos purchase waited, read from its history', () => {
       at(5, { activityTaskStartedEventAttributes: { scheduledEventId: lookup.eventId } }),
       at(6, { activityTaskFailedEventAttributes: { scheduledEventId: lookup.eventId } }), // after the outcome
     ] as unknown as Parameters<typeof readPurchase>[0];
-    expect(readPurchase(events).touches).toEqual({ lostTasks: 0, lostWith: 0, failedCarrierCalls: 1 });
+    expect(readPurchase(events).touches).toEqual({ lostTasks: 0, lostWith: 0, failedCarrierCalls: 1, failedCardCalls: 0 });
   });
 });

@@ -80,7 +80,8 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
  * history: a task lost with its worker, not a kill of a process that held none of its work) and
  * nothing else, one outage that began while it was in flight and nothing else, or nothing. A purchase
  * touched by two or more of these, by a carrier fault on a call other than its planted one (a carrier
- * call that failed beyond the planted fault's one), or by a task lost with no kill in flight, is in
+ * call that failed beyond the planted fault's one), by a card processor fault, or by a task lost with
+ * no kill in flight, is in
  * the last row, from the request. A purchase whose history could not be read counts as touched by a
  * kill when one fell while it was in flight.
  */
@@ -96,12 +97,12 @@ export function soleCauseRows(purchases: readonly PurchaseOutcome[], d: Disrupti
     const touched = touches.get([...p.shipmentIds][0] ?? '');
     const kill = firstKill(d, startedAt, endedAt);
     const met = rowsMet(rows, d, p, startedAt, endedAt, touched?.lostTasks === 0 ? undefined : kill);
-    const otherCarrierFaults = (touched?.failedCarrierCalls ?? 0) - (p.planted?.met ? 1 : 0) > 0;
+    const otherFaults = (touched?.failedCarrierCalls ?? 0) - (p.planted?.met ? 1 : 0) > 0 || (touched?.failedCardCalls ?? 0) > 0;
     // A task lost with no kill in flight by the run's clock: lost to something the run did not plant.
     const lostWithoutKill = !kill && (touched?.lostTasks ?? 0) > 0;
     // Tasks lost with two worker processes: two kills, each of which took one of its tasks.
     const twoKills = (touched?.lostWith ?? 0) > 1;
-    if (met.length > 1 || otherCarrierFaults || lostWithoutKill || twoKills) record(several, endedAt - startedAt, p);
+    if (met.length > 1 || otherFaults || lostWithoutKill || twoKills) record(several, endedAt - startedAt, p);
     else if (met.length === 1) record(met[0][0], met[0][1], p);
     else record(nothing, endedAt - startedAt, p);
   }

@@ -49,7 +49,12 @@ export interface Touches {
   /** The worker processes those tasks were lost with (their identities): two are two kills. */
   lostWith: number;
   failedCarrierCalls: number;
+  /** Calls to the card processor that failed (its planted faults): faults on another of its calls. */
+  failedCardCalls: number;
 }
+
+/** The steps that call the card processor (activities/payments.ts). */
+const CARD_STEPS = new Set(['authorizeCard', 'captureCard', 'voidCard', 'refundCard']);
 
 /** The worker whose sticky queue this is: its name is the worker's identity and a 32-digit id. */
 const stickyOwner = (queue: string | null | undefined) => (queue ?? '').replace(/-[0-9a-f]{32}$/, '');
@@ -68,7 +73,7 @@ export interface PurchaseRead {
 /** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
 export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
   const waits = new Map<WaitKind, number>();
-  const touches: Touches = { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0 };
+  const touches: Touches = { lostTasks: 0, lostWith: 0, failedCarrierCalls: 0, failedCardCalls: 0 };
   const lostWith = new Set<string>();
   const lost = (identity: string | null | undefined) => {
     touches.lostTasks++;
@@ -78,7 +83,11 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
     if (from !== undefined) waits.set(kind, (waits.get(kind) ?? 0) + Math.max(0, to - from));
   };
   const end = outcomeAt(events) ?? Infinity;
-  const activities = new Map<string, { carrier: boolean; scheduledAt: number; startedAt?: number; identity?: string | null }>();
+  const activities = new Map<string, { carrier: boolean; card: boolean; scheduledAt: number; startedAt?: number; identity?: string | null }>();
+  const failedCall = (a: { carrier: boolean; card: boolean }) => {
+    if (a.carrier) touches.failedCarrierCalls++;
+    else if (a.card) touches.failedCardCalls++;
+  };
   let task: { scheduledAt: number; attempt: number; startedAt?: number; queue?: string | null; identity?: string | null } | undefined;
   // The last workflow task that failed or timed out (its attempt and when), until one completes.
   let failed: { attempt: number; at: number } | undefined;
@@ -114,13 +123,21 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
       lost(task.startedAt !== undefined ? task.identity : stickyOwner(task.queue));
     } else if (e.activityTaskScheduledEventAttributes) {
       const a = e.activityTaskScheduledEventAttributes;
-      activities.set(id, { carrier: (a.taskQueue?.name ?? '').includes('carrier-'), scheduledAt: at });
+      activities.set(id, { carrier: (a.taskQueue?.name ?? '').includes('carrier-'), card: CARD_STEPS.has(a.activityType?.name ?? ''), scheduledAt: at });
     } else if (e.activityTaskStartedEventAttributes) {
-      const a = activities.get(String(e.activityTaskStartedEventAttributes.scheduledEventId));
+      const started = e.activityTaskStartedEventAttributes;
+      const a = activities.get(String(started.scheduledEventId));
       if (a) {
         add(a.carrier ? WAIT_KINDS.carrierWait : WAIT_KINDS.stepWait, a.scheduledAt, at);
         a.startedAt = at;
-        a.identity = e.activityTaskStartedEventAttributes.identity;
+        a.identity = started.identity;
+        // A step Temporal retried shows only its last attempt, with the failure before it: a
+        // time-out is an attempt lost with its worker (which one, the history does not say), an
+        // answer is a fault on that call.
+        if ((started.attempt ?? 1) > 1 && started.lastFailure) {
+          if (started.lastFailure.timeoutFailureInfo) touches.lostTasks++;
+          else failedCall(a);
+        }
       }
     } else if (e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes) {
       const scheduledEventId = (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes)!.scheduledEventId;
@@ -130,7 +147,7 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
         add(a.carrier ? WAIT_KINDS.carrierLost : WAIT_KINDS.stepLost, a.startedAt ?? a.scheduledAt, at);
         lost(a.identity);
       } else add(a.carrier ? WAIT_KINDS.carrierRun : WAIT_KINDS.stepRun, a.startedAt, at);
-      if (e.activityTaskFailedEventAttributes && a.carrier) touches.failedCarrierCalls++;
+      if (e.activityTaskFailedEventAttributes) failedCall(a);
     } else if (e.timerStartedEventAttributes) timerAt = at;
     else if (e.timerFiredEventAttributes) add(WAIT_KINDS.timer, timerAt, at);
   }
