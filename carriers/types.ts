@@ -240,6 +240,11 @@ export interface SendLedger {
   start(unknownSince?: Date): Promise<{ sentMsAgo: number | null; superseded: boolean }>;
   /** Marks this attempt's send, just before it goes; false when a later attempt has started (it must not send). */
   markSend(): Promise<boolean>;
+  /**
+   * The carrier answered this attempt's send (a refusal, or a fault in an answer): nothing of it is
+   * still in the making, and a later attempt need not wait for it.
+   */
+  answered(): Promise<void>;
 }
 
 /** The operations every carrier adapter offers. Each may throw a CarrierError. */

@@ -38,7 +38,7 @@ export {
 export { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey, saveIdempotentResponse } from './queries/idempotency.js';
 export type { IdempotencyRow } from './queries/idempotency.js';
 export { findOwnEvent, insertEvent, listEvents } from './queries/events.js';
-export { fenceCarrierSends, markCarrierSend } from './queries/carrier-sends.js';
+export { clearCarrierSend, fenceCarrierSends, markCarrierSend } from './queries/carrier-sends.js';
 export { carrierBilledOf, carrierLabelOf, createPostgresLabelStore, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase } from './queries/labels.js';
 export type { LabelStore, StoredCarrierLabel } from './queries/labels.js';
 export { findShipmentDocument, storeShipmentDocument } from './queries/documents.js';

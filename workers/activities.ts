@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { BackgroundRenders, createBatchActivities, createBatchFileOnVoid, createBatchLabelActivities, createCarrierActivities, createLedgerActivities, createPaymentActivities, createPurchaseActivities, createShipmentActivities, createSweepActivities, createTrackingAdmission, failFastOnBadData, createWebhookFanout, type WorkerMetrics } from '../activities/index.js';
 import type { CarrierRegistry, SendLedger } from '../carriers/index.js';
-import { createPostgresLabelStore, fenceCarrierSends, markCarrierSend, takeRateLimitToken, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
+import { createPostgresLabelStore, clearCarrierSend, fenceCarrierSends, markCarrierSend, takeRateLimitToken, hasCarrierZpl, storeCarrierLabel, storeCarrierZpl, storedCarrierPurchase, storeShipmentDocument, type Db, type ShipmentRow } from '../db/index.js';
 import type { CarrierLabelSink } from '../activities/index.js';
 import type { Config } from '../config/index.js';
 import { splitCarrierRate, taskQueues } from '../contract/index.js';
@@ -83,6 +83,7 @@ export function carrierSendLedger(db: Db): (reference: string, attempt: number) 
   return (reference, attempt) => ({
     start: (unknownSince) => fenceCarrierSends(db, reference, attempt, unknownSince),
     markSend: () => markCarrierSend(db, reference, attempt),
+    answered: () => clearCarrierSend(db, reference, attempt),
   });
 }
 

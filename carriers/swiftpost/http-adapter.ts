@@ -3,6 +3,7 @@ import { decodeArray, isRecord, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
 import { refusedCancel } from '../cancel-outcome.js';
 import { rateFromCards } from '../rate-card-adapter.js';
+import { markSend, startAttempt } from '../send-ledger.js';
 import { oldestFirst } from '../scan-order.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan, type SendLedger } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
@@ -25,14 +26,6 @@ interface Consignment extends KnownPurchase {
  * under 8 s); a lost booking answer is settled over this window before anything else happens.
  */
 export const SWIFTPOST_SETTLE_MS = 10_000;
-
-/**
- * The longest a booking may follow the mark of its send in the ledger: a booking not on its way by
- * then is not sent (the attempt fails as retryable, nothing booked). So a later attempt counts an
- * earlier one's settle window from its mark plus this, and the window keeps its margin over the
- * processing time however long the mark's statement took.
- */
-export const SWIFTPOST_SEND_SLACK_MS = 1_000;
 
 /**
  * SwiftPost's consignment API: camelCase JSON, consignments addressed by their number, and no
@@ -125,23 +118,15 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     });
   }
 
-  /** Not booked, and safe to book again: this attempt sends nothing. */
-  const notSent = (why: string) => new CarrierError('retryable', `${why}; nothing was sent`, { carrierCode: definition.code });
-
   /**
    * When an earlier attempt whose outcome is unknown may have sent its booking, for its settle
    * window; null when none can have sent. Without a ledger: when the workflow gave it up (or now).
    */
   async function earlierSendAt(request: PurchaseRequest, sends: SendLedger | undefined): Promise<number | null> {
+    if (sends) return startAttempt(definition.code, request, sends);
+    if (!request.earlierAttempt) return null;
     const givenAt = request.earlierAttemptAt ? Date.parse(request.earlierAttemptAt) : Number.NaN;
-    const earlierAt = Number.isFinite(givenAt) ? Math.min(givenAt, Date.now()) : Date.now();
-    if (!sends) return request.earlierAttempt ? earlierAt : null;
-    // An earlier attempt the ledger has not seen (of code that kept none) counts as sent when given up.
-    const started = await sends.start(request.earlierAttempt ? new Date(earlierAt) : undefined);
-    if (started.superseded) throw notSent(`a later attempt at ${request.reference} has started`);
-    // An earlier attempt the carrier answered (a refusal, nothing booked) leaves nothing to settle.
-    if (!request.earlierAttempt || started.sentMsAgo === null) return null;
-    return Date.now() - started.sentMsAgo + SWIFTPOST_SEND_SLACK_MS;
+    return Number.isFinite(givenAt) ? Math.min(givenAt, Date.now()) : Date.now();
   }
 
   async function buyOnce(request: PurchaseRequest, sends?: SendLedger): Promise<KnownPurchase> {
@@ -150,11 +135,7 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
     // An earlier attempt's booking may still be committing: wait it out before booking again.
     if (existing.length === 0 && earlierAt !== null) existing = await settle(request.reference, earlierAt);
     if (existing.length > 0) return keepOne(request, existing);
-    if (sends) {
-      const markedFrom = Date.now();
-      if (!(await sends.markSend())) throw notSent(`a later attempt at ${request.reference} has started`);
-      if (Date.now() - markedFrom > SWIFTPOST_SEND_SLACK_MS) throw notSent(`the send's mark took over ${SWIFTPOST_SEND_SLACK_MS} ms`);
-    }
+    if (sends) await markSend(definition.code, request.reference, sends);
     let booked: Consignment;
     const sentAt = Date.now();
     try {

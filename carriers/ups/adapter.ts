@@ -1,7 +1,8 @@
 import { crossesBorder, SCAN_STATUSES, type ScanStatus } from '../../domain/index.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type Scan } from '../types.js';
 import { requiredCredentials, requiredSettings } from '../credentials.js';
-import { createUpsClient, type UpsClient, type UpsClientConfig } from './client.js';
+import { createUpsClient, UPS_SHIP_TIMEOUT_MS, type UpsClient, type UpsClientConfig } from './client.js';
+import { markSend, startAttempt } from '../send-ledger.js';
 import { upsDefinition, UPS_SETTINGS } from './definition.js';
 import { upsAddressProblems, upsParcelProblems } from './mapping-address.js';
 import { upsCarrierServiceCode, UPS_INTERNATIONAL_SERVICES, type UpsServiceCode } from './services.js';
@@ -26,8 +27,18 @@ interface Bought {
  */
 export function createUpsAdapter(options: HttpAdapterOptions, overrides: Partial<UpsClientConfig> = {}): CarrierAdapter {
   // The deployment's phone for pickups (CARRIER_UPS_PICKUP_PHONE): UPS requires one at the address.
-  return upsAdapterOn(createUpsClient({ ...upsClientConfig(options), ...overrides }), { pickupPhone: options.credentials?.PICKUP_PHONE });
+  return upsAdapterOn(createUpsClient({ ...upsClientConfig(options), ...overrides }), {
+    pickupPhone: options.credentials?.PICKUP_PHONE,
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+  });
 }
+
+/**
+ * How long after its send a ship call UPS received may still make a label: the call can take 10 s,
+ * so it is given up on only at UPS_SHIP_TIMEOUT_MS, and no lookup by reference before then proves
+ * that it made none.
+ */
+export const UPS_SHIP_SETTLE_MS = UPS_SHIP_TIMEOUT_MS;
 
 /** The client's settings from the adapter's options; a missing credential fails here, at first use. */
 export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
@@ -41,10 +52,28 @@ export function upsClientConfig(options: HttpAdapterOptions): UpsClientConfig {
   };
 }
 
-export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string } = {}): CarrierAdapter {
+/**
+ * `settleMs`: how long after an earlier attempt's ship was sent a later attempt keeps looking for its
+ * label before shipping again (UPS_SHIP_SETTLE_MS).
+ */
+export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string; settleMs?: number } = {}): CarrierAdapter {
   const definition = upsDefinition;
   const carrierCode = definition.code;
   const bought = new Map<string, Bought>();
+  const settleMs = settings.settleMs ?? UPS_SHIP_SETTLE_MS;
+
+  /**
+   * Looks our reference up until a label turns up or `until` has passed: a ship an earlier attempt
+   * sent may still be making its label, and UPS takes no idempotency key, so shipping again before
+   * then could buy a second.
+   */
+  async function settleEarlierShip(reference: string, until: number): Promise<void> {
+    while (Date.now() < until) {
+      // A failed lookup proves nothing either way: keep looking while the window is open.
+      if (await client.find(reference).catch(() => null)) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, Math.max(0, until - Date.now()))));
+    }
+  }
 
   function refuse(message: string): never {
     throw new CarrierError('definitive', message, { carrierCode });
@@ -89,7 +118,7 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
 
     checkAddress,
 
-    async buy(request) {
+    async buy(request, sends) {
       if (upsCarrierServiceCode(request.serviceCode) === undefined) refuse(`UPS has no service ${request.serviceCode}`);
       if (crossesBorder(request.from, request.to) && !UPS_INTERNATIONAL_SERVICES.includes(request.serviceCode as UpsServiceCode)) {
         refuse(`UPS does not carry ${request.serviceCode} across borders`);
@@ -97,8 +126,24 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       const known = bought.get(request.reference);
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
       refuseProblems(request, request);
+      // With the purchase's ledger of sends: an earlier attempt lost before it shipped costs nothing,
+      // one that shipped is waited out from its send.
+      const earlierSentAt = sends ? await startAttempt(carrierCode, request, sends) : null;
+      if (earlierSentAt !== null) await settleEarlierShip(request.reference, earlierSentAt + settleMs);
       // A repeated buy is a retried step: the client then looks our reference up before shipping again.
-      const label = await client.buy({ ...request, labelFormat: 'gif', earlierAttempt: request.earlierAttempt || known !== undefined });
+      const label = await client
+        .buy({
+          ...request,
+          labelFormat: 'gif',
+          earlierAttempt: request.earlierAttempt || known !== undefined,
+          ...(sends ? { beforeShip: () => markSend(carrierCode, request.reference, sends) } : {}),
+        })
+        .catch(async (error: unknown) => {
+          // UPS answered (a refusal or a fault of its own): a lookup after this shows what it made, as
+          // before the ledger. Unanswered (cut off, timed out), the next attempt waits out the window.
+          if (sends && error instanceof CarrierError && error.details.status !== undefined) await sends.answered().catch(() => undefined);
+          throw error;
+        });
       bought.set(request.reference, { trackingNumber: label.trackingNumber, serviceCode: request.serviceCode });
       return {
         reference: request.reference,

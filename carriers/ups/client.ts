@@ -72,6 +72,8 @@ export interface UpsBuyInput extends UpsTerms {
   labelFormat: UpsLabelRequestFormat;
   /** An earlier attempt may have bought it (its answer was lost): look it up by reference first. */
   earlierAttempt?: boolean;
+  /** Runs just before the ship call, once nothing was found to recover; a throw sends nothing. */
+  beforeShip?: () => Promise<void>;
 }
 
 const DEFAULT_BACKOFF = { attempts: 4, baseMs: 500, maxMs: 8_000 };
@@ -167,7 +169,9 @@ export function createUpsClient(config: UpsClientConfig) {
         return { trackingNumber: found.trackingNumber, label, billed: null, carrierShipmentId: found.trackingNumber };
       }
     }
-    const { path, body } = buildShipRequest({ ...input, accountNumber: config.accountNumber });
+    const { beforeShip, ...ship } = input;
+    const { path, body } = buildShipRequest({ ...ship, accountNumber: config.accountNumber });
+    await beforeShip?.();
     return call('ship', { method: 'POST', path, body, decode: parseShipResponse });
   }
 

@@ -44,3 +44,15 @@ export async function markCarrierSend(db: Db, reference: string, attempt: number
     .returning({ reference: carrierSends.reference });
   return marked.length === 1;
 }
+
+/**
+ * Attempt `attempt`'s send was answered (a refusal or a fault the carrier answered): nothing of it is
+ * still in the making, so a later attempt need not wait for it and its mark is cleared. A later
+ * attempt's mark is left alone.
+ */
+export async function clearCarrierSend(db: Db, reference: string, attempt: number): Promise<void> {
+  await db
+    .update(carrierSends)
+    .set({ sentAttempt: null, sentAt: null })
+    .where(and(eq(carrierSends.reference, reference), eq(carrierSends.sentAttempt, attempt)));
+}

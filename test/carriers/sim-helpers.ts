@@ -1,5 +1,5 @@
 import type { Address, Parcel } from '../../domain/index.js';
-import { CARRIER_MODULES, defaultCarrierBaseUrls, type CarrierAdapter, type PurchaseRequest } from '../../carriers/index.js';
+import { CARRIER_MODULES, defaultCarrierBaseUrls, type CarrierAdapter, type PurchaseRequest, type SendLedger } from '../../carriers/index.js';
 
 /** Test helpers for the carrier simulator's control API. */
 export async function simCall(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -56,4 +56,37 @@ export function httpAdapter(simUrl: string, carrierCode: string, timeoutMs = 100
 
 export async function buyRequestCount(simUrl: string, carrierCode: string): Promise<number> {
   return (await simCall(simUrl, 'GET', '/_sim/stats')).body.buy_requests[carrierCode];
+}
+
+/**
+ * A purchase's ledger of sends as PostgreSQL keeps it (db/queries/carrier-sends.ts, tested against
+ * the database in test/edges/carrier-sends.test.ts), here in memory: which attempt may still send,
+ * and when the latest one did.
+ */
+export function memoryLedger() {
+  let latest = 0;
+  let sent: { attempt: number; at: number } | null = null;
+  const marks: number[] = [];
+  return {
+    marks,
+    attempt(attempt: number): SendLedger {
+      return {
+        async start(unknownSince) {
+          if (latest === 0 && unknownSince) sent = { attempt: 0, at: unknownSince.getTime() };
+          latest = Math.max(latest, attempt);
+          const earlier = sent && sent.attempt < attempt ? sent : null;
+          return { sentMsAgo: earlier ? Date.now() - earlier.at : null, superseded: latest > attempt };
+        },
+        async markSend() {
+          if (latest !== attempt) return false;
+          sent = { attempt, at: Date.now() };
+          marks.push(attempt);
+          return true;
+        },
+        async answered() {
+          if (sent?.attempt === attempt) sent = null;
+        },
+      };
+    },
+  };
 }

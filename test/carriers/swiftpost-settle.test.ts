@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARRIER_MODULES, CarrierError, defaultCarrierBaseUrls, type CarrierAdapter, type SendLedger } from '../../carriers/index.js';
+import { CARRIER_MODULES, CarrierError, defaultCarrierBaseUrls, type CarrierAdapter } from '../../carriers/index.js';
 import { startCarrierSimulator, type CarrierSimulator } from '../../tools/carrier-sim/index.js';
-import { addFault, purchaseRequest, simCall, simPurchases } from './sim-helpers.js';
+import { addFault, memoryLedger, purchaseRequest, simCall, simPurchases } from './sim-helpers.js';
 
 // Fault 2: SwiftPost has no idempotency keys. A booking whose answer is lost may still be committing
 // when a lookup by our reference says "nothing"; a second booking must never be sent meanwhile.
@@ -112,36 +112,6 @@ describe('swiftpost: a booking that commits after our deadline (fault 2)', () =>
     expect(bought.trackingNumber).toBe(labels[0].tracking_number);
   });
 });
-
-/**
- * A purchase's ledger of sends as PostgreSQL keeps it (db/queries/carrier-sends.ts, tested against
- * the database in test/edges/carrier-sends.test.ts), here in memory: which attempt may still send,
- * and when the latest one did.
- */
-function memoryLedger() {
-  let latest = 0;
-  let sent: { attempt: number; at: number } | null = null;
-  const marks: number[] = [];
-  return {
-    marks,
-    attempt(attempt: number): SendLedger {
-      return {
-        async start(unknownSince) {
-          if (latest === 0 && unknownSince) sent = { attempt: 0, at: unknownSince.getTime() };
-          latest = Math.max(latest, attempt);
-          const earlier = sent && sent.attempt < attempt ? sent : null;
-          return { sentMsAgo: earlier ? Date.now() - earlier.at : null, superseded: latest > attempt };
-        },
-        async markSend() {
-          if (latest !== attempt) return false;
-          sent = { attempt, at: Date.now() };
-          marks.push(attempt);
-          return true;
-        },
-      };
-    },
-  };
-}
 
 describe('swiftpost: with the purchase’s ledger of sends', () => {
   it('books at once after an attempt whose worker was lost before it sent: nothing can be committing', async () => {

@@ -57,4 +57,19 @@ describe('the ledger of a purchase’s sends', () => {
     // A first attempt (nothing given up) starts a purchase's ledger with no send.
     expect((await ledgers[0](reference(), 101).start()).sentMsAgo).toBeNull();
   });
+
+  it('forgets a send the carrier answered, but never a later attempt’s', async () => {
+    const ref = reference();
+    const first = ledgers[0](ref, 101);
+    await first.start();
+    expect(await first.markSend()).toBe(true);
+    // The carrier answered it (a fault in its own words): nothing of it is still in the making.
+    await first.answered();
+    const second = ledgers[1](ref, 201);
+    expect((await second.start(new Date())).sentMsAgo).toBeNull();
+    expect(await second.markSend()).toBe(true);
+    // An answer to the first that arrives late does not clear the second's mark.
+    await first.answered();
+    expect((await ledgers[0](ref, 301).start(new Date())).sentMsAgo).not.toBeNull();
+  });
 });
