@@ -63,6 +63,8 @@ describe('where a chaos purchase waited, read from its history', () => {
     // Three tasks went with dead workers (the carrier call with one, the sticky task and the taken
     // task with another: two kills); no carrier call failed.
     expect(readPurchase(history).touches).toEqual({ lostTasks: 3, lostWith: 2, failedCarrierCalls: 0, failedCardCalls: 0 });
+    // Its workflow's start and its outcome, to tell the API's part of the request from the workflow's.
+    expect(readPurchase(history)).toMatchObject({ startedAt: 0, outcomeAt: 22_000 });
   });
 
   it('counts the retried workflow task attempts the history does not show as lost with other workers', () => {

@@ -270,7 +270,7 @@ async function exercise(
     soleCauseTable: formatLatencyTable(soleCause) + histories.unread,
     // The rows of both tables: a row of the second is where a recovery target is missed.
     slowest: `${formatSlowest(latency)}\n${formatSlowest(soleCause)}`,
-    slowWaits: slowPurchaseWaits(outcomes, histories),
+    slowWaits: slowPurchaseWaits(outcomes, histories, started),
     crashes,
     dir,
   };
@@ -291,11 +291,26 @@ async function purchaseHistories(temporalAddress: string, outcomes: readonly Key
   return { read, unread: missing ? `\n${missing} of ${ids.length} histories could not be read${reason}: a kill in flight counts as touching those purchases` : '' };
 }
 
-/** Where the single purchases over SLOW_MS waited, as a table, from the histories that could be read. */
-function slowPurchaseWaits(outcomes: readonly KeyOutcome[], histories: Awaited<ReturnType<typeof purchaseHistories>>): string {
-  const ids = [...ended(outcomes)].filter(({ startedAt, endedAt }) => endedAt - startedAt > SLOW_MS).flatMap(({ p }) => [...p.shipmentIds].slice(0, 1));
-  if (!ids.length) return `no single purchase took over ${SLOW_MS / 1000} s`;
-  const waits = ids.flatMap((id) => histories.read.get(id)?.waits ?? []);
-  const unread = ids.length - waits.length ? ` (${ids.length - waits.length} could not be read)` : '';
-  return `${ids.length} purchases over ${SLOW_MS / 1000} s, from their workflows' histories${unread}:\n${formatWaits(addWaits(waits))}`;
+/**
+ * Where the single purchases over SLOW_MS waited, as a table, from the histories that could be read,
+ * with the time before the workflow started (the API's part of the request) and from its outcome to
+ * the client's read (the API's answer, or the GET that showed it). `started`: the run's start (epoch ms).
+ */
+function slowPurchaseWaits(outcomes: readonly KeyOutcome[], histories: Awaited<ReturnType<typeof purchaseHistories>>, started: number): string {
+  const slow = [...ended(outcomes)].filter(({ startedAt, endedAt }) => endedAt - startedAt > SLOW_MS);
+  if (!slow.length) return `no single purchase took over ${SLOW_MS / 1000} s`;
+  const waits: Array<ReadonlyMap<string, number>> = [];
+  for (const { p, startedAt, endedAt } of slow) {
+    const read = histories.read.get([...p.shipmentIds][0] ?? '');
+    if (!read) continue;
+    const around = new Map<string, number>(read.waits);
+    if (read.startedAt !== undefined) around.set(BEFORE_THE_WORKFLOW, Math.max(0, read.startedAt - (started + startedAt)));
+    if (read.outcomeAt !== undefined) around.set(AFTER_THE_OUTCOME, Math.max(0, started + endedAt - read.outcomeAt));
+    waits.push(around);
+  }
+  const unread = slow.length - waits.length ? ` (${slow.length - waits.length} could not be read)` : '';
+  return `${slow.length} purchases over ${SLOW_MS / 1000} s, from their workflows' histories${unread}:\n${formatWaits(addWaits(waits))}`;
 }
+
+const BEFORE_THE_WORKFLOW = 'the request before its workflow started (the API)';
+const AFTER_THE_OUTCOME = "from its outcome to the client's read (the API's answer, or the GET that showed it)";

@@ -68,6 +68,9 @@ export function waitsOf(events: readonly HistoryEvent[]): Map<WaitKind, number> 
 export interface PurchaseRead {
   waits: Map<WaitKind, number>;
   touches: Touches;
+  /** When its workflow started, and when it reached its outcome (epoch ms; undefined: not in the history). */
+  startedAt?: number;
+  outcomeAt?: number;
 }
 
 /** A purchase's waits by kind and what touched it, from its workflow's start to its outcome. */
@@ -152,7 +155,8 @@ export function readPurchase(events: readonly HistoryEvent[]): PurchaseRead {
     else if (e.timerFiredEventAttributes) add(WAIT_KINDS.timer, timerAt, at);
   }
   touches.lostWith = lostWith.size;
-  return { waits, touches };
+  const startedAt = events.length ? ms(events[0]) : undefined;
+  return { waits, touches, ...(startedAt !== undefined ? { startedAt } : {}), ...(end !== Infinity ? { outcomeAt: end } : {}) };
 }
 
 /** Each shipment's purchase as its first run's history shows it (the shipments whose history could be read). */
@@ -179,8 +183,8 @@ export async function readPurchases(temporalAddress: string, shipmentIds: readon
 }
 
 /** Waits added up by kind. */
-export function addWaits(waits: Iterable<ReadonlyMap<WaitKind, number>>): Map<WaitKind, number> {
-  const total = new Map<WaitKind, number>();
+export function addWaits<K extends string>(waits: Iterable<ReadonlyMap<K, number>>): Map<K, number> {
+  const total = new Map<K, number>();
   for (const w of waits) for (const [kind, waited] of w) total.set(kind, (total.get(kind) ?? 0) + waited);
   return total;
 }
