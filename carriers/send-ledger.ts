@@ -35,3 +35,23 @@ export async function markSend(carrierCode: string, reference: string, sends: Se
   if (!(await sends.markSend())) throw notSent(carrierCode, `a later attempt at ${reference} has started`);
   if (Date.now() - from > SEND_SLACK_MS) throw notSent(carrierCode, `the send's mark took over ${SEND_SLACK_MS} ms`);
 }
+
+/**
+ * Looks a purchase up until `found` holds or `until` (epoch ms) has passed, `pauseMs` apart, and
+ * answers the last lookup: a request an earlier attempt sent may still be in the making at a carrier
+ * that takes no idempotency key. A failed lookup proves nothing either way, so it is looked up again
+ * while the window is open and thrown only after it. With `until` past, one lookup.
+ */
+export async function lookUpUntil<T>(lookup: () => Promise<T>, found: (answer: T) => boolean, until: number, pauseMs: number): Promise<T> {
+  for (;;) {
+    const answer = await lookup().then(
+      (value) => ({ value }),
+      (err: unknown) => {
+        if (Date.now() >= until) throw err;
+        return undefined;
+      },
+    );
+    if (answer && (found(answer.value) || Date.now() >= until)) return answer.value;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pauseMs, Math.max(0, until - Date.now()))));
+  }
+}

@@ -3,7 +3,7 @@ import { decodeArray, isRecord, stringField } from '../decode.js';
 import { createCarrierHttpClient } from '../http-client.js';
 import { refusedCancel } from '../cancel-outcome.js';
 import { rateFromCards } from '../rate-card-adapter.js';
-import { markSend, startAttempt } from '../send-ledger.js';
+import { lookUpUntil, markSend, startAttempt } from '../send-ledger.js';
 import { oldestFirst } from '../scan-order.js';
 import { CarrierError, type CarrierAdapter, type HttpAdapterOptions, type KnownPurchase, type PurchaseRequest, type Scan, type SendLedger } from '../types.js';
 import { swiftpostDefinition } from './definition.js';
@@ -83,17 +83,8 @@ export function createSwiftpostHttpAdapter(options: HttpAdapterOptions): Carrier
    * its answer then took to be given up on.
    */
   async function settle(reference: string, sentAt: number): Promise<Consignment[]> {
-    const until = sentAt + settleMs;
     const pause = Math.max(100, Math.min(1_000, Math.floor(settleMs / 10)));
-    for (;;) {
-      const found = await consignmentsFor(reference).catch((err: unknown) => {
-        // A failed lookup proves nothing either way; keep looking while the window is open.
-        if (Date.now() >= until) throw err;
-        return [];
-      });
-      if (found.length > 0 || Date.now() >= until) return found;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, until - Date.now()))));
-    }
+    return lookUpUntil(() => consignmentsFor(reference), (found) => found.length > 0, sentAt + settleMs, pause);
   }
 
   /** Keeps the first live consignment under our reference and cancels any other (fault 2). */

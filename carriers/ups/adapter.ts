@@ -62,19 +62,6 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
   const bought = new Map<string, Bought>();
   const settleMs = settings.settleMs ?? UPS_SHIP_SETTLE_MS;
 
-  /**
-   * Looks our reference up until a label turns up or `until` has passed: a ship an earlier attempt
-   * sent may still be making its label, and UPS takes no idempotency key, so shipping again before
-   * then could buy a second.
-   */
-  async function settleEarlierShip(reference: string, until: number): Promise<void> {
-    while (Date.now() < until) {
-      // A failed lookup proves nothing either way: keep looking while the window is open.
-      if (await client.find(reference).catch(() => null)) return;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, Math.max(0, until - Date.now()))));
-    }
-  }
-
   function refuse(message: string): never {
     throw new CarrierError('definitive', message, { carrierCode });
   }
@@ -127,15 +114,15 @@ export function upsAdapterOn(client: UpsClient, settings: { pickupPhone?: string
       if (known && known.serviceCode !== request.serviceCode) refuse(`reference ${request.reference} was already used for ${known.serviceCode}`);
       refuseProblems(request, request);
       // With the purchase's ledger of sends: an earlier attempt lost before it shipped costs nothing,
-      // one that shipped is waited out from its send.
+      // one that shipped is waited out from its send (UPS may still be making its label).
       const earlierSentAt = sends ? await startAttempt(carrierCode, request, sends) : null;
-      if (earlierSentAt !== null) await settleEarlierShip(request.reference, earlierSentAt + settleMs);
       // A repeated buy is a retried step: the client then looks our reference up before shipping again.
       const label = await client
         .buy({
           ...request,
           labelFormat: 'gif',
           earlierAttempt: request.earlierAttempt || known !== undefined,
+          ...(earlierSentAt !== null ? { settleUntil: earlierSentAt + settleMs } : {}),
           ...(sends ? { beforeShip: () => markSend(carrierCode, request.reference, sends) } : {}),
         })
         .catch(async (error: unknown) => {

@@ -4,6 +4,7 @@ import { CARRIER_REASON, type Address, type Parcel } from '../../domain/index.js
 import { DEFAULT_TIMEOUT_MS } from '../http-client.js';
 import { createCarrierClient, type CarrierCallSpec, type CarrierClientDeclaration } from '../kit/index.js';
 import { CarrierError } from '../types.js';
+import { lookUpUntil } from '../send-ledger.js';
 import type { AddressVerification } from '../address-verification.js';
 import { UPS_ERRORS, UPS_OPERATIONS, type UpsOperation } from './errors.js';
 import { buildRateRequest, parseRateResponse, type RatedService } from './mapping-rates.js';
@@ -72,6 +73,11 @@ export interface UpsBuyInput extends UpsTerms {
   labelFormat: UpsLabelRequestFormat;
   /** An earlier attempt may have bought it (its answer was lost): look it up by reference first. */
   earlierAttempt?: boolean;
+  /**
+   * An earlier attempt's ship may still be making its label until then (epoch ms): the reference is
+   * looked up until a package turns up or this has passed, never shipped again before.
+   */
+  settleUntil?: number;
   /** Runs just before the ship call, once nothing was found to recover; a throw sends nothing. */
   beforeShip?: () => Promise<void>;
 }
@@ -83,6 +89,8 @@ const DEFAULT_BACKOFF = { attempts: 4, baseMs: 500, maxMs: 8_000 };
  * so the next attempt would buy a second. Its own deadline, 10 s and 2 s for the network.
  */
 export const UPS_SHIP_TIMEOUT_MS = 12_000;
+/** How often a reference is looked up while an earlier ship may still be making its label. */
+const SETTLE_PAUSE_MS = 1_000;
 /** A token is renewed this long before UPS says it expires (or at half its life when that is shorter). */
 const TOKEN_MARGIN_MS = 60_000;
 
@@ -163,13 +171,13 @@ export function createUpsClient(config: UpsClientConfig) {
   async function buy(input: UpsBuyInput): Promise<BoughtLabel> {
     if (input.earlierAttempt) {
       // UPS has no idempotency key: the reference lookup is how a lost answer is settled.
-      const found = await find(input.reference);
+      const found = await lookUpUntil(() => find(input.reference), (p) => p !== null, input.settleUntil ?? 0, SETTLE_PAUSE_MS);
       if (found && !found.voided) {
         const label = await recoverLabel({ trackingNumber: found.trackingNumber, reference: input.reference, labelFormat: input.labelFormat });
         return { trackingNumber: found.trackingNumber, label, billed: null, carrierShipmentId: found.trackingNumber };
       }
     }
-    const { beforeShip, ...ship } = input;
+    const { beforeShip, settleUntil: _settleUntil, ...ship } = input;
     const { path, body } = buildShipRequest({ ...ship, accountNumber: config.accountNumber });
     await beforeShip?.();
     return call('ship', { method: 'POST', path, body, decode: parseShipResponse });

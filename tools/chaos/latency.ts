@@ -81,9 +81,8 @@ export function latencyRows(purchases: readonly PurchaseOutcome[], d: Disruption
  * nothing else, one outage that began while it was in flight and nothing else, or nothing. A purchase
  * touched by two or more of these, by a carrier fault on a call other than its planted one (a carrier
  * call that failed beyond the planted fault's one), by a card processor fault, or by a task lost with
- * no kill in flight, is in
- * the last row, from the request. A purchase whose history could not be read counts as touched by a
- * kill when one fell while it was in flight.
+ * no kill in flight, is in the last row, from the request. A purchase whose history could not be read
+ * counts as touched by a kill when one fell while it was in flight.
  */
 export function soleCauseRows(purchases: readonly PurchaseOutcome[], d: Disruptions, touches: ReadonlyMap<string, Touches>): LatencyRow[] {
   const nothing = row('nothing', 'the request');
