@@ -20,7 +20,9 @@ export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purc
  * at 5 s, 2,808 completed, the longest 1.6 s, and none timed out on a worker that lived on except
  * the three in flight when the Temporal server was killed. A task whose local steps run long is kept
  * alive by the SDK (it heartbeats the task at 80% of this), so only a worker that stopped answering
- * loses one; and a live task that timed out would not be lost either, only run again elsewhere.
+ * loses one; and a live task that timed out would not be lost either, only run again elsewhere. A
+ * worker takes only as many purchase tasks at once as it can run within this on a saturated machine
+ * (PURCHASE_WORKFLOW_TASK_SLOTS, workers/run.ts).
  */
 export const SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS = 5_000;
 

@@ -128,12 +128,23 @@ async function shipmentWorkers(
   // The purchases on `shipments`; the parcels in flight on `tracking` (contract: taskQueues), with the
   // same workflows and activities, so that their tasks never wait in line ahead of a purchase's.
   const workers: Worker[] = [];
+  const slots = workflowTaskSlots(config.worker.maxConcurrentWorkflowTasks);
   const served = [
-    ...(serve.purchases ? [[queues.shipments, cache.purchases] as const] : []),
-    ...(serve.tracking ? [[queues.tracking, cache.tracking] as const] : []),
+    ...(serve.purchases ? [[queues.shipments, cache.purchases, slots.purchases] as const] : []),
+    ...(serve.tracking ? [[queues.tracking, cache.tracking, slots.tracking] as const] : []),
   ];
-  for (const [taskQueue, maxCachedWorkflows] of served) {
-    workers.push(await Worker.create({ ...common, ...workflows, interceptors: withHeartbeats(common.interceptors), taskQueue, activities, maxCachedWorkflows }));
+  for (const [taskQueue, maxCachedWorkflows, maxConcurrentWorkflowTaskExecutions] of served) {
+    workers.push(
+      await Worker.create({
+        ...common,
+        ...workflows,
+        interceptors: withHeartbeats(common.interceptors),
+        taskQueue,
+        activities,
+        maxCachedWorkflows,
+        maxConcurrentWorkflowTaskExecutions,
+      }),
+    );
   }
   if (serve.purchases && deps.client) {
     workers.push(
@@ -142,6 +153,28 @@ async function shipmentWorkers(
     await ensureOrphanSweepSchedule(deps.client, config);
   }
   return workers;
+}
+
+/**
+ * How many purchase workflow tasks a process runs at once, at most. A purchase's task runs its local
+ * steps (price-and-hold, capture) beside its workflow code on the process's own two threads. Taken 40
+ * at a time on a saturated 2-core machine (default chaos runs), the last of them ran past the 5 s
+ * workflow task time-out (SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS) on workers that lived on: over 100 such
+ * time-outs in each of two runs, each task then run again from its history elsewhere, CPU the cores
+ * did not have, and a void whose task kept timing out was not accepted within 20 s (a 503). With 8 at
+ * a time none timed out and the purchases' latency stayed where it was: the tasks waited in the
+ * server's queue for a free slot instead of inside a worker that could not run them in time.
+ */
+export const PURCHASE_WORKFLOW_TASK_SLOTS = 8;
+
+/**
+ * Workflow task concurrency of the two shipment workers: WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, and at
+ * most PURCHASE_WORKFLOW_TASK_SLOTS for the purchases. The parcels in flight keep the setting: each
+ * turn holds its slot while it polls the carrier (a UPS read can take 10 s), and 100,000 parcels in
+ * flight need many turns at once.
+ */
+export function workflowTaskSlots(configured: number): { purchases: number; tracking: number } {
+  return { purchases: Math.min(configured, PURCHASE_WORKFLOW_TASK_SLOTS), tracking: configured };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCache } from '../../workers/run.js';
+import { PURCHASE_WORKFLOW_TASK_SLOTS, splitCache, workflowTaskSlots } from '../../workers/run.js';
 
 // WORKER_MAX_CACHED_WORKFLOWS bounds a worker process's memory (docs/operators-guide.md, "Tracking at
 // scale"); its shipments group runs two workflow workers, purchases and tracking, which share it.
@@ -13,5 +13,18 @@ describe('the shipment workers’ workflow cache', () => {
     expect(splitCache(100, 40)).toEqual({ purchases: 40, tracking: 60 });
     expect(splitCache(10, 40)).toEqual({ purchases: 10, tracking: 10 });
     expect(splitCache(0, 40)).toEqual({ purchases: 0, tracking: 0 });
+  });
+});
+
+// A worker that takes more purchase tasks than it can run within the 5 s workflow task time-out lets
+// the last ones time out while it lives on (workers/run.ts): the purchases take a few slots at most.
+describe('the shipment workers’ workflow task slots', () => {
+  it('hold the purchases to a few tasks at once and leave the parcels in flight the setting', () => {
+    expect(PURCHASE_WORKFLOW_TASK_SLOTS).toBe(8);
+    expect(workflowTaskSlots(40)).toEqual({ purchases: 8, tracking: 40 });
+  });
+
+  it('never give the purchases more than the setting', () => {
+    expect(workflowTaskSlots(4)).toEqual({ purchases: 4, tracking: 4 });
   });
 });
