@@ -157,15 +157,20 @@ async function shipmentWorkers(
 
 /**
  * How many purchase workflow tasks a process runs at once, at most. A purchase's task runs its local
- * steps (price-and-hold, capture) beside its workflow code on the process's own two threads. Taken 40
- * at a time on a saturated 2-core machine (default chaos runs), the last of them ran past the 5 s
- * workflow task time-out (SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS) on workers that lived on: over 100 such
- * time-outs in each of two runs, each task then run again from its history elsewhere, CPU the cores
- * did not have, and a void whose task kept timing out was not accepted within 20 s (a 503). With 8 at
- * a time none timed out and the purchases' latency stayed where it was: the tasks waited in the
- * server's queue for a free slot instead of inside a worker that could not run them in time.
+ * steps (price-and-hold, capture) beside its workflow code on the process's own two threads, so on a
+ * saturated machine a worker that takes more tasks than it can run within the 5 s workflow task
+ * time-out (SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS) lets the last ones time out while it lives on; each is
+ * then run again from its history elsewhere, CPU the cores do not have, and a void whose task keeps
+ * timing out is not accepted within 20 s (a 503). Default chaos runs on one 2-core machine, by slots:
+ * - 40 (the SDK's default): over 100 such time-outs a run, tasks running 4.4 s at p99 and 7.0 s at
+ *   the longest, and a void answered 503 in each of three runs;
+ * - 16: 3 time-outs, the longest task 4.9 s;
+ * - 12: 1 time-out, 2.4 s at p99 and 3.8 s at the longest, and the batches done soonest;
+ * - 8: none, 3.0 s at the longest, but single purchases' tasks waited for a slot 14 s at p99 (11 s
+ *   at 12), the kill row's slowest purchase 30 s after its kill (24 s at 12).
+ * A killed worker also loses every task it holds: the more slots, the more tasks lost per kill.
  */
-export const PURCHASE_WORKFLOW_TASK_SLOTS = 8;
+export const PURCHASE_WORKFLOW_TASK_SLOTS = 12;
 
 /**
  * Workflow task concurrency of the two shipment workers: WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, and at

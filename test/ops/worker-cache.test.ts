@@ -20,8 +20,8 @@ describe('the shipment workers’ workflow cache', () => {
 // the last ones time out while it lives on (workers/run.ts): the purchases take a few slots at most.
 describe('the shipment workers’ workflow task slots', () => {
   it('hold the purchases to a few tasks at once and leave the parcels in flight the setting', () => {
-    expect(PURCHASE_WORKFLOW_TASK_SLOTS).toBe(8);
-    expect(workflowTaskSlots(40)).toEqual({ purchases: 8, tracking: 40 });
+    expect(PURCHASE_WORKFLOW_TASK_SLOTS).toBe(12);
+    expect(workflowTaskSlots(40)).toEqual({ purchases: 12, tracking: 40 });
   });
 
   it('never give the purchases more than the setting', () => {
