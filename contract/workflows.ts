@@ -17,12 +17,13 @@ export const orphanSweepScheduleId = (queuePrefix = '') => `sweep-unstarted-purc
  * Measured in default chaos runs (docs/benchmarks.md#chaos-never-lost-never-doubled-never-stuck):
  * at 10 s, 2,755 shipment workflow tasks completed, 1.8 s at p99, the longest 4.1 s (on a worker in
  * its first 3 s, its code still cold), and every one that timed out had gone with a killed worker;
- * at 5 s, 2,808 completed, the longest 1.6 s, and none timed out on a worker that lived on except
- * the three in flight when the Temporal server was killed. A task whose local steps run long is kept
- * alive by the SDK (it heartbeats the task at 80% of this), so only a worker that stopped answering
- * loses one; and a live task that timed out would not be lost either, only run again elsewhere. A
- * worker takes only as many purchase tasks at once as it can run within this on a saturated machine
- * (PURCHASE_WORKFLOW_TASK_SLOTS, workers/run.ts).
+ * at 5 s, on a slower machine and with each worker taking at most PURCHASE_WORKFLOW_TASK_SLOTS
+ * purchase tasks at once (workers/run.ts: more, and a saturated worker lets the last of them pass
+ * this), 2,626 completed, 2.4 s at p99, the longest 3.8 s, and one of the 37 that timed out did so on
+ * a worker that lived on. A task whose local steps run long is kept alive by the SDK (it heartbeats
+ * the task at 80% of this), so only a worker that stopped answering, or one that took more than it
+ * can run, loses one; and a live task that timed out would not be lost either, only run again
+ * elsewhere.
  */
 export const SHIPMENT_WORKFLOW_TASK_TIMEOUT_MS = 5_000;
 
