@@ -13,13 +13,48 @@ export type PurchaseOutcome = KeyOutcome & { planted?: { kind: BuyFaultKind; met
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The single purchases: spread over the fault window, at most `concurrency` at once, each under its
+ * How many purchases are sent just before each outage (an API kill, the Temporal restart, the
+ * PostgreSQL restart), so that its row measures more than the one or two a steady stream has in
+ * flight at any moment (a purchase that meets nothing takes well under a second at the median):
+ * at most one in twenty of the run's purchases per outage, so a small run keeps its planted faults.
+ */
+export const OUTAGE_PROBES = 6;
+const probesPerOutage = (purchases: number) => Math.min(OUTAGE_PROBES, Math.floor(purchases / 20));
+/** The probes go out over this much time before the outage, a purchase's first steps still under way when it begins. */
+export const OUTAGE_PROBE_LEAD_MS = 250;
+
+/**
+ * When each purchase is sent, from the start of the faults: spread evenly over 85% of the window,
+ * except that the few purchases due next after each outage's lead begins go out over the
+ * lead instead, evenly, in their order. `probes` are their indexes: no carrier fault is planted on
+ * their buys, so that an outage is the one thing that touches them unless a worker kill does too.
+ */
+export function sendSchedule(purchases: number, durationMs: number, outagesAtMs: readonly number[]): { atMs: number[]; probes: Set<number> } {
+  const atMs = Array.from({ length: purchases }, (_, i) => (i * durationMs * 0.85) / purchases);
+  const probes = new Set<number>();
+  for (const outage of [...outagesAtMs].sort((a, b) => a - b)) {
+    const leadFrom = outage - OUTAGE_PROBE_LEAD_MS;
+    const first = atMs.findIndex((t, i) => t >= leadFrom && !probes.has(i));
+    if (first < 0) continue;
+    const n = probesPerOutage(purchases);
+    for (let k = 0; k < n && first + k < purchases; k++) {
+      atMs[first + k] = Math.max(atMs[first + k - 1] ?? 0, leadFrom + (k * OUTAGE_PROBE_LEAD_MS) / n);
+      probes.add(first + k);
+    }
+  }
+  return { atMs, probes };
+}
+
+/**
+ * The single purchases: sent as sendSchedule says, at most `concurrency` at once, each under its
  * own Idempotency-Key. Some are bought abroad with customs or as return labels; some are followed by
  * their return label (`POST /shipments/{id}/return`, a key of its own); about one in ten of the
  * labels each key ends with is voided.
  */
 export async function runPurchases(p: {
   o: Pick<ChaosOptions, 'purchases' | 'concurrency' | 'durationMs' | 'seed'>;
+  /** When the API kill and the Temporal and PostgreSQL restarts begin, from the start of the faults. */
+  outagesAtMs: readonly number[];
   clients: ReturnType<typeof createClients>;
   accounts: Array<{ key: string; currency: ChaosCurrency }>;
   pools: TermsPools;
@@ -31,14 +66,17 @@ export async function runPurchases(p: {
   const outcomes: PurchaseOutcome[] = [];
   let running = 0;
   const jobs: Promise<void>[] = [];
+  const schedule = sendSchedule(o.purchases, o.durationMs, p.outagesAtMs);
   for (let i = 0; i < o.purchases; i++) {
-    await sleep(Math.max(0, (i * o.durationMs * 0.85) / o.purchases - p.now()));
+    await sleep(Math.max(0, schedule.atMs[i] - p.now()));
     while (running >= o.concurrency) await sleep(50);
     const account = p.accounts[random.int(0, p.accounts.length - 1)];
     const key = `chaos-${o.seed}-${i}`;
     const plan = purchasePlan(i, account.currency, p.pools, random, key);
     const voidIt = random.chance(0.1);
-    const planted = plannedBuyFault(random);
+    // Drawn for every purchase, so that a seed plants the same faults on the others.
+    const drawn = plannedBuyFault(random);
+    const planted = schedule.probes.has(i) ? null : drawn;
     const mark = purchaseMark(plan.kind === 'return' ? 'Customer' : 'Recipient', i);
     running++;
     jobs.push(

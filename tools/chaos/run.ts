@@ -210,7 +210,8 @@ async function exercise(
     o.log(`batches completed at t+${Math.round(now() / 1000)} s`);
   })();
 
-  const outcomes = await runPurchases({ o, clients, accounts, pools, random, now, simUrl: fleet.simUrl });
+  const outagesAtMs = schedule.filter((e) => e.kind !== 'kill-worker').map((e) => e.atMs);
+  const outcomes = await runPurchases({ o, clients, accounts, pools, random, now, simUrl: fleet.simUrl, outagesAtMs });
   await batchesDone;
   o.log(`clients done at t+${Math.round(now() / 1000)} s`);
   await faultsDone;
