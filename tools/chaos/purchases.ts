@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export const OUTAGE_PROBES = 6;
 const probesPerOutage = (purchases: number) => Math.min(OUTAGE_PROBES, Math.floor(purchases / 20));
-/** The probes go out over this much time before the outage, a purchase's first steps still under way when it begins. */
+/** The probes go out over this much time before the outage, so that their first steps are still under way when it begins. */
 export const OUTAGE_PROBE_LEAD_MS = 250;
 
 /**
@@ -32,11 +32,11 @@ export const OUTAGE_PROBE_LEAD_MS = 250;
 export function sendSchedule(purchases: number, durationMs: number, outagesAtMs: readonly number[]): { atMs: number[]; probes: Set<number> } {
   const atMs = Array.from({ length: purchases }, (_, i) => (i * durationMs * 0.85) / purchases);
   const probes = new Set<number>();
+  const n = probesPerOutage(purchases);
   for (const outage of [...outagesAtMs].sort((a, b) => a - b)) {
     const leadFrom = outage - OUTAGE_PROBE_LEAD_MS;
     const first = atMs.findIndex((t, i) => t >= leadFrom && !probes.has(i));
     if (first < 0) continue;
-    const n = probesPerOutage(purchases);
     for (let k = 0; k < n && first + k < purchases; k++) {
       atMs[first + k] = Math.max(atMs[first + k - 1] ?? 0, leadFrom + (k * OUTAGE_PROBE_LEAD_MS) / n);
       probes.add(first + k);
